@@ -1,0 +1,176 @@
+/** Reads cluster files, validates them and reports every problem as `file: field: message`. */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, fieldPath } from './errors';
+import { isIpAddress } from './names';
+import { clusterConfigSchema, type ClusterConfig } from './schema';
+
+export interface LoadedCluster {
+  /** The file as the user would type it (relative to the working directory). */
+  readonly file: string;
+  readonly config: ClusterConfig;
+}
+
+export interface LoadOptions {
+  /** Folder of cluster files. */
+  readonly dir: string;
+  /** Only this cluster: a cluster name, or a path to a cluster file. */
+  readonly cluster?: string;
+  /** Replaces relay.ip (and any relay.host) of the selected cluster. */
+  readonly relayIp?: string;
+}
+
+/** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
+const MAX_ALIASES = 50;
+const MAX_FILE_BYTES = 1024 * 1024;
+
+export function loadClusters(options: LoadOptions): LoadedCluster[] {
+  const problems: string[] = [];
+  if (options.relayIp !== undefined && options.cluster === undefined) {
+    throw new ConfigError(['--relay-ip: it applies to one cluster; add --cluster NAME']);
+  }
+  if (options.relayIp !== undefined && !isIpAddress(options.relayIp)) {
+    throw new ConfigError([`--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`]);
+  }
+
+  const files = selectFiles(options);
+  const loaded: LoadedCluster[] = [];
+  for (const file of files) {
+    const result = loadClusterFile(file, options.relayIp);
+    if ('problems' in result) problems.push(...result.problems);
+    else loaded.push(result);
+  }
+  problems.push(...duplicateNames(loaded));
+
+  let selected = loaded;
+  const wanted = options.cluster;
+  if (wanted !== undefined && !isFilePath(wanted) && problems.length === 0) {
+    selected = loaded.filter((c) => c.config.name === wanted);
+    if (selected.length === 0) {
+      const known = loaded.map((c) => c.config.name).join(', ') || 'none';
+      problems.push(`--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return selected;
+}
+
+/** Parses and validates one file; the relay override, if any, is applied before validation. */
+export function loadClusterFile(path: string, relayIp?: string): LoadedCluster | { problems: string[] } {
+  const file = display(path);
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_FILE_BYTES) return { problems: [`${file}: file is larger than 1 MiB; a cluster file is a few dozen lines`] };
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { problems: [`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`] };
+  }
+  const parsed = parseYaml(text);
+  if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
+
+  let data = parsed.data;
+  if (relayIp !== undefined && isPlainObject(data) && isPlainObject(data.relay)) {
+    const { host: _host, ...relay } = data.relay;
+    data = { ...data, relay: { ...relay, ip: relayIp } };
+  }
+  const result = clusterConfigSchema.safeParse(data, { reportInput: true });
+  if (!result.success) return { problems: formatIssues(file, result.error.issues) };
+  return { file, config: result.data };
+}
+
+function parseYaml(text: string): { data: unknown } | { problems: string[] } {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true });
+  if (doc.errors.length > 0) {
+    return {
+      problems: doc.errors.map((e) => {
+        const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
+        const what = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        return `${where}: not valid YAML: ${what}`;
+      }),
+    };
+  }
+  try {
+    const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    if (!isPlainObject(data)) {
+      return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${describe(data)}`] };
+    }
+    return { data };
+  } catch (error) {
+    return { problems: [`YAML: ${(error as Error).message}; a cluster file needs no aliases`] };
+  }
+}
+
+function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => `${file}: ${fieldPath([...issue.path, key])}: ${issue.message}`);
+    }
+    const field = fieldPath(issue.path) || '(top level)';
+    return [`${file}: ${field}: ${issueMessage(issue)}`];
+  });
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return `is required (expected ${issue.expected})`;
+    return `expected ${issue.expected}, got ${describe(issue.input)}`;
+  }
+  if (issue.code === 'invalid_value') {
+    return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(issue.input)}`;
+  }
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
+    return `${issue.message} (got ${describe(issue.input)})`;
+  }
+  return issue.message;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}
+
+function selectFiles(options: LoadOptions): string[] {
+  if (options.cluster !== undefined && isFilePath(options.cluster)) return [options.cluster];
+  const dir = options.dir;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError([`${display(dir)}/: no such folder; create it with one YAML file per cluster, or pass --clusters DIR`]);
+  }
+  const files = readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => join(dir, name));
+  if (files.length === 0) throw new ConfigError([`${display(dir)}/: no cluster files (*.yaml) found`]);
+  return files;
+}
+
+function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
+  const firstFile = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { file, config } of loaded) {
+    const earlier = firstFile.get(config.name);
+    if (earlier !== undefined) {
+      problems.push(`${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each cluster a unique name`);
+    } else {
+      firstFile.set(config.name, file);
+    }
+  }
+  return problems;
+}
+
+function isFilePath(cluster: string): boolean {
+  return /\.ya?ml$/.test(cluster) || cluster.includes('/');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function display(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? basename(path) : rel.startsWith('..') ? path : rel;
+}

@@ -1,0 +1,129 @@
+import { Construct } from 'constructs';
+import {
+  AnalysisTemplate,
+  AnalysisTemplateSpecMetricsCount,
+  AnalysisTemplateSpecMetricsFailureLimit,
+  type AnalysisTemplateSpec,
+} from '../../imports/analysistemplate-argoproj.io';
+import { ClusterAnalysisTemplate, type ClusterAnalysisTemplateSpec } from '../../imports/clusteranalysistemplate-argoproj.io';
+
+/** Name Rollouts refer to in `analysis.templates[].templateName`. */
+export const VERIDOR_GATE_NAME = 'veridor-gate';
+
+/** Where the pod reads veridor.json and writes its work files. */
+const CONFIG_DIR = '/config';
+const WORK_DIR = '/work';
+/** The uid/gid of the restricted-profile pod Veridor's own chart renders. */
+const VERIDOR_UID = 10001;
+
+export interface VeridorGateTemplateProps {
+  /** Namespace of the AnalysisTemplate; omit for a cluster-scoped ClusterAnalysisTemplate. */
+  readonly namespace?: string;
+  /** Gate image (default of the `image` arg). Required: Veridor's documented default does not exist. */
+  readonly image: string;
+  /** ConfigMap holding veridor.json. @default 'veridor-config' */
+  readonly configMap?: string;
+  /** Secret imported with envFrom. @default 'veridor-credentials' */
+  readonly secret?: string;
+  /** Veridor's --fail-on. @default 'new+confirmed' */
+  readonly failOn?: string;
+  /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. @default 60 */
+  readonly waitForTargetSeconds?: number;
+}
+
+/**
+ * The Veridor canary gate: an AnalysisTemplate (or ClusterAnalysisTemplate) named `veridor-gate` with one
+ * job-provider metric. Any non-zero exit of `veridor run` fails the Job, the measurement, and with
+ * `failureLimit: 0` aborts the rollout (fail closed).
+ */
+export class VeridorGateTemplate extends Construct {
+  constructor(scope: Construct, id: string, props: VeridorGateTemplateProps) {
+    super(scope, id);
+    const spec = veridorGateSpec(props);
+    if (props.namespace === undefined) {
+      // Both CRDs share one spec schema; only the names of the generated classes differ.
+      new ClusterAnalysisTemplate(this, 'Resource', {
+        metadata: { name: VERIDOR_GATE_NAME },
+        spec: spec as unknown as ClusterAnalysisTemplateSpec,
+      });
+    } else {
+      new AnalysisTemplate(this, 'Resource', { metadata: { name: VERIDOR_GATE_NAME, namespace: props.namespace }, spec });
+    }
+  }
+}
+
+export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTemplateSpec {
+  return {
+    args: [
+      { name: 'base-url' },
+      { name: 'config-map', value: props.configMap ?? 'veridor-config' },
+      { name: 'secret', value: props.secret ?? 'veridor-credentials' },
+      { name: 'image', value: props.image },
+      { name: 'fail-on', value: props.failOn ?? 'new+confirmed' },
+      { name: 'wait-for-target', value: String(props.waitForTargetSeconds ?? 60) },
+    ],
+    metrics: [
+      {
+        name: 'veridor',
+        count: AnalysisTemplateSpecMetricsCount.fromNumber(1),
+        failureLimit: AnalysisTemplateSpecMetricsFailureLimit.fromNumber(0),
+        provider: {
+          job: {
+            spec: {
+              backoffLimit: 0,
+              activeDeadlineSeconds: 600,
+              template: {
+                spec: {
+                  restartPolicy: 'Never',
+                  automountServiceAccountToken: false,
+                  securityContext: {
+                    runAsNonRoot: true,
+                    runAsUser: VERIDOR_UID,
+                    runAsGroup: VERIDOR_UID,
+                    fsGroup: VERIDOR_UID,
+                    seccompProfile: { type: 'RuntimeDefault' },
+                  },
+                  containers: [
+                    {
+                      name: 'veridor',
+                      image: '{{args.image}}',
+                      command: ['veridor'],
+                      args: [
+                        'run',
+                        '--config', `${CONFIG_DIR}/veridor.json`,
+                        '--output-dir', `${WORK_DIR}/.veridor`,
+                        '--base-url', '{{args.base-url}}',
+                        '--fail-on', '{{args.fail-on}}',
+                        '--require-complete',
+                        '--wait-for-target', '{{args.wait-for-target}}',
+                      ],
+                      envFrom: [{ secretRef: { name: '{{args.secret}}', optional: true } }],
+                      securityContext: {
+                        runAsNonRoot: true,
+                        runAsUser: VERIDOR_UID,
+                        runAsGroup: VERIDOR_UID,
+                        allowPrivilegeEscalation: false,
+                        readOnlyRootFilesystem: true,
+                        privileged: false,
+                        capabilities: { drop: ['ALL'] },
+                        seccompProfile: { type: 'RuntimeDefault' },
+                      },
+                      volumeMounts: [
+                        { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
+                        { name: 'work', mountPath: WORK_DIR },
+                      ],
+                    },
+                  ],
+                  volumes: [
+                    { name: 'config', configMap: { name: '{{args.config-map}}' } },
+                    { name: 'work', emptyDir: {} },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  };
+}

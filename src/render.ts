@@ -1,0 +1,24 @@
+/** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
+import { App, Yaml } from 'cdk8s';
+import { addVeridorGateCharts } from './charts/veridor-gate-chart';
+import type { ClusterConfig } from './config/schema';
+
+export interface RenderedFile {
+  /** File name inside the cluster's folder: `<chart id>.k8s.yaml`. */
+  readonly path: string;
+  readonly content: string;
+}
+
+/** Every chart of a cluster; each chart's id is its file's stable name. */
+export function buildClusterApp(config: ClusterConfig): App {
+  const app = new App({ outdir: 'unused' });
+  addVeridorGateCharts(app, config);
+  return app;
+}
+
+export function renderCluster(config: ClusterConfig): RenderedFile[] {
+  const app = buildClusterApp(config);
+  return app.charts
+    .map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: Yaml.stringify(...chart.toJson()) }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,105 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli';
+import { clusterDir, validClusterFile } from './helpers/cluster-files';
+
+let stderr: string[];
+let stdout: string[];
+beforeEach(() => {
+  stderr = [];
+  stdout = [];
+  vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
+  vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** Every file under `dir` with its content, to prove that nothing changed. */
+function tree(dir: string): Record<string, string> {
+  if (!existsSync(dir)) return {};
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      out[path.slice(dir.length)] = readFileSync(path, 'utf8');
+    }
+  }
+  return out;
+}
+
+function withPreviousDist(): string {
+  const out = clusterDir({});
+  mkdirSync(join(out, 'prod'));
+  writeFileSync(join(out, 'prod', 'old.k8s.yaml'), 'kind: Previous\n');
+  return out;
+}
+
+describe('synth', () => {
+  it('renders every cluster into <out>/<cluster>/ and replaces what was there', () => {
+    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const out = withPreviousDist();
+    expect(main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
+    expect(readdirSync(join(out, 'prod'))).not.toContain('old.k8s.yaml');
+    expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
+  });
+
+  it('--cluster renders one cluster and leaves the others in place', () => {
+    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const out = clusterDir({});
+    expect(main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'])).toBe(0);
+    expect(readdirSync(out)).toEqual(['dev']);
+    expect(main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
+  });
+
+  it('--relay-ip changes only the relay address', () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const before = clusterDir({});
+    const after = clusterDir({});
+    expect(main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'])).toBe(0);
+    expect(main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'])).toBe(0);
+    const a = tree(before);
+    const b = tree(after);
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    for (const file of Object.keys(a)) {
+      expect(b[file]).toBe(a[file]!.replaceAll('10.0.0.7', '10.1.2.3'));
+    }
+  });
+
+  it('--help explains the command', () => {
+    expect(main(['synth', '--help'])).toBe(0);
+    expect(stdout.join('\n')).toContain('--relay-ip IP');
+  });
+});
+
+describe('bad input exits 2, names the file and field, and writes nothing', () => {
+  const cases: [string, Record<string, unknown>, string[], RegExp][] = [
+    ['unknown key', { 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 } }, [], /prod\.yaml: extra: unknown key/],
+    ['wrong type', { 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: 'shop' as never } }) }, [], /prod\.yaml: tracked\.namespaces: expected array, got string "shop"/],
+    ['bad IP', { 'prod.yaml': validClusterFile({ name: 'prod', relay: { ip: '1.2.3', port: 1 } }) }, [], /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address/],
+    ['bad cron', { 'prod.yaml': validClusterFile({ name: 'prod', prune: { schedule: '* * *', image: 'k:1' } }) }, [], /prod\.yaml: prune\.schedule: /],
+    ['bad image', { 'prod.yaml': validClusterFile({ name: 'prod', veridor: { image: 'veridor' } }) }, [], /prod\.yaml: veridor\.image: "veridor" has no tag or digest/],
+    ['duplicate cluster name', { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'prod' }) }, [], /b\.yaml: name: cluster "prod" is already defined in .*a\.yaml/],
+    ['not YAML', { 'prod.yaml': 'name: prod\n  relay: : :\n' }, [], /prod\.yaml: line \d+, column \d+: not valid YAML/],
+    ['missing file', {}, ['--cluster', 'clusters/nope.yaml'], /clusters\/nope\.yaml: cannot read the file \(ENOENT\)/],
+    ['unknown cluster', { 'prod.yaml': validClusterFile({ name: 'prod' }) }, ['--cluster', 'stage'], /--cluster: no cluster named "stage" .*known clusters: fine, prod/],
+    ['bad --relay-ip', { 'prod.yaml': validClusterFile({ name: 'prod' }) }, ['--cluster', 'prod', '--relay-ip', '10.1.2'], /--relay-ip: "10\.1\.2" is not an IPv4 or IPv6 address/],
+  ];
+
+  it.each(cases)('%s', (_name, files, args, message) => {
+    const dir = clusterDir({ 'ok.yaml': validClusterFile({ name: 'fine' }), ...files });
+    const out = withPreviousDist();
+    const before = tree(out);
+    expect(main(['synth', '--clusters', dir, '--out', out, ...args])).toBe(2);
+    expect(stderr.join('\n')).toMatch(message);
+    expect(stderr.at(-1)).toBe('nothing was written.');
+    expect(tree(out)).toEqual(before);
+    expect(readdirSync(out)).toEqual(['prod']);
+  });
+
+  it('an unknown option exits 2 with the usage', () => {
+    expect(main(['synth', '--clsuter', 'prod'])).toBe(2);
+    expect(stderr.join('\n')).toMatch(/Unknown option '--clsuter'/);
+  });
+});

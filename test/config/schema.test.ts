@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { loadClusterFile } from '../../src/config/loader';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { join } from 'node:path';
+
+/** Loads one file from a temp folder and returns its problems with the folder stripped. */
+function problemsOf(content: unknown): string[] {
+  const dir = clusterDir({ 'prod.yaml': content });
+  const result = loadClusterFile(join(dir, 'prod.yaml'));
+  if (!('problems' in result)) return [];
+  return result.problems.map((p) => p.replace(`${dir}/`, 'clusters/'));
+}
+
+describe('cluster file schema', () => {
+  it('accepts a valid file and fills the defaults', () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const result = loadClusterFile(join(dir, 'prod.yaml'));
+    if ('problems' in result) throw new Error(result.problems.join('\n'));
+    const { config } = result;
+    expect(config.relay).toEqual({
+      ip: '10.0.0.7',
+      port: 30880,
+      scheme: 'http',
+      path: '/outcome/prod',
+      tokenSecretKey: 'glidepath-relay-token',
+    });
+    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', resyncSeconds: 900 });
+    expect(config.veridor.namespaces).toEqual(['shop', 'billing']);
+    expect(config.veridor).toMatchObject({
+      clusterTemplate: false,
+      configMap: 'veridor-config',
+      secret: 'veridor-credentials',
+      failOn: 'new+confirmed',
+      waitForTargetSeconds: 60,
+    });
+    expect(config.gitops).toEqual({
+      repo: 'https://github.com/example/gitops.git',
+      path: 'clusters/prod/glidepath',
+      baseBranch: 'main',
+    });
+    expect(config.prune.schedule).toBe('17 */6 * * *');
+  });
+
+  it('refuses an unknown key and names the allowed ones', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, relay: { ...file.relay, token: 'abc' } })).toEqual([
+      'clusters/prod.yaml: relay.token: unknown key; allowed keys here: ip, host, port, scheme, path, tokenSecretKey',
+    ]);
+    expect(problemsOf({ ...file, colour: 'blue' })[0]).toMatch(/^clusters\/prod\.yaml: colour: unknown key; allowed keys here: name, /);
+  });
+
+  it('refuses a wrong type with what it got', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, relay: { ...file.relay, port: '30880' } })).toEqual([
+      'clusters/prod.yaml: relay.port: expected number, got string "30880"',
+    ]);
+  });
+
+  it('refuses a bad IP', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, relay: { ...file.relay, ip: '192.168.1.278' } })).toEqual([
+      'clusters/prod.yaml: relay.ip: must be an IPv4 or IPv6 address, e.g. 192.168.1.78',
+    ]);
+  });
+
+  it('wants exactly one of relay.ip and relay.host', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, relay: { port: 80 } })).toEqual(['clusters/prod.yaml: relay: set exactly one of relay.ip or relay.host']);
+    expect(problemsOf({ ...file, relay: { port: 80, ip: '10.0.0.1', host: 'relay.example.com' } })).toEqual([
+      'clusters/prod.yaml: relay: set exactly one of relay.ip or relay.host',
+    ]);
+  });
+
+  it('refuses a bad cron expression and says which field is wrong', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '61 * * * *' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "61 * * * *" is not a CronJob schedule: minute: 61 is out of range 0-59',
+    ]);
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: 'every hour' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: expected five fields (minute hour day-of-month month day-of-week), got 2',
+    ]);
+  });
+
+  it('refuses bad, untagged and latest image references', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, prune: { image: 'Registry/Kubectl::1' } })).toEqual([
+      'clusters/prod.yaml: prune.image: "Registry/Kubectl::1" is not an image reference; expected registry/name:tag or registry/name@sha256:<digest>',
+    ]);
+    expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toEqual([
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl" has no tag or digest; pin it, e.g. registry.k8s.io/kubectl:1.2.3 or registry.k8s.io/kubectl@sha256:<digest>',
+    ]);
+    expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:latest' } })).toEqual([
+      'clusters/prod.yaml: prune.image: "bitnami/kubectl:latest" uses the moving tag "latest"; pin a version tag or a digest',
+    ]);
+  });
+
+  it('refuses the Veridor placeholder image and says how to get a real one', () => {
+    const problems = problemsOf({ ...validClusterFile(), veridor: { image: 'ghcr.io/veridor-authz/veridor:0.1.0' } });
+    expect(problems).toEqual([
+      "clusters/prod.yaml: veridor.image: ghcr.io/veridor-authz/veridor:0.1.0 is the documented placeholder and does not exist; build the image from Veridor's Dockerfile, push it to your registry and set veridor.image to it",
+    ]);
+  });
+
+  it('requires the fields that have no sane default', () => {
+    const { veridor: _v, ...file } = validClusterFile();
+    expect(problemsOf(file)).toEqual(['clusters/prod.yaml: veridor: is required (expected object)']);
+  });
+
+  it('refuses duplicate and empty namespace lists', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, tracked: { namespaces: ['shop', 'shop'] } })).toEqual([
+      'clusters/prod.yaml: tracked.namespaces[1]: shop is listed twice; list each namespace once',
+    ]);
+    expect(problemsOf({ ...file, tracked: { namespaces: [] } })).toEqual([
+      'clusters/prod.yaml: tracked.namespaces: list at least one namespace',
+    ]);
+    expect(problemsOf({ ...file, tracked: { namespaces: ['Shop_1'] } })).toEqual([
+      'clusters/prod.yaml: tracked.namespaces[0]: must be a namespace name (lowercase letters, digits and "-", at most 63 characters)',
+    ]);
+  });
+
+  it('refuses a gitops path that escapes the repository', () => {
+    const file = validClusterFile();
+    for (const path of ['../elsewhere', '/etc', 'clusters/../../x']) {
+      expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([
+        'clusters/prod.yaml: gitops.path: must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath',
+      ]);
+    }
+  });
+
+  it('reports every problem of a file at once', () => {
+    const file = validClusterFile();
+    const problems = problemsOf({ ...file, name: 'Prod', relay: { ...file.relay, ip: 'nope', port: 0 } });
+    expect(problems).toHaveLength(3);
+    expect(problems.map((p) => p.split(': ')[1])).toEqual(['name', 'relay.ip', 'relay.port']);
+  });
+
+  it('refuses text that is not YAML, and YAML that is not a mapping', () => {
+    expect(problemsOf('name: prod\nrelay: [unclosed\n')[0]).toMatch(/^clusters\/prod\.yaml: line \d+, column \d+: not valid YAML: /);
+    expect(problemsOf('- just\n- a list\n')).toEqual([
+      'clusters/prod.yaml: the file must be a YAML mapping of cluster settings (name, relay, ...), got a list',
+    ]);
+    expect(problemsOf('name: a\nname: b\n')[0]).toMatch(/^clusters\/prod\.yaml: line 2, column 1: not valid YAML: Map keys must be unique/);
+  });
+
+  it('refuses a YAML alias bomb instead of expanding it', () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+      .concat(Array.from({ length: 8 }, (_, i) => {
+        const prev = i === 0 ? 'a' : `l${i - 1}`;
+        return `l${i}: &l${i} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`;
+      }))
+      .join('\n');
+    expect(problemsOf(bomb)[0]).toMatch(/^clusters\/prod\.yaml: YAML: .*alias.*; a cluster file needs no aliases$/i);
+  });
+});

@@ -1,0 +1,34 @@
+/** Cluster files for tests: a valid one to start from, and temporary folders to load them from. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { clusterConfigSchema, type ClusterConfig, type ClusterFile } from '../../src/config/schema';
+
+export function validClusterFile(overrides: Partial<ClusterFile> = {}): ClusterFile {
+  return {
+    name: 'test',
+    kubernetesVersion: '1.28',
+    relay: { ip: '10.0.0.7', port: 30880 },
+    tracked: { namespaces: ['shop', 'billing'] },
+    argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://argocd.test' } },
+    prune: { image: 'registry.k8s.io/kubectl:v1.28.15' },
+    veridor: { image: 'registry.test/veridor:1.0.0' },
+    gitops: { repo: 'https://github.com/example/gitops.git' },
+    ...overrides,
+  };
+}
+
+export function clusterConfig(overrides: Partial<ClusterFile> = {}): ClusterConfig {
+  return clusterConfigSchema.parse(validClusterFile(overrides));
+}
+
+/** A fresh folder holding the given files (name -> YAML object or raw text). */
+export function clusterDir(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'glidepath-clusters-'));
+  mkdirSync(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : stringify(content));
+  }
+  return dir;
+}

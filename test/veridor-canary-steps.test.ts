@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { veridorCanarySteps } from '../src/veridor/canary-steps';
+
+describe('veridorCanarySteps', () => {
+  it('gives setWeight 50, the gate with base-url, setWeight 100', () => {
+    expect(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080' })).toEqual([
+      { setWeight: 50 },
+      { analysis: { templates: [{ templateName: 'veridor-gate' }], args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }] } },
+      { setWeight: 100 },
+    ]);
+  });
+
+  it('points at the ClusterAnalysisTemplate when asked', () => {
+    const steps = veridorCanarySteps({ canaryUrl: 'http://a-canary:80', clusterScope: true, canaryWeight: 20 });
+    expect(steps[0]).toEqual({ setWeight: 20 });
+    expect(steps[1]?.analysis?.templates).toEqual([{ templateName: 'veridor-gate', clusterScope: true }]);
+  });
+
+  it('refuses a URL that is not a Service URL and a weight that skips the gate', () => {
+    expect(() => veridorCanarySteps({ canaryUrl: 'invoices-api-canary' })).toThrow(/canaryUrl must be an http\(s\) URL/);
+    expect(() => veridorCanarySteps({ canaryUrl: 'http://a:1', canaryWeight: 100 })).toThrow(/canaryWeight must be an integer from 1 to 99/);
+  });
+});
