@@ -1,5 +1,8 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App, Yaml } from 'cdk8s';
+import { addArgocdNotificationsChart } from './charts/argocd-notifications-chart';
+import { addPruneChart } from './charts/prune-chart';
+import { addRolloutsNotificationsChart } from './charts/rollouts-notifications-chart';
 import { addVeridorGateCharts } from './charts/veridor-gate-chart';
 import type { ClusterConfig } from './config/schema';
 
@@ -13,6 +16,9 @@ export interface RenderedFile {
 export function buildClusterApp(config: ClusterConfig): App {
   const app = new App({ outdir: 'unused' });
   addVeridorGateCharts(app, config);
+  addPruneChart(app, config);
+  addRolloutsNotificationsChart(app, config);
+  addArgocdNotificationsChart(app, config);
   return app;
 }
 

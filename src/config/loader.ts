@@ -4,7 +4,8 @@ import { basename, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, fieldPath } from './errors';
-import { isIpAddress } from './names';
+import { isIpAddress, SECRET_KEY } from './names';
+import { redactSecretLikeValues } from './secret-values';
 import { clusterConfigSchema, type ClusterConfig } from './schema';
 
 export interface LoadedCluster {
@@ -75,9 +76,23 @@ export function loadClusterFile(path: string, relayIp?: string): LoadedCluster |
     const { host: _host, ...relay } = data.relay;
     data = { ...data, relay: { ...relay, ip: relayIp } };
   }
-  const result = clusterConfigSchema.safeParse(data, { reportInput: true });
-  if (!result.success) return { problems: formatIssues(file, result.error.issues) };
+  // Secrets are refused first and redacted, so that no later message can echo one.
+  const secrets = redactSecretLikeValues(data);
+  const result = clusterConfigSchema.safeParse(secrets.data, { reportInput: true });
+  // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
+  const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => fieldPath([...i.path, k])) : [])));
+  const secretProblems = secrets.findings
+    .filter((f) => f.by === 'value' || !unknownKeys.has(fieldPath(f.path)))
+    .map((f) => `${file}: ${fieldPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
+  if (!result.success) return { problems: [...secretProblems, ...formatIssues(file, result.error.issues)] };
+  if (secretProblems.length > 0) return { problems: secretProblems };
   return { file, config: result.data };
+}
+
+function secretFix(data: unknown): string {
+  const relay = isPlainObject(data) && isPlainObject(data.relay) ? data.relay : {};
+  const key = typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey) ? relay.tokenSecretKey : 'glidepath-relay-token';
+  return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
 function parseYaml(text: string): { data: unknown } | { problems: string[] } {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
+import { cronRunGaps } from '../prune/cron-gaps';
+import { kubectlImageVersionProblem } from '../prune/kubectl-image';
 
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
@@ -79,6 +81,20 @@ const rollouts = strict({
   namespace: namespace.default('argo-rollouts'),
   /** The controller's `--rollout-resync` period in seconds (its default is 900). */
   resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900),
+  /** Width of the heartbeat's time bucket in seconds; below resyncSeconds so that every resync sends one fact. */
+  heartbeatBucketSeconds: z
+    .number()
+    .int()
+    .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
+    .default(600),
+}).superRefine((rollouts, ctx) => {
+  if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['heartbeatBucketSeconds'],
+      message: `must be below rollouts.resyncSeconds (${rollouts.resyncSeconds}), or two resyncs can share a bucket and a lost fact waits a whole extra resync; e.g. ${Math.floor((rollouts.resyncSeconds * 2) / 3)}`,
+    });
+  }
 });
 
 const tracked = strict({
@@ -91,13 +107,31 @@ const argocd = strict({
   namespace,
   /** The `context` map of that instance's argocd-notifications-cm; every key is kept. */
   context: z.record(z.string(), z.string()).default({}),
+  /** Opt-in, untested on a live cluster: also send one earlier fact per automated sync retry (phase Running). */
+  retryFacts: z.boolean().default(false),
 });
 
 const prune = strict({
-  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). */
-  schedule: cronSchedule.default('17 */6 * * *'),
+  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). Every 6 hours: see the README's growth budget. */
+  schedule: cronSchedule
+    .superRefine((value, ctx) => {
+      let parsed;
+      try {
+        parsed = parseCron(value);
+      } catch {
+        return; // reported by cronSchedule
+      }
+      if (cronRunGaps(parsed) === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} never runs (no date matches it); the prune would never happen` });
+      }
+    })
+    .default('17 */6 * * *'),
   /** kubectl image, pinned by tag or digest, matching the cluster's Kubernetes minor version. */
   image: pinnedImage,
+  /** Namespace of the prune CronJob and its ServiceAccount; default: rollouts.namespace. */
+  namespace: namespace.optional(),
+  /** Grant the Job a ClusterRole instead of a Role in each tracked namespace (same three verbs). */
+  clusterScope: z.boolean().default(false),
 });
 
 const veridor = strict({
@@ -156,11 +190,14 @@ export const clusterConfigSchema = clusterFileSchema
     if ((file.relay.ip === undefined) === (file.relay.host === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['relay'], message: 'set exactly one of relay.ip or relay.host' });
     }
+    const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
+    if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
   })
   .transform((file) => ({
     ...file,
     relay: { ...file.relay, path: file.relay.path ?? `/outcome/${file.name}` },
     veridor: { ...file.veridor, namespaces: file.veridor.namespaces ?? file.tracked.namespaces },
+    prune: { ...file.prune, namespace: file.prune.namespace ?? file.rollouts.namespace },
     gitops: { ...file.gitops, path: file.gitops.path ?? `clusters/${file.name}/glidepath` },
   }));
 

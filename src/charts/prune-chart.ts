@@ -1,0 +1,49 @@
+import { Chart } from 'cdk8s';
+import type { Construct } from 'constructs';
+import type { ClusterConfig } from '../config/schema';
+import { PruneCronJob } from '../constructs/prune-cron-job';
+import { PruneRbac } from '../constructs/prune-rbac';
+import { PruneServiceAccount } from '../constructs/prune-service-account';
+import { COMMON_LABELS } from './labels';
+
+/** Chart id, so the file is `notified-prune.k8s.yaml`. */
+export const PRUNE_CHART_ID = 'notified-prune';
+/** Name of the CronJob, its ServiceAccount and every RBAC object. */
+export const PRUNE_NAME = 'glidepath-notified-prune';
+
+export interface PruneChartProps {
+  readonly prune: ClusterConfig['prune'];
+  /** Namespaces of the release-tracked Rollouts. */
+  readonly trackedNamespaces: readonly string[];
+}
+
+/**
+ * The prune of the notified annotation: a CronJob and its ServiceAccount in `prune.namespace` (the Rollouts
+ * controller's by default), and a Role per tracked namespace (or one ClusterRole with `prune.clusterScope`).
+ * The chart has no default namespace: the Roles live in the tracked namespaces, the ClusterRole in none.
+ */
+export class PruneChart extends Chart {
+  constructor(scope: Construct, id: string, props: PruneChartProps) {
+    super(scope, id, { labels: COMMON_LABELS });
+    const { prune } = props;
+    const serviceAccount = new PruneServiceAccount(this, 'ServiceAccount', { name: PRUNE_NAME, namespace: prune.namespace });
+    new PruneRbac(this, 'Rbac', {
+      name: PRUNE_NAME,
+      serviceAccount,
+      namespaces: props.trackedNamespaces,
+      clusterScope: prune.clusterScope,
+    });
+    new PruneCronJob(this, 'CronJob', {
+      name: PRUNE_NAME,
+      namespace: prune.namespace,
+      schedule: prune.schedule,
+      image: prune.image,
+      serviceAccountName: serviceAccount.name,
+      namespaces: props.trackedNamespaces,
+    });
+  }
+}
+
+export function addPruneChart(scope: Construct, config: ClusterConfig): PruneChart {
+  return new PruneChart(scope, PRUNE_CHART_ID, { prune: config.prune, trackedNamespaces: config.tracked.namespaces });
+}

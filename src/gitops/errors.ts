@@ -1,0 +1,42 @@
+/** Failures of the gitops flow, each with what failed (`message`) and what to do about it (`hint`). */
+
+export type GitopsErrorKind =
+  /** Bad input: an option, a remote URL, a folder that escapes the repo, a missing token. Exit code 2. */
+  | 'input'
+  | 'path-escape'
+  /** The local cache or checkout is not what glidepath expects. */
+  | 'foreign-checkout'
+  | 'dirty-checkout'
+  /** The base branch is missing in the gitops repo. */
+  | 'missing-base'
+  /** Git or the API refused the credentials. */
+  | 'auth'
+  /** The remote or the API could not be reached. */
+  | 'network'
+  /** The remote refused the push (protected branch, hook, moved branch). */
+  | 'push-rejected'
+  /** The update is not a fast-forward and the remote refuses those. */
+  | 'non-fast-forward'
+  /** The GitHub API failed (5xx, rate limit) after its retries. */
+  | 'api'
+  /** Any other git failure. */
+  | 'git';
+
+const INPUT_KINDS: readonly GitopsErrorKind[] = ['input', 'path-escape'];
+
+export class GitopsError extends Error {
+  constructor(
+    readonly kind: GitopsErrorKind,
+    message: string,
+    /** What the user should do next. */
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'GitopsError';
+  }
+
+  /** True when the fix is in the command line or the cluster file, not in the environment. */
+  get isInputError(): boolean {
+    return INPUT_KINDS.includes(this.kind);
+  }
+}

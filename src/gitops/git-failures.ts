@@ -1,0 +1,60 @@
+/** Turns a failed git command into a GitopsError that says what failed and what to do. */
+import { GitopsError } from './errors';
+import { GitCommandError } from './git';
+import { displayUrl, type RemoteUrl } from './remote';
+
+const AUTH = [
+  /authentication failed/i,
+  /could not read (username|password)/i,
+  /terminal prompts disabled/i,
+  /permission denied \(publickey/i,
+  /the requested url returned error: 40[13]/i,
+  /invalid username or (password|token)/i,
+  /permission to .* denied/i,
+  /403 forbidden/i,
+];
+const NETWORK = [
+  /could not resolve host/i,
+  /failed to connect to/i,
+  /connection (refused|timed out|reset)/i,
+  /couldn't connect to server/i,
+  /network is unreachable/i,
+  /could not read from remote repository/i,
+  /operation timed out/i,
+  /ssl_connect|tls connection/i,
+  /was stopped by SIG/i,
+];
+const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
+
+/** `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`. */
+export function describeGitFailure(error: unknown, action: string, remote: RemoteUrl): Error {
+  if (!(error instanceof GitCommandError)) return error instanceof Error ? error : new Error(String(error));
+  const output = `${error.result.stderr}\n${error.result.stdout}`;
+  const detail = firstMeaningfulLine(output);
+  const where = displayUrl(remote);
+  if (AUTH.some((re) => re.test(output))) {
+    return new GitopsError(
+      'auth',
+      `git could not ${action}: authentication failed (${detail})`,
+      remote.protocol === 'ssh'
+        ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'})`
+        : `set GITHUB_TOKEN to a token that can read and push ${where} (fine-grained: Contents read and write); it is sent as an HTTP header, never in the URL`,
+    );
+  }
+  if (NETWORK.some((re) => re.test(output))) {
+    return new GitopsError(
+      'network',
+      `git could not ${action}: the remote is unreachable (${detail})`,
+      'check the network, VPN or proxy, and run again; nothing was changed on the remote',
+    );
+  }
+  if (remote.protocol === 'file' && NOT_A_REPO.some((re) => re.test(output))) {
+    return new GitopsError('input', `git could not ${action}: ${where} is not a git repository (${detail})`, 'pass the gitops repository (its folder or URL) with --repo, or fix gitops.repo in the cluster file');
+  }
+  return new GitopsError('git', `git could not ${action}: ${detail}`, 'read the git message above; run again once it is fixed (a rerun continues where this one stopped)');
+}
+
+function firstMeaningfulLine(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.find((l) => /^(fatal|error|remote: error|!)/i.test(l)) ?? lines[0] ?? 'no output';
+}

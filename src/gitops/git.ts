@@ -1,0 +1,123 @@
+/** Runs git with explicit argument lists (never a shell), credentials only through the environment. */
+import { spawn } from 'node:child_process';
+import { basicCredentials, redact, secretForms } from './redact';
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface GitOptions {
+  /** The repository git works in (`git -C`). */
+  readonly cwd: string;
+  /** GITHUB_TOKEN: sent to https remotes as an `http.<scope>.extraHeader`, set through GIT_CONFIG_* variables. */
+  readonly token?: string;
+  /** URL prefix the header is limited to, e.g. `https://github.com/`; without it the token is not sent. */
+  readonly tokenScope?: string;
+  /** Kills a git command that runs longer (a hung network); default 5 minutes. */
+  readonly timeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** Written to git's standard input. */
+  readonly input?: string;
+  /** More environment, e.g. GIT_INDEX_FILE or the commit identity. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A git command that exited non-zero; its output is already free of the token. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly result: GitResult,
+  ) {
+    super(`git ${args.join(' ')} exited with ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
+
+export class Git {
+  private readonly secrets: string[];
+
+  constructor(readonly options: GitOptions) {
+    this.secrets = secretForms(options.token);
+  }
+
+  /** Another repository, same credentials. */
+  at(cwd: string): Git {
+    return new Git({ ...this.options, cwd });
+  }
+
+  /** Runs git and throws GitCommandError on a non-zero exit. */
+  async run(args: readonly string[], options: RunOptions = {}): Promise<string> {
+    const result = await this.tryRun(args, options);
+    if (result.code !== 0) throw new GitCommandError(args, result);
+    return result.stdout;
+  }
+
+  /** Runs git and returns its standard output unchanged (file contents); throws GitCommandError on failure. */
+  async runBytes(args: readonly string[], options: RunOptions = {}): Promise<Buffer> {
+    const { result, stdout } = await this.execute(args, options);
+    if (result.code !== 0) throw new GitCommandError(args, result);
+    return stdout;
+  }
+
+  /** Runs git and returns the exit code with the (redacted) output. */
+  async tryRun(args: readonly string[], options: RunOptions = {}): Promise<GitResult> {
+    return (await this.execute(args, options)).result;
+  }
+
+  private execute(args: readonly string[], options: RunOptions): Promise<{ result: GitResult; stdout: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', args, {
+        cwd: this.options.cwd,
+        env: { ...this.environment(), ...options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.on('error', (error) => reject(new Error(`cannot run git (${redact(error.message, this.secrets)}); is git installed and on PATH?`)));
+      child.on('close', (code, signal) => {
+        const err = redact(Buffer.concat(stderr).toString('utf8'), this.secrets);
+        const out = Buffer.concat(stdout);
+        resolve({
+          stdout: out,
+          result: {
+            code: code ?? 128,
+            stdout: redact(out.toString('utf8'), this.secrets),
+            stderr: signal === null ? err : `${err}\n(git was stopped by ${signal}: it ran longer than ${(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s)`,
+          },
+        });
+      });
+      child.stdin.on('error', () => undefined); // git may exit before reading its input; the exit code tells.
+      child.stdin.end(options.input ?? '');
+    });
+  }
+
+  private environment(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      // Messages in English, so failures can be recognised; never wait for a password prompt.
+      LC_ALL: 'C',
+      LANGUAGE: 'C',
+      GIT_TERMINAL_PROMPT: '0',
+      GCM_INTERACTIVE: 'never',
+      // No ext:: or other exotic transports from a repo URL.
+      GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+    };
+    const { token, tokenScope } = this.options;
+    if (token !== undefined && token !== '' && tokenScope !== undefined) {
+      const index = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
+      env.GIT_CONFIG_COUNT = String(index + 1);
+      env[`GIT_CONFIG_KEY_${index}`] = `http.${tokenScope}.extraHeader`;
+      env[`GIT_CONFIG_VALUE_${index}`] = `Authorization: Basic ${basicCredentials(token)}`;
+    }
+    return env;
+  }
+}

@@ -1,0 +1,157 @@
+/** The few GitHub REST calls the pull-request flow makes, with retries on 5xx and on rate limits. */
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import Bottleneck from 'bottleneck';
+import { GitopsError } from './errors';
+import { redact, secretForms } from './redact';
+import type { GithubRepo } from './remote';
+
+export interface GithubClientOptions {
+  readonly token: string;
+  /** `https://api.github.com`, or GitHub Enterprise Server's `https://<host>/api/v3`. */
+  readonly apiUrl: string;
+  readonly repo: GithubRepo;
+  /** Retries of a request that failed with a 5xx or a network error; default 3. */
+  readonly retries?: number;
+  /** Unit of the retry back-off (retry n waits n² units) and of Retry-After seconds; default 1000 ms. Tests use 1. */
+  readonly retryDelayMs?: number;
+  /** Rate-limited (403/429) requests are retried this many times; default 2. */
+  readonly rateLimitRetries?: number;
+  /** Spacing between write requests that GitHub asks integrations to keep; default 1000 ms. */
+  readonly writeSpacingMs?: number;
+  /** Gives up on the API after this long; default 5 minutes. */
+  readonly timeoutMs?: number;
+}
+
+export interface PullRequest {
+  readonly number: number;
+  readonly url: string;
+  readonly branch: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+export interface PullRequestFields {
+  readonly title: string;
+  readonly body: string;
+}
+
+const RetryingOctokit = Octokit.plugin(retry, throttling);
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export class GithubPulls {
+  private readonly octokit: InstanceType<typeof RetryingOctokit>;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: GithubClientOptions) {
+    this.secrets = secretForms(options.token);
+    const unit = options.retryDelayMs ?? 1000;
+    const rateLimitRetries = options.rateLimitRetries ?? 2;
+    const spacing = options.writeSpacingMs ?? 1000;
+    const retryOnLimit = (_after: number, _request: unknown, _octokit: unknown, retryCount: number) => retryCount < rateLimitRetries;
+    this.octokit = new RetryingOctokit({
+      auth: options.token,
+      baseUrl: options.apiUrl.replace(/\/+$/, ''),
+      userAgent: 'glidepath-gitops',
+      log: silent,
+      request: { signal: AbortSignal.timeout(options.timeoutMs ?? 5 * 60 * 1000) },
+      retry: { retries: options.retries ?? 3, retryAfterBaseValue: unit },
+      throttle: {
+        retryAfterBaseValue: unit,
+        fallbackSecondaryRateRetryAfter: 60,
+        onRateLimit: retryOnLimit,
+        onSecondaryRateLimit: retryOnLimit,
+        // Own limiter groups: the plugin's shared defaults would space every write of the process by 1-3 s.
+        write: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
+        notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
+        search: new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing }),
+      },
+    });
+  }
+
+  get repoName(): string {
+    return `${this.options.repo.owner}/${this.options.repo.repo}`;
+  }
+
+  /** Open pull requests into `base` from this repository's branches whose name starts with `branchPrefix`, oldest first. */
+  async findOpen(base: string, branchPrefix: string): Promise<PullRequest[]> {
+    const { owner, repo } = this.options.repo;
+    const pulls = await this.call(`list the open pull requests of ${this.repoName}`, () =>
+      this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', base, per_page: 100 }),
+    );
+    return pulls
+      .filter((p) => p.head.ref.startsWith(branchPrefix) && (p.head.repo === null || p.head.repo.full_name.toLowerCase() === p.base.repo.full_name.toLowerCase()))
+      .sort((a, b) => a.number - b.number)
+      .map((p) => ({ number: p.number, url: p.html_url, branch: p.head.ref, title: p.title, body: p.body ?? '' }));
+  }
+
+  async create(base: string, branch: string, fields: PullRequestFields): Promise<PullRequest> {
+    const { owner, repo } = this.options.repo;
+    const { data } = await this.call(`open a pull request from ${branch} into ${base} of ${this.repoName}`, () =>
+      this.octokit.rest.pulls.create({ owner, repo, base, head: branch, title: fields.title, body: fields.body, maintainer_can_modify: false }),
+    );
+    return { number: data.number, url: data.html_url, branch: data.head.ref, title: data.title, body: data.body ?? '' };
+  }
+
+  async update(number: number, fields: Partial<PullRequestFields> & { state?: 'open' | 'closed' }): Promise<PullRequest> {
+    const { owner, repo } = this.options.repo;
+    const { data } = await this.call(`update pull request #${number} of ${this.repoName}`, () =>
+      this.octokit.rest.pulls.update({ owner, repo, pull_number: number, ...fields }),
+    );
+    return { number: data.number, url: data.html_url, branch: data.head.ref, title: data.title, body: data.body ?? '' };
+  }
+
+  private async call<T>(action: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.describeFailure(error, action);
+    }
+  }
+
+  private describeFailure(error: unknown, action: string): GitopsError {
+    const status = (error as { status?: unknown }).status;
+    const response = (error as { response?: { headers?: Record<string, string> } }).response;
+    const rawMessage = error instanceof Error ? error.message : String(error);
+    const message = redact(rawMessage, this.secrets).split('\n')[0] ?? '';
+    const api = this.options.apiUrl;
+    if (typeof status !== 'number' || response === undefined) {
+      return new GitopsError(
+        'network',
+        `could not ${action}: the GitHub API at ${api} is unreachable (${message}) after ${this.options.retries ?? 3} retries`,
+        'check the network, VPN or proxy, and --api-url / GITHUB_API_URL for GitHub Enterprise; run again (a rerun continues where this one stopped)',
+      );
+    }
+    const rateLimited = status === 429 || (status === 403 && (response.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
+    if (rateLimited) {
+      return new GitopsError(
+        'api',
+        `could not ${action}: GitHub's rate limit was still exceeded after ${this.options.rateLimitRetries ?? 2} retries (HTTP ${status}: ${message})`,
+        'wait until the limit resets (see x-ratelimit-reset) and run again; the next run continues where this one stopped',
+      );
+    }
+    if (status === 401 || status === 403) {
+      return new GitopsError(
+        'auth',
+        `could not ${action}: GitHub refused the token (HTTP ${status}: ${message})`,
+        `set GITHUB_TOKEN to a valid token for ${this.repoName} with Pull requests: read and write and Contents: read and write (classic tokens: the repo scope)`,
+      );
+    }
+    if (status === 404) {
+      return new GitopsError(
+        'auth',
+        `could not ${action}: GitHub answered 404 (${message}); the repository does not exist or the token cannot see it`,
+        `check the owner/name ${this.repoName} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access to it`,
+      );
+    }
+    if (status >= 500) {
+      return new GitopsError(
+        'api',
+        `could not ${action}: the GitHub API failed with HTTP ${status} after ${this.options.retries ?? 3} retries (${message})`,
+        'GitHub is having trouble; run again later (check githubstatus.com); a rerun continues where this one stopped',
+      );
+    }
+    return new GitopsError('api', `could not ${action}: GitHub answered HTTP ${status} (${message})`, 'read the message; fix the cause and run again');
+  }
+}

@@ -1,0 +1,146 @@
+/** The review of a change to the owned folder: which Kubernetes objects change, and the text diff of each file. */
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { parseAllDocuments } from 'yaml';
+
+/** A file of the owned folder: path relative to the folder, and its text. */
+export interface FolderFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+export type Change = 'added' | 'changed' | 'removed';
+
+export interface ObjectChange {
+  readonly change: Change;
+  readonly kind: string;
+  /** Absent for cluster-scoped objects. */
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export interface FileChange {
+  readonly path: string;
+  readonly change: Change;
+  /** Unified diff (3 lines of context) with `a/` and `b/` file headers relative to the repository root. */
+  readonly patch: string;
+}
+
+export interface Review {
+  /** The owned folder inside the gitops repo. */
+  readonly folder: string;
+  readonly objects: readonly ObjectChange[];
+  readonly files: readonly FileChange[];
+  /** Files that are not YAML Kubernetes objects, compared as text only. */
+  readonly warnings: readonly string[];
+}
+
+export function hasChanges(review: Review): boolean {
+  return review.files.length > 0;
+}
+
+const CHANGE_ORDER: Record<Change, number> = { added: 0, changed: 1, removed: 2 };
+
+/** Compares what the folder holds (`before`) with what was rendered (`after`). */
+export function reviewChanges(folder: string, before: readonly FolderFile[], after: readonly FolderFile[]): Review {
+  const warnings: string[] = [];
+  const beforeByPath = new Map(before.map((f) => [f.path, f.content]));
+  const afterByPath = new Map(after.map((f) => [f.path, f.content]));
+  const paths = [...new Set([...beforeByPath.keys(), ...afterByPath.keys()])].sort(compareText);
+
+  const files: FileChange[] = [];
+  for (const path of paths) {
+    const old = beforeByPath.get(path);
+    const next = afterByPath.get(path);
+    if (old === next) continue;
+    const change: Change = old === undefined ? 'added' : next === undefined ? 'removed' : 'changed';
+    const repoPath = `${folder}/${path}`;
+    const patch = createTwoFilesPatch(
+      old === undefined ? '/dev/null' : `a/${repoPath}`,
+      next === undefined ? '/dev/null' : `b/${repoPath}`,
+      old ?? '',
+      next ?? '',
+      undefined,
+      undefined,
+      { context: 3, headerOptions: FILE_HEADERS_ONLY },
+    );
+    files.push({ path, change, patch });
+  }
+
+  const oldObjects = objectsOf(before, warnings, 'in the gitops repo');
+  const newObjects = objectsOf(after, warnings, 'rendered');
+  const objects: ObjectChange[] = [];
+  for (const key of [...new Set([...oldObjects.keys(), ...newObjects.keys()])]) {
+    const old = oldObjects.get(key);
+    const next = newObjects.get(key);
+    const ref = (next ?? old)!.ref;
+    if (old === undefined) objects.push({ change: 'added', ...ref });
+    else if (next === undefined) objects.push({ change: 'removed', ...ref });
+    else if (old.canonical !== next.canonical) objects.push({ change: 'changed', ...ref });
+  }
+  objects.sort(
+    (a, b) =>
+      CHANGE_ORDER[a.change] - CHANGE_ORDER[b.change] ||
+      compareText(a.kind, b.kind) ||
+      compareText(a.namespace ?? '', b.namespace ?? '') ||
+      compareText(a.name, b.name),
+  );
+  return { folder, objects, files, warnings };
+}
+
+interface ParsedObject {
+  readonly ref: Omit<ObjectChange, 'change'>;
+  readonly canonical: string;
+}
+
+/** Every Kubernetes object in the files, by kind/namespace/name. */
+function objectsOf(files: readonly FolderFile[], warnings: string[], where: string): Map<string, ParsedObject> {
+  const objects = new Map<string, ParsedObject>();
+  for (const file of files) {
+    if (!/\.ya?ml$/.test(file.path)) {
+      warnings.push(`${file.path} (${where}) is not a YAML file: compared as text only`);
+      continue;
+    }
+    const documents = parseAllDocuments(file.content);
+    const list = Array.isArray(documents) ? documents : [];
+    const broken = list.find((doc) => doc.errors.length > 0);
+    if (!Array.isArray(documents) || broken !== undefined) {
+      const reason = broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML';
+      warnings.push(`${file.path} (${where}) is not valid YAML (${reason}): compared as text only`);
+      continue;
+    }
+    list.forEach((doc, index) => {
+      const value: unknown = doc.toJS();
+      if (value === null || value === undefined) return;
+      const ref = objectRef(value) ?? { kind: '(not a Kubernetes object)', name: `${file.path}#${index + 1}` };
+      let key = `${ref.kind}\0${ref.namespace ?? ''}\0${ref.name}`;
+      if (objects.has(key)) {
+        warnings.push(`${ref.kind} ${ref.namespace ?? '-'}/${ref.name} appears twice (${where}); the later copy in ${file.path} is compared separately`);
+        key = `${key}\0${file.path}#${index}`;
+      }
+      objects.set(key, { ref, canonical: canonicalJson(value) });
+    });
+  }
+  return objects;
+}
+
+function objectRef(value: unknown): Omit<ObjectChange, 'change'> | undefined {
+  if (!isRecord(value) || typeof value.kind !== 'string' || !isRecord(value.metadata)) return undefined;
+  const { name, namespace } = value.metadata;
+  if (typeof name !== 'string') return undefined;
+  return { kind: value.kind, ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}), name };
+}
+
+/** JSON with sorted keys: equal objects compare equal whatever their key order or YAML style. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,205 @@
+/**
+ * Evaluates the expression AST with expr-lang v1.16's semantics where they decide what the engine sends:
+ * `/` always returns a float; `string()` is Go's `%v`; reading a field of nil is an error unless the step is
+ * `?.` (which makes the whole chain nil); unknown variables are nil (the engines compile without an env);
+ * `and`/`or` need booleans; `x in ["a", "b"]` is a string-set lookup (nil is not in it, a non-string errors).
+ */
+import type { BinaryOperator, Expr } from '../expr/ast';
+import { formatGoValue, GoFunction, GoTime, goTypeName, isGoMap, type GoMap, type GoValue } from './values';
+
+export class ExprEvalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExprEvalError';
+  }
+}
+
+/** The value of `expr` in `env`; throws `ExprEvalError` where expr-lang returns an error. */
+export function evaluate(expr: Expr, env: GoMap): GoValue {
+  const value = evalNode(expr, env);
+  return value === SHORT_CIRCUIT ? null : value;
+}
+
+/** Returned inside a chain once a `?.` met nil: the rest of the chain is skipped and the chain is nil. */
+const SHORT_CIRCUIT = Symbol('short-circuit');
+type ChainValue = GoValue | typeof SHORT_CIRCUIT;
+
+function evalNode(expr: Expr, env: GoMap): ChainValue {
+  switch (expr.kind) {
+    case 'literal':
+      return expr.value;
+    case 'array':
+      return expr.items.map((item) => evaluate(item, env));
+    case 'ident':
+      return BUILTINS.has(expr.name) ? new GoFunction(expr.name, BUILTINS.get(expr.name)!) : (env[expr.name] ?? null);
+    case 'member':
+    case 'index': {
+      const object = evalNode(expr.object, env);
+      if (object === SHORT_CIRCUIT || (object === null && expr.optional)) return SHORT_CIRCUIT;
+      const key = expr.kind === 'member' ? expr.property : evaluate(expr.index, env);
+      return fetch(object, key);
+    }
+    case 'call': {
+      const callee = evalNode(expr.callee, env);
+      if (callee === SHORT_CIRCUIT) return SHORT_CIRCUIT;
+      if (!(callee instanceof GoFunction)) throw new ExprEvalError(`${goTypeName(callee)} is not a function`);
+      return callee.call(expr.args.map((arg) => evaluate(arg, env)));
+    }
+    case 'not': {
+      const operand = evaluate(expr.operand, env);
+      if (typeof operand !== 'boolean') throw new ExprEvalError(`invalid operation: not ${goTypeName(operand)}`);
+      return !operand;
+    }
+    case 'binary':
+      return evalBinary(expr.operator, expr.left, expr.right, env);
+  }
+}
+
+function evalBinary(operator: BinaryOperator, leftExpr: Expr, rightExpr: Expr, env: GoMap): GoValue {
+  if (operator === 'and' || operator === 'or') {
+    const left = requireBool(evaluate(leftExpr, env), operator);
+    if (operator === 'and' ? !left : left) return left;
+    return requireBool(evaluate(rightExpr, env), operator);
+  }
+  const left = evaluate(leftExpr, env);
+  if (operator === '??') return left ?? evaluate(rightExpr, env);
+  const right = evaluate(rightExpr, env);
+  switch (operator) {
+    case '==':
+      return goEqual(left, right);
+    case '!=':
+      return !goEqual(left, right);
+    case 'in':
+      return isStringSetLiteral(rightExpr) ? inStringSet(left, right as string[]) : contains(right, left);
+    default:
+      return arithmetic(operator, left, right);
+  }
+}
+
+function requireBool(value: GoValue, operator: string): boolean {
+  if (typeof value !== 'boolean') throw new ExprEvalError(`invalid operation: ${operator} on ${goTypeName(value)} (needs bool)`);
+  return value;
+}
+
+/** runtime.Fetch: a missing map key is nil; nil, scalars and out-of-range indexes are errors. */
+export function fetch(object: GoValue, key: GoValue): GoValue {
+  if (object === null) throw new ExprEvalError(`cannot fetch ${formatGoValue(key)} from <nil>`);
+  if (isGoMap(object)) {
+    if (typeof key !== 'string') throw new ExprEvalError(`cannot use ${goTypeName(key)} as a map[string] key`);
+    return Object.hasOwn(object, key) ? object[key]! : null;
+  }
+  if (Array.isArray(object)) {
+    if (typeof key !== 'bigint') throw new ExprEvalError(`cannot fetch ${formatGoValue(key)} from []interface {}`);
+    const position = key < 0n ? BigInt(object.length) + key : key;
+    if (position < 0n || position >= BigInt(object.length)) {
+      throw new ExprEvalError(`index out of range: ${key} (array length is ${object.length})`);
+    }
+    return object[Number(position)]!;
+  }
+  if (object instanceof GoTime && typeof key === 'string' && key in TIME_METHODS) {
+    return new GoFunction(key, (args) => TIME_METHODS[key]!(object, args));
+  }
+  throw new ExprEvalError(`cannot fetch ${formatGoValue(key)} from ${goTypeName(object)}`);
+}
+
+const TIME_METHODS: Readonly<Record<string, (time: GoTime, args: readonly GoValue[]) => GoValue>> = {
+  Unix: (time) => time.unix(),
+};
+
+/** runtime.Equal: numbers compare by value across int and float; other kinds must match exactly. */
+export function goEqual(left: GoValue, right: GoValue): boolean {
+  if (typeof left === 'bigint' && typeof right === 'bigint') return left === right;
+  if (isNumber(left) && isNumber(right)) return Number(left) === Number(right); // an int meets a float as float64
+  if (left instanceof GoTime && right instanceof GoTime) return left.epochMillis === right.epochMillis;
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return left.length === right.length && left.every((item, i) => goEqual(item, right[i]!));
+  }
+  if (isGoMap(left) && isGoMap(right)) {
+    const keys = Object.keys(left);
+    return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && goEqual(left[key]!, right[key]!));
+  }
+  return left === right;
+}
+
+function isNumber(value: GoValue): value is bigint | number {
+  return typeof value === 'bigint' || typeof value === 'number';
+}
+
+function isStringSetLiteral(expr: Expr): boolean {
+  return expr.kind === 'array' && expr.items.length > 0 && expr.items.every((item) => item.kind === 'literal' && typeof item.value === 'string');
+}
+
+/** expr-lang's optimizer turns `x in ["a", "b"]` into a lookup in a map[string]struct{}. */
+function inStringSet(needle: GoValue, set: readonly string[]): boolean {
+  if (needle === null) return false;
+  if (typeof needle !== 'string') throw new ExprEvalError(`cannot use ${goTypeName(needle)} as type string in map index`);
+  return set.includes(needle);
+}
+
+function contains(haystack: GoValue, needle: GoValue): boolean {
+  if (Array.isArray(haystack)) return haystack.some((item) => goEqual(item, needle));
+  if (isGoMap(haystack)) {
+    if (needle === null) return false;
+    if (typeof needle !== 'string') throw new ExprEvalError(`cannot use ${goTypeName(needle)} as a map[string] key`);
+    return Object.hasOwn(haystack, needle);
+  }
+  if (haystack === null) return false;
+  throw new ExprEvalError(`operator "in" not defined on ${goTypeName(haystack)}`);
+}
+
+function arithmetic(operator: BinaryOperator, left: GoValue, right: GoValue): GoValue {
+  if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
+  if (!isNumber(left) || !isNumber(right)) {
+    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+  }
+  if (operator === '/') return Number(left) / Number(right); // always a float in expr-lang
+  if (operator === '%') {
+    if (typeof left !== 'bigint' || typeof right !== 'bigint') throw new ExprEvalError('invalid operation: % needs integers');
+    if (right === 0n) throw new ExprEvalError('integer divide by zero');
+    return left % right;
+  }
+  if (typeof left === 'bigint' && typeof right === 'bigint') {
+    return BigInt.asIntN(64, operator === '+' ? left + right : operator === '-' ? left - right : left * right);
+  }
+  const [a, b] = [Number(left), Number(right)];
+  return operator === '+' ? a + b : operator === '-' ? a - b : a * b;
+}
+
+function unary(name: string, convert: (value: GoValue) => GoValue): (args: readonly GoValue[]) => GoValue {
+  return (args) => {
+    if (args.length !== 1) throw new ExprEvalError(`${name}() takes exactly one argument, got ${args.length}`);
+    return convert(args[0]!);
+  };
+}
+
+/** The builtins the builders use; expr-lang resolves them before the environment. */
+const BUILTINS: ReadonlyMap<string, (args: readonly GoValue[]) => GoValue> = new Map([
+  ['string', unary('string', formatGoValue)],
+  [
+    'int',
+    unary('int', (value) => {
+      if (typeof value === 'bigint') return value;
+      if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.trunc(value));
+      if (typeof value === 'string' && /^[+-]?\d+$/.test(value)) return BigInt(value);
+      if (typeof value === 'string') throw new ExprEvalError(`strconv.Atoi: parsing ${JSON.stringify(value)}: invalid syntax`);
+      throw new ExprEvalError(`invalid operation: int(${goTypeName(value)})`);
+    }),
+  ],
+  [
+    'float',
+    unary('float', (value) => {
+      if (isNumber(value)) return Number(value);
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+      throw new ExprEvalError(`invalid operation: float(${goTypeName(value)})`);
+    }),
+  ],
+  [
+    'len',
+    unary('len', (value) => {
+      if (typeof value === 'string') return BigInt(new TextEncoder().encode(value).length);
+      if (Array.isArray(value)) return BigInt(value.length);
+      if (isGoMap(value)) return BigInt(Object.keys(value).length);
+      throw new ExprEvalError(`invalid argument for len (type ${goTypeName(value)})`);
+    }),
+  ],
+]);

@@ -1,0 +1,121 @@
+/**
+ * The Glidepath release fact of a Rollout: what the Argo Rollouts notifications engine sends to the relay,
+ * and when. This file holds the product decisions; the builders it uses know nothing about Glidepath.
+ *
+ * When (rules A and C of the Phase 0 findings):
+ * - Only once the controller has observed the current spec: `status.observedGeneration == string(generation)`.
+ *   Before that the status still describes the previous generation (the old pod hash under a new release-id).
+ * - Once per distinct state AND once per heartbeat bucket, from ONE trigger whose `oncePer` joins the state
+ *   tuple and the bucket. A state change sends exactly one fact at once (its key is new); the first reconcile in
+ *   a new bucket (every resync, since the bucket is shorter than the resync period) sends exactly one fact of the
+ *   current state; an echo reconcile sends nothing. Two triggers (state, heartbeat) would send a duplicate pair
+ *   whenever a state change opens a new bucket and on every prune, and the engine gives templates no way to know
+ *   which trigger fired anyway. Every fact is the full current state, so the receiver needs no "kind" to tell a
+ *   heartbeat from a change: it compares the state with what it recorded.
+ */
+import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
+import { defineNotifications, type NotificationsConfig } from '../config/define';
+import { bool, call, coalesce, concat, div, eq, ident, int, member, path, safePath, str, toInt, toStr, type Expr } from '../expr/ast';
+import { RELAY_SERVICE, relayWebhookService } from '../relay';
+import type { ClusterConfig } from '../../config/schema';
+
+export const FACT_SCHEMA = 'glidepath.fact/v1';
+export const FACT_KIND = 'rollout-state';
+export const RELEASE_ID_ANNOTATION = 'hangar.io/release-id';
+export const RELEASE_TRACKED_LABEL = 'hangar.io/release-tracked';
+export const ROLLOUT_STATE_TRIGGER = 'glidepath-rollout-state';
+export const ROLLOUT_FACT_TEMPLATE = 'glidepath-rollout-fact';
+export const ROLLOUTS_NOTIFICATION_CONFIGMAP = 'argo-rollouts-notification-configmap';
+
+/** Where each part of a Rollout's state lives, from the root `rollout`: one source for triggers and body. */
+export const ROLLOUT_FIELDS = {
+  namespace: ['metadata', 'namespace'],
+  name: ['metadata', 'name'],
+  uid: ['metadata', 'uid'],
+  generation: ['metadata', 'generation'],
+  releaseId: ['metadata', 'annotations', RELEASE_ID_ANNOTATION],
+  observedGeneration: ['status', 'observedGeneration'],
+  phase: ['status', 'phase'],
+  message: ['status', 'message'],
+  currentStepIndex: ['status', 'currentStepIndex'],
+  currentPodHash: ['status', 'currentPodHash'],
+  abort: ['status', 'abort'],
+} as const satisfies Record<string, FieldPath>;
+
+const ROOT = 'rollout';
+
+/** Rule A: `rollout.status?.observedGeneration == string(rollout.metadata.generation)`. */
+export const OBSERVED_CURRENT_GENERATION: Expr = eq(
+  safePath(ROOT, ...ROLLOUT_FIELDS.observedGeneration),
+  toStr(path(ROOT, ...ROLLOUT_FIELDS.generation)),
+);
+
+/** `string(int(time.Now().Unix() / N))`: `/` is a float in expr-lang, so `int()` is what makes it a bucket. */
+export function heartbeatBucket(bucketSeconds: number): Expr {
+  return toStr(toInt(div(call(member(call(member(ident('time'), 'Now')), 'Unix')), int(bucketSeconds))));
+}
+
+/** The state that makes a fact new (rule B's fields), then the heartbeat bucket. */
+export function stateAndBucket(bucketSeconds: number): Expr {
+  const optional = (fieldPath: FieldPath, fallback: Expr) => toStr(coalesce(safePath(ROOT, ...fieldPath), fallback));
+  return concat(
+    [
+      toStr(path(ROOT, ...ROLLOUT_FIELDS.generation)),
+      optional(ROLLOUT_FIELDS.phase, str('')),
+      optional(ROLLOUT_FIELDS.currentStepIndex, str('')),
+      optional(ROLLOUT_FIELDS.currentPodHash, str('')),
+      optional(ROLLOUT_FIELDS.abort, bool(false)),
+      optional(ROLLOUT_FIELDS.releaseId, str('')),
+      heartbeatBucket(bucketSeconds),
+    ],
+    '/',
+  );
+}
+
+/** The fact body (schema glidepath.fact/v1): the README documents it field by field. */
+export function rolloutFactBody(cluster: string): JsonBody {
+  return {
+    root: ROOT,
+    fields: {
+      schema: constant(FACT_SCHEMA),
+      kind: constant(FACT_KIND),
+      cluster: constant(cluster),
+      rollout: object({ namespace: field(ROLLOUT_FIELDS.namespace), name: field(ROLLOUT_FIELDS.name), uid: field(ROLLOUT_FIELDS.uid) }),
+      releaseId: field(ROLLOUT_FIELDS.releaseId),
+      generation: field(ROLLOUT_FIELDS.generation),
+      observedGeneration: field(ROLLOUT_FIELDS.observedGeneration),
+      phase: field(ROLLOUT_FIELDS.phase),
+      message: field(ROLLOUT_FIELDS.message),
+      currentStepIndex: field(ROLLOUT_FIELDS.currentStepIndex),
+      currentPodHash: field(ROLLOUT_FIELDS.currentPodHash),
+      abort: field(ROLLOUT_FIELDS.abort, false),
+      images: each(['spec', 'template', 'spec', 'containers'], { container: ['name'], image: ['image'] }),
+      workloadRef: field(['spec', 'workloadRef']),
+      status: field(['status']),
+    },
+  };
+}
+
+/** The whole `argo-rollouts-notification-configmap` of a cluster. */
+export function rolloutNotifications(config: Pick<ClusterConfig, 'name' | 'relay' | 'rollouts'>): NotificationsConfig {
+  return defineNotifications({
+    services: { [RELAY_SERVICE]: relayWebhookService(config.relay) },
+    templates: {
+      [ROLLOUT_FACT_TEMPLATE]: { webhook: { [RELAY_SERVICE]: { method: 'POST', body: rolloutFactBody(config.name) } } },
+    },
+    triggers: {
+      [ROLLOUT_STATE_TRIGGER]: [
+        {
+          description: `Glidepath fact: each new state of an observed generation, and the current state again every ${config.rollouts.heartbeatBucketSeconds} s bucket (heartbeat)`,
+          when: OBSERVED_CURRENT_GENERATION,
+          oncePer: stateAndBucket(config.rollouts.heartbeatBucketSeconds),
+          send: [ROLLOUT_FACT_TEMPLATE],
+        },
+      ],
+    },
+    subscriptions: [
+      { recipients: [RELAY_SERVICE], triggers: [ROLLOUT_STATE_TRIGGER], selector: { matchLabels: { [RELEASE_TRACKED_LABEL]: 'true' } } },
+    ],
+  });
+}
+

@@ -1,0 +1,141 @@
+/**
+ * The growth budget of the `notified.notifications.argoproj.io` annotation of one tracked Rollout: how fast it
+ * grows, the engine's own cap, and the worst case between two runs of the prune CronJob.
+ */
+import { parseCron } from '../config/cron';
+import type { ClusterConfig } from '../config/schema';
+import { RELAY_SERVICE } from '../notifications/relay';
+import { ROLLOUT_STATE_TRIGGER } from '../notifications/rollouts/rollout-fact';
+import { cronRunGaps } from './cron-gaps';
+import {
+  ENGINE_MAX_KEYS,
+  KUBERNETES_ANNOTATIONS_MAX_BYTES,
+  notifiedAnnotationBytes,
+  notifiedEntryBytes,
+  notifiedKeyLength,
+  type NotifiedKeyParts,
+} from './notified-annotation';
+
+const SECONDS_PER_DAY = 86_400;
+const MINUTES_PER_DAY = 1_440;
+
+/** What the budget assumes about one tracked Rollout; the README states the same numbers. */
+export interface BudgetAssumptions {
+  /** Releases a day of one Rollout (a busy service; most release a few times a week). */
+  readonly releasesPerDay: number;
+  /** State facts per release. Phase 0 saw 3 (Progressing, Paused, Healthy); more canary steps, scale and restart add some. */
+  readonly factsPerRelease: number;
+  /** Keys right after a prune: the engine re-sends the current state at once (Phase 0: 32 keys became 2). */
+  readonly keysAfterPrune: number;
+  /** The longest key expected (see `ASSUMED_LONGEST_KEY`). */
+  readonly keyLength: number;
+}
+
+/**
+ * The longest key expected from the Rollouts notifications (src/notifications/rollouts/rollout-fact.ts): one
+ * trigger whose `oncePer` joins generation, phase, step, pod hash, abort, release-id and the heartbeat bucket, sent
+ * to the relay service without a recipient. Assumed: a generation of up to 6 digits, a 10-character pod hash,
+ * a release-id of up to 40 characters, an 8-digit bucket. Every key is counted at this length.
+ */
+export const ASSUMED_LONGEST_KEY: NotifiedKeyParts = {
+  oncePer: ['123456', 'Progressing', '12', '5d8f9c7b6d', 'false', 'invoices-api-2026-10-05-1a2b3c4d5e6f7a8b', '29834567'].join('/'),
+  trigger: ROLLOUT_STATE_TRIGGER,
+  conditionIndex: 0,
+  service: RELAY_SERVICE,
+  recipient: '',
+};
+
+export const DEFAULT_ASSUMPTIONS: BudgetAssumptions = {
+  releasesPerDay: 10,
+  factsPerRelease: 5,
+  keysAfterPrune: 2,
+  keyLength: notifiedKeyLength(ASSUMED_LONGEST_KEY),
+};
+
+export interface GrowthBudget {
+  /** One key per controller resync: the heartbeat's time bucket is shorter than the resync period. */
+  readonly heartbeatKeysPerDay: number;
+  /**
+   * At most one key per time bucket: a Rollout evaluated for another reason (a status update, the prune's patch)
+   * in a bucket no resync fell into records a heartbeat key there too.
+   */
+  readonly heartbeatKeysPerDayMax: number;
+  /** One key per state fact (each carries its own `oncePer`). */
+  readonly transitionKeysPerDay: number;
+  /** Heartbeat (one per resync) and transitions: a Rollout at rest between releases. */
+  readonly keysPerDay: number;
+  /** Heartbeat in every bucket and transitions: the rate the worst case is computed with. */
+  readonly keysPerDayMax: number;
+  readonly keyLength: number;
+  /** JSON bytes of one `"key":unixSeconds,` entry. */
+  readonly entryBytes: number;
+  /** The engine keeps the newest 100 keys, on every write, prune or not. */
+  readonly engineMaxKeys: number;
+  readonly engineMaxBytes: number;
+  /** Hours from a prune until the map reaches the engine's cap (after which the oldest keys are evicted), at the maximum rate. */
+  readonly hoursToEngineCap: number;
+  /** The longest time between two scheduled prunes. */
+  readonly maxHoursBetweenPrunes: number;
+  readonly prunesPerDay: number;
+  /** Keys just before the next prune, in the longest gap (never more than the engine's cap). */
+  readonly worstCaseKeys: number;
+  readonly worstCaseBytes: number;
+  /** True when the longest gap is long enough for the engine to start evicting keys before the prune comes. */
+  readonly reachesEngineCap: boolean;
+  /** Kubernetes' limit for all annotations of an object, for comparison. */
+  readonly kubernetesAnnotationsMaxBytes: number;
+}
+
+export interface GrowthBudgetInput {
+  /** The controller's `--rollout-resync` period. */
+  readonly resyncSeconds: number;
+  /** Width of the heartbeat's `oncePer` time bucket (below the resync period). */
+  readonly heartbeatBucketSeconds: number;
+  /** The prune CronJob's schedule (validated by the cluster file schema). */
+  readonly schedule: string;
+  readonly assumptions?: BudgetAssumptions;
+}
+
+export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
+  const assumptions = input.assumptions ?? DEFAULT_ASSUMPTIONS;
+  const gaps = cronRunGaps(parseCron(input.schedule));
+  if (gaps === undefined) throw new RangeError(`schedule ${JSON.stringify(input.schedule)} never runs`);
+
+  const heartbeatKeysPerDay = SECONDS_PER_DAY / input.resyncSeconds;
+  const heartbeatKeysPerDayMax = SECONDS_PER_DAY / Math.min(input.heartbeatBucketSeconds, input.resyncSeconds);
+  const transitionKeysPerDay = assumptions.releasesPerDay * assumptions.factsPerRelease;
+  const keysPerDayMax = heartbeatKeysPerDayMax + transitionKeysPerDay;
+  const entryBytes = notifiedEntryBytes(assumptions.keyLength);
+  const growth = Math.ceil((keysPerDayMax * gaps.maxGapMinutes) / MINUTES_PER_DAY);
+  const uncapped = assumptions.keysAfterPrune + growth;
+  const worstCaseKeys = Math.min(ENGINE_MAX_KEYS, uncapped);
+
+  return {
+    heartbeatKeysPerDay,
+    heartbeatKeysPerDayMax,
+    transitionKeysPerDay,
+    keysPerDay: heartbeatKeysPerDay + transitionKeysPerDay,
+    keysPerDayMax,
+    keyLength: assumptions.keyLength,
+    entryBytes,
+    engineMaxKeys: ENGINE_MAX_KEYS,
+    engineMaxBytes: notifiedAnnotationBytes(ENGINE_MAX_KEYS, entryBytes),
+    hoursToEngineCap: ((ENGINE_MAX_KEYS - assumptions.keysAfterPrune) / keysPerDayMax) * 24,
+    maxHoursBetweenPrunes: gaps.maxGapMinutes / 60,
+    prunesPerDay: gaps.runsPerDay,
+    worstCaseKeys,
+    worstCaseBytes: notifiedAnnotationBytes(worstCaseKeys, entryBytes),
+    reachesEngineCap: uncapped >= ENGINE_MAX_KEYS,
+    kubernetesAnnotationsMaxBytes: KUBERNETES_ANNOTATIONS_MAX_BYTES,
+  };
+}
+
+/** The budget of a validated cluster. */
+export function clusterGrowthBudget(config: ClusterConfig, assumptions?: BudgetAssumptions): GrowthBudget {
+  return growthBudget({
+    resyncSeconds: config.rollouts.resyncSeconds,
+    heartbeatBucketSeconds: config.rollouts.heartbeatBucketSeconds,
+    schedule: config.prune.schedule,
+    ...(assumptions ? { assumptions } : {}),
+  });
+}

@@ -1,0 +1,29 @@
+/** Text of the verify report; src/cli.ts prints it. */
+import type { VerifyReport } from './run';
+
+export function formatReport(report: VerifyReport, file: string): string[] {
+  const lines = [
+    `cluster ${report.cluster} (${file}): ${report.objects} objects, ${report.checks} checks, ${report.violations.length} violations`,
+    `  ${'rule family'.padEnd(14)}${'objects'.padStart(8)}${'checks'.padStart(8)}${'violations'.padStart(12)}`,
+    ...report.families.map(
+      (f) => `  ${f.family.padEnd(14)}${String(f.objects).padStart(8)}${String(f.checks).padStart(8)}${String(f.violations.length).padStart(12)}`,
+    ),
+  ];
+  for (const v of report.violations) {
+    lines.push(`  ✗ ${v.object}: ${v.rule}: ${v.message}`, `      fix: ${v.fix}`);
+  }
+  return lines;
+}
+
+export function formatTotals(reports: readonly VerifyReport[]): string {
+  const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
+  const violations = sum((r) => r.violations.length);
+  return `verify: ${reports.length} clusters, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${violations} violations${violations > 0 ? ' (fix them, then run npm run verify again)' : ''}`;
+}
+
+/** Values of secret-named environment variables (GITHUB_TOKEN, ...): none of them may reach the output. */
+export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY/i.test(name) && value !== undefined && value.length >= 8)
+    .map(([, value]) => value!);
+}

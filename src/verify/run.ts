@@ -1,0 +1,55 @@
+/** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
+import { parseAllDocuments } from 'yaml';
+import type { ClusterConfig } from '../config/schema';
+import { renderCluster, type RenderedFile } from '../render';
+import { checkNotifications } from './notifications';
+import { checkPodSecurity } from './pod-security';
+import { checkRbac } from './rbac';
+import { checkSchema } from './schema';
+import { checkSecrets } from './secrets';
+import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext, Violation } from './types';
+import { isRecord } from './types';
+
+/** The rule families, in the order the report lists them. */
+export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications];
+
+export interface VerifyReport {
+  readonly cluster: string;
+  readonly objects: number;
+  readonly checks: number;
+  readonly families: readonly FamilyReport[];
+  readonly violations: readonly Violation[];
+}
+
+/** Parses rendered files into objects; a file that is not valid YAML is a bug in rendering and throws. */
+export function renderedObjects(files: readonly RenderedFile[]): RenderedObject[] {
+  return files.flatMap((file) =>
+    parseAllDocuments(file.content).flatMap((doc) => {
+      if (!('errors' in doc) || doc.errors.length > 0) {
+        throw new Error(`${file.path}: the rendered YAML does not parse: ${'errors' in doc ? doc.errors[0]?.message : 'empty'}`);
+      }
+      const manifest: unknown = doc.toJS();
+      if (manifest === null || manifest === undefined) return [];
+      if (!isRecord(manifest)) throw new Error(`${file.path}: a rendered document is not a mapping`);
+      const source = doc.range ? file.content.slice(doc.range[0], doc.range[2]) : undefined;
+      return [{ file: file.path, manifest: manifest as Manifest, ...(source !== undefined ? { source } : {}) }];
+    }),
+  );
+}
+
+export function verifyObjects(objects: readonly RenderedObject[], context: VerifyContext, families: readonly RuleFamily[] = RULE_FAMILIES): VerifyReport {
+  const reports = families.map((family) => family(objects, context));
+  return {
+    cluster: context.config.name,
+    objects: objects.length,
+    checks: reports.reduce((sum, r) => sum + r.checks, 0),
+    families: reports,
+    violations: reports.flatMap((r) => r.violations),
+  };
+}
+
+/** Renders the cluster exactly as synth does and verifies every object. */
+export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
+  const objects = renderedObjects(renderCluster(config));
+  return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+}

@@ -1,0 +1,169 @@
+/**
+ * Schema: every object validates against its Kubernetes schema. Core kinds use kubernetes-models (Kubernetes
+ * 1.27 OpenAPI), Argo Rollouts kinds use @kubernetes-models/argo-rollouts (CRDs of Rollouts v1.5.0); the README
+ * notes the version skew. Both ship their schemas compiled, so this works offline on a fresh clone.
+ * On top of the schemas: metadata names, and namespaces set exactly on namespaced kinds.
+ */
+import { AnalysisTemplate } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/AnalysisTemplate';
+import { ClusterAnalysisTemplate } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/ClusterAnalysisTemplate';
+import { Rollout } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/Rollout';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { Pod } from 'kubernetes-models/v1/Pod';
+import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
+import { isRecord, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
+
+/** A model class: validates a manifest of its kind, throwing an error with ajv-style `errors`. */
+interface ModelClass {
+  readonly apiVersion: string;
+  readonly kind: string;
+  new (data: never): { validate(): void };
+}
+
+interface KindInfo {
+  readonly model: ModelClass;
+  readonly namespaced: boolean;
+  /** Where the schema comes from, for messages. */
+  readonly source: string;
+}
+
+const CORE = 'kubernetes-models 4.5.1 (Kubernetes 1.27)';
+const ROLLOUTS = '@kubernetes-models/argo-rollouts 0.3.2 (Argo Rollouts 1.5.0 CRDs)';
+
+function entry(model: ModelClass, namespaced: boolean, source: string): [string, KindInfo] {
+  return [`${model.apiVersion}/${model.kind}`, { model, namespaced, source }];
+}
+
+/** The kinds this tool renders or may render. A kind that is not here is a violation, not a pass. */
+export const KNOWN_KINDS: ReadonlyMap<string, KindInfo> = new Map([
+  entry(ConfigMap as unknown as ModelClass, true, CORE),
+  entry(Namespace as unknown as ModelClass, false, CORE),
+  entry(Pod as unknown as ModelClass, true, CORE),
+  entry(Service as unknown as ModelClass, true, CORE),
+  entry(ServiceAccount as unknown as ModelClass, true, CORE),
+  entry(Deployment as unknown as ModelClass, true, CORE),
+  entry(CronJob as unknown as ModelClass, true, CORE),
+  entry(Job as unknown as ModelClass, true, CORE),
+  entry(NetworkPolicy as unknown as ModelClass, true, CORE),
+  entry(PodDisruptionBudget as unknown as ModelClass, true, CORE),
+  entry(Role as unknown as ModelClass, true, CORE),
+  entry(RoleBinding as unknown as ModelClass, true, CORE),
+  entry(ClusterRole as unknown as ModelClass, false, CORE),
+  entry(ClusterRoleBinding as unknown as ModelClass, false, CORE),
+  entry(AnalysisTemplate as unknown as ModelClass, true, ROLLOUTS),
+  entry(ClusterAnalysisTemplate as unknown as ModelClass, false, ROLLOUTS),
+  entry(Rollout as unknown as ModelClass, true, ROLLOUTS),
+]);
+
+interface AjvError {
+  readonly instancePath?: string;
+  readonly message?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
+  const tally = new Tally('schema');
+  for (const { manifest } of objects) {
+    const ref = objectRef(manifest);
+    const key = `${String(manifest.apiVersion)}/${String(manifest.kind)}`;
+    const info = KNOWN_KINDS.get(key);
+    tally.check(ref, 'known-kind', () =>
+      info
+        ? undefined
+        : {
+            message: `apiVersion ${JSON.stringify(manifest.apiVersion)} kind ${JSON.stringify(manifest.kind)} has no schema here (known: ${[...KNOWN_KINDS.keys()].join(', ')})`,
+            fix: 'use a served apiVersion for Kubernetes 1.28 / Argo Rollouts 1.9, or add the kind to KNOWN_KINDS in src/verify/schema.ts',
+          },
+    );
+    if (!info) continue;
+    tally.checkEach(ref, 'openapi', () => schemaProblems(manifest, info));
+    tally.checkEach(ref, 'metadata', () => metadataProblems(manifest, info));
+  }
+  return tally.report();
+}
+
+function schemaProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
+  try {
+    new info.model(manifest as never).validate();
+    return [];
+  } catch (error) {
+    const errors = (error as { errors?: readonly AjvError[] }).errors;
+    if (!Array.isArray(errors)) throw error;
+    return errors.map((e) => ({
+      message: `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ${info.source})`,
+      fix: `set this field as the ${String(manifest.kind)} schema requires`,
+    }));
+  }
+}
+
+function formatParams(params: Record<string, unknown> | undefined): string {
+  const allowed = params?.allowedValues;
+  return Array.isArray(allowed) ? `: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+}
+
+/** `/spec/metrics/0/name` -> `spec.metrics[0].name`. */
+export function jsonPointerToField(pointer: string): string {
+  if (pointer === '') return '(object)';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text === '' ? part : `${text}.${part}`), '');
+}
+
+const LABEL_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
+
+function metadataProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
+  const problems: { message: string; fix: string }[] = [];
+  const metadata = manifest.metadata ?? {};
+  const { name, namespace } = metadata;
+  if (typeof name !== 'string' || !DNS_SUBDOMAIN.test(name)) {
+    problems.push({
+      message: `metadata.name ${JSON.stringify(name)} is not a DNS subdomain name`,
+      fix: 'set an explicit metadata.name of lowercase letters, digits, "-" and "." (no generated suffix)',
+    });
+  }
+  if (info.namespaced && (typeof namespace !== 'string' || !DNS_LABEL.test(namespace))) {
+    problems.push({
+      message: `metadata.namespace ${JSON.stringify(namespace)}: a ${String(manifest.kind)} is namespaced and must name its namespace`,
+      fix: 'set metadata.namespace explicitly (Argo CD would otherwise apply it to the Application\'s default namespace)',
+    });
+  }
+  if (!info.namespaced && namespace !== undefined) {
+    problems.push({
+      message: `metadata.namespace ${JSON.stringify(namespace)} is set on the cluster-scoped kind ${String(manifest.kind)}`,
+      fix: 'remove metadata.namespace',
+    });
+  }
+  for (const [field, map] of [['labels', metadata.labels], ['annotations', metadata.annotations]] as const) {
+    if (map === undefined) continue;
+    if (!isRecord(map)) {
+      problems.push({ message: `metadata.${field} is not a map`, fix: `make metadata.${field} a map of strings` });
+      continue;
+    }
+    for (const [key, value] of Object.entries(map)) {
+      if (!LABEL_NAME.test(key)) {
+        problems.push({ message: `metadata.${field} key ${JSON.stringify(key)} is not a qualified name`, fix: 'use [prefix/]name with at most 63 characters in the name' });
+      }
+      if (typeof value !== 'string' || (field === 'labels' && !LABEL_VALUE.test(value))) {
+        problems.push({
+          message: `metadata.${field}[${JSON.stringify(key)}] is not a valid ${field === 'labels' ? 'label value' : 'string'}`,
+          fix: field === 'labels' ? 'use at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric' : 'quote the value as a string',
+        });
+      }
+    }
+  }
+  return problems;
+}

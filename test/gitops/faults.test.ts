@@ -1,0 +1,272 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitopsError } from '../../src/gitops/errors';
+import { basicCredentials } from '../../src/gitops/redact';
+import type { Scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, scenario } from './helpers/fixture';
+import { startGitHttpStandIn } from './helpers/git-http-stand-in';
+import { bareRemote, branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
+
+let current: Scenario | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await current?.api.close();
+  current = undefined;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+async function setUp(): Promise<Scenario> {
+  current = await scenario();
+  return current;
+}
+
+/** Runs and returns the GitopsError, proving on the way that neither the token nor its header form leaks. */
+async function failure(run: Promise<unknown>): Promise<GitopsError> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GitopsError);
+  const gitopsError = error as GitopsError;
+  for (const text of [gitopsError.message, gitopsError.hint, String(gitopsError.stack)]) {
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(basicCredentials(TOKEN));
+  }
+  return gitopsError;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const refsOf = (bare: string) => git(bare, ['for-each-ref']);
+const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
+
+describe('pr faults', () => {
+  it('push rejected by the remote: clear error, nothing pushed, no pull request', async () => {
+    const s = await setUp();
+    const hook = join(s.remote, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\necho "refusing: glidepath branches are protected" >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const before = refsOf(s.remote);
+    const error = await failure(s.run());
+    expect(error.kind).toBe('push-rejected');
+    expect(error.message).toMatch(/push of glidepath\/prod\/[0-9a-f]{12} to .* was rejected by the remote \(pre-receive hook declined\)/);
+    expect(error.hint).toMatch(/nothing was pushed.*glidepath\/\*/);
+    expect(refsOf(s.remote)).toBe(before);
+    expect(writes(s)).toEqual([]);
+  });
+
+  it('the branch moved on the remote between fetch and push: rejected, not overwritten; the next run completes', async () => {
+    const s = await setUp();
+    const first = await s.run();
+    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+    // Someone pushes to the branch right after glidepath fetched it (the hook runs at push time).
+    const hook = join(s.remote, 'hooks', 'pre-receive');
+    writeFileSync(hook, `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${tip(s.remote, 'main')}\nexit 0\n`);
+    chmodSync(hook, 0o755);
+    const error = await failure(s.run({ config: changed }));
+    expect(error.kind).toBe('push-rejected');
+    expect(error.message).toMatch(/changed on the remote while this run worked/);
+    expect(tip(s.remote, first.branch!)).toBe(tip(s.remote, 'main'));
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n');
+    const retried = await s.run({ config: changed });
+    expect(retried).toMatchObject({ action: 'updated', pushed: true });
+  });
+
+  it('a rewritten base makes the update non-fast-forward; a remote that refuses those gets a clear error and keeps its branch', async () => {
+    const s = await setUp();
+    const first = await s.run();
+    commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
+    git(s.remote, ['config', 'receive.denyNonFastForwards', 'true']);
+    const before = refsOf(s.remote);
+    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+    const error = await failure(s.run({ config: changed }));
+    expect(error.kind).toBe('non-fast-forward');
+    expect(error.message).toContain(`push of ${first.branch}`);
+    expect(error.hint).toMatch(/close the open glidepath pull request and delete the branch/);
+    expect(refsOf(s.remote)).toBe(before);
+  });
+
+  it('a rewritten base with force pushes allowed: the branch is rebuilt on the new base and the run says the base was rewritten', async () => {
+    const s = await setUp();
+    const first = await s.run();
+    commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
+    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+    const result = await s.run({ config: changed });
+    expect(result.action).toBe('updated');
+    expect(result.notes.join('\n')).toMatch(/base branch main was rewritten/);
+    expect(git(s.remote, ['rev-parse', `${first.branch}^`]).trim()).toBe(tip(s.remote, 'main'));
+  });
+
+  it('the API refuses the token: an auth error before anything is pushed', async () => {
+    const s = await setUp();
+    const error = await failure(s.run({ token: 'ghs_wrongToken' }));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(/GitHub refused the token \(HTTP 401: Bad credentials/);
+    expect(error.hint).toMatch(/GITHUB_TOKEN/);
+    expect(branches(s.remote)).toEqual(['main']);
+  });
+
+  it('no token at all: refused up front (a dry run works without one)', async () => {
+    const s = await setUp();
+    const error = await failure(s.run({ token: undefined }));
+    expect(error).toMatchObject({ kind: 'input' });
+    expect(error.message).toMatch(/GITHUB_TOKEN is not set/);
+    expect(s.api.requests).toEqual([]);
+  });
+
+  it('API 5xx: retried, and when it keeps failing a clear error; the pushed branch lets the next run complete', async () => {
+    const s = await setUp();
+    s.api.failures.push({ method: 'POST', path: /\/pulls$/, status: 502, message: 'Server Error', times: 100 });
+    const error = await failure(s.run());
+    expect(error.kind).toBe('api');
+    expect(error.message).toMatch(/open a pull request .* HTTP 502 after 2 retries/);
+    expect(s.api.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+    const [branch] = branches(s.remote).filter((b) => b !== 'main');
+    const pushed = tip(s.remote, branch!);
+
+    s.api.failures.length = 0;
+    const retried = await s.run();
+    expect(retried).toMatchObject({ action: 'opened', pushed: false, branch, commit: pushed });
+    expect(s.api.pulls).toHaveLength(1);
+  });
+
+  it('a passing 5xx and a rate limit are retried without the user noticing', async () => {
+    const s = await setUp();
+    s.api.failures.push({ method: 'GET', path: /\/pulls$/, status: 503, times: 1 });
+    s.api.failures.push({
+      method: 'POST',
+      path: /\/pulls$/,
+      status: 403,
+      message: 'API rate limit exceeded',
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) },
+      times: 1,
+    });
+    const result = await s.run();
+    expect(result.action).toBe('opened');
+    expect(s.api.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+      'GET /repos/hangar-io/cluster-gitops/pulls',
+      'GET /repos/hangar-io/cluster-gitops/pulls',
+      'POST /repos/hangar-io/cluster-gitops/pulls',
+      'POST /repos/hangar-io/cluster-gitops/pulls',
+    ]);
+  });
+
+  it('network down, API: a clear network error', async () => {
+    const s = await setUp();
+    const error = await failure(s.run({ apiUrl: `http://127.0.0.1:${await closedPort()}` }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/GitHub API at http:\/\/127\.0\.0\.1:\d+ is unreachable/);
+    expect(branches(s.remote)).toEqual(['main']);
+  });
+
+  it('network down, git: a clear network error and no cache left half-made', async () => {
+    const s = await setUp();
+    const error = await failure(s.run({ repo: `http://127.0.0.1:${await closedPort()}/hangar-io/cluster-gitops.git` }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: the remote is unreachable/);
+  });
+
+  it('git over https: the token travels as an Authorization header (never in the URL), and a wrong one is an auth error that never shows it', async () => {
+    const s = await setUp();
+    const root = tempDir('http-root');
+    mkdirSync(join(root, 'hangar-io'));
+    symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
+    const host = await startGitHttpStandIn(root, TOKEN);
+    cleanups.push(() => host.close());
+    const repo = `${host.url}hangar-io/cluster-gitops.git`;
+
+    const result = await s.run({ repo, cacheDir: join(tempDir('cache'), 'c'), githubRepo: undefined, apiUrl: s.api.url });
+    expect(result.action).toBe('opened');
+    expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
+    expect(host.requestUrls.join(' ')).not.toContain(TOKEN);
+    expect(branches(s.remote)).toContain(result.branch);
+
+    const wrong = 'ghs_wrongGitToken42';
+    const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(/^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/);
+    expect(`${error.message} ${error.hint}`).not.toContain(wrong);
+    expect(`${error.message} ${error.hint}`).not.toContain(basicCredentials(wrong));
+  });
+
+  it('a dirty local checkout given as --repo is refused', async () => {
+    const s = await setUp();
+    const work = join(tempDir('checkout'), 'gitops');
+    git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
+    writeFileSync(join(work, 'README.md'), 'edited, not committed\n');
+    const error = await failure(s.run({ repo: work }));
+    expect(error.kind).toBe('dirty-checkout');
+    expect(error.message).toContain(`the local gitops checkout ${work} has uncommitted changes (README.md)`);
+    expect(error.hint).toMatch(/commit or stash/);
+  });
+
+  it('a foreign cache (a clone of another repository) is refused and left alone', async () => {
+    const s = await setUp();
+    const other = bareRemote({ 'x.txt': 'other\n' });
+    const cacheDir = join(tempDir('cache'), 'foreign');
+    git(tempDir('x'), ['clone', '--quiet', '--bare', other, cacheDir]);
+    git(cacheDir, ['remote', 'set-url', 'origin', other]);
+    const before = refsOf(cacheDir);
+    const error = await failure(s.run({ cacheDir }));
+    expect(error.kind).toBe('foreign-checkout');
+    expect(error.message).toContain(`is a cache of "${other}", not of ${s.remote}`);
+    expect(error.hint).toMatch(/--cache-dir/);
+    expect(refsOf(cacheDir)).toBe(before);
+  });
+
+  it('a cache folder that is a working checkout, or a plain folder inside another repository, is refused', async () => {
+    const s = await setUp();
+    const work = join(tempDir('checkout'), 'gitops');
+    git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
+    expect((await failure(s.run({ cacheDir: work }))).message).toMatch(/is a working checkout with files/);
+    const inside = join(work, 'cache');
+    mkdirSync(inside);
+    expect((await failure(s.run({ cacheDir: inside }))).message).toMatch(/is a folder inside another git repository/);
+  });
+
+  it.each([
+    ['../outside', /has an empty, "\." or "\.\." segment/],
+    ['clusters/../../etc', /segment/],
+    ['/etc/glidepath', /is absolute/],
+    ['.git/hooks', /points into \.git/],
+    ['', /is empty/],
+  ])('a gitops path that escapes the repo (%j) is refused before anything is fetched', async (path, why) => {
+    const s = await setUp();
+    const config = { ...s.config, gitops: { ...s.config.gitops, path } };
+    const error = await failure(s.run({ config, repo: s.remote }));
+    expect(error.kind).toBe('path-escape');
+    expect(error.isInputError).toBe(true);
+    expect(error.message).toMatch(why);
+    expect(branches(s.remote)).toEqual(['main']);
+  });
+
+  it('a symbolic link on the way to the folder is refused', async () => {
+    const s = await setUp();
+    const blob = git(s.remote, ['hash-object', '-w', '--stdin'], '/etc').trim();
+    const base = tip(s.remote, 'main');
+    const rev = (path: string) => git(s.remote, ['rev-parse', `${base}:${path}`]).trim();
+    const clusters = git(s.remote, ['mktree'], `040000 tree ${rev('clusters/dev')}\tdev\n120000 blob ${blob}\tprod\n`).trim();
+    const root = git(s.remote, ['mktree'], `100644 blob ${rev('README.md')}\tREADME.md\n040000 tree ${clusters}\tclusters\n`).trim();
+    const withLink = git(s.remote, ['commit-tree', root, '-p', base, '-m', 'clusters/prod becomes a link']).trim();
+    git(s.remote, ['update-ref', 'refs/heads/main', withLink]);
+    const error = await failure(s.run());
+    expect(error.kind).toBe('path-escape');
+    expect(error.message).toMatch(/clusters\/prod in the gitops repo is a symbolic link, not a folder/);
+    expect(branches(s.remote)).toEqual(['main']);
+  });
+
+  it('a missing base branch is named', async () => {
+    const s = await setUp();
+    const error = await failure(s.run({ base: 'production' }));
+    expect(error.kind).toBe('missing-base');
+    expect(error.message).toContain('the base branch "production" does not exist in');
+    expect(FOLDER).toBe('clusters/prod/glidepath');
+  });
+});

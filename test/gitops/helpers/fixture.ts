@@ -1,0 +1,93 @@
+/** One gitops scenario: a bare remote with content around the owned folder, the API stand-in, a source checkout. */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
+import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
+import { renderCluster } from '../../../src/render';
+import { clusterConfig } from '../../helpers/cluster-files';
+import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
+import { bareRemote, sourceCheckout, tempDir } from './git-repos';
+
+export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
+export const FOLDER = 'clusters/prod/glidepath';
+
+/** Files outside the owned folder: they must come through every run byte for byte. */
+export const UNRELATED: Record<string, string> = {
+  'README.md': '# cluster gitops\n',
+  'clusters/prod/apps/invoices.yaml': 'kind: Application\nmetadata:\n  name: invoices\n',
+  'clusters/dev/glidepath/veridor-gate-shop.k8s.yaml': 'kind: AnalysisTemplate\nmetadata:\n  name: dev-copy\n',
+  'clusters/prod/glidepath-notes.txt': 'a sibling whose name starts like the folder\n',
+};
+
+export function prodConfig(overrides: Partial<ClusterFile> = {}, repo = 'unused'): ClusterConfig {
+  return clusterConfig({ name: 'prod', gitops: { repo, path: FOLDER }, ...overrides });
+}
+
+export interface Scenario {
+  readonly remote: string;
+  readonly api: ApiStandIn;
+  readonly cacheDir: string;
+  readonly source: { dir: string; commit: string };
+  readonly config: ClusterConfig;
+  /** openPullRequest with this scenario's remote, API, cache and source; `options` override. */
+  run(options?: Partial<PullRequestOptions>): ReturnType<typeof openPullRequest>;
+}
+
+/**
+ * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
+ * file with other content, and a file that is no longer rendered.
+ */
+export async function scenario(folderFiles?: Record<string, string>): Promise<Scenario> {
+  const config = prodConfig();
+  const rendered = renderCluster(config);
+  const first = rendered[0]!;
+  const inFolder = folderFiles ?? {
+    [first.path]: withOldLabel(first.content),
+    'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
+  };
+  const remote = bareRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
+  const api = await startGithubApiStandIn({
+    token: TOKEN,
+    branchExists: (branch) => {
+      try {
+        execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+  const cacheDir = join(tempDir('cache'), 'cluster-gitops');
+  const source = sourceCheckout();
+  const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
+  return {
+    remote,
+    api,
+    cacheDir,
+    source,
+    config: withRemote,
+    run: (options = {}) => {
+      const cfg = options.config ?? withRemote;
+      return openPullRequest({
+        config: cfg,
+        files: options.files ?? renderCluster(cfg),
+        token: TOKEN,
+        apiUrl: api.url,
+        githubRepo: { owner: api.owner, repo: api.repo },
+        cacheDir,
+        sourceDir: source.dir,
+        api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
+        ...options,
+      });
+    },
+  };
+}
+
+/** The same objects with one more label on the first: "changed" at the object level. */
+export function withOldLabel(content: string): string {
+  const docs = parseAllDocuments(content);
+  if (!Array.isArray(docs) || docs.length === 0) throw new Error('rendered file without documents');
+  docs[0]!.setIn(['metadata', 'labels', 'old'], 'true');
+  return docs.map((d) => d.toString()).join('---\n');
+}

@@ -1,0 +1,78 @@
+/**
+ * A STAND-IN for a git host over smart HTTP: `git http-backend` (shipped with git) behind a node:http server
+ * on 127.0.0.1, serving the bare repositories in one folder. It accepts only Basic credentials of the form
+ * GitHub uses (`x-access-token:<token>`), so the tests see what git sends and how a wrong token fails.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface GitHttpStandIn {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  /** Authorization headers received, to prove the token travelled as a header and nowhere else. */
+  readonly authorizations: string[];
+  readonly requestUrls: string[];
+  close(): Promise<void>;
+}
+
+export async function startGitHttpStandIn(projectRoot: string, token: string): Promise<GitHttpStandIn> {
+  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  const authorizations: string[] = [];
+  const requestUrls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const auth = req.headers.authorization;
+    requestUrls.push(req.url ?? '');
+    if (auth !== undefined) authorizations.push(auth);
+    if (auth !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="stand-in"', 'content-type': 'text/plain' });
+      res.end('Unauthorized');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const cgi = spawn('git', ['http-backend'], {
+      env: {
+        ...process.env,
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.replace(/^\?/, ''),
+        REQUEST_METHOD: req.method ?? 'GET',
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        REMOTE_USER: 'x-access-token',
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    req.pipe(cgi.stdin);
+    const out: Buffer[] = [];
+    cgi.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    cgi.on('close', () => {
+      const raw = Buffer.concat(out);
+      const split = raw.indexOf('\r\n\r\n');
+      const head = raw.subarray(0, split).toString('utf8');
+      const headers: Record<string, string> = {};
+      let status = 200;
+      for (const line of head.split('\r\n')) {
+        const [name, ...rest] = line.split(':');
+        const value = rest.join(':').trim();
+        if (name?.toLowerCase() === 'status') status = Number(value.split(' ')[0]);
+        else if (name !== undefined && name !== '') headers[name] = value;
+      }
+      res.writeHead(status, headers);
+      res.end(raw.subarray(split + 4));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    authorizations,
+    requestUrls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadClusterFile } from '../../src/config/loader';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+
+function problemsOf(rollouts: Record<string, unknown>): string[] {
+  const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', rollouts }) });
+  const result = loadClusterFile(join(dir, 'prod.yaml'));
+  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/')) : [];
+}
+
+describe('rollouts.heartbeatBucketSeconds', () => {
+  it('defaults to 600, below the default resync of 900', () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const result = loadClusterFile(join(dir, 'prod.yaml'));
+    if ('problems' in result) throw new Error(result.problems.join('\n'));
+    expect(result.config.rollouts.heartbeatBucketSeconds).toBe(600);
+  });
+
+  it('must be below the resync period, so that every resync lands in a new bucket', () => {
+    expect(problemsOf({ heartbeatBucketSeconds: 900 })).toEqual([
+      'clusters/prod.yaml: rollouts.heartbeatBucketSeconds: must be below rollouts.resyncSeconds (900), or two resyncs can share a bucket and a lost fact waits a whole extra resync; e.g. 600',
+    ]);
+    expect(problemsOf({ resyncSeconds: 300 })[0]).toMatch(/heartbeatBucketSeconds: must be below rollouts.resyncSeconds \(300\).*e\.g\. 200$/);
+    expect(problemsOf({ resyncSeconds: 300, heartbeatBucketSeconds: 200 })).toEqual([]);
+  });
+
+  it('refuses buckets so short that nearly every reconcile would be a heartbeat', () => {
+    expect(problemsOf({ heartbeatBucketSeconds: 10 })[0]).toMatch(/heartbeatBucketSeconds: must be at least 30 seconds/);
+  });
+});

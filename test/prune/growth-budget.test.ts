@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli';
+import { budgetSummaryLines, clusterBudgetSummary } from '../../src/prune/budget-summary';
+import { ASSUMED_LONGEST_KEY, DEFAULT_ASSUMPTIONS, clusterGrowthBudget, growthBudget } from '../../src/prune/growth-budget';
+import {
+  NOTIFIED_ANNOTATION,
+  notifiedAnnotationBytes,
+  notifiedEntryBytes,
+  notifiedKeyLength,
+  type NotifiedKeyParts,
+} from '../../src/prune/notified-annotation';
+import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
+
+/** The key exactly as the engine builds it (StateItemKey + the trigger service's condition key). */
+function engineKey(parts: NotifiedKeyParts, when: string): string {
+  const hash = createHash('sha1').update(when).digest('base64url');
+  const key = `${parts.trigger}:[${parts.conditionIndex}].${hash}:${parts.service}:${parts.recipient}`;
+  return parts.oncePer === '' ? key : `${parts.oncePer}:${key}`;
+}
+
+describe('size of the notified annotation', () => {
+  it('computes the key length of the engine format', () => {
+    const when = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
+    for (const parts of [ASSUMED_LONGEST_KEY, { ...ASSUMED_LONGEST_KEY, oncePer: '', conditionIndex: 12, recipient: 'x' }]) {
+      expect(notifiedKeyLength(parts)).toBe(engineKey(parts, when).length);
+    }
+  });
+
+  it('counts the bytes of the JSON map the engine stores', () => {
+    const keys = ['2935012:heartbeat:[0].abc:glidepath:', '7:rollout-healthy:[0].def:glidepath:'];
+    const stored = JSON.stringify(Object.fromEntries(keys.map((k) => [k, 1_790_000_000])));
+    const entryBytes = notifiedEntryBytes(keys[0]!.length);
+    expect(keys[0]!.length).toBe(keys[1]!.length);
+    expect(notifiedAnnotationBytes(2, entryBytes)).toBe(NOTIFIED_ANNOTATION.length + stored.length);
+    expect(notifiedAnnotationBytes(0, entryBytes)).toBe(0);
+  });
+});
+
+describe('growthBudget', () => {
+  it('for the shipped default: 96 (at most 144) heartbeat + 50 transition keys a day, pruned every 6 h, stays below the cap', () => {
+    const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */6 * * *' });
+    expect(budget).toMatchObject({
+      heartbeatKeysPerDay: 96,
+      heartbeatKeysPerDayMax: 144,
+      transitionKeysPerDay: 50,
+      keysPerDay: 146,
+      keysPerDayMax: 194,
+      engineMaxKeys: 100,
+      maxHoursBetweenPrunes: 6,
+      prunesPerDay: 4,
+      worstCaseKeys: 2 + Math.ceil(194 / 4),
+      reachesEngineCap: false,
+    });
+    expect(budget.keyLength).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
+    expect(budget.worstCaseBytes).toBe(notifiedAnnotationBytes(51, budget.entryBytes));
+    expect(budget.engineMaxBytes).toBeLessThan(budget.kubernetesAnnotationsMaxBytes / 10);
+    expect(budget.hoursToEngineCap).toBeCloseTo((98 / 194) * 24, 10);
+  });
+
+  it('with one run missed (12 h between prunes) the default still stays below the cap', () => {
+    const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */12 * * *' });
+    expect(budget.worstCaseKeys).toBe(99);
+    expect(budget.reachesEngineCap).toBe(false);
+  });
+
+  it('caps the worst case at the engine limit when the prune is rarer than the growth', () => {
+    const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '0 3 * * 0' });
+    expect(budget.maxHoursBetweenPrunes).toBe(7 * 24);
+    expect(budget.worstCaseKeys).toBe(100);
+    expect(budget.reachesEngineCap).toBe(true);
+    expect(budget.worstCaseBytes).toBe(budget.engineMaxBytes);
+  });
+
+  it('follows the resync period and the assumptions', () => {
+    const budget = growthBudget({
+      resyncSeconds: 300,
+      heartbeatBucketSeconds: 200,
+      schedule: '0 * * * *',
+      assumptions: { ...DEFAULT_ASSUMPTIONS, releasesPerDay: 0, keysAfterPrune: 0 },
+    });
+    expect(budget.heartbeatKeysPerDay).toBe(288);
+    expect(budget.heartbeatKeysPerDayMax).toBe(432);
+    expect(budget.transitionKeysPerDay).toBe(0);
+    expect(budget.worstCaseKeys).toBe(18);
+  });
+
+  it('is computed from the cluster file', () => {
+    const config = clusterConfig({ rollouts: { resyncSeconds: 1800 }, prune: { image: 'registry.k8s.io/kubectl:v1.28.15', schedule: '0 */12 * * *' } });
+    const budget = clusterGrowthBudget(config);
+    expect(budget.heartbeatKeysPerDay).toBe(48);
+    expect(budget.heartbeatKeysPerDayMax).toBe(86_400 / config.rollouts.heartbeatBucketSeconds);
+    expect(budget.maxHoursBetweenPrunes).toBe(12);
+    expect(budget.worstCaseKeys).toBe(Math.min(100, 2 + Math.ceil(budget.keysPerDayMax / 2)));
+  });
+});
+
+describe('synth --summary', () => {
+  it('prints the budget of each cluster after the files', () => {
+    const stdout: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
+    try {
+      const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+      expect(main(['synth', '--clusters', dir, '--out', clusterDir({}), '--summary'])).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const start = stdout.findIndex((line) => line.startsWith('prod: growth of'));
+    expect(start).toBeGreaterThan(0);
+    expect(stdout.slice(start)).toEqual(clusterBudgetSummary(clusterConfig({ name: 'prod' })));
+    expect(stdout.slice(start).join('\n')).toContain('at most 6 h apart');
+  });
+
+  it('says so when the engine would evict keys before the next prune', () => {
+    const lines = budgetSummaryLines({
+      cluster: 'x',
+      schedule: '0 0 * * 0',
+      resyncSeconds: 900,
+      heartbeatBucketSeconds: 600,
+      budget: growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '0 0 * * 0' }),
+      assumptions: DEFAULT_ASSUMPTIONS,
+    });
+    expect(lines.join('\n')).toMatch(/100 keys = .* the engine evicts its oldest keys before the prune comes; prune more often than every 12.1 h/);
+  });
+});

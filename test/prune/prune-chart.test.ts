@@ -1,0 +1,189 @@
+/** The rendered prune chart: restricted pod, least-privilege RBAC, one kubectl per tracked namespace. */
+import { Testing } from 'cdk8s';
+import { describe, expect, it } from 'vitest';
+import { PruneCronJob } from '../../src/constructs/prune-cron-job';
+import { renderCluster } from '../../src/render';
+import { parseAllDocuments } from 'yaml';
+import { clusterConfig } from '../helpers/cluster-files';
+import type { ClusterFile } from '../../src/config/schema';
+
+type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [k: string]: any };
+
+/** The objects of `notified-prune.k8s.yaml`, as the file holds them. */
+function render(overrides: Partial<ClusterFile> = {}): Obj[] {
+  const file = renderCluster(clusterConfig(overrides)).find((f) => f.path === 'notified-prune.k8s.yaml');
+  if (!file) throw new Error('notified-prune.k8s.yaml was not rendered');
+  return parseAllDocuments(file.content).map((doc) => doc.toJS() as Obj);
+}
+
+const ofKind = (objects: Obj[], kind: string) => objects.filter((o) => o.kind === kind);
+const TRACKED = ['shop', 'billing'];
+
+describe('prune chart (default: a Role per tracked namespace)', () => {
+  const objects = render();
+  const [cronJob] = ofKind(objects, 'CronJob');
+  const jobSpec = cronJob!.spec.jobTemplate.spec;
+  const pod = jobSpec.template.spec;
+
+  it('renders exactly a ServiceAccount, a Role and RoleBinding per tracked namespace, and the CronJob', () => {
+    expect(objects.map((o) => `${o.kind} ${o.metadata.namespace ?? '-'}/${o.metadata.name}`).sort()).toEqual(
+      [
+        'ServiceAccount argo-rollouts/glidepath-notified-prune',
+        'CronJob argo-rollouts/glidepath-notified-prune',
+        ...TRACKED.flatMap((ns) => [`Role ${ns}/glidepath-notified-prune`, `RoleBinding ${ns}/glidepath-notified-prune`]),
+      ].sort(),
+    );
+    for (const o of objects) expect(o.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'glidepath-gitops' });
+  });
+
+  it('grants exactly get, list and patch on rollouts.argoproj.io, and nothing else', () => {
+    for (const role of ofKind(objects, 'Role')) {
+      expect(role.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] }]);
+    }
+    const verbsAndResources = JSON.stringify(ofKind(objects, 'Role').map((r) => r.rules));
+    for (const forbidden of ['*', 'secrets', 'delete', 'create', 'update', 'escalate', 'bind']) {
+      expect(verbsAndResources).not.toContain(`"${forbidden}"`);
+    }
+    expect(ofKind(objects, 'ClusterRole')).toEqual([]);
+    expect(ofKind(objects, 'ClusterRoleBinding')).toEqual([]);
+  });
+
+  it('binds each Role to the prune ServiceAccount only', () => {
+    const bindings = ofKind(objects, 'RoleBinding');
+    expect(bindings.map((b) => b.metadata.namespace)).toEqual(TRACKED);
+    for (const binding of bindings) {
+      expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'glidepath-notified-prune' });
+      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' }]);
+    }
+  });
+
+  it('mounts the token only in the prune pod', () => {
+    expect(ofKind(objects, 'ServiceAccount')[0]!.automountServiceAccountToken).toBe(false);
+    expect(pod.serviceAccountName).toBe('glidepath-notified-prune');
+    expect(pod.automountServiceAccountToken).toBe(true);
+  });
+
+  it('prunes each tracked namespace with one kubectl command, and nothing else', () => {
+    expect(pod.containers.map((c: any) => c.name)).toEqual(TRACKED);
+    for (const [i, namespace] of TRACKED.entries()) {
+      const c = pod.containers[i];
+      expect([...c.command, ...c.args]).toEqual([
+        'kubectl',
+        'annotate',
+        'rollouts.argoproj.io',
+        '--selector=hangar.io/release-tracked=true',
+        `--namespace=${namespace}`,
+        'notified.notifications.argoproj.io-',
+      ]);
+      expect(c.image).toBe('registry.k8s.io/kubectl:v1.28.15');
+    }
+    expect(pod.initContainers).toBeUndefined();
+  });
+
+  it('schedules the CronJob from the cluster file, in UTC, never overlapping, with small limits', () => {
+    expect(cronJob!.spec).toMatchObject({
+      schedule: '17 */6 * * *',
+      timeZone: 'Etc/UTC',
+      concurrencyPolicy: 'Forbid',
+      startingDeadlineSeconds: 1800,
+      successfulJobsHistoryLimit: 1,
+      failedJobsHistoryLimit: 2,
+    });
+    expect(jobSpec.backoffLimit).toBe(2);
+    expect(jobSpec.activeDeadlineSeconds).toBe(300);
+    expect(pod.restartPolicy).toBe('Never');
+  });
+
+  describe('restricted Pod Security profile, field by field', () => {
+    it('pod: non-root with an explicit uid/gid, seccomp RuntimeDefault, no host namespaces', () => {
+      expect(pod.securityContext).toEqual({
+        runAsNonRoot: true,
+        runAsUser: 65532,
+        runAsGroup: 65532,
+        fsGroup: 65532,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      for (const field of ['hostNetwork', 'hostPID', 'hostIPC', 'hostUsers', 'shareProcessNamespace']) {
+        expect(pod[field], field).toBeUndefined();
+      }
+    });
+
+    it('volumes: only an emptyDir (an allowed volume type)', () => {
+      expect(pod.volumes).toEqual([{ name: 'home', emptyDir: { sizeLimit: '64Mi' } }]);
+    });
+
+    it.each(TRACKED)('container %s: no escalation, all capabilities dropped, read-only root, writable HOME', (name) => {
+      const c = pod.containers.find((x: any) => x.name === name);
+      expect(c.securityContext).toEqual({
+        runAsNonRoot: true,
+        runAsUser: 65532,
+        runAsGroup: 65532,
+        allowPrivilegeEscalation: false,
+        privileged: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(c.ports).toBeUndefined();
+      expect(c.env).toEqual([{ name: 'HOME', value: '/home/kubectl' }]);
+      expect(c.volumeMounts).toEqual([{ name: 'home', mountPath: '/home/kubectl' }]);
+      expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } });
+    });
+  });
+});
+
+describe('prune chart options', () => {
+  it('clusterScope: one ClusterRole and ClusterRoleBinding with the same three verbs, no Roles', () => {
+    const objects = render({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', clusterScope: true } });
+    expect(ofKind(objects, 'Role')).toEqual([]);
+    expect(ofKind(objects, 'RoleBinding')).toEqual([]);
+    const [clusterRole] = ofKind(objects, 'ClusterRole');
+    const [binding] = ofKind(objects, 'ClusterRoleBinding');
+    expect(clusterRole!.metadata.namespace).toBeUndefined();
+    expect(clusterRole!.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] }]);
+    expect(binding!.metadata.namespace).toBeUndefined();
+    expect(binding!.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'glidepath-notified-prune' });
+    expect(binding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' }]);
+    // Still prunes the tracked namespaces only.
+    const pod = ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec;
+    expect(pod.containers.map((c: any) => c.args.find((a: string) => a.startsWith('--namespace=')))).toEqual([
+      '--namespace=shop',
+      '--namespace=billing',
+    ]);
+  });
+
+  it('prune.namespace defaults to rollouts.namespace and can be set', () => {
+    const inRollouts = render({ rollouts: { namespace: 'rollouts-system' } });
+    const where = (objects: Obj[]) =>
+      [...ofKind(objects, 'CronJob'), ...ofKind(objects, 'ServiceAccount'), ...ofKind(objects, 'RoleBinding').map((b) => b.subjects[0])].map(
+        (o) => o.metadata?.namespace ?? o.namespace,
+      );
+    expect(new Set(where(inRollouts))).toEqual(new Set(['rollouts-system']));
+    const own = render({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', namespace: 'glidepath-jobs' } });
+    expect(new Set(where(own))).toEqual(new Set(['glidepath-jobs']));
+    expect(ofKind(own, 'Role').map((r) => r.metadata.namespace)).toEqual(TRACKED);
+  });
+
+  it('follows tracked.namespaces exactly', () => {
+    const namespaces = ['a', 'b', 'c'];
+    const objects = render({ tracked: { namespaces } });
+    expect(ofKind(objects, 'Role').map((r) => r.metadata.namespace)).toEqual(namespaces);
+    expect(ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec.containers.map((c: any) => c.name)).toEqual(namespaces);
+  });
+});
+
+describe('PruneCronJob', () => {
+  it('refuses an empty namespace list instead of rendering a pod without containers', () => {
+    expect(
+      () =>
+        new PruneCronJob(Testing.chart(), 'Prune', {
+          name: 'p',
+          namespace: 'argo-rollouts',
+          schedule: '17 */6 * * *',
+          image: 'registry.k8s.io/kubectl:v1.28.15',
+          serviceAccountName: 'p',
+          namespaces: [],
+        }),
+    ).toThrow('PruneCronJob: namespaces is empty; list the tracked namespaces to prune');
+  });
+});

@@ -1,0 +1,91 @@
+/** The prune fields of the cluster file, refused at the config boundary with messages that say the fix. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadClusterFile } from '../../src/config/loader';
+import { kubectlImageVersionProblem } from '../../src/prune/kubectl-image';
+import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
+
+function problemsOf(content: unknown): string[] {
+  const dir = clusterDir({ 'prod.yaml': content });
+  const result = loadClusterFile(join(dir, 'prod.yaml'));
+  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/')) : [];
+}
+const file = validClusterFile();
+
+describe('prune fields of the cluster file', () => {
+  it('defaults: every 6 hours, Role per namespace, in the Rollouts namespace', () => {
+    expect(clusterConfig().prune).toEqual({
+      schedule: '17 */6 * * *',
+      image: 'registry.k8s.io/kubectl:v1.28.15',
+      namespace: 'argo-rollouts',
+      clusterScope: false,
+    });
+  });
+
+  it('refuses a bad cron expression', () => {
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17 */6 * *' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "17 */6 * *" is not a CronJob schedule: expected five fields (minute hour day-of-month month day-of-week), got 4',
+    ]);
+  });
+
+  it('refuses a schedule that never runs', () => {
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '0 0 30 2 *' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "0 0 30 2 *" never runs (no date matches it); the prune would never happen',
+    ]);
+  });
+
+  it('refuses :latest and untagged images, once each', () => {
+    expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl:latest' } })).toEqual([
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl:latest" uses the moving tag "latest"; pin a version tag or a digest',
+    ]);
+    expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toHaveLength(1);
+  });
+
+  it('refuses an empty or repeated tracked namespace list (the prune would have nothing to do)', () => {
+    expect(problemsOf({ ...file, tracked: { namespaces: [] } })).toEqual([
+      'clusters/prod.yaml: tracked.namespaces: list at least one namespace',
+    ]);
+    expect(problemsOf({ ...file, tracked: { namespaces: ['shop', 'shop'] } })).toEqual([
+      'clusters/prod.yaml: tracked.namespaces[1]: shop is listed twice; list each namespace once',
+    ]);
+  });
+
+  it('refuses a kubectl image of another minor version than the cluster', () => {
+    expect(problemsOf({ ...file, kubernetesVersion: '1.30' })).toEqual([
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl:v1.28.15" is kubectl 1.28 but kubernetesVersion is "1.30"; ' +
+        'use a kubectl 1.30 image, e.g. registry.k8s.io/kubectl:v1.30.<patch>, or change both together when the cluster is upgraded',
+    ]);
+  });
+
+  it('refuses a tag that names no version, and a bad namespace', () => {
+    expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:stable' } })).toEqual([
+      'clusters/prod.yaml: prune.image: "bitnami/kubectl:stable": tag "stable" names no Kubernetes version; use a kubectl tag of the ' +
+        'cluster\'s minor version (kubernetesVersion "1.28"), e.g. bitnami/kubectl:v1.28.<patch>, or a digest',
+    ]);
+    expect(problemsOf({ ...file, prune: { ...file.prune, namespace: 'Argo_Rollouts' } })).toEqual([
+      'clusters/prod.yaml: prune.namespace: must be a namespace name (lowercase letters, digits and "-", at most 63 characters)',
+    ]);
+  });
+});
+
+describe('kubectlImageVersionProblem', () => {
+  it.each([
+    'registry.k8s.io/kubectl:v1.28.15',
+    'registry.k8s.io/kubectl:v1.28',
+    'bitnami/kubectl:1.28.15-debian-12-r3',
+    'registry.example.com:5000/tools/kubectl:v1.28.0@sha256:' + 'a'.repeat(64),
+    // A digest alone carries no version: accepted, unchecked (the README says so).
+    'registry.k8s.io/kubectl@sha256:' + 'b'.repeat(64),
+  ])('accepts %s for "1.28"', (image) => {
+    expect(kubectlImageVersionProblem(image, '1.28')).toBeUndefined();
+  });
+
+  it.each([
+    ['registry.k8s.io/kubectl:v1.29.1', 'is kubectl 1.29'],
+    ['registry.k8s.io/kubectl:v1.2.8', 'is kubectl 1.2'],
+    ['registry.k8s.io/kubectl:v1.280.1', 'is kubectl 1.280'],
+    ['registry.k8s.io/kubectl:alpine', 'names no Kubernetes version'],
+  ])('refuses %s for "1.28"', (image, message) => {
+    expect(kubectlImageVersionProblem(image, '1.28')).toContain(message);
+  });
+});

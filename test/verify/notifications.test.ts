@@ -1,0 +1,126 @@
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { checkNotifications } from '../../src/verify/notifications';
+import type { RenderedObject } from '../../src/verify/types';
+import { contextFor, objectsFor, planted } from './objects';
+
+const context = contextFor();
+const objects = objectsFor(context);
+const REF = 'ConfigMap/argo-rollouts/argo-rollouts-notification-configmap';
+const TRIGGER = 'trigger.glidepath-rollout-state';
+const TEMPLATE = 'template.glidepath-rollout-fact';
+const SERVICE = 'service.webhook.glidepath-relay';
+const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
+
+/** The rendered notifications ConfigMap with one data value changed. */
+function withData(change: (data: Record<string, string>) => void): RenderedObject {
+  const object = planted(objects, 'ConfigMap', (m) => change(m.data));
+  const { source: _source, ...rest } = object as RenderedObject & { source?: string };
+  return rest;
+}
+
+function lint(object: RenderedObject, ctx = context) {
+  return checkNotifications([object], ctx).violations.filter((v) => v.rule !== 'notifications/verbatim');
+}
+
+describe('notification lint', () => {
+  it('passes the rendered Rollouts ConfigMap, checking every rule', () => {
+    const report = checkNotifications(objects, context);
+    expect(report.violations).toEqual([]);
+    expect(report.objects).toBe(1);
+    expect(report.checks).toBe(9);
+  });
+
+  it('rule A: a trigger without the generation guard', () => {
+    const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"')));
+    expect(lint(bad)).toEqual([expect.objectContaining({ object: REF, rule: 'notifications/generation-guard', message: expect.stringContaining('trigger.glidepath-rollout-state[0].when "rollout.status?.phase == \\"Healthy\\"" lacks the generation guard') })]);
+  });
+
+  it('the guard may be and-ed with more conditions', () => {
+    const ok = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: rollout.status?.phase == "Healthy" and ${GUARD}`)));
+    expect(lint(ok)).toEqual([]);
+  });
+
+  it('a trigger named on-...', () => {
+    const bad = withData((d) => {
+      d['trigger.on-rollout-state'] = d[TRIGGER]!;
+      delete d[TRIGGER];
+      d.subscriptions = d.subscriptions!.replace('- glidepath-rollout-state', '- on-rollout-state');
+    });
+    expect(lint(bad)).toEqual([expect.objectContaining({ rule: 'notifications/trigger-names', fix: expect.stringContaining('glidepath-rollout-state') })]);
+  });
+
+  it('a float time bucket, and one no shorter than the resync period', () => {
+    const float = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('string(int(time.Now().Unix() / 600))', 'string(time.Now().Unix() / 600)')));
+    const messages = lint(float).map((v) => `${v.rule} ${v.message}`);
+    expect(messages).toContainEqual(expect.stringMatching(/^notifications\/time-bucket .*oncePer: time\.Now\(\)\.Unix\(\) \/ 600 is a float/));
+    expect(messages).toContainEqual(expect.stringMatching(/^notifications\/time-bucket .*takes 10 values in 10 seconds/));
+    const long = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))')));
+    expect(lint(long)).toEqual([expect.objectContaining({ rule: 'notifications/time-bucket', message: expect.stringContaining('two resyncs 900 s apart can share a bucket') })]);
+  });
+
+  it('an expression that reads a field of a missing object', () => {
+    const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: ${GUARD} and rollout.status.phase != "Degraded"`)));
+    const violations = lint(bad);
+    expect(violations.map((v) => v.rule)).toEqual(['notifications/nil-safe']);
+    expect(violations[0]!.message).toMatch(/trigger\.glidepath-rollout-state\[0\]\.when fails for a Rollout with brand-new \(no status, no annotations\)/);
+  });
+
+  it('a template that breaks JSON on odd strings, and one that fails on a missing map', () => {
+    const quoted = withData((d) => (d[TEMPLATE] = stringify({ webhook: { 'glidepath-relay': { method: 'POST', body: '{"message": "{{ .rollout.status.message }}"}' } } })));
+    expect(lint(quoted)).toEqual([expect.objectContaining({ rule: 'notifications/template-json', message: expect.stringContaining('is not valid JSON for strings with quotes, backslashes, newlines and unicode') })]);
+    const indexed = withData((d) => (d[TEMPLATE] = stringify({ webhook: { 'glidepath-relay': { method: 'POST', body: '{"id": {{ toJson (index .rollout.metadata.annotations "hangar.io/release-id") }}}' } } })));
+    expect(lint(indexed).map((v) => [v.rule, v.message.slice(0, 80)])).toContainEqual(['notifications/template-json', expect.stringMatching(/^template\.glidepath-rollout-fact\.webhook\.glidepath-relay\.body fails for brand-new/)]);
+  });
+
+  it('a subscribed trigger, a sent template and a recipient that do not exist', () => {
+    const bad = withData((d) => {
+      d.subscriptions = d.subscriptions!.replace('- glidepath-rollout-state', '- glidepath-rollout-stat').replace('- glidepath-relay', '- glidepath-relais');
+      d[TRIGGER] = d[TRIGGER]!.replace('- glidepath-rollout-fact', '- glidepath-rollout-facts');
+    });
+    expect(lint(bad).map((v) => v.message)).toEqual([
+      'subscriptions[0] subscribes to trigger "glidepath-rollout-stat", which is not defined',
+      'subscriptions[0] sends to service "glidepath-relais", which is not defined',
+      'trigger.glidepath-rollout-state[0].send names template "glidepath-rollout-facts", which is not defined',
+    ]);
+  });
+
+  it('a webhook without POST or without a JSON content type', () => {
+    const bad = withData((d) => {
+      d[TEMPLATE] = d[TEMPLATE]!.replace('method: POST', 'method: GET');
+      d[SERVICE] = d[SERVICE]!.replace(/\n {2}- name: Content-Type\n {4}value: application\/json/, '');
+    });
+    expect(lint(bad).map((v) => [v.rule, v.message])).toEqual([
+      ['notifications/webhook-post-json', 'template.glidepath-rollout-fact.webhook.glidepath-relay.method is "GET"'],
+      ['notifications/webhook-post-json', 'service.webhook.glidepath-relay has no Content-Type header (the engine adds none)'],
+    ]);
+  });
+
+  it('a ConfigMap the engine would reject as a whole', () => {
+    const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase ==')));
+    expect(lint(bad)).toEqual([expect.objectContaining({ rule: 'notifications/engine-accepts', message: expect.stringContaining('the engine would reject the whole ConfigMap: trigger.glidepath-rollout-state') })]);
+  });
+
+  describe('expressions reach the YAML verbatim', () => {
+    const verbatim = (object: RenderedObject) => checkNotifications([object], context).violations.filter((v) => v.rule === 'notifications/verbatim').map((v) => v.message);
+
+    it('refuses \\u0027-escaped quotes and anything the builder did not write', () => {
+      const escaped = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: '${GUARD} and rollout.status?.phase != \\u0027x\\u0027'`)));
+      const messages = verbatim(escaped);
+      expect(messages).toContainEqual(expect.stringMatching(/^data\["trigger\.glidepath-rollout-state"\]\[0\]\.when holds an escape sequence/));
+      expect(messages).toContainEqual(expect.stringMatching(/^data\["trigger\.glidepath-rollout-state"\] differs from what the builder produced/));
+    });
+
+    it('refuses an expression the printer would write differently (quotes changed on the way)', () => {
+      const requoted = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('?? "")', "?? '')")));
+      expect(verbatim(requoted)).toContainEqual(expect.stringMatching(/\[0\]\.oncePer .* is not what the expression printer writes/));
+    });
+
+    it('refuses multi-line values written as quoted scalars in the file', () => {
+      const object = objects.find((o) => o.manifest.kind === 'ConfigMap')!;
+      const source = stringify(object.manifest, { blockQuote: false });
+      expect(verbatim({ ...object, source })).toContainEqual(expect.stringMatching(/^data\["template\.glidepath-rollout-fact"\] is written as a QUOTE_DOUBLE scalar, not a block scalar/));
+      expect(verbatim(object)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,27 @@
+/** Rendered objects for verify tests: real ones from a cluster, and ways to plant a violation in a copy. */
+import type { ClusterFile } from '../../src/config/schema';
+import { renderCluster } from '../../src/render';
+import { renderedObjects } from '../../src/verify/run';
+import type { Manifest, RenderedObject, VerifyContext } from '../../src/verify/types';
+import { clusterConfig } from '../helpers/cluster-files';
+
+export function contextFor(overrides: Partial<ClusterFile> = {}): VerifyContext {
+  return { config: clusterConfig(overrides) };
+}
+
+export function objectsFor(context: VerifyContext): RenderedObject[] {
+  return renderedObjects(renderCluster(context.config));
+}
+
+/** A deep copy of the first rendered object of `kind`, changed by `plant`. */
+export function planted(objects: readonly RenderedObject[], kind: string, plant: (manifest: any) => void): RenderedObject {
+  const original = objects.find((o) => o.manifest.kind === kind);
+  if (!original) throw new Error(`no ${kind} rendered`);
+  const manifest = structuredClone(original.manifest) as Manifest;
+  plant(manifest);
+  return { file: original.file, manifest };
+}
+
+export function handBuilt(manifest: Record<string, unknown>): RenderedObject {
+  return { file: 'hand-built.k8s.yaml', manifest: manifest as Manifest };
+}
