@@ -43,7 +43,7 @@ Options:
 pr and diff:
   --repo, --against URL|PATH  another gitops repo than gitops.repo of the cluster file
   --base BRANCH         another base branch than gitops.baseBranch
-  --cache-dir DIR       the bare clone glidepath fetches into (default .glidepath-cache/<repo>-<hash>)
+  --cache-dir DIR       where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)
   --dry-run             pr: build the commit and the pull request text; push nothing, open nothing
   --api-url URL         GitHub API (default GITHUB_API_URL, else from the repo host: api.github.com or
                         https://<host>/api/v3 for GitHub Enterprise)
@@ -176,7 +176,7 @@ function gitopsArgs(command: 'pr' | 'diff', args: string[]) {
       files: renderCluster(config),
       ...(repo !== undefined ? { repo } : {}),
       ...(values.base !== undefined ? { base: values.base } : {}),
-      ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+      ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
       ...(token !== undefined ? { token } : {}),
     },
   };

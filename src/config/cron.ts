@@ -37,6 +37,10 @@ export class CronError extends Error {}
 
 /** Parses a schedule or throws a CronError that says which field is wrong and why. */
 export function parseCron(schedule: string): CronSchedule {
+  // Kubernetes splits fields on ASCII white space only; anything else would be refused by the API server.
+  if (/[^\x20-\x7e\t]/.test(schedule)) {
+    throw new CronError('contains a character other than printable ASCII, spaces and tabs');
+  }
   const trimmed = schedule.trim();
   if (trimmed.startsWith('TZ=') || trimmed.startsWith('CRON_TZ=')) {
     throw new CronError('a time zone prefix is not allowed in a CronJob schedule (Kubernetes refuses it); use UTC times');
@@ -45,7 +49,7 @@ export function parseCron(schedule: string): CronSchedule {
   if (expanded === undefined) {
     throw new CronError(`unknown descriptor ${JSON.stringify(trimmed)}; use one of ${Object.keys(CRON_DESCRIPTORS).join(', ')} or five fields`);
   }
-  const parts = expanded.split(/\s+/);
+  const parts = expanded.split(/[ \t]+/);
   if (parts.length !== 5) {
     throw new CronError(`expected five fields (minute hour day-of-month month day-of-week), got ${parts.length}`);
   }

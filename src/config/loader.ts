@@ -96,7 +96,7 @@ function secretFix(data: unknown): string {
 }
 
 function parseYaml(text: string): { data: unknown } | { problems: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true });
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {

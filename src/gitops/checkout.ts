@@ -3,7 +3,7 @@
  * with git's plumbing (a private index file per run), so there is no working tree to get dirty.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitopsError } from './errors';
@@ -15,10 +15,10 @@ import type { FolderFile } from './review';
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** `.glidepath-cache/<repo name>-<hash of the URL>`: one cache per gitops repository. */
-export function defaultCacheDir(remote: RemoteUrl, root: string = resolve('.glidepath-cache')): string {
+export function defaultCacheDir(remote: RemoteUrl, root: string = '.glidepath-cache'): string {
   const name = basename(remote.url.replace(/\/+$/, '')).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
   const hash = createHash('sha256').update(remote.url).digest('hex').slice(0, 10);
-  return join(root, `${name}-${hash}`);
+  return resolve(root, `${name}-${hash}`);
 }
 
 export interface Checkout {
@@ -32,6 +32,8 @@ export interface Checkout {
  * its own (a working checkout, or a folder inside another repository) or whose origin is another repository.
  */
 export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promise<Checkout> {
+  // An empty folder (e.g. made by mktemp) is as good as none.
+  if (existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).length === 0) rmdirSync(dir);
   if (!existsSync(dir)) {
     mkdirSync(dirname(dir), { recursive: true });
     // Built under a temporary name and renamed, so an interrupted first run leaves nothing half-made.

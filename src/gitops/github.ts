@@ -18,6 +18,8 @@ export interface GithubClientOptions {
   readonly retryDelayMs?: number;
   /** Rate-limited (403/429) requests are retried this many times; default 2. */
   readonly rateLimitRetries?: number;
+  /** A rate limit that resets later than this is not waited for; default 120 s. */
+  readonly maxRateLimitWaitSeconds?: number;
   /** Spacing between write requests that GitHub asks integrations to keep; default 1000 ms. */
   readonly writeSpacingMs?: number;
   /** Gives up on the API after this long; default 5 minutes. */
@@ -49,7 +51,9 @@ export class GithubPulls {
     const unit = options.retryDelayMs ?? 1000;
     const rateLimitRetries = options.rateLimitRetries ?? 2;
     const spacing = options.writeSpacingMs ?? 1000;
-    const retryOnLimit = (_after: number, _request: unknown, _octokit: unknown, retryCount: number) => retryCount < rateLimitRetries;
+    const maxWait = options.maxRateLimitWaitSeconds ?? 120;
+    // A primary limit can reset an hour from now: waiting that long in CI helps nobody, failing clearly does.
+    const retryOnLimit = (retryAfter: number, _request: unknown, _octokit: unknown, retryCount: number) => retryCount < rateLimitRetries && retryAfter <= maxWait;
     this.octokit = new RetryingOctokit({
       auth: options.token,
       baseUrl: options.apiUrl.replace(/\/+$/, ''),
@@ -127,7 +131,7 @@ export class GithubPulls {
     if (rateLimited) {
       return new GitopsError(
         'api',
-        `could not ${action}: GitHub's rate limit was still exceeded after ${this.options.rateLimitRetries ?? 2} retries (HTTP ${status}: ${message})`,
+        `could not ${action}: GitHub's rate limit is exceeded (HTTP ${status}: ${message}); retried up to ${this.options.rateLimitRetries ?? 2} times, waiting at most ${this.options.maxRateLimitWaitSeconds ?? 120} s for a reset`,
         'wait until the limit resets (see x-ratelimit-reset) and run again; the next run continues where this one stopped',
       );
     }

@@ -15,8 +15,10 @@ export interface GitopsRepoOptions {
   readonly repo?: string;
   /** Another base branch than `gitops.baseBranch`. */
   readonly base?: string;
-  /** Where the bare cache lives; default `.glidepath-cache/<repo>-<hash>` in the working directory. */
+  /** The bare cache itself; default `<cacheRoot>/<repo>-<hash>`. */
   readonly cacheDir?: string;
+  /** Folder of caches, one per gitops repository; default `.glidepath-cache` in the working directory. */
+  readonly cacheRoot?: string;
   /** GITHUB_TOKEN, sent to https remotes as a header. */
   readonly token?: string;
   /** Timeout of one git command. */
@@ -55,7 +57,7 @@ export async function openGitopsRepo(options: GitopsRepoOptions): Promise<Opened
     ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
   });
   await refuseDirtyLocalRepo(git, remote);
-  const checkout = await openCache(git, remote, options.cacheDir ?? defaultCacheDir(remote));
+  const checkout = await openCache(git, remote, options.cacheDir ?? defaultCacheDir(remote, options.cacheRoot));
   const branchPrefix = branchPrefixOf(config.name);
   const notes: string[] = [];
 

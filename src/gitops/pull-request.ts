@@ -32,7 +32,7 @@ export interface PullRequestOptions extends GitopsRepoOptions {
   /** Author and committer of the commit. */
   readonly identity?: CommitIdentity;
   /** Retries and spacing of API calls (tests make them fast). */
-  readonly api?: Pick<GithubClientOptions, 'retries' | 'retryDelayMs' | 'rateLimitRetries' | 'writeSpacingMs' | 'timeoutMs'>;
+  readonly api?: Pick<GithubClientOptions, 'retries' | 'retryDelayMs' | 'rateLimitRetries' | 'maxRateLimitWaitSeconds' | 'writeSpacingMs' | 'timeoutMs'>;
 }
 
 export type PullRequestAction = 'no-change' | 'up-to-date' | 'opened' | 'updated';
@@ -107,7 +107,9 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   const branch = existing?.branch ?? `${branchPrefix}${hash.slice(0, 12)}`;
   const branchTip = (await remoteTips(checkout, branchPrefix)).get(branch);
   const containsBase = branchTip !== undefined && (await isAncestor(checkout, baseCommit, branchTip));
-  const proposed = containsBase && (await folderTree(checkout, branchTip!, folder)) === wanted;
+  // Same folder content on the branch: already proposed, even when the base moved on since.
+  const proposed = branchTip !== undefined && (await folderTree(checkout, branchTip, folder)) === wanted;
+  if (proposed && !containsBase) notes.push(`${branch} does not contain the current ${base} (${baseCommit.slice(0, 12)}); its change to ${folder}/ is the same, so it was left as it is`);
   if (existing !== undefined && proposed) {
     return { ...common, action: 'up-to-date', pushed: false, branch, commit: branchTip, pullRequest: existing, closed: [] };
   }

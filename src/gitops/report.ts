@@ -26,7 +26,7 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
       lines.push(`  objects: ${summaryLine(result.review)}`);
       for (const o of result.review.objects) lines.push(`    ${o.change.padEnd(7)} ${objectLabel(o)}`);
       if (result.dryRun) {
-        lines.push('  commit message:', ...(result.commitMessage ?? '').trimEnd().split('\n').map((l) => `    ${l}`));
+        lines.push('  commit message:', ...(result.commitMessage ?? '').trimEnd().split('\n').map((l) => (l === '' ? '' : `    ${l}`)));
         lines.push(`  pull request body: ${result.body?.length ?? 0} characters (see it with npm run diff -- --cluster ${result.cluster})`);
       }
       break;

@@ -156,10 +156,11 @@ function timeBucketProblems(loaded: LoadedConfig, engine: Engine, context: Verif
       if (perSecond.size > 2) {
         problems.push({ message: `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a time bucket`, fix: 'use string(int(time.Now().Unix() / N)) with N below the resync period' });
       } else if (field === 'oncePer') {
+        // A resync that comes a second early must still land in a new bucket: the bucket is shorter than it.
         const starts = [0, 1, 299, 599, 899];
-        if (starts.some((start) => valueAt(start) === valueAt(start + resync))) {
+        if (starts.some((start) => valueAt(start) === valueAt(start + resync - 1))) {
           problems.push({
-            message: `${at}.oncePer ${JSON.stringify(text)}: two resyncs ${resync} s apart can share a bucket, so a lost fact waits a whole extra resync`,
+            message: `${at}.oncePer ${JSON.stringify(text)}: two resyncs about ${resync} s apart can share a bucket, so a lost fact waits a whole extra resync`,
             fix: `make the bucket shorter than the resync period (${resync} s)`,
           });
         }
@@ -189,14 +190,103 @@ function oddObjects(engine: Engine) {
   return engine === 'rollouts' ? ODD_ROLLOUTS : ODD_APPLICATIONS;
 }
 
+/** Objects every Rollout / Application has; any other field may be missing and needs `?.` or a `!= nil` guard. */
+const ALWAYS_PRESENT: Readonly<Record<Engine, ReadonlySet<string>>> = {
+  rollouts: new Set(['rollout', 'rollout.metadata', 'rollout.spec']),
+  argocd: new Set(['app', 'app.metadata', 'app.spec', 'app.status']),
+};
+const ROOTS: Readonly<Record<Engine, string>> = { rollouts: 'rollout', argocd: 'app' };
+
+/** `rollout.status.phase` for a chain of plain members and string indexes, else undefined. */
+function chainPath(expr: Expr): string | undefined {
+  if (expr.kind === 'ident') return expr.name;
+  if (expr.kind === 'member') {
+    const base = chainPath(expr.object);
+    return base === undefined ? undefined : `${base}.${expr.property}`;
+  }
+  if (expr.kind === 'index' && expr.index.kind === 'literal' && typeof expr.index.value === 'string') {
+    const base = chainPath(expr.object);
+    return base === undefined ? undefined : `${base}.${expr.index.value}`;
+  }
+  return undefined;
+}
+
+/**
+ * Statically: every non-optional `.field` read on an object that may be missing, unless an earlier conjunct of the
+ * same `and` chain checked that object `!= nil`. (Evaluation alone misses reads that `and` short-circuits today.)
+ */
+function unguardedReads(expr: Expr, engine: Engine, guarded: ReadonlySet<string> = new Set()): string[] {
+  if (expr.kind === 'binary' && expr.operator === 'and') {
+    const found = unguardedReads(expr.left, engine, guarded);
+    const more = new Set(guarded);
+    for (const part of conjuncts(expr.left)) {
+      if (part.kind === 'binary' && part.operator === '!=' && part.right.kind === 'literal' && part.right.value === null) {
+        const checked = chainPath(part.left);
+        if (checked !== undefined) more.add(checked);
+      }
+    }
+    return [...found, ...unguardedReads(expr.right, engine, more)];
+  }
+  const found: string[] = [];
+  if ((expr.kind === 'member' || expr.kind === 'index') && !expr.optional) {
+    const object = chainPath(expr.object);
+    const root = object?.split('.')[0];
+    if (object !== undefined && root === ROOTS[engine] && !ALWAYS_PRESENT[engine].has(object) && !guarded.has(object)) {
+      found.push(`${printExpr(expr)} (${object} may be missing)`);
+    }
+  }
+  const children: Expr[] =
+    expr.kind === 'array' ? [...expr.items]
+    : expr.kind === 'member' ? [expr.object]
+    : expr.kind === 'index' ? [expr.object, expr.index]
+    : expr.kind === 'call' ? [expr.callee, ...expr.args]
+    : expr.kind === 'binary' ? [expr.left, expr.right]
+    : expr.kind === 'not' ? [expr.operand]
+    : [];
+  return [...found, ...children.flatMap((child) => unguardedReads(child, engine, guarded))];
+}
+
+/**
+ * Objects a true `when` proves present: `P != nil`, and the object of a chain compared with `==` to a value that is
+ * never nil (`rollout.status?.observedGeneration == string(...)` is false when status is missing).
+ */
+function provenByWhen(when: Expr): Set<string> {
+  const proven = new Set<string>();
+  for (const part of conjuncts(when)) {
+    if (part.kind !== 'binary') continue;
+    const sides = [[part.left, part.right], [part.right, part.left]] as const;
+    for (const [chain, other] of sides) {
+      const path = chainPath(chain);
+      if (path === undefined) continue;
+      if (part.operator === '!=' && other.kind === 'literal' && other.value === null) proven.add(path);
+      const neverNil = other.kind === 'call' || (other.kind === 'literal' && other.value !== null);
+      if (part.operator === '==' && neverNil) {
+        const steps = path.split('.');
+        for (let i = 1; i < steps.length; i++) proven.add(steps.slice(0, i).join('.'));
+      }
+    }
+  }
+  return proven;
+}
+
 function nilSafetyProblems(loaded: LoadedConfig, engine: Engine): Problem[] {
   const problems: Problem[] = [];
   for (const { condition, at } of conditions(loaded)) {
+    // The engine evaluates oncePer only when `when` is true (notifications-engine pkg/triggers/service.go).
+    const whenProves = provenByWhen(condition.when);
     for (const [field, expr] of [['when', condition.when], ['oncePer', condition.oncePer]] as const) {
       if (!expr) continue;
+      for (const read of new Set(unguardedReads(expr, engine, field === 'oncePer' ? whenProves : new Set()))) {
+        problems.push({
+          message: `${at}.${field} reads ${read} without ?. or a != nil guard (reading a field of nil is an error the engine treats as false)`,
+          fix: 'use ?. for every step that may be missing, and ?? for a default',
+        });
+      }
       for (const odd of oddObjects(engine)) {
+        const env = variables(engine, odd.object, EPOCH, loaded.context);
         try {
-          evaluate(expr, variables(engine, odd.object, EPOCH, loaded.context));
+          if (field === 'oncePer' && evaluateText(condition.when, env) !== 'true') continue;
+          evaluate(expr, env);
         } catch (error) {
           problems.push({
             message: `${at}.${field} fails for a ${engine === 'rollouts' ? 'Rollout' : 'Application'} with ${odd.name}: ${(error as Error).message} (the engine logs it and treats the trigger as false: a silent non-fact)`,

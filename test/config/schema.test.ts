@@ -153,3 +153,12 @@ describe('cluster file schema', () => {
     expect(problemsOf(bomb)[0]).toMatch(/^clusters\/prod\.yaml: YAML: .*alias.*; a cluster file needs no aliases$/i);
   });
 });
+
+describe('cron schedules', () => {
+  it('refuses white space Kubernetes would not split on', () => {
+    const file = validClusterFile();
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17\ufeff*/6 * * *' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: contains a character other than printable ASCII, spaces and tabs',
+    ]);
+  });
+});

@@ -158,6 +158,28 @@ describe('pr faults', () => {
     ]);
   });
 
+  it('a rate limit that persists, or resets too late to wait for, is a clear error', async () => {
+    const s = await setUp();
+    const limit = (resetIn: number) => ({
+      method: 'POST',
+      path: /\/pulls$/,
+      status: 403,
+      message: 'API rate limit exceeded for installation',
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + resetIn) },
+      times: 100,
+    });
+    s.api.failures.push(limit(0));
+    const error = await failure(s.run());
+    expect(error.kind).toBe('api');
+    expect(error.message).toMatch(/rate limit is exceeded \(HTTP 403: API rate limit exceeded/);
+    expect(s.api.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+
+    s.api.failures.splice(0, 1, limit(3600));
+    s.api.requests.length = 0;
+    expect((await failure(s.run())).kind).toBe('api');
+    expect(s.api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
   it('network down, API: a clear network error', async () => {
     const s = await setUp();
     const error = await failure(s.run({ apiUrl: `http://127.0.0.1:${await closedPort()}` }));
@@ -166,7 +188,7 @@ describe('pr faults', () => {
     expect(branches(s.remote)).toEqual(['main']);
   });
 
-  it('network down, git: a clear network error and no cache left half-made', async () => {
+  it('network down, git: a clear network error', async () => {
     const s = await setUp();
     const error = await failure(s.run({ repo: `http://127.0.0.1:${await closedPort()}/hangar-io/cluster-gitops.git` }));
     expect(error.kind).toBe('network');
@@ -228,6 +250,7 @@ describe('pr faults', () => {
     expect((await failure(s.run({ cacheDir: work }))).message).toMatch(/is a working checkout with files/);
     const inside = join(work, 'cache');
     mkdirSync(inside);
+    writeFileSync(join(inside, 'notes.txt'), 'not a cache\n');
     expect((await failure(s.run({ cacheDir: inside }))).message).toMatch(/is a folder inside another git repository/);
   });
 

@@ -4,7 +4,7 @@ import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, UNRELATED, prodConfig, scenario } from './helpers/fixture';
-import { branches, commitFiles, filesAt, git, tip } from './helpers/git-repos';
+import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
 afterEach(async () => {
@@ -40,7 +40,9 @@ describe('pr: the first run', () => {
     expect(git(s.remote, ['log', '-1', '--format=%an <%ae>', branch]).trim()).toBe('glidepath-gitops <glidepath-gitops@users.noreply.github.com>');
 
     const message = git(s.remote, ['log', '-1', '--format=%B', branch]);
-    const added = rendered.length - 1;
+    // Every rendered object is new except the first one, which the base holds with an extra label.
+    const objects = rendered.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
+    const added = objects.reduce((a, b) => a + b, 0) - 1;
     expect(message.split('\n')[0]).toBe(`glidepath: prod: ${added} added, 1 changed, 1 removed`);
     expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} (clean tree)`);
     expect(message).toContain(`Content: sha256:${contentHash(rendered)}`);
@@ -69,10 +71,11 @@ describe('pr: the first run', () => {
 
   it('names a dirty source tree in the commit message', async () => {
     const s = await setUp();
-    git(s.source.dir, ['rm', '--quiet', '--cached', 'README.md']);
-    await s.run();
+    const source = sourceCheckout();
+    git(source.dir, ['rm', '--quiet', '--cached', 'README.md']);
+    await s.run({ sourceDir: source.dir });
     const message = git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
-    expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} with uncommitted changes (dirty tree)`);
+    expect(message).toContain(`Source: glidepath-gitops ${source.commit} with uncommitted changes (dirty tree)`);
   });
 });
 
@@ -128,6 +131,15 @@ describe('pr: idempotency', () => {
     expect(git(s.remote, ['rev-parse', `${first.branch!}^`]).trim()).toBe(tip(s.remote, 'main'));
     const diff = git(s.remote, ['diff', '--name-only', 'main', first.branch!]).split('\n').filter(Boolean);
     expect(diff.every((path) => path.startsWith(`${FOLDER}/`))).toBe(true);
+  });
+
+  it('the same render after the base moved on is still up to date: nothing is pushed', async () => {
+    const s = await setUp();
+    const first = await s.run();
+    commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    const second = await s.run();
+    expect(second).toMatchObject({ action: 'up-to-date', pushed: false, commit: first.commit });
+    expect(tip(s.remote, first.branch!)).toBe(first.commit);
   });
 
   it('no change against the base: says so, pushes no branch, and opens nothing', async () => {

@@ -18,6 +18,7 @@ describe('the fact body', () => {
     rollout.status = { phase: 'Paused', message: 'CanaryPauseStep', observedGeneration: '1', currentPodHash: 'abc', currentStepIndex: 1 };
     expect(render(rollout)).toEqual({
       schema: 'glidepath.fact/v1',
+      source: 'argo-rollouts',
       kind: 'rollout-state',
       cluster: 'prod',
       rollout: { namespace: 'shop', name: 'hangar-api', uid: '3f0c6a52-8a61-4d0e-9d8c-0d1f4b1f7a01' },

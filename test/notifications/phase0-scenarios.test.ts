@@ -58,6 +58,7 @@ describe('Phase 0 scenarios on the rendered config', () => {
     expectNothing(replay.step({ at: 5 }));
     const first = expectOneFact(replay.step({ at: 6, patch: progressing(1, HASH_1_0_0, 3) }), {
       schema: 'glidepath.fact/v1',
+      source: 'argo-rollouts',
       kind: 'rollout-state',
       cluster: 'test',
       rollout: { namespace: 'shop', name: 'hangar-api', uid: '3f0c6a52-8a61-4d0e-9d8c-0d1f4b1f7a01' },

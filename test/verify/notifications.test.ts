@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkNotifications } from '../../src/verify/notifications';
 import type { RenderedObject } from '../../src/verify/types';
-import { contextFor, objectsFor, planted } from './objects';
+import { contextFor, objectsFor } from './objects';
 
 const context = contextFor();
 const objects = objectsFor(context);
@@ -13,10 +13,13 @@ const SERVICE = 'service.webhook.glidepath-relay';
 const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
 
 /** The rendered notifications ConfigMap with one data value changed. */
+const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === 'argo-rollouts-notification-configmap')!;
+
+/** The rendered Rollouts notifications ConfigMap with its data changed (and no file text, which no longer matches). */
 function withData(change: (data: Record<string, string>) => void): RenderedObject {
-  const object = planted(objects, 'ConfigMap', (m) => change(m.data));
-  const { source: _source, ...rest } = object as RenderedObject & { source?: string };
-  return rest;
+  const manifest = structuredClone(rolloutsConfigMap.manifest) as any;
+  change(manifest.data);
+  return { file: rolloutsConfigMap.file, manifest };
 }
 
 function lint(object: RenderedObject, ctx = context) {
@@ -25,10 +28,10 @@ function lint(object: RenderedObject, ctx = context) {
 
 describe('notification lint', () => {
   it('passes the rendered Rollouts ConfigMap, checking every rule', () => {
-    const report = checkNotifications(objects, context);
+    const report = checkNotifications([rolloutsConfigMap], context);
     expect(report.violations).toEqual([]);
     expect(report.objects).toBe(1);
-    expect(report.checks).toBe(9);
+    expect(report.checks).toBe(9); // verbatim, engine-accepts, trigger-names, generation-guard, time-bucket, nil-safe, template-json, references, webhooks
   });
 
   it('rule A: a trigger without the generation guard', () => {
@@ -56,14 +59,21 @@ describe('notification lint', () => {
     expect(messages).toContainEqual(expect.stringMatching(/^notifications\/time-bucket .*oncePer: time\.Now\(\)\.Unix\(\) \/ 600 is a float/));
     expect(messages).toContainEqual(expect.stringMatching(/^notifications\/time-bucket .*takes 10 values in 10 seconds/));
     const long = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))')));
-    expect(lint(long)).toEqual([expect.objectContaining({ rule: 'notifications/time-bucket', message: expect.stringContaining('two resyncs 900 s apart can share a bucket') })]);
+    expect(lint(long)).toEqual([expect.objectContaining({ rule: 'notifications/time-bucket', message: expect.stringContaining('two resyncs about 900 s apart can share a bucket') })]);
   });
 
   it('an expression that reads a field of a missing object', () => {
     const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: ${GUARD} and rollout.status.phase != "Degraded"`)));
-    const violations = lint(bad);
-    expect(violations.map((v) => v.rule)).toEqual(['notifications/nil-safe']);
-    expect(violations[0]!.message).toMatch(/trigger\.glidepath-rollout-state\[0\]\.when fails for a Rollout with brand-new \(no status, no annotations\)/);
+    // The guard short-circuits `and` for a brand-new Rollout today; the read is still unguarded, so it is reported.
+    expect(lint(bad).map((v) => [v.rule, v.message])).toEqual([
+      ['notifications/nil-safe', expect.stringMatching(/^trigger\.glidepath-rollout-state\[0\]\.when reads rollout\.status\.phase \(rollout\.status may be missing\)/)],
+    ]);
+    const unguarded = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: rollout.status.phase != "Degraded" and ${GUARD}`)));
+    expect(lint(unguarded).map((v) => v.message)).toContainEqual(
+      expect.stringMatching(/^trigger\.glidepath-rollout-state\[0\]\.when fails for a Rollout with brand-new \(no status, no annotations\)/),
+    );
+    const guarded = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: rollout.status != nil and rollout.status.phase != "Degraded" and ${GUARD}`)));
+    expect(lint(guarded)).toEqual([]);
   });
 
   it('a template that breaks JSON on odd strings, and one that fails on a missing map', () => {
@@ -117,10 +127,29 @@ describe('notification lint', () => {
     });
 
     it('refuses multi-line values written as quoted scalars in the file', () => {
-      const object = objects.find((o) => o.manifest.kind === 'ConfigMap')!;
+      const object = rolloutsConfigMap;
       const source = stringify(object.manifest, { blockQuote: false });
       expect(verbatim({ ...object, source })).toContainEqual(expect.stringMatching(/^data\["template\.glidepath-rollout-fact"\] is written as a QUOTE_DOUBLE scalar, not a block scalar/));
       expect(verbatim(object)).toEqual([]);
     });
+  });
+});
+
+describe('notification lint of argocd-notifications-cm', () => {
+  const argocd = objects.find((o) => o.manifest.metadata?.name === 'argocd-notifications-cm');
+
+  it.runIf(argocd !== undefined)('passes the rendered Argo CD ConfigMap', () => {
+    expect(checkNotifications([argocd!], context).violations).toEqual([]);
+  });
+
+  it.runIf(argocd !== undefined)("catches S5's mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
+    const manifest = structuredClone(argocd!.manifest) as any;
+    manifest.data['trigger.glidepath-sync-failed'] = manifest.data['trigger.glidepath-sync-failed'].replace(
+      'oncePer: app.status.operationState.finishedAt',
+      'oncePer: app.status.operationState.syncResult.revision',
+    );
+    const messages = checkNotifications([{ file: argocd!.file, manifest }], context).violations.map((v) => `${v.object} ${v.rule} ${v.message}`);
+    expect(messages).toContainEqual(expect.stringMatching(/^ConfigMap\/argocd-apps\/argocd-notifications-cm notifications\/nil-safe trigger\.glidepath-sync-failed\[0\]\.oncePer reads app\.status\.operationState\.syncResult\.revision/));
+    expect(messages).toContainEqual(expect.stringMatching(/oncePer fails for a Application with failed sync without syncResult, odd strings: cannot fetch revision from <nil>/));
   });
 });

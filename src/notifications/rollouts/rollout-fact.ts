@@ -20,6 +20,7 @@ import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import type { ClusterConfig } from '../../config/schema';
 
 export const FACT_SCHEMA = 'glidepath.fact/v1';
+export const FACT_SOURCE = 'argo-rollouts';
 export const FACT_KIND = 'rollout-state';
 export const RELEASE_ID_ANNOTATION = 'hangar.io/release-id';
 export const RELEASE_TRACKED_LABEL = 'hangar.io/release-tracked';
@@ -78,6 +79,7 @@ export function rolloutFactBody(cluster: string): JsonBody {
     root: ROOT,
     fields: {
       schema: constant(FACT_SCHEMA),
+      source: constant(FACT_SOURCE),
       kind: constant(FACT_KIND),
       cluster: constant(cluster),
       rollout: object({ namespace: field(ROLLOUT_FIELDS.namespace), name: field(ROLLOUT_FIELDS.name), uid: field(ROLLOUT_FIELDS.uid) }),

@@ -1,5 +1,6 @@
 /** One gitops scenario: a bare remote with content around the owned folder, the API stand-in, a source checkout. */
 import { execFileSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
@@ -24,6 +25,22 @@ export function prodConfig(overrides: Partial<ClusterFile> = {}, repo = 'unused'
   return clusterConfig({ name: 'prod', gitops: { repo, path: FOLDER }, ...overrides });
 }
 
+/** Making a repository takes a dozen git processes: each distinct one is made once per test file and copied. */
+const templates = new Map<string, string>();
+let source: { dir: string; commit: string } | undefined;
+
+function copyOfRemote(files: Record<string, string>): string {
+  const key = JSON.stringify(files);
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = bareRemote(files);
+    templates.set(key, template);
+  }
+  const copy = join(tempDir('remote'), 'cluster-gitops.git');
+  cpSync(template, copy, { recursive: true });
+  return copy;
+}
+
 export interface Scenario {
   readonly remote: string;
   readonly api: ApiStandIn;
@@ -46,7 +63,7 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
     [first.path]: withOldLabel(first.content),
     'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
   };
-  const remote = bareRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
+  const remote = copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
   const api = await startGithubApiStandIn({
     token: TOKEN,
     branchExists: (branch) => {
@@ -59,13 +76,13 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
     },
   });
   const cacheDir = join(tempDir('cache'), 'cluster-gitops');
-  const source = sourceCheckout();
+  const sourceRepo = (source ??= sourceCheckout());
   const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
   return {
     remote,
     api,
     cacheDir,
-    source,
+    source: sourceRepo,
     config: withRemote,
     run: (options = {}) => {
       const cfg = options.config ?? withRemote;
@@ -76,7 +93,7 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
         apiUrl: api.url,
         githubRepo: { owner: api.owner, repo: api.repo },
         cacheDir,
-        sourceDir: source.dir,
+        sourceDir: sourceRepo.dir,
         api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
         ...options,
       });

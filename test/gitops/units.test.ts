@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { GitopsError } from '../../src/gitops/errors';
+import { ownedFolder } from '../../src/gitops/folder';
+import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
+import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
+import { defaultApiUrl, parseGithubRepo, parseRemote, tokenScope } from '../../src/gitops/remote';
+import { reviewChanges } from '../../src/gitops/review';
+
+describe('parseRemote', () => {
+  it.each([
+    ['https://github.com/hangar-io/cluster-gitops.git', 'https', 'github.com', 'https://api.github.com'],
+    ['https://github.com/hangar-io/cluster-gitops', 'https', 'github.com', 'https://api.github.com'],
+    ['git@github.com:hangar-io/cluster-gitops.git', 'ssh', 'github.com', 'https://api.github.com'],
+    ['ssh://git@github.com/hangar-io/cluster-gitops.git', 'ssh', 'github.com', 'https://api.github.com'],
+    ['ssh://git@ghe.corp.example:2222/hangar-io/cluster-gitops.git', 'ssh', 'ghe.corp.example:2222', 'https://ghe.corp.example/api/v3'],
+    ['https://ghe.corp.example/hangar-io/cluster-gitops.git', 'https', 'ghe.corp.example', 'https://ghe.corp.example/api/v3'],
+  ])('%s', (url, protocol, host, api) => {
+    const remote = parseRemote(url);
+    expect(remote).toMatchObject({ url, protocol, host, github: { owner: 'hangar-io', repo: 'cluster-gitops' } });
+    expect(defaultApiUrl(remote)).toBe(api);
+  });
+
+  it('a path becomes absolute and has no GitHub repository', () => {
+    expect(parseRemote('../gitops', '/work/main')).toEqual({ url: '/work/gitops', protocol: 'file' });
+  });
+
+  it('the token header is limited to the https host; ssh remotes get none', () => {
+    expect(tokenScope(parseRemote('https://github.com/a/b.git'))).toBe('https://github.com/');
+    expect(tokenScope(parseRemote('git@github.com:a/b.git'))).toBeUndefined();
+  });
+
+  it.each([
+    ['https://x-access-token:ghp_secret@github.com/a/b.git', /contains a password or token/],
+    ['ext::sh -c touch% /tmp/pwned', /transport glidepath does not allow/],
+    ['--upload-pack=touch /tmp/pwned', /not a repository URL/],
+    ['ftp://example.com/a/b.git', /not supported/],
+  ])('refuses %s', (url, message) => {
+    expect(() => parseRemote(url)).toThrow(message);
+  });
+
+  it('--github-repo', () => {
+    expect(parseGithubRepo('hangar-io/cluster-gitops.git')).toEqual({ owner: 'hangar-io', repo: 'cluster-gitops' });
+    expect(() => parseGithubRepo('just-a-name')).toThrow(GitopsError);
+  });
+});
+
+describe('ownedFolder', () => {
+  it('normalises a trailing slash and accepts nested folders', () => {
+    expect(ownedFolder('clusters/prod/glidepath/')).toBe('clusters/prod/glidepath');
+  });
+  it.each(['..', 'a/../b', './a', '/abs', 'C:/x', 'a\\b', 'a//b', '.git', 'x/.GIT/y', ''])('refuses %j', (path) => {
+    expect(() => ownedFolder(path)).toThrow(GitopsError);
+  });
+});
+
+describe('redact', () => {
+  it('removes the token, its Basic form, URL credentials and authorization headers', () => {
+    const token = 'ghs_abc123';
+    const text = `token ${token}; header ${basicCredentials(token)}; https://user:pw@github.com/a; Authorization: Bearer zzz`;
+    const out = redact(text, secretForms(token));
+    expect(out).toBe('token ***; header ***; https://***@github.com/a; Authorization: Bearer ***');
+  });
+});
+
+describe('review and Markdown', () => {
+  const cm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ns\ndata:\n  k: ${data}\n`;
+
+  it('compares objects by kind/namespace/name, whatever file or key order they are in', () => {
+    const before = [
+      { path: 'a.k8s.yaml', content: `${cm('one', 'x')}---\n${cm('two', 'x')}` },
+      { path: 'b.k8s.yaml', content: cm('gone', 'x') },
+    ];
+    const after = [
+      { path: 'a.k8s.yaml', content: cm('one', 'x') },
+      { path: 'c.k8s.yaml', content: `kind: ConfigMap\ndata:\n  k: y\nmetadata:\n  namespace: ns\n  name: two\napiVersion: v1\n` },
+      { path: 'd.k8s.yaml', content: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: fresh\n' },
+    ];
+    const review = reviewChanges('f', before, after);
+    expect(review.objects).toEqual([
+      { change: 'added', kind: 'Namespace', name: 'fresh' },
+      { change: 'changed', kind: 'ConfigMap', namespace: 'ns', name: 'two' },
+      { change: 'removed', kind: 'ConfigMap', namespace: 'ns', name: 'gone' },
+    ]);
+    expect(review.files.map((f) => `${f.change} ${f.path}`)).toEqual(['changed a.k8s.yaml', 'removed b.k8s.yaml', 'added c.k8s.yaml', 'added d.k8s.yaml']);
+    expect(summaryLine(review)).toBe('1 added, 1 changed, 1 removed');
+  });
+
+  it('a file that is not valid YAML is compared as text, with a warning', () => {
+    const review = reviewChanges('f', [{ path: 'x.yaml', content: 'a: [' }], [{ path: 'x.yaml', content: 'a: 1\n' }]);
+    expect(review.warnings[0]).toMatch(/x\.yaml \(in the gitops repo\) is not valid YAML/);
+    expect(review.objects).toEqual([{ change: 'added', kind: '(not a Kubernetes object)', name: 'x.yaml#1' }]);
+  });
+
+  it('a change that moves no object (a comment, key order) is a reformat', () => {
+    const review = reviewChanges('f', [{ path: 'a.yaml', content: cm('one', 'x') }], [{ path: 'a.yaml', content: `# generated\n${cm('one', 'x')}` }]);
+    expect(review.objects).toEqual([]);
+    expect(summaryLine(review)).toBe('1 file reformatted');
+  });
+
+  it('a diff too long for a pull request body is cut at a line, with a note, under the limit', () => {
+    const big = Array.from({ length: 6000 }, (_v, i) => `  key${i}: value-${i}-${'x'.repeat(10)}`).join('\n');
+    const review = reviewChanges('f', [], [{ path: 'big.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${big}\n` }]);
+    const body = renderReviewMarkdown(review, { heading: 'h', fullDiffCommand: 'npm run diff -- --cluster prod' });
+    expect(body.length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
+    expect(body).toMatch(/_The diff was cut to fit: \d+ of 60\d\d lines are not shown\. Run `npm run diff -- --cluster prod` to see all of it\._\n\n<\/details>\n$/);
+    expect(body).toContain('| added | ConfigMap | - | big |');
+    const fenced = body.split('\n').filter((l) => l === '```' || l === '```diff');
+    expect(fenced).toEqual(['```diff', '```']);
+  });
+
+  it('a diff that fits is whole, in a collapsed block', () => {
+    const review = reviewChanges('f', [{ path: 'a.yaml', content: cm('one', 'x') }], [{ path: 'a.yaml', content: cm('one', 'y') }]);
+    const body = renderReviewMarkdown(review, { heading: 'h' });
+    expect(body).toContain('<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 +4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n');
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Applications as Argo CD's notifications controller sees them (the typed Application marshalled to JSON:
+ * omitempty fields such as `retryCount` and `syncResult` absent), and a replay of reconciles through the engine
+ * model in Argo CD mode on the rendered `argocd-notifications-cm`.
+ */
+import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
+import { renderCluster } from '../../../src/render';
+import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
+import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
+import { ARGOCD_MODE } from '../../../src/notifications/model/modes';
+import { NOTIFIED_ANNOTATION } from '../../../src/notifications/model/notified-state';
+import type { ClusterFile } from '../../../src/config/schema';
+import { mergePatch, SECRETS, type Json } from '../helpers/rollouts';
+
+export { facts, mergePatch, type Json } from '../helpers/rollouts';
+
+export const ARGOCD_FILE = 'argocd-notifications.k8s.yaml';
+
+/** The rendered `argocd-notifications.k8s.yaml` of a test cluster; `retryFacts` switches the opt-in trigger on. */
+export function renderedArgocdYaml(options: { retryFacts?: boolean; overrides?: Partial<ClusterFile> } = {}): string {
+  const argocd = { ...validClusterFile().argocd, ...(options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts }) };
+  const file = renderCluster(clusterConfig({ argocd, ...options.overrides })).find((f) => f.path === ARGOCD_FILE);
+  if (!file) throw new Error(`${ARGOCD_FILE} was not rendered`);
+  return file.content;
+}
+
+export function loadArgocdRendered(options: { retryFacts?: boolean } = {}): LoadedConfig {
+  return loadConfigMapYaml(renderedArgocdYaml(options), ARGOCD_MODE.configMapName);
+}
+
+export const REVISION = '9f1c2e7a4b';
+
+/** A tracked Application that the application controller has reconciled but never synced: no operationState. */
+export function neverSynced(): Json {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: 'hangar-api',
+      namespace: 'argocd-apps',
+      uid: '8b2d4f60-1c3e-4a5b-9d7e-2f4a6c8e0b13',
+      generation: 12,
+      labels: { 'hangar.io/release-tracked': 'true', 'hangar.io/app': 'hangar-api' },
+      annotations: { 'hangar.io/release-id': 'rel-7' },
+    },
+    spec: {
+      project: 'hangar',
+      source: { repoURL: 'https://git.example.internal/hangar/deploy.git', path: 'apps/hangar-api', targetRevision: 'main' },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'shop' },
+      syncPolicy: { automated: { selfHeal: true, prune: true }, retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } } },
+    },
+    status: {
+      reconciledAt: '2025-06-02T11:59:00Z',
+      sync: { status: 'OutOfSync', revision: REVISION },
+      health: { status: 'Healthy' },
+    },
+  };
+}
+
+const MESSAGE = 'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request';
+
+/** A merge patch: the operation of an automated sync that is failing, attempt `retryCount` failed and a retry is pending. */
+export function running(retryCount: number, startedAt = '2025-06-02T12:00:00Z', revision = REVISION): Json {
+  return {
+    status: {
+      operationState: {
+        operation: { sync: { revision }, initiatedBy: { automated: true }, retry: { limit: 5 } },
+        phase: 'Running',
+        message: retryCount === 0 ? 'waiting for completion of hook batch/Job/hangar-api-migrate' : `${MESSAGE}. Retrying attempt #${retryCount} at 12:0${retryCount}PM.`,
+        startedAt,
+        // A merge patch: null removes what an earlier operation left (omitempty fields of a new operation are absent).
+        retryCount: retryCount === 0 ? null : retryCount,
+        finishedAt: null,
+        syncResult: null,
+      },
+    },
+  };
+}
+
+/** The operation after its last retry: Failed with finishedAt and NO syncResult; the sync status not yet refreshed. */
+export function failed(finishedAt: string): Json {
+  return {
+    status: {
+      operationState: { phase: 'Failed', message: `${MESSAGE} (retried 5 times).`, finishedAt, retryCount: 5 },
+    },
+  };
+}
+
+/** The application controller's next reconcile of the app (what makes the notification controller process it). */
+export const reconciled = (at: string): Json => ({ status: { reconciledAt: at } });
+
+export function succeeded(startedAt: string, finishedAt: string, revision: string): Json {
+  return {
+    status: {
+      reconciledAt: finishedAt,
+      sync: { status: 'Synced', revision },
+      operationState: {
+        operation: { sync: { revision }, initiatedBy: { automated: true }, retry: { limit: 5 } },
+        phase: 'Succeeded',
+        message: 'successfully synced (all tasks run)',
+        startedAt,
+        finishedAt,
+        retryCount: null,
+        syncResult: { revision, source: { repoURL: 'https://git.example.internal/hangar/deploy.git', path: 'apps/hangar-api', targetRevision: 'main' } },
+      },
+    },
+  };
+}
+
+export interface AppStep {
+  /** RFC 3339 time of the reconcile. */
+  readonly at: string;
+  readonly patch?: unknown;
+}
+
+/** Reconciles of one Application over time; the annotation the engine writes is carried into the next step. */
+export class AppReplay {
+  private object: Json;
+  private readonly engine: NotificationsEngine;
+
+  constructor(config: LoadedConfig, initial: Json) {
+    this.engine = new NotificationsEngine(config, ARGOCD_MODE, { secrets: SECRETS });
+    this.object = initial;
+  }
+
+  step(step: AppStep): ReconcileResult {
+    const object = step.patch === undefined ? this.object : (mergePatch(this.object, step.patch) as Json);
+    const result = this.engine.reconcile(object, new Date(step.at));
+    this.object = result.object;
+    return result;
+  }
+
+  get notified(): string | undefined {
+    return ((this.object.metadata as Json).annotations as Record<string, string> | undefined)?.[NOTIFIED_ANNOTATION];
+  }
+}
