@@ -4,17 +4,20 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config/errors';
-import { diffAgainstGitops } from './gitops/diff';
-import { GitopsError } from './gitops/errors';
-import { DEFAULT_IDENTITY, openPullRequest } from './gitops/pull-request';
-import { parseGithubRepo } from './gitops/remote';
-import { formatGitopsError, formatPullRequestResult } from './gitops/report';
-import { renderCluster } from './render';
 import { loadClusters } from './config/loader';
+import { GitopsError } from './gitops/errors';
 import { clusterBudgetSummary } from './prune/budget-summary';
+import { renderCluster } from './render';
 import { synth } from './synth';
-import { formatReport, formatTotals, secretsFromEnvironment } from './verify/format';
-import { verifyCluster } from './verify/run';
+
+// verify, pr and diff load their modules (schemas, Octokit, git) on first use, so that synth starts fast.
+const loadVerify = async () => ({ ...(await import('./verify/run')), ...(await import('./verify/format')) });
+const loadGitops = async () => ({
+  ...(await import('./gitops/diff')),
+  ...(await import('./gitops/pull-request')),
+  ...(await import('./gitops/remote')),
+  ...(await import('./gitops/report')),
+});
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -73,7 +76,7 @@ export function main(argv: readonly string[]): number | Promise<number> {
       case 'synth':
         return runSynth(rest);
       case 'verify':
-        return runVerify(rest);
+        return runVerify(rest).catch(reportError);
       case 'pr':
         return runPr(rest).catch(reportError);
       case 'diff':
@@ -119,13 +122,14 @@ const VERIFY_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-function runVerify(args: string[]): number {
+async function runVerify(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: VERIFY_OPTIONS, strict: true, allowPositionals: false });
   if (values.help) {
     console.log(USAGE);
     return EXIT_OK;
   }
   const loaded = loadClusters({ dir: values.clusters, ...(values.cluster !== undefined ? { cluster: values.cluster } : {}) });
+  const { formatReport, formatTotals, secretsFromEnvironment, verifyCluster } = await loadVerify();
   const knownSecrets = secretsFromEnvironment(process.env);
   const reports = loaded.map(({ file, config }) => {
     const report = verifyCluster(config, { knownSecrets });
@@ -195,6 +199,7 @@ async function runPr(args: string[]): Promise<number> {
     return EXIT_OK;
   }
   const { values, common } = parsed;
+  const { DEFAULT_IDENTITY, formatPullRequestResult, openPullRequest, parseGithubRepo } = await loadGitops();
   const apiUrl = values['api-url'] ?? envValue('GITHUB_API_URL');
   const result = await openPullRequest({
     ...common,
@@ -217,6 +222,7 @@ async function runDiff(args: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT_OK;
   }
+  const { diffAgainstGitops } = await loadGitops();
   const result = await diffAgainstGitops(parsed.common);
   console.log(result.markdown);
   return parsed.values['exit-code'] && result.changed ? EXIT_DIFFERS : EXIT_OK;
@@ -224,7 +230,8 @@ async function runDiff(args: string[]): Promise<number> {
 
 function reportError(error: unknown): number {
   if (error instanceof GitopsError) {
-    for (const line of formatGitopsError(error)) console.error(line);
+    console.error(`error: ${error.message}`);
+    console.error(`hint: ${error.hint}`);
     return error.isInputError ? EXIT_BAD_INPUT : EXIT_FAILURE;
   }
   if (error instanceof ConfigError) {

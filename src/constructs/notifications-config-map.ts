@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { k8s } from 'cdk8s-plus-28';
+import { k8s } from './k8s';
 import type { NotificationsConfig } from '../notifications/config/define';
 
 export interface NotificationsConfigMapProps {

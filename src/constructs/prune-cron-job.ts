@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { k8s } from 'cdk8s-plus-28';
+import { k8s } from './k8s';
 import { NOTIFIED_ANNOTATION } from '../prune/notified-annotation';
 
 /** The label of a release-tracked Rollout. */

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { k8s } from 'cdk8s-plus-28';
+import { k8s } from './k8s';
 
 /** Exactly what `kubectl annotate rollouts.argoproj.io -l ... KEY-` needs: list to select, patch to remove (get for a named Rollout). */
 export const PRUNE_RULES: readonly k8s.PolicyRule[] = [

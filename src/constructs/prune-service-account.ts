@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { k8s } from 'cdk8s-plus-28';
+import { k8s } from './k8s';
 
 export interface PruneServiceAccountProps {
   /** Name of the ServiceAccount the prune Job runs as. */

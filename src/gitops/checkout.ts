@@ -3,7 +3,7 @@
  * with git's plumbing (a private index file per run), so there is no working tree to get dirty.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitopsError } from './errors';
@@ -11,8 +11,6 @@ import { Git, GitCommandError } from './git';
 import { describeGitFailure } from './git-failures';
 import { displayUrl, type RemoteUrl } from './remote';
 import type { FolderFile } from './review';
-
-export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** `.glidepath-cache/<repo name>-<hash of the URL>`: one cache per gitops repository. */
 export function defaultCacheDir(remote: RemoteUrl, root: string = '.glidepath-cache'): string {
@@ -25,6 +23,8 @@ export interface Checkout {
   readonly git: Git;
   readonly dir: string;
   readonly remote: RemoteUrl;
+  /** This run made the cache, so it holds no refs yet. */
+  readonly created?: boolean;
 }
 
 /**
@@ -40,15 +40,14 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
     const building = `${dir}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
     try {
       await git.at(dirname(dir)).run(['init', '--quiet', '--bare', building]);
-      const cache = git.at(building);
-      await cache.run(['remote', 'add', 'origin', remote.url]);
-      await cache.run(['config', 'glidepath.cache', 'true']);
+      // What `git remote add origin <url>` and `git config glidepath.cache true` would write, without two more processes.
+      appendFileSync(join(building, 'config'), `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`);
       renameSync(building, dir);
     } catch (error) {
       rmSync(building, { recursive: true, force: true });
       throw error;
     }
-    return { git: git.at(dir), dir, remote };
+    return { git: git.at(dir), dir, remote, created: true };
   }
 
   const foreign = (why: string): never => {
@@ -76,12 +75,20 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
   return { git: cache, dir, remote };
 }
 
+/** A git config value in double quotes, escaped as `git config` writes it, so any URL or path reads back unchanged. */
+export function configValue(value: string): string {
+  const escaped = value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\x08/g, '\\b');
+  return `"${escaped}"`;
+}
+
 /**
  * Refuses a local gitops repository given by path when its working tree has uncommitted changes: they
  * would not be part of the base the pull request is built on, which is rarely what the person meant.
  */
 export async function refuseDirtyLocalRepo(git: Git, remote: RemoteUrl): Promise<void> {
   if (remote.protocol !== 'file' || remote.url.startsWith('file:') || !existsSync(remote.url)) return;
+  // Only the top of a working tree (which has a .git folder or file) is checked: skips a git process for bare repos.
+  if (!existsSync(join(remote.url, '.git'))) return;
   const local = git.at(remote.url);
   const bare = await local.tryRun(['rev-parse', '--is-bare-repository']);
   if (bare.code !== 0 || bare.stdout.trim() !== 'false') return;
@@ -125,43 +132,75 @@ export async function remoteTip(checkout: Checkout, branch: string): Promise<str
   return result.code === 0 ? result.stdout.trim() : undefined;
 }
 
-/** Every fetched branch under `prefix` (e.g. `glidepath/prod/`) with its commit. */
-export async function remoteTips(checkout: Checkout, prefix: string): Promise<Map<string, string>> {
-  const listing = await checkout.git.run(['for-each-ref', '--format=%(objectname) %(refname)', `refs/remotes/origin/${prefix}`]);
-  const tips = new Map<string, string>();
-  for (const line of listing.split('\n').filter((l) => l !== '')) {
-    const [commit, ref] = line.split(' ') as [string, string];
-    tips.set(ref.slice('refs/remotes/origin/'.length), commit);
-  }
-  return tips;
+export interface FetchedTips {
+  /** The base branch's commit, or undefined when it was not fetched. */
+  readonly baseCommit?: string;
+  /** Every fetched branch under the prefix (e.g. `glidepath/prod/`) with its commit. */
+  readonly branches: ReadonlyMap<string, string>;
 }
 
-/** The folder's tree id in a commit or tree (EMPTY_TREE when the folder does not exist there). */
-export async function folderTree(checkout: Checkout, treeish: string, folder: string): Promise<string> {
-  const result = await checkout.git.tryRun(['rev-parse', '--verify', '--quiet', `${treeish}:${folder}`]);
-  return result.code === 0 ? result.stdout.trim() : EMPTY_TREE;
+/** What a fetch brought, read in one process: the base branch (as remoteTip reads it) and the branches under `prefix`. */
+export async function fetchedTips(checkout: Checkout, base: string, prefix: string): Promise<FetchedTips> {
+  const remotes = 'refs/remotes/origin/';
+  const listing = await checkout.git.run([
+    'for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)', `${remotes}${base}`, `${remotes}${prefix}`,
+  ]);
+  const branches = new Map<string, string>();
+  let baseLine: string[] | undefined;
+  for (const line of listing.split('\n').filter((l) => l !== '')) {
+    const fields = line.split(' ');
+    const ref = fields.at(-1) ?? '';
+    if (ref === `${remotes}${base}`) baseLine = fields;
+    if (ref.startsWith(`${remotes}${prefix}`)) branches.set(ref.slice(remotes.length), fields[0] ?? '');
+  }
+  const [object, type, peeled, peeledType] = baseLine ?? [];
+  if (baseLine === undefined) return { branches };
+  if (type === 'commit') return { baseCommit: object, branches };
+  if (type === 'tag' && peeledType === 'commit') return { baseCommit: peeled, branches };
+  // A tag of a tag, or no commit at all: let rev-parse peel it as it would have anyway.
+  const baseCommit = await remoteTip(checkout, base);
+  return { ...(baseCommit !== undefined ? { baseCommit } : {}), branches };
+}
+
+/** Whether `folder` holds exactly the same entries in two commits or trees (absent in both counts as the same). */
+export async function sameFolder(checkout: Checkout, a: string, b: string, folder: string): Promise<boolean> {
+  const args = ['--literal-pathspecs', 'diff-tree', '-r', '--quiet', '--no-renames', a, b, '--', folder];
+  const result = await checkout.git.tryRun(args);
+  if (result.code > 1) throw new GitCommandError(args, result);
+  return result.code === 0;
 }
 
 export interface FolderSnapshot {
   /** Regular files under the folder, paths relative to it. */
   readonly files: FolderFile[];
-  /** Every path under the folder (files, links, submodules), relative to the repository root. */
-  readonly entries: string[];
+  /** Every file, link and submodule outside the folder, as ls-tree lists them (`<mode> <type> <id>\t<path>`). */
+  readonly outside: string[];
 }
 
-/** Everything under the folder in a commit; refuses a parent that is a file or a symbolic link. */
+/** Everything in a commit, split at the folder; refuses a parent of the folder that is a file or a symbolic link. */
 export async function readFolder(checkout: Checkout, commit: string, folder: string): Promise<FolderSnapshot> {
-  await refuseNonFolderParents(checkout, commit, folder);
-  const listing = await checkout.git.run(['ls-tree', '-r', '-z', '--full-tree', commit, '--', `${folder}/`]);
+  // The whole tree in one listing, so treeWithFolder need not read the commit again.
+  const listing = await checkout.git.run(['ls-tree', '-r', '-z', '--full-tree', commit]);
+  const segments = folder.split('/');
+  const parents = new Set(segments.map((_s, i) => segments.slice(0, i + 1).join('/')));
   const blobs: { id: string; path: string }[] = [];
-  const entries: string[] = [];
+  const outside: string[] = [];
   for (const entry of listing.split('\0').filter((e) => e !== '')) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(entry);
     if (match === null) continue;
-    entries.push(match[4] ?? '');
-    if (match[2] === 'blob' && match[1] !== '120000') blobs.push({ id: match[3] ?? '', path: (match[4] ?? '').slice(folder.length + 1) });
+    const [, mode, type, id = '', path = ''] = match;
+    if (parents.has(path)) {
+      // A symlink or file where a parent folder of the owned folder should be would make the folder unwritable.
+      throw new GitopsError(
+        'path-escape',
+        `${path} in the gitops repo is a ${mode === '120000' ? 'symbolic link' : type}, not a folder; glidepath would not stay inside ${folder}`,
+        `replace ${path} with a real folder in the gitops repo, or choose another gitops.path`,
+      );
+    }
+    if (!path.startsWith(`${folder}/`)) outside.push(entry);
+    else if (type === 'blob' && mode !== '120000') blobs.push({ id, path: path.slice(folder.length + 1) });
   }
-  if (blobs.length === 0) return { files: [], entries };
+  if (blobs.length === 0) return { files: [], outside };
   // One `cat-file --batch` for all blobs: "<id> blob <size>\n<bytes>\n" each.
   const out = await checkout.git.runBytes(['cat-file', '--batch'], { input: blobs.map((b) => `${b.id}\n`).join('') });
   const files: FolderFile[] = [];
@@ -172,30 +211,14 @@ export async function readFolder(checkout: Checkout, commit: string, folder: str
     files.push({ path: blob.path, content: out.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8') });
     offset = headerEnd + 1 + size + 1;
   }
-  return { files, entries };
-}
-
-/** A symlink or file where a parent folder of the owned folder should be would make the folder unwritable. */
-async function refuseNonFolderParents(checkout: Checkout, commit: string, folder: string): Promise<void> {
-  const segments = folder.split('/');
-  const prefixes = segments.map((_s, i) => segments.slice(0, i + 1).join('/'));
-  const listing = await checkout.git.run(['ls-tree', '-z', '--full-tree', commit, '--', ...prefixes]);
-  for (const entry of listing.split('\0').filter((e) => e !== '')) {
-    const match = /^(\d+) (\w+) [0-9a-f]+\t(.*)$/s.exec(entry);
-    if (match === null || match[2] === 'tree' || !prefixes.includes(match[3] ?? '')) continue;
-    throw new GitopsError(
-      'path-escape',
-      `${match[3]} in the gitops repo is a ${match[1] === '120000' ? 'symbolic link' : match[2]}, not a folder; glidepath would not stay inside ${folder}`,
-      `replace ${match[3]} with a real folder in the gitops repo, or choose another gitops.path`,
-    );
-  }
+  return { files, outside };
 }
 
 /**
- * The base commit's tree with `folder` replaced by exactly `files`: `existing` (from readFolder of the same
- * commit) are removed, the rendered files added; nothing outside the folder is touched.
+ * A tree of `outside` (readFolder's listing of the base commit) with `folder` holding exactly `files`:
+ * nothing outside the folder is touched. Built in a private index file, so no working tree is needed.
  */
-export async function treeWithFolder(checkout: Checkout, baseCommit: string, folder: string, existing: readonly string[], files: readonly FolderFile[]): Promise<string> {
+export async function treeWithFolder(checkout: Checkout, folder: string, outside: readonly string[], files: readonly FolderFile[]): Promise<string> {
   const scratch = mkdtempSync(join(tmpdir(), 'glidepath-tree-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
@@ -203,10 +226,9 @@ export async function treeWithFolder(checkout: Checkout, baseCommit: string, fol
     const blobs = (await checkout.git.run(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((_f, i) => `${join(scratch, `${i}`)}\n`).join('') }))
       .split('\n')
       .filter((l) => l !== '');
-    await checkout.git.run(['read-tree', baseCommit], { env });
-    const removals = existing.map((p) => `0 ${'0'.repeat(40)}\t${p}\0`);
+    // --index-info takes ls-tree's lines as they are; the index starts empty, so the old folder is simply left out.
     const additions = files.map((file, i) => `100644 ${blobs[i]}\t${folder}/${file.path}\0`);
-    await checkout.git.run(['update-index', '-z', '--index-info'], { env, input: [...removals, ...additions].join('') });
+    await checkout.git.run(['update-index', '-z', '--index-info'], { env, input: [...outside.map((e) => `${e}\0`), ...additions].join('') });
     return (await checkout.git.run(['write-tree'], { env })).trim();
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render';
-import { defaultCacheDir, fetchRefs, isAncestor, openCache, refuseDirtyLocalRepo, remoteTip, type Checkout } from './checkout';
+import { defaultCacheDir, fetchedTips, fetchRefs, isAncestor, openCache, refuseDirtyLocalRepo, remoteTip, type Checkout } from './checkout';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { checkFileName, ownedFolder } from './folder';
@@ -32,6 +32,8 @@ export interface OpenedGitopsRepo {
   readonly base: string;
   readonly baseCommit: string;
   readonly branchPrefix: string;
+  /** The fetched glidepath branches of this cluster (`glidepath/<cluster>/...`) with their commits. */
+  readonly branchTips: ReadonlyMap<string, string>;
   readonly notes: string[];
 }
 
@@ -61,16 +63,16 @@ export async function openGitopsRepo(options: GitopsRepoOptions): Promise<Opened
   const branchPrefix = branchPrefixOf(config.name);
   const notes: string[] = [];
 
-  const previousBase = await remoteTip(checkout, base);
+  const previousBase = checkout.created === true ? undefined : await remoteTip(checkout, base);
   await fetchRefs(checkout, base, branchPrefix);
-  const baseCommit = await remoteTip(checkout, base);
+  const { baseCommit, branches: branchTips } = await fetchedTips(checkout, base, branchPrefix);
   if (baseCommit === undefined) {
     throw new GitopsError('missing-base', `the base branch ${JSON.stringify(base)} was not fetched`, 'check that the branch exists on the remote and run again');
   }
   if (previousBase !== undefined && previousBase !== baseCommit && !(await isAncestor(checkout, previousBase, baseCommit))) {
     notes.push(`the base branch ${base} was rewritten (force-pushed) since the last run: ${previousBase.slice(0, 12)} is no longer in its history; using ${baseCommit.slice(0, 12)}`);
   }
-  return { checkout, remote, folder, base, baseCommit, branchPrefix, notes };
+  return { checkout, remote, folder, base, baseCommit, branchPrefix, branchTips, notes };
 }
 
 export function renderedFolderFiles(files: readonly RenderedFile[]): FolderFile[] {

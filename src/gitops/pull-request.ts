@@ -5,11 +5,12 @@
  */
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render';
-import { commitTree, folderTree, isAncestor, readFolder, remoteTips, treeWithFolder, type CommitIdentity } from './checkout';
+import { commitTree, isAncestor, readFolder, sameFolder, treeWithFolder, type CommitIdentity } from './checkout';
 import { GitopsError } from './errors';
 import { GithubPulls, type GithubClientOptions, type PullRequest } from './github';
 import { contentHash, openGitopsRepo, renderedFolderFiles, type GitopsRepoOptions } from './gitops-repo';
 import { GITHUB_BODY_LIMIT, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import { allInOrder } from './in-order';
 import { pushBranch } from './push';
 import { defaultApiUrl, displayUrl, type GithubRepo, type RemoteUrl } from './remote';
 import { hasChanges, reviewChanges, type Review } from './review';
@@ -77,14 +78,18 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   const notes = [...repo.notes];
   const github = githubClient(options, repo.remote, token, dryRun, notes);
 
-  const snapshot = await readFolder(checkout, baseCommit, folder);
+  // Independent steps overlap (git and the API answer while the other works); failures keep the order written here.
+  const [snapshot, source] = await allInOrder([readFolder(checkout, baseCommit, folder), sourceRevision(options.sourceDir ?? process.cwd())]);
   const review = reviewChanges(folder, snapshot.files, rendered);
-  const source = await sourceRevision(options.sourceDir ?? process.cwd());
   const hash = contentHash(rendered);
-  const open = github === undefined ? [] : await github.findOpen(base, branchPrefix);
+  const [open, tree] = await allInOrder([
+    github === undefined ? Promise.resolve([]) : github.findOpen(base, branchPrefix),
+    hasChanges(review) ? treeWithFolder(checkout, folder, snapshot.outside, rendered) : Promise.resolve(undefined),
+  ]);
   const common = { dryRun, cluster: config.name, repo: displayUrl(repo.remote), base, baseCommit, folder, review, source, notes };
 
-  if (!hasChanges(review)) {
+  if (tree === undefined) {
+    // No change against the base (nothing was built).
     const closed: PullRequest[] = [];
     for (const pull of open) {
       if (dryRun || github === undefined) {
@@ -96,8 +101,6 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
     return { ...common, action: 'no-change', pushed: false, closed };
   }
 
-  const tree = await treeWithFolder(checkout, baseCommit, folder, snapshot.entries, rendered);
-  const wanted = await folderTree(checkout, tree, folder);
   const title = `glidepath: ${config.name}: ${summaryLine(review)}`;
   const body = pullRequestBody(review, { cluster: config.name, base, baseCommit, hash, source });
   const message = commitMessage(review, { cluster: config.name, hash, source, title });
@@ -105,10 +108,9 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   if (open.length > 1) notes.push(`more than one glidepath pull request is open for ${config.name}: ${open.map((p) => `#${p.number}`).join(', ')}; updating the newest, #${existing?.number}`);
 
   const branch = existing?.branch ?? `${branchPrefix}${hash.slice(0, 12)}`;
-  const branchTip = (await remoteTips(checkout, branchPrefix)).get(branch);
-  const containsBase = branchTip !== undefined && (await isAncestor(checkout, baseCommit, branchTip));
-  // Same folder content on the branch: already proposed, even when the base moved on since.
-  const proposed = branchTip !== undefined && (await folderTree(checkout, branchTip, folder)) === wanted;
+  const branchTip = repo.branchTips.get(branch);
+  // Same folder content on the branch (proposed): already proposed, even when the base moved on since.
+  const [containsBase, proposed] = branchTip === undefined ? [false, false] : await allInOrder([isAncestor(checkout, baseCommit, branchTip), sameFolder(checkout, tree, branchTip, folder)]);
   if (proposed && !containsBase) notes.push(`${branch} does not contain the current ${base} (${baseCommit.slice(0, 12)}); its change to ${folder}/ is the same, so it was left as it is`);
   if (existing !== undefined && proposed) {
     return { ...common, action: 'up-to-date', pushed: false, branch, commit: branchTip, pullRequest: existing, closed: [] };

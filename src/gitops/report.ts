@@ -1,5 +1,4 @@
 /** What `pr` tells the person who ran it, as lines (src/cli.ts prints them). */
-import { GitopsError } from './errors';
 import { objectLabel, summaryLine } from './markdown';
 import type { PullRequestResult } from './pull-request';
 
@@ -34,8 +33,4 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
   }
   for (const note of result.notes) lines.push(`  note: ${note}`);
   return lines;
-}
-
-export function formatGitopsError(error: GitopsError): string[] {
-  return [`error: ${error.message}`, `hint: ${error.hint}`];
 }

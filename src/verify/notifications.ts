@@ -4,12 +4,12 @@
  * expression evaluated and every template executed against odd but real objects).
  */
 import { isScalar, parseDocument, type Scalar } from 'yaml';
-import type { Expr } from '../notifications/expr/ast';
+import { childrenOf, type Expr } from '../notifications/expr/ast';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
 import { ConfigLoadError, loadConfigData, type LoadedConfig } from '../notifications/model/config-map';
 import { evaluate } from '../notifications/model/expr-eval';
-import { ROLLOUTS_MODE, timeHelpers } from '../notifications/model/modes';
+import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { formatGoValue, fromJson, type GoMap } from '../notifications/model/values';
 import { rolloutNotifications, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/rollouts/rollout-fact';
 import { ODD_APPLICATIONS, ODD_ROLLOUTS } from './odd-objects';
@@ -125,14 +125,7 @@ function someNode(expr: Expr, test: (node: Expr) => boolean): boolean {
 function untruncatedTimeDivisions(expr: Expr, insideInt = false): Expr[] {
   const here = expr.kind === 'binary' && expr.operator === '/' && mentionsTime(expr) && !insideInt ? [expr] : [];
   const isInt = expr.kind === 'call' && expr.callee.kind === 'ident' && expr.callee.name === 'int';
-  const children: Expr[] =
-    expr.kind === 'array' ? [...expr.items]
-    : expr.kind === 'member' ? [expr.object]
-    : expr.kind === 'index' ? [expr.object, expr.index]
-    : expr.kind === 'call' ? [expr.callee, ...expr.args]
-    : expr.kind === 'binary' ? [expr.left, expr.right]
-    : expr.kind === 'not' ? [expr.operand]
-    : [];
+  const children = childrenOf(expr);
   // `int(a / b)` truncates the division directly inside it, not a division nested deeper in another call.
   const nextInsideInt = (child: Expr) => (isInt && child.kind === 'binary' && child.operator === '/') || (insideInt && expr.kind === 'binary' && expr.operator !== '/');
   return [...here, ...children.flatMap((child) => untruncatedTimeDivisions(child, nextInsideInt(child)))];
@@ -180,10 +173,10 @@ function evaluateText(expr: Expr, env: GoMap): string {
 
 // ---------------------------------------------------------------- missing objects and template JSON
 
+const MODES: Readonly<Record<Engine, EngineMode>> = { rollouts: ROLLOUTS_MODE, argocd: ARGOCD_MODE };
+
 function variables(engine: Engine, object: Record<string, unknown>, now: number, context: Readonly<Record<string, string>> = {}): GoMap {
-  const unstructured = fromJson(object) as GoMap;
-  if (engine === 'rollouts') return ROLLOUTS_MODE.variables(unstructured, new Date(now), context);
-  return { app: unstructured, context: fromJson(context) as GoMap, time: timeHelpers(new Date(now)) };
+  return MODES[engine].variables(fromJson(object) as GoMap, new Date(now), context);
 }
 
 function oddObjects(engine: Engine) {
@@ -235,14 +228,7 @@ function unguardedReads(expr: Expr, engine: Engine, guarded: ReadonlySet<string>
       found.push(`${printExpr(expr)} (${object} may be missing)`);
     }
   }
-  const children: Expr[] =
-    expr.kind === 'array' ? [...expr.items]
-    : expr.kind === 'member' ? [expr.object]
-    : expr.kind === 'index' ? [expr.object, expr.index]
-    : expr.kind === 'call' ? [expr.callee, ...expr.args]
-    : expr.kind === 'binary' ? [expr.left, expr.right]
-    : expr.kind === 'not' ? [expr.operand]
-    : [];
+  const children = childrenOf(expr);
   return [...found, ...children.flatMap((child) => unguardedReads(child, engine, guarded))];
 }
 

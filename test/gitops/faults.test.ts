@@ -2,8 +2,11 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openCache } from '../../src/gitops/checkout';
 import { GitopsError } from '../../src/gitops/errors';
+import { Git } from '../../src/gitops/git';
 import { basicCredentials } from '../../src/gitops/redact';
+import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
@@ -241,6 +244,18 @@ describe('pr faults', () => {
     expect(error.message).toContain(`is a cache of "${other}", not of ${s.remote}`);
     expect(error.hint).toMatch(/--cache-dir/);
     expect(refsOf(cacheDir)).toBe(before);
+  });
+
+  it('a cache made for a path that git config must quote is recognised as its own on the next run, and as no other', async () => {
+    const remote = parseRemote(join(tempDir('odd'), 'a "b" #c;d\\e\tf g.git'));
+    const cacheDir = join(tempDir('cache'), 'odd');
+    const git = new Git({ cwd: tempDir('x') });
+    expect((await openCache(git, remote, cacheDir)).created).toBe(true);
+    await expect(git.at(cacheDir).run(['config', '--get', 'remote.origin.url'])).resolves.toBe(`${remote.url}\n`);
+    const reopened = await openCache(git, remote, cacheDir);
+    expect(reopened.dir).toBe(cacheDir);
+    expect(reopened.created).toBeUndefined();
+    await expect(openCache(git, parseRemote(`${remote.url}x`), cacheDir)).rejects.toMatchObject({ kind: 'foreign-checkout' });
   });
 
   it('a cache folder that is a working checkout, or a plain folder inside another repository, is refused', async () => {

@@ -111,12 +111,12 @@ describe('a cluster file that carries a token', () => {
     ['argocd.context.apiToken', { ...file, argocd: { namespace: 'argocd', context: { apiToken: 'plain' } } }, 'plain'],
     ['gitops.repo', { ...file, gitops: { repo: 'https://bot:hunter22@github.com/org/gitops.git' } }, 'hunter22'],
     ['veridor.failOn', { ...file, veridor: { ...file.veridor, failOn: RANDOM_TOKEN } }, RANDOM_TOKEN],
-  ])('%s: refused with exit 2, the field named, the value never printed', (field, content, value) => {
+  ])('%s: refused with exit 2, the field named, the value never printed', async (field, content, value) => {
     const dir = clusterDir({ 'prod.yaml': content });
     const out = clusterDir({});
     for (const command of ['verify', 'synth']) {
       stderr = [];
-      expect(main([command, '--clusters', dir, ...(command === 'synth' ? ['--out', out] : [])])).toBe(2);
+      expect(await main([command, '--clusters', dir, ...(command === 'synth' ? ['--out', out] : [])])).toBe(2);
       const text = stderr.join('\n');
       expect(text).toContain(`prod.yaml: ${field}: `);
       expect(text).toContain('never carries secrets: put the relay token in the notifications Secrets');

@@ -94,3 +94,17 @@ export function isPlainProperty(name: string): boolean {
 function step(object: Expr, property: string, optional: boolean): Expr {
   return isPlainProperty(property) ? member(object, property, optional) : index(object, str(property), optional);
 }
+
+/** The direct sub-expressions of `expr`, in source order: for walks over an expression tree. */
+export function childrenOf(expr: Expr): readonly Expr[] {
+  switch (expr.kind) {
+    case 'array': return expr.items;
+    case 'member': return [expr.object];
+    case 'index': return [expr.object, expr.index];
+    case 'call': return [expr.callee, ...expr.args];
+    case 'binary': return [expr.left, expr.right];
+    case 'not': return [expr.operand];
+    case 'literal':
+    case 'ident': return [];
+  }
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
-import { renderCluster } from '../../../src/render';
+import { renderCluster, type RenderedFile } from '../../../src/render';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { bareRemote, sourceCheckout, tempDir } from './git-repos';
@@ -25,7 +25,19 @@ export function prodConfig(overrides: Partial<ClusterFile> = {}, repo = 'unused'
   return clusterConfig({ name: 'prod', gitops: { repo, path: FOLDER }, ...overrides });
 }
 
-/** Making a repository takes a dozen git processes: each distinct one is made once per test file and copied. */
+/** The render of a config, made once per test file: rendering is deterministic and other tests pin its output. */
+const renders = new Map<string, RenderedFile[]>();
+function rendered(config: ClusterConfig): RenderedFile[] {
+  const key = JSON.stringify(config);
+  let files = renders.get(key);
+  if (files === undefined) {
+    files = renderCluster(config);
+    renders.set(key, files);
+  }
+  return files;
+}
+
+/** Each distinct remote is made once per test file (git init + fast-import) and copied for every test. */
 const templates = new Map<string, string>();
 let source: { dir: string; commit: string } | undefined;
 
@@ -57,8 +69,7 @@ export interface Scenario {
  */
 export async function scenario(folderFiles?: Record<string, string>): Promise<Scenario> {
   const config = prodConfig();
-  const rendered = renderCluster(config);
-  const first = rendered[0]!;
+  const first = rendered(config)[0]!;
   const inFolder = folderFiles ?? {
     [first.path]: withOldLabel(first.content),
     'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
@@ -88,7 +99,7 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
       const cfg = options.config ?? withRemote;
       return openPullRequest({
         config: cfg,
-        files: options.files ?? renderCluster(cfg),
+        files: options.files ?? rendered(cfg),
         token: TOKEN,
         apiUrl: api.url,
         githubRepo: { owner: api.owner, repo: api.repo },
