@@ -74,7 +74,7 @@ export function main(argv: readonly string[]): number | Promise<number> {
   try {
     switch (command) {
       case 'synth':
-        return runSynth(rest);
+        return runSynth(rest).catch(reportError);
       case 'verify':
         return runVerify(rest).catch(reportError);
       case 'pr':
@@ -93,13 +93,13 @@ export function main(argv: readonly string[]): number | Promise<number> {
   }
 }
 
-function runSynth(args: string[]): number {
+async function runSynth(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false });
   if (values.help) {
     console.log(USAGE);
     return EXIT_OK;
   }
-  const result = synth({
+  const result = await synth({
     dir: values.clusters,
     outDir: values.out,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),

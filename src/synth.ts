@@ -1,9 +1,9 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { loadClusters, type LoadOptions } from './config/loader';
+import { renderClusters, type RenderPoolOptions } from './output/render-pool';
 import { writeDist, type RenderedCluster } from './output/write-dist';
-import { renderCluster } from './render';
 
-export interface SynthOptions extends LoadOptions {
+export interface SynthOptions extends LoadOptions, RenderPoolOptions {
   readonly outDir: string;
 }
 
@@ -12,9 +12,12 @@ export interface SynthResult {
   readonly clusters: readonly RenderedCluster[];
 }
 
-export function synth(options: SynthOptions): SynthResult {
+export async function synth(options: SynthOptions): Promise<SynthResult> {
   const loaded = loadClusters(options);
-  const clusters = loaded.map(({ config }) => ({ name: config.name, files: renderCluster(config) }));
+  const clusters = await renderClusters(
+    loaded.map(({ config }) => config),
+    options,
+  );
   writeDist(options.outDir, clusters, options.cluster === undefined ? 'whole' : 'clusters');
   return { outDir: options.outDir, clusters };
 }

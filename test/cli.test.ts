@@ -35,30 +35,30 @@ function withPreviousDist(): string {
 }
 
 describe('synth', () => {
-  it('renders every cluster into <out>/<cluster>/ and replaces what was there', () => {
+  it('renders every cluster into <out>/<cluster>/ and replaces what was there', async () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = withPreviousDist();
-    expect(main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
     expect(readdirSync(join(out, 'prod'))).not.toContain('old.k8s.yaml');
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
   });
 
-  it('--cluster renders one cluster and leaves the others in place', () => {
+  it('--cluster renders one cluster and leaves the others in place', async () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = clusterDir({});
-    expect(main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'])).toBe(0);
     expect(readdirSync(out)).toEqual(['dev']);
-    expect(main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
   });
 
-  it('--relay-ip changes only the relay address', () => {
+  it('--relay-ip changes only the relay address', async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const before = clusterDir({});
     const after = clusterDir({});
-    expect(main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'])).toBe(0);
-    expect(main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'])).toBe(0);
     const a = tree(before);
     const b = tree(after);
     expect(Object.keys(b)).toEqual(Object.keys(a));
@@ -67,8 +67,8 @@ describe('synth', () => {
     }
   });
 
-  it('--help explains the command', () => {
-    expect(main(['synth', '--help'])).toBe(0);
+  it('--help explains the command', async () => {
+    expect(await main(['synth', '--help'])).toBe(0);
     expect(stdout.join('\n')).toContain('--relay-ip IP');
   });
 });
@@ -87,19 +87,19 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
     ['bad --relay-ip', { 'prod.yaml': validClusterFile({ name: 'prod' }) }, ['--cluster', 'prod', '--relay-ip', '10.1.2'], /--relay-ip: "10\.1\.2" is not an IPv4 or IPv6 address/],
   ];
 
-  it.each(cases)('%s', (_name, files, args, message) => {
+  it.each(cases)('%s', async (_name, files, args, message) => {
     const dir = clusterDir({ 'ok.yaml': validClusterFile({ name: 'fine' }), ...files });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(main(['synth', '--clusters', dir, '--out', out, ...args])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', out, ...args])).toBe(2);
     expect(stderr.join('\n')).toMatch(message);
     expect(stderr.at(-1)).toBe('nothing was written.');
     expect(tree(out)).toEqual(before);
     expect(readdirSync(out)).toEqual(['prod']);
   });
 
-  it('an unknown option exits 2 with the usage', () => {
-    expect(main(['synth', '--clsuter', 'prod'])).toBe(2);
+  it('an unknown option exits 2 with the usage', async () => {
+    expect(await main(['synth', '--clsuter', 'prod'])).toBe(2);
     expect(stderr.join('\n')).toMatch(/Unknown option '--clsuter'/);
   });
 });

@@ -96,12 +96,12 @@ describe('growthBudget', () => {
 });
 
 describe('synth --summary', () => {
-  it('prints the budget of each cluster after the files', () => {
+  it('prints the budget of each cluster after the files', async () => {
     const stdout: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
     try {
       const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
-      expect(main(['synth', '--clusters', dir, '--out', clusterDir({}), '--summary'])).toBe(0);
+      expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--summary'])).toBe(0);
     } finally {
       vi.restoreAllMocks();
     }

@@ -260,13 +260,13 @@ afterAll(() => {
 });
 
 describe('fuzzing cluster files', () => {
-  it(`${RUNS} malformed files exit 2, name the field and write nothing`, () => {
-    fc.assert(
-      fc.property(MALFORMED, (bad) => {
+  it(`${RUNS} malformed files exit 2, name the field and write nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(MALFORMED, async (bad) => {
         tried[bad.kind] = (tried[bad.kind] ?? 0) + 1;
         writeFileSync(clusterFile, bad.text);
         stderr = [];
-        expect(main(['synth', '--cluster', clusterFile, '--out', out])).toBe(2);
+        expect(await main(['synth', '--cluster', clusterFile, '--out', out])).toBe(2);
         const problems = stderr.slice(0, -1).flatMap((line) => line.split('\n'));
         expect(stderr.at(-1)).toBe('nothing was written.');
         const prefix = `${clusterFile}: `;
@@ -295,10 +295,10 @@ describe('fuzzing cluster files', () => {
     );
   }, timeout(VALID_RUNS, 600));
 
-  it('the harness can fail: the same call on a valid file exits 0, not 2', () => {
+  it('the harness can fail: the same call on a valid file exits 0, not 2', async () => {
     writeFileSync(clusterFile, stringify(validClusterFile({ name: 'prod' })));
     expect(readFileSync(clusterFile, 'utf8')).toContain('name: prod');
-    expect(main(['synth', '--cluster', clusterFile, '--out', clusterDir({})])).toBe(0);
+    expect(await main(['synth', '--cluster', clusterFile, '--out', clusterDir({})])).toBe(0);
   });
 });
 
