@@ -1,18 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli';
 import { clusterDir, validClusterFile } from './helpers/cluster-files';
+import { capturePrintedLines } from './helpers/console';
 
-let stderr: string[];
-let stdout: string[];
-beforeEach(() => {
-  stderr = [];
-  stdout = [];
-  vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
-  vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
-});
-afterEach(() => vi.restoreAllMocks());
+const { stdout, stderr } = capturePrintedLines();
 
 /** Every file under `dir` with its content, to prove that nothing changed. */
 function tree(dir: string): Record<string, string> {

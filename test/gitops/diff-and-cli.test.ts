@@ -1,24 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
 import { renderCluster } from '../../src/render';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, tempDir } from './helpers/git-repos';
 
 let current: Scenario | undefined;
-let stdout: string[];
-let stderr: string[];
-beforeEach(() => {
-  stdout = [];
-  stderr = [];
-  vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
-});
+const { stdout, stderr, clear } = capturePrintedLines();
 afterEach(async () => {
-  vi.restoreAllMocks();
   vi.unstubAllEnvs();
   await current?.api.close();
   current = undefined;
@@ -70,7 +63,7 @@ describe('diff', () => {
     expect(await main(['diff', '--clusters', same, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'])).toBe(0);
     expect(stdout.join('\n')).toContain('**No change**');
 
-    stdout = [];
+    clear();
     const different = clustersFor(s, { veridor: { image: 'registry.test/veridor:9.9.9' } });
     expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir])).toBe(0);
     expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'])).toBe(3);

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 
 /** Lets one test plant a privileged pod in what `renderCluster` returns; every other test renders as is. */
 const plant = vi.hoisted(() => ({ extra: undefined as string | undefined }));
@@ -12,16 +13,10 @@ vi.mock(import('../../src/render'), async (importOriginal) => {
   };
 });
 
-let stdout: string[];
-let stderr: string[];
+const { stdout, stderr } = capturePrintedLines();
 beforeEach(() => {
-  stdout = [];
-  stderr = [];
   plant.extra = undefined;
-  vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
-  vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
 });
-afterEach(() => vi.restoreAllMocks());
 
 describe('npm run verify', () => {
   it('passes every shipped cluster and prints how many objects and checks ran', async () => {

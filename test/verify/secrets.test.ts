@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { findSecretLikeValues, secretLikeReason } from '../../src/config/secret-values';
 import { checkSecrets } from '../../src/verify/secrets';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 import { contextFor, handBuilt, objectsFor, planted } from './objects';
 
 const context = contextFor();
@@ -93,15 +94,7 @@ describe('secrets in rendered output', () => {
 });
 
 describe('a cluster file that carries a token', () => {
-  let stderr: string[];
-  let stdout: string[];
-  beforeEach(() => {
-    stderr = [];
-    stdout = [];
-    vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
-    vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const { stdout, stderr, clear } = capturePrintedLines();
 
   const file = validClusterFile({ name: 'prod' });
   it.each([
@@ -115,7 +108,7 @@ describe('a cluster file that carries a token', () => {
     const dir = clusterDir({ 'prod.yaml': content });
     const out = clusterDir({});
     for (const command of ['verify', 'synth']) {
-      stderr = [];
+      clear();
       expect(await main([command, '--clusters', dir, ...(command === 'synth' ? ['--out', out] : [])])).toBe(2);
       const text = stderr.join('\n');
       expect(text).toContain(`prod.yaml: ${field}: `);
