@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUILD_DIR = join(ROOT, 'build');
 export const BUNDLE = join(BUILD_DIR, 'cli.mjs');
+/** Every file the CLI loads by name (chunks are imported by the entry itself). */
+export const ENTRY_FILES = [BUNDLE, join(BUILD_DIR, 'render-worker.mjs')];
 
 export async function bundle() {
   const { build } = await import('esbuild');
