@@ -41,15 +41,16 @@ export function describeGitFailure(error: unknown, action: string, remote: Remot
         : `set GITHUB_TOKEN to a token that can read and push ${where} (fine-grained: Contents read and write); it is sent as an HTTP header, never in the URL`,
     );
   }
+  // Before the network check: git adds "Could not read from remote repository" to a missing local path too.
+  if (remote.protocol === 'file' && NOT_A_REPO.some((re) => re.test(output))) {
+    return new GitopsError('input', `git could not ${action}: ${where} is not a git repository (${detail})`, 'pass the gitops repository (its folder or URL) with --repo, or fix gitops.repo in the cluster file');
+  }
   if (NETWORK.some((re) => re.test(output))) {
     return new GitopsError(
       'network',
       `git could not ${action}: the remote is unreachable (${detail})`,
       'check the network, VPN or proxy, and run again; nothing was changed on the remote',
     );
-  }
-  if (remote.protocol === 'file' && NOT_A_REPO.some((re) => re.test(output))) {
-    return new GitopsError('input', `git could not ${action}: ${where} is not a git repository (${detail})`, 'pass the gitops repository (its folder or URL) with --repo, or fix gitops.repo in the cluster file');
   }
   return new GitopsError('git', `git could not ${action}: ${detail}`, 'read the git message above; run again once it is fixed (a rerun continues where this one stopped)');
 }
