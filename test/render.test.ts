@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildClusterApp, renderCluster } from '../src/render';
 import { clusterConfig } from './helpers/cluster-files';
 
-/** What cdk8s itself writes for each chart, without the render's YAML cache. */
+/** What cdk8s itself writes for each chart. */
 function uncached(config: ReturnType<typeof clusterConfig>) {
   return buildClusterApp(config)
     .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: Yaml.stringify(...chart.toJson()) }))
@@ -11,7 +11,7 @@ function uncached(config: ReturnType<typeof clusterConfig>) {
 }
 
 describe('renderCluster', () => {
-  it('writes exactly what cdk8s writes, also for charts it has serialized before for another cluster', () => {
+  it('writes exactly what cdk8s writes, chart by chart, for clusters that share some charts', () => {
     const a = clusterConfig({ name: 'a', tracked: { namespaces: ['shop', 'billing'] } });
     const b = clusterConfig({ name: 'b', tracked: { namespaces: ['shop', 'ledger'] }, relay: { ip: '10.9.9.9', port: 1 } });
     for (const config of [a, b, a, b]) expect(renderCluster(config)).toEqual(uncached(config));
