@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { k8s } from './k8s';
 import { NOTIFIED_ANNOTATION } from '../prune/notified-annotation';
+import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
 /** The label of a release-tracked Rollout. */
 export const RELEASE_TRACKED_SELECTOR = 'hangar.io/release-tracked=true';
@@ -65,13 +66,7 @@ export class PruneCronJob extends Construct {
                 automountServiceAccountToken: true,
                 restartPolicy: 'Never',
                 enableServiceLinks: false,
-                securityContext: {
-                  runAsNonRoot: true,
-                  runAsUser: PRUNE_UID,
-                  runAsGroup: PRUNE_UID,
-                  fsGroup: PRUNE_UID,
-                  seccompProfile: { type: 'RuntimeDefault' },
-                },
+                securityContext: restrictedPodSecurityContext(PRUNE_UID),
                 containers: props.namespaces.map((namespace) => pruneContainer(namespace, props.image)),
                 volumes: [{ name: 'home', emptyDir: { sizeLimit: k8s.Quantity.fromString('64Mi') } }],
               },
@@ -109,16 +104,7 @@ function pruneContainer(namespace: string, image: string): k8s.Container {
       requests: { cpu: k8s.Quantity.fromString('10m'), memory: k8s.Quantity.fromString('64Mi') },
       limits: { cpu: k8s.Quantity.fromString('200m'), memory: k8s.Quantity.fromString('128Mi') },
     },
-    securityContext: {
-      runAsNonRoot: true,
-      runAsUser: PRUNE_UID,
-      runAsGroup: PRUNE_UID,
-      allowPrivilegeEscalation: false,
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    },
+    securityContext: restrictedContainerSecurityContext(PRUNE_UID),
     volumeMounts: [{ name: 'home', mountPath: HOME_DIR }],
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };

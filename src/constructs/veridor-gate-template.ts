@@ -6,6 +6,7 @@ import {
   type AnalysisTemplateSpec,
 } from '../../imports/analysistemplate-argoproj.io';
 import { ClusterAnalysisTemplate, type ClusterAnalysisTemplateSpec } from '../../imports/clusteranalysistemplate-argoproj.io';
+import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
 /** Name Rollouts refer to in `analysis.templates[].templateName`. */
 export const VERIDOR_GATE_NAME = 'veridor-gate';
@@ -76,13 +77,7 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
                 spec: {
                   restartPolicy: 'Never',
                   automountServiceAccountToken: false,
-                  securityContext: {
-                    runAsNonRoot: true,
-                    runAsUser: VERIDOR_UID,
-                    runAsGroup: VERIDOR_UID,
-                    fsGroup: VERIDOR_UID,
-                    seccompProfile: { type: 'RuntimeDefault' },
-                  },
+                  securityContext: restrictedPodSecurityContext(VERIDOR_UID),
                   containers: [
                     {
                       name: 'veridor',
@@ -98,16 +93,7 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
                         '--wait-for-target', '{{args.wait-for-target}}',
                       ],
                       envFrom: [{ secretRef: { name: '{{args.secret}}', optional: true } }],
-                      securityContext: {
-                        runAsNonRoot: true,
-                        runAsUser: VERIDOR_UID,
-                        runAsGroup: VERIDOR_UID,
-                        allowPrivilegeEscalation: false,
-                        readOnlyRootFilesystem: true,
-                        privileged: false,
-                        capabilities: { drop: ['ALL'] },
-                        seccompProfile: { type: 'RuntimeDefault' },
-                      },
+                      securityContext: restrictedContainerSecurityContext(VERIDOR_UID),
                       volumeMounts: [
                         { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
                         { name: 'work', mountPath: WORK_DIR },
