@@ -28,6 +28,15 @@ export interface CronRunGaps {
  * calendar cycle, including the wrap from its last run to the first run of the next cycle.
  */
 export function cronRunGaps(schedule: CronSchedule): CronRunGaps | undefined {
+  // A fleet's cluster files mostly share one schedule; the walk over 146097 days is worth doing once for it.
+  const key = schedule.fields.map((f) => `${f.restricted ? '' : '*'}${[...f.values].join(',')}`).join(' ');
+  if (!gapsBySchedule.has(key)) gapsBySchedule.set(key, walkCalendarCycle(schedule));
+  return gapsBySchedule.get(key);
+}
+
+const gapsBySchedule = new Map<string, CronRunGaps | undefined>();
+
+function walkCalendarCycle(schedule: CronSchedule): CronRunGaps | undefined {
   const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.fields;
   if (!minute || !hour || !dayOfMonth || !month || !dayOfWeek) throw new Error('a parsed schedule has five fields');
 
