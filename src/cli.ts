@@ -110,8 +110,7 @@ async function runSynth(args: string[]): Promise<number> {
     for (const file of cluster.files) console.log(`  ${file.path}`);
   }
   if (values.summary) {
-    const loaded = loadClusters({ dir: values.clusters, ...(values.cluster !== undefined ? { cluster: values.cluster } : {}) });
-    for (const { config } of loaded) for (const line of clusterBudgetSummary(config)) console.log(line);
+    for (const config of result.configs) for (const line of clusterBudgetSummary(config)) console.log(line);
   }
   return EXIT_OK;
 }
