@@ -2,7 +2,7 @@
  * The cluster file: one YAML file per cluster in `clusters/`, validated here and nowhere else.
  * Every type the charts use comes from this schema (`ClusterConfig` is its parsed output).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
