@@ -1,8 +1,7 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
-import { addArgocdNotificationsChart } from './charts/argocd-notifications-chart';
 import { addPruneChart } from './charts/prune-chart';
-import { addRolloutsNotificationsChart } from './charts/rollouts-notifications-chart';
+import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from './charts/notifications-chart';
 import { addVeridorGateCharts } from './charts/veridor-gate-chart';
 import type { ClusterConfig } from './config/schema';
 import { stringifyYaml } from './output/fast-yaml';

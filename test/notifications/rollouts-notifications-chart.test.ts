@@ -10,7 +10,7 @@ function configMap(overrides: Partial<ClusterFile> = {}) {
   return { text: file!.content, object: parse(file!.content) as { kind: string; metadata: Record<string, unknown>; data: Record<string, string> } };
 }
 
-describe('RolloutsNotificationsChart', () => {
+describe('the Rollouts notifications chart', () => {
   it('renders argo-rollouts-notification-configmap in the controller namespace, with the common labels', () => {
     const { object } = configMap({ rollouts: { namespace: 'rollouts-system' } });
     expect(object.kind).toBe('ConfigMap');

@@ -24,7 +24,7 @@ import { constant, field, firstOf, object, type FieldPath, type JsonBody } from 
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { and, array, coalesce, concat, eq, int, isIn, ne, nil, path, safePath, str, toStr, type Expr } from '../expr/ast';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
-import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../rollouts/rollout-fact';
+import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import type { ClusterConfig } from '../../config/schema';
 
 export const ARGOCD_NOTIFICATIONS_CONFIGMAP = 'argocd-notifications-cm';

@@ -16,14 +16,12 @@
 import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { bool, call, coalesce, concat, div, eq, ident, int, member, path, safePath, str, toInt, toStr, type Expr } from '../expr/ast';
+import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import type { ClusterConfig } from '../../config/schema';
 
-export const FACT_SCHEMA = 'glidepath.fact/v1';
 export const FACT_SOURCE = 'argo-rollouts';
 export const FACT_KIND = 'rollout-state';
-export const RELEASE_ID_ANNOTATION = 'hangar.io/release-id';
-export const RELEASE_TRACKED_LABEL = 'hangar.io/release-tracked';
 export const ROLLOUT_STATE_TRIGGER = 'glidepath-rollout-state';
 export const ROLLOUT_FACT_TEMPLATE = 'glidepath-rollout-fact';
 export const ROLLOUTS_NOTIFICATION_CONFIGMAP = 'argo-rollouts-notification-configmap';

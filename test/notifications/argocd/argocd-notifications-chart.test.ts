@@ -12,7 +12,7 @@ type ConfigMap = { kind: string; metadata: Record<string, unknown>; data: Record
 
 const configMap = (options: Parameters<typeof renderedArgocdYaml>[0] = {}) => parse(renderedArgocdYaml(options)) as ConfigMap;
 
-describe('ArgocdNotificationsChart', () => {
+describe('the Argo CD notifications chart', () => {
   it('renders argocd-notifications-cm in argocd.namespace, with the common labels', () => {
     const object = configMap({ overrides: { argocd: { namespace: 'argocd-tenant' } } });
     expect(object.kind).toBe('ConfigMap');
