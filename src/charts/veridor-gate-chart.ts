@@ -22,6 +22,7 @@ export class VeridorGateChart extends Chart {
       secret: veridor.secret,
       failOn: veridor.failOn,
       waitForTargetSeconds: veridor.waitForTargetSeconds,
+      resources: veridor.resources,
     });
   }
 }

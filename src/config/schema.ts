@@ -4,21 +4,16 @@
  */
 import * as z from 'zod';
 import { parseCron, CronError } from './cron';
+import { containerResourcesSchema } from './container-resources';
+import { strict } from './strict-object';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
 import { cronRunGaps } from '../prune/cron-gaps';
 import { kubectlImageVersionProblem } from '../prune/kubectl-image';
+import { VERIDOR_GATE_RESOURCES } from '../constructs/veridor-gate-template';
 
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
-
-/** An object that refuses unknown keys and names the keys it accepts. */
-function strict<T extends z.ZodRawShape>(shape: T) {
-  const allowed = Object.keys(shape).join(', ');
-  return z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown key; allowed keys here: ${allowed}` : undefined),
-  });
-}
 
 const namespace = z.string().regex(DNS_LABEL, {
   error: 'must be a namespace name (lowercase letters, digits and "-", at most 63 characters)',
@@ -154,6 +149,8 @@ const veridor = strict({
     .default('new+confirmed'),
   /** Default of the `wait-for-target` arg, in seconds; 0 turns the wait off. */
   waitForTargetSeconds: z.number().int().min(0).max(600, { error: 'must be 0 to 600 seconds (the Job deadline)' }).default(60),
+  /** Requests and limits of the analysis container, for namespaces whose ResourceQuota or LimitRange requires them. */
+  resources: containerResourcesSchema(VERIDOR_GATE_RESOURCES),
 });
 
 const gitops = strict({

@@ -17,6 +17,28 @@ const WORK_DIR = '/work';
 /** The uid/gid of the restricted-profile pod Veridor's own chart renders. */
 const VERIDOR_UID = 10001;
 
+export interface ResourceAmounts {
+  /** Kubernetes quantity, e.g. `100m`. */
+  readonly cpu: string;
+  /** Kubernetes quantity, e.g. `128Mi`. */
+  readonly memory: string;
+}
+
+export interface ContainerResources {
+  readonly requests: ResourceAmounts;
+  readonly limits: ResourceAmounts;
+}
+
+/**
+ * What the analysis container asks for. Without any, a namespace whose ResourceQuota or LimitRange requires them
+ * refuses the pod, and the rollout aborts when the Job deadline passes. The amounts are an estimate for one
+ * run of HTTP probes (Veridor's documents give none): measure a run and set `veridor.resources` to fit.
+ */
+export const VERIDOR_GATE_RESOURCES: ContainerResources = {
+  requests: { cpu: '100m', memory: '128Mi' },
+  limits: { cpu: '500m', memory: '256Mi' },
+};
+
 export interface VeridorGateTemplateProps {
   /** Namespace of the AnalysisTemplate; omit for a cluster-scoped ClusterAnalysisTemplate. */
   readonly namespace?: string;
@@ -30,6 +52,8 @@ export interface VeridorGateTemplateProps {
   readonly failOn?: string;
   /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. @default 60 */
   readonly waitForTargetSeconds?: number;
+  /** Requests and limits of the analysis container. @default VERIDOR_GATE_RESOURCES */
+  readonly resources?: ContainerResources;
 }
 
 /**
@@ -54,6 +78,7 @@ export class VeridorGateTemplate extends Construct {
 }
 
 export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTemplateSpec {
+  const resources = props.resources ?? VERIDOR_GATE_RESOURCES;
   return {
     args: [
       { name: 'base-url' },
@@ -92,6 +117,7 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
                         '--require-complete',
                         '--wait-for-target', '{{args.wait-for-target}}',
                       ],
+                      resources: { requests: { ...resources.requests }, limits: { ...resources.limits } },
                       envFrom: [{ secretRef: { name: '{{args.secret}}', optional: true } }],
                       securityContext: restrictedContainerSecurityContext(VERIDOR_UID),
                       volumeMounts: [
