@@ -5,6 +5,7 @@ import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from './ch
 import { addVeridorGateCharts } from './charts/veridor-gate-chart';
 import type { ClusterConfig } from './config/schema';
 import { stringifyYaml } from './output/fast-yaml';
+import { KUSTOMIZATION_FILE, kustomizationYaml } from './output/kustomization';
 
 export interface RenderedFile {
   /** File name inside the cluster's folder: `<chart id>.k8s.yaml`. */
@@ -22,9 +23,20 @@ export function buildClusterApp(config: ClusterConfig): App {
   return app;
 }
 
+/** One manifest per chart, named after the chart: what Argo CD applies. */
+export function renderManifests(config: ClusterConfig): RenderedFile[] {
+  return buildClusterApp(config)
+    .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: stringifyYaml(...chart.toJson()) }))
+    .sort(byPath);
+}
+
+/** The files of the cluster's folder: its manifests, and the kustomization that lists them. */
 export function renderCluster(config: ClusterConfig): RenderedFile[] {
-  const app = buildClusterApp(config);
-  return app.charts
-    .map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: stringifyYaml(...chart.toJson()) }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const manifests = renderManifests(config);
+  const kustomization = { path: KUSTOMIZATION_FILE, content: kustomizationYaml(config.name, manifests.map((file) => file.path)) };
+  return [...manifests, kustomization].sort(byPath);
+}
+
+function byPath(a: RenderedFile, b: RenderedFile): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render';
+import { renderManifests, type RenderedFile } from '../render';
 import { checkNotifications } from './notifications';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';
@@ -48,8 +48,8 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
   };
 }
 
-/** Renders the cluster exactly as synth does and verifies every object. */
+/** Renders the cluster's manifests exactly as synth does and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
-  const objects = renderedObjects(renderCluster(config));
+  const objects = renderedObjects(renderManifests(config));
   return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }

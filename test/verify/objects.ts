@@ -1,6 +1,6 @@
 /** Rendered objects for verify tests: real ones from a cluster, and ways to plant a violation in a copy. */
 import type { ClusterFile } from '../../src/config/schema';
-import { renderCluster } from '../../src/render';
+import { renderManifests } from '../../src/render';
 import { renderedObjects } from '../../src/verify/run';
 import type { Manifest, RenderedObject, VerifyContext } from '../../src/verify/types';
 import { clusterConfig } from '../helpers/cluster-files';
@@ -10,7 +10,7 @@ export function contextFor(overrides: Partial<ClusterFile> = {}): VerifyContext 
 }
 
 export function objectsFor(context: VerifyContext): RenderedObject[] {
-  return renderedObjects(renderCluster(context.config));
+  return renderedObjects(renderManifests(context.config));
 }
 
 /** A deep copy of the first rendered object of `kind`, changed by `plant`. */
