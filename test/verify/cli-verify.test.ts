@@ -3,13 +3,13 @@ import { main } from '../../src/cli';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
-/** Lets one test plant a privileged pod in what `renderCluster` returns; every other test renders as is. */
+/** Lets one test plant a privileged pod in what `renderManifests` returns; every other test renders as is. */
 const plant = vi.hoisted(() => ({ extra: undefined as string | undefined }));
 vi.mock(import('../../src/render'), async (importOriginal) => {
   const original = await importOriginal();
   return {
     ...original,
-    renderCluster: (config) => [...original.renderCluster(config), ...(plant.extra ? [{ path: 'planted.k8s.yaml', content: plant.extra }] : [])],
+    renderManifests: (config) => [...original.renderManifests(config), ...(plant.extra ? [{ path: 'planted.k8s.yaml', content: plant.extra }] : [])],
   };
 });
 
