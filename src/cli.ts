@@ -35,6 +35,8 @@ Usage:
   npm run diff -- --cluster NAME [--against URL|PATH] [--exit-code]
                                     the review (objects added/changed/removed, YAML diff) as Markdown,
                                     against what the gitops repo's base branch holds now
+  npm run facts -- --cluster NAME (--rollout FILE | --application FILE) [--now RFC3339] [--json]
+                                    what the relay would receive for each state in FILE, and why
 
 Options:
   --cluster NAME|FILE   only this cluster (a name from clusters/, or a cluster file)
@@ -81,6 +83,8 @@ export function main(argv: readonly string[]): number | Promise<number> {
         return runPr(rest).catch(reportError);
       case 'diff':
         return runDiff(rest).catch(reportError);
+      case 'facts':
+        return import('./commands/facts').then(({ runFacts }) => runFacts(rest, (line) => console.log(line))).catch(reportError);
       case 'help':
         console.log(USAGE);
         return EXIT_OK;

@@ -39,10 +39,23 @@ export interface Evaluation {
   readonly oncePerError?: string;
 }
 
+/** What became of one condition for one destination in a reconcile. */
+export interface Outcome {
+  readonly trigger: string;
+  readonly condition: number;
+  readonly destination: Destination;
+  readonly stateKey: string;
+  /** `already-sent`: the condition is true but its key is in the notified annotation (since `sentAt`, unix seconds). */
+  readonly outcome: 'sent' | 'already-sent' | 'not-triggered' | 'send-failed';
+  readonly sentAt?: number;
+  readonly error?: string;
+}
+
 export interface ReconcileResult {
   readonly selected: boolean;
   readonly evaluations: readonly Evaluation[];
   readonly deliveries: readonly Delivery[];
+  readonly outcomes: readonly Outcome[];
   /** Evaluation, template and send errors: each one is a fact silently not sent. */
   readonly errors: readonly string[];
   /** The object with the notified annotation as the engine leaves it: feed it to the next reconcile. */
@@ -66,7 +79,7 @@ export class NotificationsEngine {
 
   /** One reconcile of `object` (plain JSON, as the API server returns it) at `now`. */
   reconcile(object: Readonly<Record<string, unknown>>, now: Date): ReconcileResult {
-    const result: Mutable<ReconcileResult> = { selected: false, evaluations: [], deliveries: [], errors: [], object: structuredClone(object), notifiedKeys: [] };
+    const result: Mutable<ReconcileResult> = { selected: false, evaluations: [], deliveries: [], outcomes: [], errors: [], object: structuredClone(object), notifiedKeys: [] };
     const metadata = (result.object.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
     const destinations = this.destinations(metadata.labels ?? {});
     const state = NotifiedState.parse(metadata.annotations?.[NOTIFIED_ANNOTATION]);
@@ -91,15 +104,22 @@ export class NotificationsEngine {
         if (evaluation.oncePerError) result.errors.push(`${trigger}[${condition.index}] oncePer: ${evaluation.oncePerError}`);
         for (const destination of destinations.get(trigger)!) {
           const key = stateKey({ trigger, conditionKey: condition.key, oncePer: evaluation.oncePer, ...destination });
+          const outcome = { trigger, condition: condition.index, destination, stateKey: key };
+          const sentAt = state.sentAt(key);
           if (!evaluation.triggered) {
             state.setNotified(key, evaluation.oncePer, false, nowSeconds);
+            result.outcomes.push({ ...outcome, outcome: 'not-triggered' });
           } else if (state.setNotified(key, evaluation.oncePer, true, nowSeconds)) {
             try {
               result.deliveries.push(this.send(trigger, condition, destination, evaluation.oncePer, key, variables));
+              result.outcomes.push({ ...outcome, outcome: 'sent' });
             } catch (error) {
               state.setNotified(key, evaluation.oncePer, false, nowSeconds); // a no-op for oncePer keys, as upstream
-              result.errors.push(`${trigger}[${condition.index}] -> ${destination.service}: ${error instanceof Error ? error.message : String(error)}`);
+              result.errors.push(`${trigger}[${condition.index}] -> ${destination.service}: ${messageOf(error)}`);
+              result.outcomes.push({ ...outcome, outcome: 'send-failed', error: messageOf(error) });
             }
+          } else {
+            result.outcomes.push({ ...outcome, outcome: 'already-sent', ...(sentAt === undefined ? {} : { sentAt }) });
           }
         }
       }

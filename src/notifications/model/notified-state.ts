@@ -45,6 +45,11 @@ export class NotifiedState {
     return this.entries.has(key);
   }
 
+  /** When `key` was recorded (unix seconds), or undefined when it is not in the map. */
+  sentAt(key: string): number | undefined {
+    return this.entries.get(key);
+  }
+
   keys(): string[] {
     return [...this.entries.keys()];
   }

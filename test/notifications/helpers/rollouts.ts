@@ -10,6 +10,9 @@ import { NotificationsEngine, type ReconcileResult } from '../../../src/notifica
 import { ROLLOUTS_MODE } from '../../../src/notifications/model/modes';
 import { NOTIFIED_ANNOTATION } from '../../../src/notifications/model/notified-state';
 import type { ClusterFile } from '../../../src/config/schema';
+import { mergePatch } from '../../../src/facts/merge-patch';
+
+export { mergePatch };
 
 export type Json = Record<string, unknown>;
 
@@ -50,17 +53,6 @@ export function newRollout(): Json {
     },
     status: { canary: {}, blueGreen: {} },
   };
-}
-
-/** RFC 7386 JSON merge patch: null deletes, objects merge, everything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return structuredClone(patch);
-  const base: Json = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Json) } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete base[key];
-    else base[key] = mergePatch(base[key], value);
-  }
-  return base;
 }
 
 export interface Step {

@@ -1,0 +1,96 @@
+/**
+ * Runs states through the engine model on a rendered ConfigMap, as the controller would reconcile them one after
+ * the other, and says for each state and trigger whether a fact is sent, why, and its body.
+ */
+import type { LoadedConfig } from '../notifications/model/config-map';
+import { NotificationsEngine, type Outcome, type ReconcileResult } from '../notifications/model/engine';
+import type { EngineMode } from '../notifications/model/modes';
+import { NOTIFIED_ANNOTATION } from '../notifications/model/notified-state';
+import { fromJson, type GoMap } from '../notifications/model/values';
+import { explainFalse } from './explain';
+import { isoSeconds, type InputState, type Json } from './input';
+
+export interface FactEntry {
+  /** Index of the state in the input. */
+  readonly state: number;
+  readonly trigger: string;
+  readonly sent: boolean;
+  readonly why: string;
+  /** The parsed JSON body, when sent (the raw text when it is not JSON). */
+  readonly body?: unknown;
+  /** `POST <url>`, when sent. */
+  readonly request?: string;
+}
+
+export interface StateReport {
+  readonly index: number;
+  readonly name: string;
+  readonly at: Date;
+  readonly object: Json;
+  readonly entries: readonly FactEntry[];
+}
+
+export function evaluateFacts(config: LoadedConfig, mode: EngineMode, states: readonly InputState[]): StateReport[] {
+  const engine = new NotificationsEngine(config, mode);
+  let carried: string | undefined;
+  return states.map((state, index) => {
+    let object = state.object;
+    if (index > 0) object = withNotified(object, carried);
+    if (state.pruneNotified) object = withNotified(object, undefined);
+    const result = engine.reconcile(object, state.at);
+    carried = notifiedOf(result.object);
+    const variables = mode.variables(fromJson(object) as GoMap, state.at, config.context);
+    const entries = [...config.triggers.keys()].sort().flatMap((trigger) => entriesOf(index, trigger, result, config, variables));
+    return { index, name: state.name, at: state.at, object, entries };
+  });
+}
+
+function entriesOf(state: number, trigger: string, result: ReconcileResult, config: LoadedConfig, variables: GoMap): FactEntry[] {
+  const entry = (sent: boolean, why: string, extra: Partial<FactEntry> = {}): FactEntry => ({ state, trigger, sent, why, ...extra });
+  if (result.skipped !== undefined) return [entry(false, `skipped by the controller: ${result.skipped}`)];
+  if (!result.selected) {
+    const selectors = config.subscriptions.map((s) => s.selectorText || '(no selector)').join(', ');
+    return [entry(false, `not selected: no subscription matches the object's labels (selector ${selectors})`)];
+  }
+  const outcomes = result.outcomes.filter((o) => o.trigger === trigger);
+  if (outcomes.length === 0) return [entry(false, 'no subscription that selects the object lists this trigger')];
+  return outcomes.map((outcome) => {
+    const evaluation = result.evaluations.find((e) => e.trigger === trigger && e.condition === outcome.condition)!;
+    const condition = config.triggers.get(trigger)![outcome.condition]!;
+    const delivery = result.deliveries.find((d) => d.stateKey === outcome.stateKey);
+    if (outcome.outcome === 'sent' && delivery !== undefined) {
+      const why = evaluation.oncePerError
+        ? `under the plain key: the oncePer failed to evaluate (${evaluation.oncePerError})`
+        : condition.oncePer
+          ? `a new oncePer value (${evaluation.oncePer})`
+          : 'the condition became true';
+      return entry(true, why, { body: delivery.json ?? delivery.body, request: `${delivery.method} ${delivery.url}` });
+    }
+    if (outcome.outcome === 'not-triggered') {
+      if (evaluation.whenError) return entry(false, `the condition fails to evaluate; the engine logs it and sends nothing: ${evaluation.whenError}`);
+      return entry(false, `the condition is false: ${explainFalse(condition.when, variables)}`);
+    }
+    if (outcome.outcome === 'already-sent') return entry(false, alreadySent(outcome, evaluation.oncePer, condition.oncePerText));
+    return entry(false, `the notification fails to render; the engine logs it and sends nothing: ${outcome.error ?? 'unknown error'}`);
+  });
+}
+
+function alreadySent(outcome: Outcome, oncePer: string, oncePerText: string | undefined): string {
+  const since = outcome.sentAt === undefined ? '' : ` at ${isoSeconds(new Date(outcome.sentAt * 1000))}`;
+  if (oncePerText === undefined) return `already sent${since}: the condition was already true; it sends again only after it has been false`;
+  const bucket = oncePerText.includes('time.Now()') ? ': the same state in the same time bucket' : '';
+  return `already sent${since} for this oncePer value (${oncePer})${bucket}`;
+}
+
+function notifiedOf(object: Json): string | undefined {
+  return ((object.metadata as Json | undefined)?.annotations as Record<string, string> | undefined)?.[NOTIFIED_ANNOTATION];
+}
+
+function withNotified(object: Json, value: string | undefined): Json {
+  const metadata = { ...(object.metadata as Json) };
+  const annotations = { ...((metadata.annotations as Record<string, string> | undefined) ?? {}) };
+  if (value === undefined) delete annotations[NOTIFIED_ANNOTATION];
+  else annotations[NOTIFIED_ANNOTATION] = value;
+  metadata.annotations = annotations;
+  return { ...object, metadata };
+}

@@ -1,0 +1,206 @@
+/**
+ * `npm run facts`: for every scenario of test/notifcheck-scenarios/, the JSON it prints meets the scenario's own
+ * expectations (written from the Phase 0 findings) and carries exactly the bodies that a replay of the same steps
+ * through the engine model sends.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { main } from '../../src/cli';
+import { parseGoDuration } from '../../src/facts/go-duration';
+import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
+import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes';
+import { capturePrintedLines } from '../helpers/console';
+import { clusterDir } from '../helpers/cluster-files';
+import { AppReplay } from '../notifications/argocd/helpers';
+import { facts, Replay, type Json } from '../notifications/helpers/rollouts';
+import { renderManifests } from '../../src/render';
+import { loadClusters } from '../../src/config/loader';
+
+const ROOT = join(import.meta.dirname, '../..');
+const SCENARIOS = join(ROOT, 'test/notifcheck-scenarios');
+const printed = capturePrintedLines();
+
+/** prod as shipped, and prod with the opt-in retry facts (for the retry-facts scenarios). */
+const PROD_FILE = join(ROOT, 'clusters/prod.yaml');
+const prodText = readFileSync(PROD_FILE, 'utf8');
+const RETRY_FILE = join(clusterDir({}), 'prod.yaml');
+writeFileSync(RETRY_FILE, prodText.replace('  namespace: argocd-apps\n', '  namespace: argocd-apps\n  retryFacts: true\n'));
+
+interface Entry {
+  state: number;
+  trigger: string;
+  sent: boolean;
+  why: string;
+  body?: Json;
+}
+
+async function factsJson(args: string[]): Promise<Entry[]> {
+  printed.clear();
+  const code = await main(['facts', ...args, '--json']);
+  expect(printed.stderr).toEqual([]);
+  expect(code).toBe(0);
+  return JSON.parse(printed.stdout.join('\n')) as Entry[];
+}
+
+interface Matcher {
+  values?: string[];
+  notValues?: string[];
+  contains?: string[];
+  notContains?: string[];
+}
+
+function leaves(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return [String(value).toLowerCase()];
+  return Object.values(value).flatMap(leaves);
+}
+
+function matches(body: Json, matcher: Matcher): boolean {
+  const all = leaves(body);
+  return (
+    (matcher.values ?? []).every((v) => all.includes(v.toLowerCase())) &&
+    (matcher.notValues ?? []).every((v) => !all.includes(v.toLowerCase())) &&
+    (matcher.contains ?? []).every((v) => all.some((leaf) => leaf.includes(v.toLowerCase()))) &&
+    (matcher.notContains ?? []).every((v) => !all.some((leaf) => leaf.includes(v.toLowerCase())))
+  );
+}
+
+function scenarioFiles(dir: string): string[] {
+  return readdirSync(join(SCENARIOS, dir)).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(SCENARIOS, dir, f));
+}
+
+const CASES = [
+  ...scenarioFiles('rollouts').map((file) => ({ file, option: '--rollout', cluster: PROD_FILE })),
+  ...scenarioFiles('argocd/sync-failure').map((file) => ({ file, option: '--application', cluster: PROD_FILE })),
+  ...scenarioFiles('argocd/retry-facts').map((file) => ({ file, option: '--application', cluster: RETRY_FILE })),
+];
+
+/** The bodies sent at each step, replayed with the test helpers straight on the engine model. */
+function replayBodies(scenario: { steps: Json[] }, option: string, cluster: string): Json[][] {
+  const [loaded] = loadClusters({ dir: join(ROOT, 'clusters'), cluster });
+  const mode = option === '--rollout' ? ROLLOUTS_MODE : ARGOCD_MODE;
+  const yaml = renderManifests(loaded!.config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`))!.content;
+  const config = loadConfigMapYaml(yaml, mode.configMapName);
+  const start = Date.parse(scenario.steps[0]!.time as string);
+  let clock = start;
+  const first = scenario.steps[0]!.object as Json;
+  const rollouts = new Replay(config, first, start);
+  const apps = new AppReplay(config, first);
+  return scenario.steps.map((step) => {
+    if (typeof step.time === 'string') clock = Date.parse(step.time);
+    else if (typeof step.after === 'string') clock += parseGoDuration(step.after)!;
+    const result =
+      option === '--rollout'
+        ? rollouts.step({ at: (clock - start) / 1000, ...(step.patch ? { patch: step.patch } : {}), ...(step.pruneNotified ? { prune: true } : {}) })
+        : apps.step({ at: new Date(clock).toISOString(), ...(step.patch ? { patch: step.patch } : {}) });
+    return facts(result);
+  });
+}
+
+describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const))('npm run facts on %s', (_name, { file, option, cluster }) => {
+  const scenario = parse(readFileSync(file, 'utf8')) as { steps: Json[]; expectTotal?: { match: Matcher; count: number }[] };
+
+  it('meets every expectation of the scenario, step by step', async () => {
+    const entries = await factsJson(['--cluster', cluster, option, file]);
+    expect(new Set(entries.map((e) => e.state)).size).toBe(scenario.steps.length);
+    scenario.steps.forEach((step, index) => {
+      const expectation = (step.expect ?? {}) as Json;
+      const mine = entries.filter((e) => e.state === index);
+      const bodies = mine.filter((e) => e.sent).map((e) => e.body!);
+      const where = `${file} step ${index} (${String(step.name)})`;
+      if (typeof expectation.sends === 'number') expect(bodies.length, where).toBe(expectation.sends);
+      if (expectation.stale === true) expect(bodies, where).toEqual([]);
+      if (expectation.every) for (const body of bodies) expect(matches(body, expectation.every as Matcher), where).toBe(true);
+      for (const matcher of (expectation.some ?? []) as Matcher[]) expect(bodies.some((b) => matches(b, matcher)), where).toBe(true);
+      for (const matcher of (expectation.none ?? []) as Matcher[]) expect(bodies.some((b) => matches(b, matcher)), where).toBe(false);
+      if (expectation.skipped !== undefined) expect(mine.every((e) => e.why.startsWith('skipped by the controller')), where).toBe(expectation.skipped);
+      if (expectation.selected !== undefined) expect(mine.some((e) => e.why.startsWith('not selected')), where).toBe(!expectation.selected);
+    });
+    for (const total of scenario.expectTotal ?? []) {
+      expect(entries.filter((e) => e.sent && matches(e.body!, total.match)).length, `${file} expectTotal`).toBe(total.count);
+    }
+  });
+
+  it('prints the same bodies, state by state, as a replay on the engine model', async () => {
+    const entries = await factsJson(['--cluster', cluster, option, file]);
+    const printedBodies = scenario.steps.map((_step, index) => entries.filter((e) => e.state === index && e.sent).map((e) => e.body));
+    expect(printedBodies).toEqual(replayBodies(scenario, option, cluster));
+  });
+});
+
+describe('npm run facts, one Rollout at a clock', () => {
+  const rollout = (status: Json) =>
+    stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'api', namespace: 'baggage-api', generation: 3, uid: 'u-1', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { 'hangar.io/release-id': 'rel-9' } },
+      spec: { template: { spec: { containers: [{ name: 'api', image: 'reg/api:2.0.0' }] } } },
+      status,
+    });
+
+  it('explains a stale status, a missing label and a repeat in the same bucket', async () => {
+    const dir = clusterDir({
+      'stale.yaml': rollout({ phase: 'Healthy', observedGeneration: '2', currentPodHash: 'aaa' }),
+      'states.yaml': `- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}\n- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}`,
+      'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace("hangar.io/release-tracked: \"true\"", 'app: api'),
+    });
+    const now = ['--now', '2026-12-01T09:00:00Z'];
+    expect(await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'stale.yaml'), ...now])).toEqual([
+      expect.objectContaining({ state: 0, trigger: 'glidepath-rollout-state', sent: false, why: expect.stringMatching(/^the condition is false: stale generation: .*"2".*"3"/) }),
+    ]);
+    const [first, second] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'states.yaml'), ...now]);
+    expect(first).toMatchObject({ state: 0, sent: true, body: { cluster: 'prod', releaseId: 'rel-9', generation: 3, currentPodHash: 'bbb', images: [{ container: 'api', image: 'reg/api:2.0.0' }] } });
+    expect(second).toEqual({ state: 1, trigger: 'glidepath-rollout-state', sent: false, why: expect.stringMatching(/^already sent at 2026-12-01T09:00:00Z for this oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\): the same state in the same time bucket$/) });
+    const [unlabelled] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'unlabelled.yaml'), ...now]);
+    expect(unlabelled).toMatchObject({ sent: false, why: 'not selected: no subscription matches the object\'s labels (selector hangar.io/release-tracked=true)' });
+  });
+
+  it('prints each state, the request line and the body for people', async () => {
+    const file = join(SCENARIOS, 'rollouts/02-image-update-stale.yaml');
+    printed.clear();
+    expect(await main(['facts', '--cluster', 'prod', '--rollout', file])).toBe(0);
+    const text = printed.stdout.join('\n');
+    expect(text).toContain('state 1 (update-applied-status-stale) at 2025-06-02T09:01:00Z: Rollout shop/hangar-api, generation 3');
+    expect(text).toContain('  glidepath-rollout-state: not sent: the condition is false: stale generation');
+    expect(text).toContain('    POST http://192.168.1.78:30880/outcome/prod');
+    expect(text).toMatch(/\n8 states, 4 facts sent$/);
+  });
+});
+
+describe('npm run facts on bad input', () => {
+  async function problems(args: string[], files: Record<string, string> = {}): Promise<string[]> {
+    const dir = clusterDir(files);
+    printed.clear();
+    const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))]);
+    expect(code).toBe(2);
+    expect(printed.stdout).toEqual([]);
+    return printed.stderr.map((line) => line.replace(`${dir}/`, ''));
+  }
+
+  it('names the file and the field, and exits 2', async () => {
+    expect(await problems(['--cluster', 'prod', '--rollout', '@d.yaml'], { 'd.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: b}\n' })).toEqual([
+      'd.yaml: kind: is "Deployment", expected Rollout',
+      'd.yaml: apiVersion: is "apps/v1", expected argoproj.io/v1alpha1',
+      'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)',
+      'nothing was written.',
+    ]);
+    const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], { 'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n' });
+    expect(yamlError).toMatch(/^bad\.yaml: line \d+, column \d+: not valid YAML: /);
+    const [numeric] = await problems(['--cluster', 'prod', '--rollout', '@n.yaml'], {
+      'n.yaml': stringify([{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'a', namespace: 'b', generation: 2 }, status: { observedGeneration: 2 } }]),
+    });
+    expect(numeric).toBe('n.yaml: [0].status.observedGeneration: is 2; a Rollout\'s observedGeneration is a string, as the controller writes it (e.g. "3")');
+    const [app] = await problems(['--cluster', 'prod', '--rollout', join(SCENARIOS, 'argocd/sync-failure/01-never-synced-and-unlabelled.yaml')]);
+    expect(app).toMatch(/01-never-synced-and-unlabelled\.yaml: mode: is "argocd", a scenario for the other engine; run it with --application$/);
+    const [step] = await problems(['--cluster', 'prod', '--rollout', '@s.yaml'], { 's.yaml': stringify({ steps: [{ time: 'yesterday' }] }) });
+    expect(step).toBe('s.yaml: steps[0].time: "yesterday" is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z');
+  });
+
+  it('refuses an unknown cluster, a bad clock and a missing file', async () => {
+    expect((await problems(['--cluster', 'nope', '--rollout', 'x.yaml']))[0]).toMatch(/nope/);
+    expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', 'noon']))[0]).toBe('--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z');
+    expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe('missing.yaml: (top level): cannot read the file (ENOENT); check the path');
+    expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');
+  });
+});
