@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config/errors';
 import { loadClusters } from './config/loader';
 import { GitopsError } from './gitops/errors';
+import { LiveClusterError } from './live/kubectl';
 import { clusterBudgetSummary } from './prune/budget-summary';
 import { renderCluster } from './render';
 import { synth } from './synth';
@@ -37,6 +38,8 @@ Usage:
                                     against what the gitops repo's base branch holds now
   npm run facts -- --cluster NAME (--rollout FILE | --application FILE) [--now RFC3339] [--json]
                                     what the relay would receive for each state in FILE, and why
+  npm run check-live -- --cluster NAME [--context NAME]
+                                    read the live cluster (kubectl get only): exit 0 ready, 3 something to fix
 
 Options:
   --cluster NAME|FILE   only this cluster (a name from clusters/, or a cluster file)
@@ -83,6 +86,8 @@ export function main(argv: readonly string[]): number | Promise<number> {
         return runPr(rest).catch(reportError);
       case 'diff':
         return runDiff(rest).catch(reportError);
+      case 'check-live':
+        return import('./commands/check-live').then(({ runCheckLive }) => runCheckLive(rest, (line) => console.log(line))).catch(reportError);
       case 'facts':
         return import('./commands/facts').then(({ runFacts }) => runFacts(rest, (line) => console.log(line))).catch(reportError);
       case 'help':
@@ -232,6 +237,11 @@ async function runDiff(args: string[]): Promise<number> {
 }
 
 function reportError(error: unknown): number {
+  if (error instanceof LiveClusterError) {
+    console.error(`error: ${error.message}`);
+    console.error(`hint: ${error.hint}`);
+    return error.isInputError ? EXIT_BAD_INPUT : EXIT_FAILURE;
+  }
   if (error instanceof GitopsError) {
     console.error(`error: ${error.message}`);
     console.error(`hint: ${error.hint}`);

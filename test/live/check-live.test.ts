@@ -1,0 +1,130 @@
+/** `npm run check-live` against recorded API answers, through a stand-in kubectl on PATH. */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli';
+import { capturePrintedLines } from '../helpers/console';
+import {
+  forbidden,
+  GET_TRACKED_ROLLOUTS,
+  getConfigMap,
+  getDeployments,
+  getSecretKeys,
+  json,
+  notFound,
+  readyProd,
+  secretKeys,
+  trackedRollout,
+  type Answer,
+} from './recorded-prod';
+
+const printed = capturePrintedLines();
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'glidepath-check-live-'));
+  mkdirSync(join(dir, 'bin'));
+  symlinkSync(join(import.meta.dirname, 'fake-kubectl.sh'), join(dir, 'bin', 'kubectl'));
+  vi.stubEnv('PATH', `${join(dir, 'bin')}:${process.env.PATH}`);
+  vi.stubEnv('FAKE_KUBECTL_LOG', join(dir, 'calls.log'));
+  writeFileSync(join(dir, 'calls.log'), '');
+});
+afterEach(() => vi.unstubAllEnvs());
+
+async function checkLive(calls: Record<string, Answer>, args: string[] = ['--context', 'prod-admin']): Promise<{ code: number; out: string; err: string }> {
+  const answers = join(dir, 'answers');
+  rmSync(answers, { recursive: true, force: true });
+  mkdirSync(answers);
+  writeFileSync(join(answers, 'context'), 'prod-admin');
+  for (const [args, answer] of Object.entries(calls)) {
+    const id = createHash('sha1').update(args).digest('hex');
+    writeFileSync(join(answers, `${id}.out`), answer.stdout ?? '');
+    writeFileSync(join(answers, `${id}.err`), answer.stderr ?? '');
+    writeFileSync(join(answers, `${id}.code`), String(answer.code ?? 0));
+  }
+  vi.stubEnv('FAKE_KUBECTL_ANSWERS', answers);
+  printed.clear();
+  const code = await main(['check-live', '--cluster', 'prod', ...args]);
+  return { code, out: printed.stdout.join('\n'), err: printed.stderr.join('\n') };
+}
+
+function kubectlCalls(): string[] {
+  return readFileSync(join(dir, 'calls.log'), 'utf8').trim().split('\n');
+}
+
+describe('npm run check-live', () => {
+  it('says ready, exit 0, on a ready cluster, having only run kubectl get in the given context', async () => {
+    const { code, out, err } = await checkLive(readyProd().calls);
+    expect(err).toBe('');
+    expect(out).toContain('ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by the Argo CD Application glidepath-prod (annotation)');
+    expect(out).toContain('ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)');
+    expect(out).toContain('ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1 (supported: 1.9.0 or later)');
+    expect(out).toContain('ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 3.1.8');
+    expect(out).toContain('ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, checkin-api: 1, flight-api: 1, gate-api: 1)');
+    expect(out).toMatch(/ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 51 keys/);
+    expect(out).toContain('ok   Applications labelled hangar.io/release-tracked=true in argocd-apps: 5:');
+    expect(out).toContain('ok   ConfigMap gate-api/veridor-config: holds veridor.json');
+    expect(out.split('\n').at(-1)).toBe('ready: every check passed');
+    expect(code).toBe(0);
+    const calls = kubectlCalls();
+    expect(calls.length).toBe(18);
+    for (const call of calls) expect(call).toMatch(/^--context prod-admin get \S/);
+  });
+
+  it('reports an owned ConfigMap and a missing Secret key, each with its fix, and exits 3', async () => {
+    const { calls } = readyProd();
+    calls[getConfigMap('argocd-notifications-cm', 'argocd-apps')] = json({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'argocd-notifications-cm',
+        namespace: 'argocd-apps',
+        labels: { 'app.kubernetes.io/managed-by': 'Helm', 'app.kubernetes.io/instance': 'argocd-apps', 'helm.sh/chart': 'argo-cd-8.1.2' },
+        annotations: { 'meta.helm.sh/release-name': 'argocd-apps', 'meta.helm.sh/release-namespace': 'argocd-apps' },
+      },
+      data: { context: 'argocdUrl: https://argocd-apps.prod.hangar.internal\nenv: prod\n', 'trigger.on-deployed': '- when: true\n' },
+    });
+    calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
+    const { code, out } = await checkLive(calls);
+    expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: rendered by the Helm release argocd-apps (chart argo-cd-8.1.2)');
+    expect(out).toContain('fix: two owners overwrite each other\'s keys: set argo-cd chart: notifications.cm.create: false in that release');
+    expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: holds keys the render does not: trigger.on-deployed; a sync of glidepath-prod removes them');
+    expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: its context not in argocd.context: env');
+    expect(out).toContain('FIX  Secret argo-rollouts/argo-rollouts-notification-secret: has no key glidepath-relay-token: Argo Rollouts sends the literal text $glidepath-relay-token');
+    expect(out).toContain(`fix: kubectl -n argo-rollouts patch secret argo-rollouts-notification-secret --type merge -p '{"stringData":{"glidepath-relay-token":"<token>"}}'`);
+    expect(out.split('\n').at(-1)).toBe('not ready: 4 problems to fix');
+    expect(code).toBe(3);
+  });
+
+  it('reports an old controller, stray and unannotated Rollouts, a grown annotation, missing Veridor objects and a forbidden read', async () => {
+    const { calls } = readyProd();
+    calls[getDeployments('argo-rollouts')] = json({ kind: 'List', items: [{ metadata: { name: 'argo-rollouts' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.2' }] } } } }] });
+    calls[GET_TRACKED_ROLLOUTS] = json({ kind: 'List', items: [trackedRollout('baggage-api', { notifiedKeys: 100 }), trackedRollout('payments-api', { releaseId: null })] });
+    calls[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
+    calls[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden('secrets', 'veridor-credentials', 'flight-api');
+    const { code, out } = await checkLive(calls);
+    expect(out).toContain('FIX  Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.7.2 (quay.io/argoproj/argo-rollouts:v1.7.2); below 1.9.0');
+    expect(out).toContain('FIX  Rollouts labelled hangar.io/release-tracked=true: some are in namespaces outside tracked.namespaces: payments-api');
+    expect(out).toContain('FIX  Rollouts labelled hangar.io/release-tracked=true: without the annotation hangar.io/release-id (their facts carry releaseId null): payments-api/payments-service');
+    expect(out).toMatch(/FIX {2}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 100 keys/);
+    expect(out).toContain('fix: the prune may not be running: kubectl -n argo-rollouts get cronjob glidepath-notified-prune');
+    expect(out).toContain('FIX  ConfigMap gate-api/veridor-config: missing: the Veridor gate pod cannot start');
+    expect(out).toContain('FIX  Secret flight-api/veridor-credentials: cannot be read: forbidden: your kubeconfig user may not read it');
+    expect(code).toBe(3);
+  });
+
+  it('exits 2 on an unknown context and on a missing --cluster, and 1 when kubectl cannot run', async () => {
+    const unknown = await checkLive(readyProd().calls, ['--context', 'staging']);
+    expect(unknown.err).toContain('error: context "staging" does not exist\nhint: kubectl config get-contexts');
+    expect(unknown.code).toBe(2);
+    printed.clear();
+    expect(await main(['check-live'])).toBe(2);
+    expect(printed.stderr[0]).toBe('--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod');
+    vi.stubEnv('PATH', '/nonexistent');
+    const missing = await checkLive(readyProd().calls);
+    expect(missing.err).toContain('error: kubectl is not on PATH');
+    expect(missing.code).toBe(1);
+  });
+});
