@@ -22,20 +22,20 @@ function amounts(defaults: ResourceAmounts) {
 
 /** A `resources` field whose every amount defaults to `defaults`; a limit below its request is refused. */
 export function containerResourcesSchema(defaults: ContainerResources) {
-  return z
-    .strictObject({
-      /** What the scheduler reserves, and what a ResourceQuota counts. */
-      requests: amounts(defaults.requests).prefault({}),
-      /** The most the container may use: above the memory limit it is killed, above the CPU limit throttled. */
-      limits: amounts(defaults.limits).prefault({}),
-    })
-    .superRefine((resources, ctx) => {
+  const resources = strict({
+    /** What the scheduler reserves, and what a ResourceQuota counts. */
+    requests: amounts(defaults.requests).prefault({}),
+    /** The most the container may use: above the memory limit it is killed, above the CPU limit throttled. */
+    limits: amounts(defaults.limits).prefault({}),
+  });
+  return resources
+    .superRefine((value, ctx) => {
       for (const kind of ['cpu', 'memory'] as const) {
-        if (quantityValue(resources.limits[kind])! < quantityValue(resources.requests[kind])!) {
+        if (quantityValue(value.limits[kind])! < quantityValue(value.requests[kind])!) {
           ctx.addIssue({
             code: 'custom',
             path: ['limits', kind],
-            message: `${resources.limits[kind]} is below requests.${kind} (${resources.requests[kind]}); raise the limit or lower the request`,
+            message: `${value.limits[kind]} is below requests.${kind} (${value.requests[kind]}); raise the limit or lower the request`,
           });
         }
       }

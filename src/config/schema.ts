@@ -172,12 +172,19 @@ export const clusterFileSchema = strict({
   name: z.string().regex(DNS_LABEL, { error: 'must be a DNS label (lowercase letters, digits and "-"), e.g. prod' }),
   /** Kubernetes minor version of the cluster, e.g. "1.28" (the kubectl image must match it). */
   kubernetesVersion: z.string().regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' }),
+  /** Where Glidepath's relay listens; both notifications ConfigMaps send their facts there. */
   relay,
+  /** The Argo Rollouts controller and its heartbeat. */
   rollouts: rollouts.prefault({}),
+  /** What is release-tracked. */
   tracked,
+  /** The tenant Argo CD instance that gets the sync-failure facts. */
   argocd,
+  /** The CronJob that strips the notified annotation from tracked Rollouts. */
   prune,
+  /** The Veridor canary gate (an AnalysisTemplate per namespace). */
   veridor,
+  /** Where `npm run pr` and `npm run diff` ship the render. */
   gitops,
 });
 
