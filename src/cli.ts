@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from './config/errors';
+import { ConfigError, ReadOnlyInputError } from './config/errors';
 import { loadClusters } from './config/loader';
 import { GitopsError } from './gitops/errors';
 import { LiveClusterError } from './live/kubectl';
@@ -40,6 +40,7 @@ Usage:
                                     what the relay would receive for each state in FILE, and why
   npm run check-live -- --cluster NAME [--context NAME]
                                     read the live cluster (kubectl get only): exit 0 ready, 3 something to fix
+  npm run steps -- --base-url URL   the canary steps with the Veridor gate, as YAML
 
 Options:
   --cluster NAME|FILE   only this cluster (a name from clusters/, or a cluster file)
@@ -88,6 +89,8 @@ export function main(argv: readonly string[]): number | Promise<number> {
         return runDiff(rest).catch(reportError);
       case 'check-live':
         return import('./commands/check-live').then(({ runCheckLive }) => runCheckLive(rest, (line) => console.log(line))).catch(reportError);
+      case 'steps':
+        return import('./commands/steps').then(({ runSteps }) => runSteps(rest, (line) => console.log(line))).catch(reportError);
       case 'facts':
         return import('./commands/facts').then(({ runFacts }) => runFacts(rest, (line) => console.log(line))).catch(reportError);
       case 'help':
@@ -249,7 +252,7 @@ function reportError(error: unknown): number {
   }
   if (error instanceof ConfigError) {
     for (const problem of error.problems) console.error(problem);
-    console.error('nothing was written.');
+    if (!(error instanceof ReadOnlyInputError)) console.error('nothing was written.');
     return EXIT_BAD_INPUT;
   }
   if (isArgError(error)) {

@@ -1,6 +1,6 @@
 /** `npm run check-live`: is the live cluster ready for the rendered config? Reads only, with kubectl. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/errors';
+import { ReadOnlyInputError } from '../config/errors';
 import { loadClusters } from '../config/loader';
 import { checkLive } from '../live/checks';
 import { formatFindings } from '../live/format';
@@ -30,7 +30,7 @@ export async function runCheckLive(args: readonly string[], print: (line: string
     print(CHECK_LIVE_USAGE);
     return 0;
   }
-  if (values.cluster === undefined) throw new ConfigError(['--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod']);
+  if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod']);
   const [cluster] = loadClusters({ dir: values.clusters, cluster: values.cluster });
   const { file, config } = cluster!;
   const application = values.application ?? `glidepath-${config.name}`;

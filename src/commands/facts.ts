@@ -1,6 +1,6 @@
 /** `npm run facts`: what the relay would receive for a Rollout or an Application, state by state. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/errors';
+import { ReadOnlyInputError } from '../config/errors';
 import { loadClusters } from '../config/loader';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
@@ -38,14 +38,14 @@ export function runFacts(args: readonly string[], print: (line: string) => void)
   if ((values.rollout === undefined) === (values.application === undefined)) problems.push('--rollout or --application: give exactly one FILE');
   const now = values.now === undefined ? Date.now() : parseRfc3339(values.now);
   if (now === undefined) problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ReadOnlyInputError(problems);
 
   const [cluster] = loadClusters({ dir: values.clusters, cluster: values.cluster! });
   const { file, config } = cluster!;
   const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
   const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
   const manifest = renderManifests(config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`));
-  if (manifest === undefined) throw new ConfigError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
+  if (manifest === undefined) throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
   const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
   const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!));
   const reports = evaluateFacts(loaded, mode, states);

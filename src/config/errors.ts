@@ -13,3 +13,6 @@ export function fieldPath(path: readonly PropertyKey[]): string {
     return text === '' ? String(key) : `${text}.${String(key)}`;
   }, '');
 }
+
+/** Bad input to a command that writes nothing (facts, check-live, steps): reported the same way, exit code 2. */
+export class ReadOnlyInputError extends ConfigError {}

@@ -6,10 +6,10 @@ import {
   type AnalysisTemplateSpec,
 } from '../../imports/analysistemplate-argoproj.io';
 import { ClusterAnalysisTemplate, type ClusterAnalysisTemplateSpec } from '../../imports/clusteranalysistemplate-argoproj.io';
+import { VERIDOR_GATE_NAME } from '../veridor/gate-name';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
-/** Name Rollouts refer to in `analysis.templates[].templateName`. */
-export const VERIDOR_GATE_NAME = 'veridor-gate';
+export { VERIDOR_GATE_NAME };
 
 /** Where the pod reads veridor.json and writes its work files. */
 const CONFIG_DIR = '/config';

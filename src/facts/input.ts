@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ConfigError } from '../config/errors';
+import { ReadOnlyInputError } from '../config/errors';
 import { parseGoDuration } from './go-duration';
 import { mergePatch } from './merge-patch';
 
@@ -44,7 +44,7 @@ export function readStates(file: string, kind: ObjectKind, now: Date): InputStat
   const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report);
   if (problems.length === 0 && states.length === 0) report('', `no ${kind.kind} in the file; give one ${kind.kind}, a list of them, or a scenario with steps`);
   if (problems.length === 0 && states.length > MAX_STATES) report('', `${states.length} states; at most ${MAX_STATES} at once`);
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ReadOnlyInputError(problems);
   return states;
 }
 

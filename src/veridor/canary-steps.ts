@@ -1,5 +1,18 @@
-import type { RolloutSpecStrategyCanarySteps } from '../../imports/rollout-argoproj.io';
-import { VERIDOR_GATE_NAME } from '../constructs/veridor-gate-template';
+/**
+ * Helpers for Rollout authors, built to plain JS with types (`import { veridorCanarySteps } from
+ * 'glidepath-gitops/canary-steps'`): no dependency, so Helm chart generators and plain node can use them.
+ */
+import { VERIDOR_GATE_NAME } from './gate-name';
+
+/** One entry of a Rollout's `spec.strategy.canary.steps` (the fields these helpers write). */
+export type CanaryStep =
+  | { readonly setWeight: number }
+  | {
+      readonly analysis: {
+        readonly templates: { readonly templateName: string; readonly clusterScope?: boolean }[];
+        readonly args: { readonly name: string; readonly value: string }[];
+      };
+    };
 
 export interface VeridorCanaryStepsOptions {
   /**
@@ -19,7 +32,7 @@ export interface VeridorCanaryStepsOptions {
  * Use them in a Rollout with `canaryService`/`stableService` set, so that the canary Service selects
  * only the new ReplicaSet while the gate probes it.
  */
-export function veridorCanarySteps(options: VeridorCanaryStepsOptions): RolloutSpecStrategyCanarySteps[] {
+export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanaryStep[] {
   const weight = options.canaryWeight ?? 50;
   if (!Number.isInteger(weight) || weight < 1 || weight > 99) {
     throw new Error(`veridorCanarySteps: canaryWeight must be an integer from 1 to 99, got ${weight}`);

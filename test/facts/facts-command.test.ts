@@ -183,7 +183,6 @@ describe('npm run facts on bad input', () => {
       'd.yaml: kind: is "Deployment", expected Rollout',
       'd.yaml: apiVersion: is "apps/v1", expected argoproj.io/v1alpha1',
       'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)',
-      'nothing was written.',
     ]);
     const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], { 'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n' });
     expect(yamlError).toMatch(/^bad\.yaml: line \d+, column \d+: not valid YAML: /);

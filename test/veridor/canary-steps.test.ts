@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { veridorCanarySteps } from '../src/veridor/canary-steps';
+import type { RolloutSpecStrategyCanarySteps } from '../../imports/rollout-argoproj.io';
+import { veridorCanarySteps } from '../../src/veridor/canary-steps';
 
 describe('veridorCanarySteps', () => {
   it('gives setWeight 50, the gate with base-url, setWeight 100', () => {
@@ -10,10 +11,15 @@ describe('veridorCanarySteps', () => {
     ]);
   });
 
+  it('fits the Rollout CRD type of the cdk8s import', () => {
+    const typed: RolloutSpecStrategyCanarySteps[] = veridorCanarySteps({ canaryUrl: 'http://a-canary:80' });
+    expect(typed).toHaveLength(3);
+  });
+
   it('points at the ClusterAnalysisTemplate when asked', () => {
     const steps = veridorCanarySteps({ canaryUrl: 'http://a-canary:80', clusterScope: true, canaryWeight: 20 });
     expect(steps[0]).toEqual({ setWeight: 20 });
-    expect(steps[1]?.analysis?.templates).toEqual([{ templateName: 'veridor-gate', clusterScope: true }]);
+    expect(steps[1]).toMatchObject({ analysis: { templates: [{ templateName: 'veridor-gate', clusterScope: true }] } });
   });
 
   it('refuses a URL that is not a Service URL and a weight that skips the gate', () => {
