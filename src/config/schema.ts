@@ -107,7 +107,7 @@ const argocd = strict({
 });
 
 const prune = strict({
-  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). Every 6 hours: see the README's growth budget. */
+  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). Every 6 hours: see docs/prune.md (the growth budget). */
   schedule: cronSchedule
     .superRefine((value, ctx) => {
       let parsed;

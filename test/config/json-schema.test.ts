@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { clusterJsonSchema, SCHEMA_FILE } from '../../scripts/cluster-schema';
+import { clusterFileReference, clusterJsonSchema, REFERENCE_FILE, SCHEMA_FILE } from '../../scripts/cluster-schema';
 
 const ROOT = join(import.meta.dirname, '../..');
 const committed = readFileSync(SCHEMA_FILE, 'utf8');
@@ -27,6 +27,10 @@ function undescribed(node: Node, path = ''): string[] {
 describe('schema/cluster.schema.json', () => {
   it('is what `npm run schema` makes from the zod schema now', () => {
     expect(committed, 'schema/cluster.schema.json is stale: run npm run schema').toBe(clusterJsonSchema());
+  });
+
+  it('makes docs/cluster-file.md, the cluster file reference, row by row', () => {
+    expect(readFileSync(REFERENCE_FILE, 'utf8'), 'docs/cluster-file.md is stale: run npm run schema').toBe(clusterFileReference(committed));
   });
 
   it('describes every field with its doc comment, for hover in the editor', () => {
