@@ -135,13 +135,13 @@ const cronToken = fc.oneof(fc.constantFrom('*', '*/5', '1-5', 'MON', 'JAN', '0',
 const badCron: fc.Arbitrary<Malformed> = fc
   .oneof(
     fc.array(cronToken, { minLength: 1, maxLength: 8 }).filter((p) => p.length !== 5).map((p) => p.join(' ')),
-    fc.tuple(fc.nat({ max: 4 }), fc.constantFrom('60', '99', '24', '32', '13', '7', '*/0', '5-1', 'FOO', '1,', ',', '1-2-3', '**', '-1', '1/2/3', 'L', '#')).map(([field, bad]) => {
+    fc.tuple(fc.nat({ max: 4 }), fc.constantFrom('60', '99', '24', '32', '13', '7', '*/0', '5-1', 'FOO', ',', ',,', '1-2-3', '**', '-1', '1/2/3', 'L', '#')).map(([field, bad]) => {
       const fields = ['17', '*/6', '*', '*', '*'];
       const limits = [60, 24, 32, 13, 7];
       fields[field] = ['60', '99', '24', '32', '13', '7'].includes(bad) ? String(Math.max(Number(bad), limits[field]!)) : bad;
       return fields.join(' ');
     }),
-    fc.constantFrom('@every 5m', '@reboot', 'TZ=UTC 0 * * * *', 'CRON_TZ=Europe/Paris 0 * * * *', '', '0 0 31 2 *', '0 0 30 2 *'),
+    fc.constantFrom('@every 5m ', ' @daily', '@every 5', '@reboot', 'TZ=UTC 0 * * * *', 'CRON_TZ=Europe/Paris 0 * * * *', '', '0 0 31 2 *', '0 0 30 2 *'),
   )
   .map((schedule) => ({ kind: 'bad cron', text: stringify(withField('prune.schedule', schedule)), expected: /^prune\.schedule: / }));
 
