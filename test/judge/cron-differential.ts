@@ -13,8 +13,8 @@ interface CronVerdict {
   readonly runs?: (string | null)[];
 }
 
-export function cronDisagreements(count: number): { checked: number; disagreements: Disagreement[] } {
-  const requests = cronInputs(count).map((schedule, i) => ({ schedule, from: RUN_STARTS[i % RUN_STARTS.length]!, runs: RUNS }));
+export function cronDisagreements(count: number, seed?: number): { checked: number; disagreements: Disagreement[] } {
+  const requests = cronInputs(count, seed).map((schedule, i) => ({ schedule, from: RUN_STARTS[i % RUN_STARTS.length]!, runs: RUNS }));
   const goVerdicts = askGoJudge<CronVerdict>('cronjudge', requests);
   const disagreements: Disagreement[] = [];
   requests.forEach((request, i) => {

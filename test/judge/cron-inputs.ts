@@ -127,7 +127,7 @@ const generated = fc.oneof(
   { weight: 1, arbitrary: unicodeNoise },
 );
 
-export function cronInputs(count: number): string[] {
-  const sampled = fc.sample(generated, { seed: CRON_SEED, numRuns: Math.max(0, count - HAND_PICKED.length) });
+export function cronInputs(count: number, seed = CRON_SEED): string[] {
+  const sampled = fc.sample(generated, { seed, numRuns: Math.max(0, count - HAND_PICKED.length) });
   return [...HAND_PICKED, ...sampled];
 }

@@ -12,8 +12,8 @@ interface RefVerdict {
   readonly digest?: string;
 }
 
-export function imageRefDisagreements(count: number): { checked: number; disagreements: Disagreement[] } {
-  const refs = imageRefInputs(count);
+export function imageRefDisagreements(count: number, seed?: number): { checked: number; disagreements: Disagreement[] } {
+  const refs = imageRefInputs(count, seed);
   const goVerdicts = askGoJudge<RefVerdict>('refjudge', refs.map((ref) => ({ ref })));
   const disagreements: Disagreement[] = [];
   refs.forEach((ref, i) => {

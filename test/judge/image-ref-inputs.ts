@@ -76,7 +76,7 @@ const noise = fc.string({ unit: 'grapheme-ascii', maxLength: 30 });
 
 const generated = fc.oneof({ weight: 8, arbitrary: reference }, { weight: 10, arbitrary: wellFormed }, { weight: 1, arbitrary: noise });
 
-export function imageRefInputs(count: number): string[] {
-  const sampled = fc.sample(generated, { seed: IMAGE_REF_SEED, numRuns: Math.max(0, count - HAND_PICKED.length) });
+export function imageRefInputs(count: number, seed = IMAGE_REF_SEED): string[] {
+  const sampled = fc.sample(generated, { seed, numRuns: Math.max(0, count - HAND_PICKED.length) });
   return [...HAND_PICKED, ...sampled];
 }
