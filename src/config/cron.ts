@@ -86,7 +86,8 @@ function parseDescriptor(descriptor: string): CronSchedule {
   }
   const known = [...Object.keys(CRON_DESCRIPTORS), '@every <duration>'].join(', ');
   const trimmed = descriptor.trim();
-  const hint = trimmed !== descriptor && (CRON_DESCRIPTORS[trimmed] !== undefined || trimmed.startsWith(EVERY)) ? `remove the white space around ${JSON.stringify(trimmed)}` : `use one of ${known}, or five fields`;
+  const spaced = trimmed !== descriptor && (CRON_DESCRIPTORS[trimmed] !== undefined || trimmed.startsWith(EVERY));
+  const hint = spaced ? `remove the white space around ${JSON.stringify(trimmed)}` : `use one of ${known}, or five fields`;
   throw new CronError(`${JSON.stringify(descriptor)} is not a descriptor Kubernetes accepts; ${hint}`);
 }
 
