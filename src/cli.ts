@@ -8,7 +8,7 @@ import { COMMANDS } from './commands/registry';
 import { ConfigError } from './config/errors';
 import { GlidepathError } from './errors';
 import { GitopsError } from './gitops/errors';
-import { renderCluster } from './render';
+import { renderCluster } from './render/render-cluster';
 
 const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = {
   done: 0,

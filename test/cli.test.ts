@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, type Document } from 'yaml';
 import { main } from '../src/cli';
-import { renderCluster } from '../src/render';
+import { renderCluster } from '../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
 import { capturePrintedLines } from './helpers/console';
 

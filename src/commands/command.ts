@@ -1,6 +1,6 @@
 /** The shape every command module has: its options, its usage text and `run()`. */
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 
 /** One cluster into the files of its folder; tests inject another one (e.g. one that plants an object). */
 export type Renderer = (config: ClusterConfig) => RenderedFile[];

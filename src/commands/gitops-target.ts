@@ -2,7 +2,7 @@
 import { loadClusters } from '../config/loader';
 import { GlidepathError } from '../errors';
 import type { GitopsRepoOptions } from '../gitops/gitops-repo';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import type { CommandContext } from './command';
 import { envValue, loadOptions } from './options';
 

@@ -2,7 +2,7 @@
 import { loadClusters } from '../config/loader';
 import { GlidepathError } from '../errors';
 import { distChanges } from '../output/dist-changes';
-import { renderClusters } from '../output/render-pool';
+import { renderClusters } from '../render/render-pool';
 import { writeDist } from '../output/write-dist';
 import { clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';

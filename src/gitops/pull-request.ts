@@ -4,7 +4,7 @@
  * new content while a glidepath pull request is open -> that pull request gets a new commit and a new body.
  */
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { commitTree, isAncestor, readFolder, sameFolder, treeWithFolder, type CommitIdentity } from './checkout';
 import { GitopsError } from './errors';
 import { GithubPulls, type GithubClientOptions, type PullRequest } from './github';

@@ -1,7 +1,8 @@
 /** What writing rendered clusters into an output folder would change, read without writing anything. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RenderedCluster, WriteScope } from './write-dist';
+import type { RenderedCluster } from '../render/render-cluster';
+import type { WriteScope } from './write-dist';
 
 /** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
 export function distChanges(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): string[] {

@@ -1,7 +1,7 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render';
+import { renderCluster, type RenderedFile } from '../render/render-cluster';
 import { checkNotifications } from './notifications';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';

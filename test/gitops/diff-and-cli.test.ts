@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 

@@ -8,8 +8,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render';
-import type { RenderedCluster } from './write-dist';
+import { renderCluster, type RenderedCluster, type RenderedFile } from './render-cluster';
 
 /** Below this many clusters per worker, a worker does not pay for its start-up. */
 const MIN_CLUSTERS_PER_WORKER = 8;
