@@ -11,14 +11,14 @@ import { ConfigLoadError, loadConfigData, type LoadedConfig } from '../notificat
 import { evaluate } from '../notifications/model/expr-eval';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { formatGoValue, fromJson, type GoMap } from '../notifications/model/values';
-import { rolloutNotifications, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/rollouts/rollout-fact';
+import { rolloutNotifications } from '../notifications/rollouts/rollout-fact';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { ODD_APPLICATIONS, ODD_ROLLOUTS } from './odd-objects';
 import { isRecord, objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
 
 type Problem = { message: string; fix: string };
 type Engine = 'rollouts' | 'argocd';
 
-const ARGOCD_NOTIFICATIONS_CONFIGMAP = 'argocd-notifications-cm';
 /** Argo CD's default `timeout.reconciliation` (its resync), for the argocd heartbeat check. */
 const ARGOCD_RESYNC_SECONDS = 180;
 /** A fixed, deterministic clock for evaluating time buckets. */

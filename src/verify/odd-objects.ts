@@ -3,6 +3,8 @@
  * status, one with no annotations or labels, a workloadRef Rollout with no pod template, strings holding quotes,
  * backslashes, newlines and unicode. Each is what the engine hands to `when`, `oncePer` and the templates.
  */
+import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
+import { RELEASE_ID_ANNOTATION } from '../notifications/glidepath-fact';
 
 const ODD_TEXT = 'rel-"5" \\ \' </b>\n\tline2 \u2028 ünïcødé 🚀 {{ .x }} %v $glidepath-relay-token';
 
@@ -42,7 +44,7 @@ export const ODD_ROLLOUTS: readonly { readonly name: string; readonly object: Re
       metadata: {
         name: 'api', namespace: 'shop', uid: 'u-3', generation: 7,
         labels: { 'hangar.io/release-tracked': 'true' },
-        annotations: { 'hangar.io/release-id': ODD_TEXT, 'notified.notifications.argoproj.io': '{"a:b":1}' },
+        annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT, [NOTIFIED_ANNOTATION]: '{"a:b":1}' },
       },
       spec: { template: { spec: { containers: [container, { name: 'side"car', image: ODD_TEXT }] } } },
       status: { observedGeneration: '7', phase: 'Degraded', abort: true, message: ODD_TEXT, currentStepIndex: 0, currentPodHash: 'abc' },
