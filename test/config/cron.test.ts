@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CronError, parseCron } from '../../src/config/cron';
-import { nextCronRun } from '../../src/prune/cron-gaps';
+import { nextCronRun } from '../../src/config/cron-gaps';
 
 /** The next runs after `from`, as ISO strings; the values were taken from robfig/cron v3.0.1 (tools/judges). */
 function runs(schedule: string, from: string, count = 3): string[] {

@@ -1,6 +1,6 @@
 /** The project's CronJob schedule reading against robfig/cron v3.0.1 with Kubernetes 1.28's TZ rule. */
 import { CronError, parseCron } from '../../src/config/cron';
-import { nextCronRun } from '../../src/prune/cron-gaps';
+import { nextCronRun } from '../../src/config/cron-gaps';
 import { cronInputs, RUN_STARTS } from './cron-inputs';
 import { askGoJudge } from './go-judge';
 import type { Disagreement } from './disagreement';

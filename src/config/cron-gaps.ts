@@ -1,5 +1,5 @@
 /** When a CronJob schedule runs and how far apart its runs are, with robfig/cron's rules (as the CronJob controller). */
-import type { CronFieldMatch, CronSchedule } from '../config/cron';
+import type { CronFieldMatch, CronSchedule } from './cron';
 
 const MINUTES_PER_DAY = 24 * 60;
 const MS_PER_MINUTE = 60_000;
