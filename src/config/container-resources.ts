@@ -1,8 +1,26 @@
 /** The `resources` of a container in the cluster file: requests and limits, each with a default. */
 import * as z from 'zod';
-import type { ContainerResources, ResourceAmounts } from '../constructs/veridor-gate-template';
 import { quantityValue } from './quantity';
 import { strict } from './strict-object';
+
+interface ResourceAmounts {
+  readonly cpu: string;
+  readonly memory: string;
+}
+
+interface ContainerResources {
+  readonly requests: ResourceAmounts;
+  readonly limits: ResourceAmounts;
+}
+
+/**
+ * The Veridor analysis container's defaults: an estimate for one run of HTTP probes (Veridor's documents give
+ * none). Measure a run and set `veridor.resources` to fit.
+ */
+export const VERIDOR_GATE_RESOURCES: ContainerResources = {
+  requests: { cpu: '100m', memory: '128Mi' },
+  limits: { cpu: '500m', memory: '256Mi' },
+};
 
 function quantity(kind: 'cpu' | 'memory') {
   const example = kind === 'cpu' ? '100m or 0.5' : '128Mi or 1Gi';
@@ -11,22 +29,19 @@ function quantity(kind: 'cpu' | 'memory') {
   });
 }
 
-function amounts(defaults: ResourceAmounts) {
+function amounts(defaults: ResourceAmounts, role: 'request' | 'limit') {
+  const note = role === 'request' ? 'what the scheduler reserves and a ResourceQuota counts' : 'not below the request; above the memory limit the pod is killed and the gate fails closed';
   return strict({
-    /** CPU, in cores (`"500m"` is half a core). */
-    cpu: quantity('cpu').default(defaults.cpu),
-    /** Memory, in bytes with a suffix (`"128Mi"`). */
-    memory: quantity('memory').default(defaults.memory),
+    cpu: quantity('cpu').default(defaults.cpu).meta({ description: `CPU ${role} of the Veridor analysis container (\`500m\` is half a core): ${note}` }),
+    memory: quantity('memory').default(defaults.memory).meta({ description: `memory ${role} of the Veridor analysis container (\`128Mi\`): ${note}` }),
   });
 }
 
 /** A `resources` field whose every amount defaults to `defaults`; a limit below its request is refused. */
 export function containerResourcesSchema(defaults: ContainerResources) {
   const resources = strict({
-    /** What the scheduler reserves, and what a ResourceQuota counts. */
-    requests: amounts(defaults.requests).prefault({}),
-    /** The most the container may use: above the memory limit it is killed, above the CPU limit throttled. */
-    limits: amounts(defaults.limits).prefault({}),
+    requests: amounts(defaults.requests, 'request').prefault({}),
+    limits: amounts(defaults.limits, 'limit').prefault({}),
   });
   return resources
     .superRefine((value, ctx) => {

@@ -24,36 +24,30 @@ export interface ResourceAmounts {
   readonly memory: string;
 }
 
+/**
+ * What the analysis container asks for. Without any, a namespace whose ResourceQuota or LimitRange requires them
+ * refuses the pod, and the rollout aborts when the Job deadline passes.
+ */
 export interface ContainerResources {
   readonly requests: ResourceAmounts;
   readonly limits: ResourceAmounts;
 }
-
-/**
- * What the analysis container asks for. Without any, a namespace whose ResourceQuota or LimitRange requires them
- * refuses the pod, and the rollout aborts when the Job deadline passes. The amounts are an estimate for one
- * run of HTTP probes (Veridor's documents give none): measure a run and set `veridor.resources` to fit.
- */
-export const VERIDOR_GATE_RESOURCES: ContainerResources = {
-  requests: { cpu: '100m', memory: '128Mi' },
-  limits: { cpu: '500m', memory: '256Mi' },
-};
 
 export interface VeridorGateTemplateProps {
   /** Namespace of the AnalysisTemplate; omit for a cluster-scoped ClusterAnalysisTemplate. */
   readonly namespace?: string;
   /** Gate image (default of the `image` arg). Required: Veridor's documented default does not exist. */
   readonly image: string;
-  /** ConfigMap holding veridor.json. @default 'veridor-config' */
-  readonly configMap?: string;
-  /** Secret imported with envFrom. @default 'veridor-credentials' */
-  readonly secret?: string;
-  /** Veridor's --fail-on. @default 'new+confirmed' */
-  readonly failOn?: string;
-  /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. @default 60 */
-  readonly waitForTargetSeconds?: number;
-  /** Requests and limits of the analysis container. @default VERIDOR_GATE_RESOURCES */
-  readonly resources?: ContainerResources;
+  /** ConfigMap holding veridor.json (default of the `config-map` arg). */
+  readonly configMap: string;
+  /** Secret imported with envFrom (default of the `secret` arg). */
+  readonly secret: string;
+  /** Veridor's --fail-on (default of the `fail-on` arg). */
+  readonly failOn: string;
+  /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. */
+  readonly waitForTargetSeconds: number;
+  /** Requests and limits of the analysis container. */
+  readonly resources: ContainerResources;
 }
 
 /**
@@ -78,15 +72,14 @@ export class VeridorGateTemplate extends Construct {
 }
 
 export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTemplateSpec {
-  const resources = props.resources ?? VERIDOR_GATE_RESOURCES;
   return {
     args: [
       { name: 'base-url' },
-      { name: 'config-map', value: props.configMap ?? 'veridor-config' },
-      { name: 'secret', value: props.secret ?? 'veridor-credentials' },
+      { name: 'config-map', value: props.configMap },
+      { name: 'secret', value: props.secret },
       { name: 'image', value: props.image },
-      { name: 'fail-on', value: props.failOn ?? 'new+confirmed' },
-      { name: 'wait-for-target', value: String(props.waitForTargetSeconds ?? 60) },
+      { name: 'fail-on', value: props.failOn },
+      { name: 'wait-for-target', value: String(props.waitForTargetSeconds) },
     ],
     metrics: [
       {
@@ -117,7 +110,7 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
                         '--require-complete',
                         '--wait-for-target', '{{args.wait-for-target}}',
                       ],
-                      resources: { requests: { ...resources.requests }, limits: { ...resources.limits } },
+                      resources: { requests: { ...props.resources.requests }, limits: { ...props.resources.limits } },
                       envFrom: [{ secretRef: { name: '{{args.secret}}', optional: true } }],
                       securityContext: restrictedContainerSecurityContext(VERIDOR_UID),
                       volumeMounts: [

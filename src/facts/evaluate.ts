@@ -5,10 +5,10 @@
 import type { LoadedConfig } from '../notifications/model/config-map';
 import { NotificationsEngine, type Outcome, type ReconcileResult } from '../notifications/model/engine';
 import type { EngineMode } from '../notifications/model/modes';
-import { NOTIFIED_ANNOTATION } from '../notifications/model/notified-state';
 import { fromJson, type GoMap } from '../notifications/model/values';
 import { explainFalse } from './explain';
-import { isoSeconds, type InputState, type Json } from './input';
+import { isoSeconds, type InputState } from './input';
+import { notifiedOf, withNotified, type Json } from './object-state';
 
 export interface FactEntry {
   /** Index of the state in the input. */
@@ -80,17 +80,4 @@ function alreadySent(outcome: Outcome, oncePer: string, oncePerText: string | un
   if (oncePerText === undefined) return `already sent${since}: the condition was already true; it sends again only after it has been false`;
   const bucket = oncePerText.includes('time.Now()') ? ': the same state in the same time bucket' : '';
   return `already sent${since} for this oncePer value (${oncePer})${bucket}`;
-}
-
-function notifiedOf(object: Json): string | undefined {
-  return ((object.metadata as Json | undefined)?.annotations as Record<string, string> | undefined)?.[NOTIFIED_ANNOTATION];
-}
-
-function withNotified(object: Json, value: string | undefined): Json {
-  const metadata = { ...(object.metadata as Json) };
-  const annotations = { ...((metadata.annotations as Record<string, string> | undefined) ?? {}) };
-  if (value === undefined) delete annotations[NOTIFIED_ANNOTATION];
-  else annotations[NOTIFIED_ANNOTATION] = value;
-  metadata.annotations = annotations;
-  return { ...object, metadata };
 }

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
-import { parseGoDuration } from './go-duration';
-import { mergePatch } from './merge-patch';
+import { GoDurationError, parseGoDuration } from '../config/go-duration';
+import { mergePatch, type Json } from './object-state';
 
-export type Json = Record<string, unknown>;
+export type { Json };
 
 export interface ObjectKind {
   /** `Rollout` or `Application`. */
@@ -102,7 +102,7 @@ function scenarioStates(file: string, scenario: Json, kind: ObjectKind, now: Dat
       if (time === undefined) return report(`${field}.time`, `${JSON.stringify(step.time)} is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z`);
       clock = time;
     } else if (step.after !== undefined) {
-      const millis = typeof step.after === 'string' ? parseGoDuration(step.after) : undefined;
+      const millis = typeof step.after === 'string' ? durationMillis(step.after) : undefined;
       if (millis === undefined) return report(`${field}.after`, `${JSON.stringify(step.after)} is not a duration, e.g. 10s, 2m or 1h30m`);
       clock += millis;
     }
@@ -168,6 +168,15 @@ function checkedObject(value: unknown, field: string, kind: ObjectKind, report: 
     counted(at('status.observedGeneration'), `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes it (e.g. "3")`);
   }
   return problems === 0 ? value : undefined;
+}
+
+function durationMillis(text: string): number | undefined {
+  try {
+    return Number(parseGoDuration(text) / 1_000_000n);
+  } catch (error) {
+    if (error instanceof GoDurationError) return undefined;
+    throw error;
+  }
 }
 
 /** `2025-06-02T09:00:00Z`: RFC 3339 in UTC, without milliseconds when there are none. */

@@ -2,9 +2,9 @@
 import { parse as parseYaml } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
 import { RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../notifications/glidepath-fact';
-import { NOTIFIED_ANNOTATION } from '../notifications/model/notified-state';
+import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 import { clusterGrowthBudget } from '../prune/growth-budget';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { expectedNotifications, lowestVersions, type ExpectedNotifications, type LowestVersion } from './expected';
 import { ok, problem, type Finding } from './findings';
 import type { Json, Kubectl, ReadResult } from './kubectl';

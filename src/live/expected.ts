@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
 import { loadConfigMapYaml } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 
 /** The Secret each engine substitutes `$key` from (notifications-engine: `<configmap's product>` naming). */
 const NOTIFICATION_SECRETS: Readonly<Record<string, string>> = {

@@ -3,24 +3,12 @@
  * keys through a template that prints each key and the length of its value, so no value reaches this process.
  */
 import { execFile } from 'node:child_process';
+import { GlidepathError } from '../errors';
 
 export type Json = Record<string, unknown>;
 
 /** What a read returned: the object, nothing (NotFound), or why it could not be read. */
 export type ReadResult<T> = { readonly found: true; readonly value: T } | { readonly found: false; readonly reason?: string };
-
-/** The cluster could not be reached, or kubectl could not run: nothing can be checked. */
-export class LiveClusterError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-    /** A bad --context is bad input (exit 2); an unreachable cluster is a failure (exit 1). */
-    readonly isInputError = false,
-  ) {
-    super(message);
-    this.name = 'LiveClusterError';
-  }
-}
 
 const SECRET_KEYS_TEMPLATE = '{{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TIMEOUT_MS = 30_000;
@@ -38,7 +26,7 @@ export class Kubectl {
     try {
       return { found: true, value: JSON.parse(result.value) as Json };
     } catch {
-      throw new LiveClusterError(`kubectl get ${resource} printed no JSON`, 'run the same kubectl command by hand to see what it prints');
+      throw new GlidepathError(`kubectl get ${resource} printed no JSON`, 'run the same kubectl command by hand to see what it prints', false);
     }
   }
 
@@ -61,15 +49,15 @@ export class Kubectl {
         if (!error) return resolve({ found: true, value: stdout });
         const text = stderr.trim();
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(new LiveClusterError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH'));
+          return reject(new GlidepathError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH', false));
         }
         if (/NotFound|not found/.test(text) && !/context/.test(text)) return resolve({ found: false });
         if (/doesn't have a resource type/.test(text)) return resolve({ found: false, reason: 'its CustomResourceDefinition is not installed' });
         if (/Forbidden|forbidden/.test(text)) return resolve({ found: false, reason: `forbidden: your kubeconfig user may not read it (${firstLine(text)})` });
         if (/context .*(does not exist|not found)/.test(text)) {
-          return reject(new LiveClusterError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true));
+          return reject(new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true));
         }
-        reject(new LiveClusterError(`kubectl ${argv.join(' ')} failed: ${firstLine(text) || String(error.message)}`, 'check that the cluster is reachable: kubectl cluster-info'));
+        reject(new GlidepathError(`kubectl ${argv.join(' ')} failed: ${firstLine(text) || String(error.message)}`, 'check that the cluster is reachable: kubectl cluster-info', false));
       });
     });
   }

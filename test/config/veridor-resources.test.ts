@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/config/loader';
 import { quantityValue } from '../../src/config/quantity';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { parseAllDocuments } from 'yaml';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadClusters } from '../../src/config/loader';
-import { renderManifests } from '../../src/render';
+import { renderManifests } from '../../src/render/render-cluster';
 
 const ROOT = join(import.meta.dirname, '../..');
 const [prod] = loadClusters({ dir: join(ROOT, 'clusters'), cluster: 'prod' });

@@ -117,7 +117,7 @@ describe('npm run check-live', () => {
 
   it('exits 2 on an unknown context and on a missing --cluster, and 1 when kubectl cannot run', async () => {
     const unknown = await checkLive(readyProd().calls, ['--context', 'staging']);
-    expect(unknown.err).toContain('error: context "staging" does not exist\nhint: kubectl config get-contexts');
+    expect(unknown.err).toContain('error: context "staging" does not exist\nfix: kubectl config get-contexts');
     expect(unknown.code).toBe(2);
     printed.clear();
     expect(await main(['check-live'])).toBe(2);

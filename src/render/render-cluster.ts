@@ -1,0 +1,47 @@
+/** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
+import { App } from 'cdk8s';
+import { addPruneChart } from '../charts/prune-chart';
+import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from '../charts/notifications-chart';
+import { addVeridorGateCharts } from '../charts/veridor-gate-chart';
+import type { ClusterConfig } from '../config/schema';
+import { stringifyYaml } from './fast-yaml';
+import { KUSTOMIZATION_FILE, kustomizationYaml } from './kustomization';
+
+export interface RenderedFile {
+  /** File name inside the cluster's folder: `<chart id>.k8s.yaml`. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface RenderedCluster {
+  readonly name: string;
+  readonly files: readonly RenderedFile[];
+}
+
+/** Every chart of a cluster; each chart's id is its file's stable name. */
+export function buildClusterApp(config: ClusterConfig): App {
+  const app = new App({ outdir: 'unused' });
+  addVeridorGateCharts(app, config);
+  addPruneChart(app, config);
+  addRolloutsNotificationsChart(app, config);
+  addArgocdNotificationsChart(app, config);
+  return app;
+}
+
+/** One manifest per chart, named after the chart: what Argo CD applies. */
+export function renderManifests(config: ClusterConfig): RenderedFile[] {
+  return buildClusterApp(config)
+    .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: stringifyYaml(...chart.toJson()) }))
+    .sort(byPath);
+}
+
+/** The files of the cluster's folder: its manifests, and the kustomization that lists them. */
+export function renderCluster(config: ClusterConfig): RenderedFile[] {
+  const manifests = renderManifests(config);
+  const kustomization = { path: KUSTOMIZATION_FILE, content: kustomizationYaml(config.name, manifests.map((file) => file.path)) };
+  return [...manifests, kustomization].sort(byPath);
+}
+
+function byPath(a: RenderedFile, b: RenderedFile): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

@@ -1,0 +1,43 @@
+/** Each rendered folder has a kustomization.yaml that lists exactly its manifests, and nothing else is in it. */
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadClusters } from '../../src/config/loader';
+import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
+import { renderCluster } from '../../src/render/render-cluster';
+import { clusterConfig } from '../helpers/cluster-files';
+import { join } from 'node:path';
+
+const shipped = loadClusters({ dir: join(import.meta.dirname, '../../clusters') });
+
+describe.each([...shipped.map((c) => c.config), clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } })].map((c) => [c.name, c] as const))(
+  'the folder of %s',
+  (name, config) => {
+    const files = renderCluster(config);
+    const kustomization = parse(files.find((f) => f.path === KUSTOMIZATION_FILE)!.content);
+
+    it('holds a kustomization listing exactly the other files, in order', () => {
+      expect(kustomization).toEqual({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        metadata: { name: `glidepath-${name}` },
+        resources: files.map((f) => f.path).filter((p) => p !== KUSTOMIZATION_FILE),
+      });
+    });
+
+    it('holds nothing Argo CD would apply that is not a Kubernetes object', () => {
+      for (const file of files.filter((f) => f.path !== KUSTOMIZATION_FILE)) {
+        expect(isManifestFile(file.path)).toBe(true);
+        for (const document of parseAllDocuments(file.content)) {
+          const object = document.toJS();
+          expect(object, file.path).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
+        }
+      }
+    });
+  },
+);
+
+describe('kustomizationYaml', () => {
+  it('refuses to list a file that is not a manifest', () => {
+    expect(() => kustomizationYaml('prod', ['a.k8s.yaml', 'values.yaml'])).toThrow(/not values\.yaml/);
+  });
+});
