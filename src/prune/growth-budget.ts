@@ -19,7 +19,7 @@ import {
 const SECONDS_PER_DAY = 86_400;
 const MINUTES_PER_DAY = 1_440;
 
-/** What the budget assumes about one tracked Rollout; the README states the same numbers. */
+/** What the budget assumes about one tracked Rollout; docs/prune.md states the same numbers. */
 export interface BudgetAssumptions {
   /** Releases a day of one Rollout (a busy service; most release a few times a week). */
   readonly releasesPerDay: number;

@@ -1,6 +1,6 @@
 /**
  * Schema: every object validates against its Kubernetes schema. Core kinds use kubernetes-models (Kubernetes
- * 1.27 OpenAPI), Argo Rollouts kinds use @kubernetes-models/argo-rollouts (CRDs of Rollouts v1.5.0); the README
+ * 1.27 OpenAPI), Argo Rollouts kinds use @kubernetes-models/argo-rollouts (CRDs of Rollouts v1.5.0); docs/verify.md
  * notes the version skew. Both ship their schemas compiled, so this works offline on a fresh clone.
  * On top of the schemas: metadata names, and namespaces set exactly on namespaced kinds.
  */

@@ -88,7 +88,7 @@ describe('kubectlImageVersionProblem', () => {
     'registry.k8s.io/kubectl:v1.28',
     'bitnami/kubectl:1.28.15-debian-12-r3',
     'registry.example.com:5000/tools/kubectl:v1.28.0@sha256:' + 'a'.repeat(64),
-    // A digest alone carries no version: accepted, unchecked (the README says so).
+    // A digest alone carries no version: accepted, unchecked (docs/prune.md says so).
     'registry.k8s.io/kubectl@sha256:' + 'b'.repeat(64),
   ])('accepts %s for "1.28"', (image) => {
     expect(kubectlImageVersionProblem(image, '1.28')).toBeUndefined();

@@ -80,7 +80,7 @@ export const SYNC_RETRYING: Expr = and(HAS_OPERATION, eq(at(APP_FIELDS.phase), s
 /** One fact per failed attempt of one operation. */
 export const ONCE_PER_ATTEMPT: Expr = concat([toStr(at(APP_FIELDS.startedAt)), toStr(at(APP_FIELDS.retryCount))], '/');
 
-/** The fact body (schema glidepath.fact/v1, source argocd): the README documents it field by field. */
+/** The fact body (schema glidepath.fact/v1, source argocd): docs/argocd-facts.md documents it field by field. */
 export function syncFactBody(cluster: string, kind: string): JsonBody {
   return {
     root: ROOT,

@@ -70,7 +70,7 @@ export function stateAndBucket(bucketSeconds: number): Expr {
   );
 }
 
-/** The fact body (schema glidepath.fact/v1): the README documents it field by field. */
+/** The fact body (schema glidepath.fact/v1): docs/rollouts-facts.md documents it field by field. */
 export function rolloutFactBody(cluster: string): JsonBody {
   return {
     root: ROOT,
