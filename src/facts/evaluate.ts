@@ -37,15 +37,16 @@ export function evaluateFacts(config: LoadedConfig, mode: EngineMode, states: re
     let object = state.object;
     if (index > 0) object = withNotified(object, carried);
     if (state.pruneNotified) object = withNotified(object, undefined);
+    const before = sentBefore(notifiedOf(object));
     const result = engine.reconcile(object, state.at);
     carried = notifiedOf(result.object);
     const variables = mode.variables(fromJson(object) as GoMap, state.at, config.context);
-    const entries = [...config.triggers.keys()].sort().flatMap((trigger) => entriesOf(index, trigger, result, config, variables));
+    const entries = [...config.triggers.keys()].sort().flatMap((trigger) => entriesOf(index, trigger, result, config, variables, before));
     return { index, name: state.name, at: state.at, object, entries };
   });
 }
 
-function entriesOf(state: number, trigger: string, result: ReconcileResult, config: LoadedConfig, variables: GoMap): FactEntry[] {
+function entriesOf(state: number, trigger: string, result: ReconcileResult, config: LoadedConfig, variables: GoMap, before: ReadonlyMap<string, number>): FactEntry[] {
   const entry = (sent: boolean, why: string, extra: Partial<FactEntry> = {}): FactEntry => ({ state, trigger, sent, why, ...extra });
   if (result.skipped !== undefined) return [entry(false, `skipped by the controller: ${result.skipped}`)];
   if (!result.selected) {
@@ -62,7 +63,7 @@ function entriesOf(state: number, trigger: string, result: ReconcileResult, conf
       const why = evaluation.oncePerError
         ? `under the plain key: the oncePer failed to evaluate (${evaluation.oncePerError})`
         : condition.oncePer
-          ? `a new oncePer value (${evaluation.oncePer})`
+          ? newOncePer(outcome.stateKey.slice(evaluation.oncePer.length + 1), evaluation.oncePer, condition.oncePerText!, before)
           : 'the condition became true';
       return entry(true, why, { body: delivery.json ?? delivery.body, request: `${delivery.method} ${delivery.url}` });
     }
@@ -73,6 +74,30 @@ function entriesOf(state: number, trigger: string, result: ReconcileResult, conf
     if (outcome.outcome === 'already-sent') return entry(false, alreadySent(outcome, evaluation.oncePer, condition.oncePerText));
     return entry(false, `the notification fails to render; the engine logs it and sends nothing: ${outcome.error ?? 'unknown error'}`);
   });
+}
+
+/** Key -> unix seconds of the notified annotation, as the engine reads it (unreadable: empty). */
+function sentBefore(annotation: string | undefined): ReadonlyMap<string, number> {
+  try {
+    const parsed: unknown = JSON.parse(annotation ?? '{}');
+    return new Map(Object.entries(typeof parsed === 'object' && parsed !== null ? parsed : {}).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Why a oncePer value is new: the first one, a new state, or the same state in a new time bucket (the heartbeat). */
+function newOncePer(keySuffix: string, oncePer: string, oncePerText: string, before: ReadonlyMap<string, number>): string {
+  const previous = [...before]
+    .filter(([key]) => key.endsWith(`:${keySuffix}`))
+    .sort(([, a], [, b]) => b - a)
+    .map(([key, at]) => ({ oncePer: key.slice(0, -keySuffix.length - 1), at }))[0];
+  if (previous === undefined) return `a new oncePer value (${oncePer}); nothing sent for this condition is recorded yet`;
+  const stem = (value: string) => value.slice(0, value.lastIndexOf('/'));
+  if (oncePerText.includes('time.Now()') && oncePer.includes('/') && stem(previous.oncePer) === stem(oncePer)) {
+    return `heartbeat: the same state in a new time bucket (${oncePer}; last sent at ${isoSeconds(new Date(previous.at * 1000))})`;
+  }
+  return `a new state (${oncePer}); the last one sent, at ${isoSeconds(new Date(previous.at * 1000))}, was ${previous.oncePer}`;
 }
 
 function alreadySent(outcome: Outcome, oncePer: string, oncePerText: string | undefined): string {

@@ -108,6 +108,25 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(unlabelled).toMatchObject({ sent: false, why: 'not selected: no subscription matches the object\'s labels (selector hangar.io/release-tracked=true)' });
   });
 
+  it('tells a new state from a heartbeat in a new time bucket', async () => {
+    const start = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
+    const dir = clusterDir({
+      'steps.yaml': stringify({
+        steps: [
+          { name: 'healthy', time: '2026-12-01T09:00:00Z', object: parse(start) },
+          { name: 'resync', after: '15m' },
+          { name: 'scaled', after: '1m', patch: { metadata: { generation: 4 }, status: { observedGeneration: '4' } } },
+        ],
+      }),
+    });
+    const whys = (await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'steps.yaml')])).map((e) => `${e.sent} ${e.why}`);
+    expect(whys).toEqual([
+      expect.stringMatching(/^true a new oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\); nothing sent for this condition is recorded yet$/),
+      expect.stringMatching(/^true heartbeat: the same state in a new time bucket \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+; last sent at 2026-12-01T09:00:00Z\)$/),
+      expect.stringMatching(/^true a new state \(4\/Healthy\/\/bbb\/false\/rel-9\/\d+\); the last one sent, at 2026-12-01T09:15:00Z, was 3\//),
+    ]);
+  });
+
   it('prints each state, the request line and the body for people', async () => {
     const file = join(SCENARIOS, 'rollouts/02-image-update-stale.yaml');
     printed.clear();
