@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config/errors';
 import { loadClusters } from './config/loader';
 import { GitopsError } from './gitops/errors';
+import { FileSystemError, isErrnoError } from './output/fs-error';
 import { clusterBudgetSummary } from './prune/budget-summary';
 import { renderCluster } from './render';
 import { synth } from './synth';
@@ -237,6 +238,14 @@ function reportError(error: unknown): number {
     for (const problem of error.problems) console.error(problem);
     console.error('nothing was written.');
     return EXIT_BAD_INPUT;
+  }
+  if (error instanceof FileSystemError) {
+    console.error(`error: ${error.message}`);
+    return EXIT_FAILURE;
+  }
+  if (isErrnoError(error) && error.path !== undefined) {
+    console.error(`error: ${new FileSystemError(error.path, error.code, `cannot ${error.syscall ?? 'use'}`).message}`);
+    return EXIT_FAILURE;
   }
   if (isArgError(error)) {
     console.error(`${error.message}\n\n${USAGE}`);
