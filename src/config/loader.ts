@@ -7,7 +7,7 @@ import { ConfigError } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
 import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, secretsFromEnvironment, type KnownSecret } from './secret-values';
-import { clusterConfigSchema, type ClusterConfig } from './schema';
+import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
 import { describeValue, shownPath } from './shown-input';
 
 export interface LoadedCluster {
@@ -29,7 +29,7 @@ export interface LoadOptions {
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
 const MAX_ALIASES = 50;
-/** Above this many unknown keys and no known one, the file is not a cluster file: its keys are not listed. */
+/** Above this many top-level keys and no known one, the file is not a cluster file: its keys are not listed. */
 const MAX_UNKNOWN_KEYS_LISTED = 5;
 
 export function loadClusters(options: LoadOptions): LoadedCluster[] {
@@ -72,6 +72,11 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
   const parsed = parseYaml(read.text);
   if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
 
+  const topLevel = Object.keys(parsed.data);
+  // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): nothing of it is listed.
+  if (topLevel.length > MAX_UNKNOWN_KEYS_LISTED && !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))) {
+    return { problems: [`${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`] };
+  }
   let data = parsed.data;
   if (relayIp !== undefined && isPlainObject(data.relay)) {
     const { host: _host, ...relay } = data.relay;
@@ -87,7 +92,7 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
     .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
   const problems = [...secretProblems, ...protoKeys];
-  if (!result.success) return { problems: [...problems, ...formatIssues(file, result.error.issues, Object.keys(data).length)] };
+  if (!result.success) return { problems: [...problems, ...formatIssues(file, result.error.issues)] };
   if (problems.length > 0) return { problems };
   return { file, config: result.data };
 }
@@ -131,12 +136,7 @@ function parseYaml(text: string): { data: Record<string, unknown> } | { problems
   }
 }
 
-function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], topLevelKeys: number): string[] {
-  const unknownTopLevel = issues.flatMap((i) => (i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : []));
-  // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): its keys are not listed.
-  if (unknownTopLevel.length > MAX_UNKNOWN_KEYS_LISTED && unknownTopLevel.length === topLevelKeys) {
-    return [`${file}: not a cluster file: none of its ${topLevelKeys} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`];
-  }
+function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}`);

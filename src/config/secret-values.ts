@@ -143,6 +143,9 @@ export function mask(value: string): string {
   return `${value.slice(0, 4)}… ${value.length} characters`;
 }
 
+/** What mask() returns. */
+export const MASKED = /^[^]{0,4}… \d+ characters$/u;
+
 function characterClasses(text: string): number {
   return [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(text)).length;
 }

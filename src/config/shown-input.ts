@@ -3,6 +3,7 @@
  * not a cluster file at all (a token, /etc/shadow, an environment dump) is never printed back.
  */
 import { fieldPath } from './errors';
+import { MASKED } from './secret-values';
 
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;
@@ -20,7 +21,8 @@ export function describeValue(value: unknown): string {
 
 /** The value quoted, or its first characters and its length: never more than a few characters of it. */
 export function excerpt(text: string): string {
-  const printable = text.replace(/[^\x20-\x7E]/g, '?');
+  // Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`.
+  const printable = text.replace(/[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu, '?');
   if (text.length <= MAX_SHOWN) return JSON.stringify(printable);
   return `${JSON.stringify(`${printable.slice(0, MAX_SHOWN - 4)}…`)} (${text.length} characters)`;
 }
@@ -28,7 +30,9 @@ export function excerpt(text: string): string {
 export function shownKey(key: PropertyKey): string | number {
   if (typeof key === 'number') return key;
   const text = String(key);
-  return FIELD_LIKE_KEY.test(text) ? text : `[${excerpt(text)}]`;
+  if (FIELD_LIKE_KEY.test(text)) return text;
+  // A key the secret detector already cut to its first characters.
+  return MASKED.test(text) ? `[${text}]` : `[${excerpt(text)}]`;
 }
 
 /** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */
