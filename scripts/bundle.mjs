@@ -26,7 +26,7 @@ export async function bundle() {
   const id = `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const staging = join(BUILD_DIR, `.tmp-${id}`);
   await build({
-    entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), 'render-worker': join(ROOT, 'src', 'output', 'render-worker.ts') },
+    entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), 'render-worker': join(ROOT, 'src', 'render', 'render-worker.ts') },
     outdir: staging,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { ConfigError } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
 import { readClusterText } from './read-cluster-file';
-import { redactSecretLikeValues, secretsFromEnvironment, type KnownSecret } from './secret-values';
+import { redactSecretLikeValues, type KnownSecret } from './secret-values';
 import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
 import { describeValue, shownPath } from './shown-input';
 
@@ -23,7 +23,7 @@ export interface LoadOptions {
   readonly cluster?: string;
   /** Replaces relay.ip (and any relay.host) of the selected cluster. */
   readonly relayIp?: string;
-  /** Secrets no cluster file may hold. @default the secret-named environment variables (GITHUB_TOKEN, ...) */
+  /** Values no cluster file may hold: the secret-named environment variables (GITHUB_TOKEN, ...). @default none */
   readonly knownSecrets?: readonly KnownSecret[];
 }
 
@@ -43,7 +43,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 
   const files = selectFiles(options);
   const loaded: LoadedCluster[] = [];
-  const knownSecrets = options.knownSecrets ?? secretsFromEnvironment(process.env);
+  const knownSecrets = options.knownSecrets ?? [];
   for (const file of files) {
     const result = loadClusterFile(file, options.relayIp, knownSecrets);
     if ('problems' in result) problems.push(...result.problems);

@@ -4,17 +4,12 @@
  * them are complete, so a failure or a kill leaves the old render or the new one, never a mix.
  */
 import { basename, join } from 'node:path';
-import type { RenderedFile } from '../render';
+import type { RenderedCluster } from '../render/render-cluster';
 import { lockOutDir, type LockOptions } from './out-dir-lock';
 import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
 import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
 import { foreignEntries, readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
 import { recoverOutDir, swapIn, type SwapJournal } from './swap-journal';
-
-export interface RenderedCluster {
-  readonly name: string;
-  readonly files: readonly RenderedFile[];
-}
 
 /**
  * `whole`: `outDir` becomes exactly these clusters (cluster folders glidepath wrote earlier are removed).

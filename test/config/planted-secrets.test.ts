@@ -3,7 +3,7 @@
  * value never printed), and verify's check of rendered output, which shares the detector, finds the same values.
  * None of the made-up values below is a real credential.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { secretLikeReason } from '../../src/config/secret-values';
 import { checkSecrets } from '../../src/verify/secrets';
@@ -62,8 +62,7 @@ const NOT_SECRETS: readonly [string, string][] = [
 ];
 
 const { stdout, stderr, clear } = capturePrintedLines();
-beforeAll(() => void (process.env.PLANTED_TEST_GITHUB_TOKEN = ENV_TOKEN));
-afterAll(() => void delete process.env.PLANTED_TEST_GITHUB_TOKEN);
+const env = { ...process.env, GITHUB_TOKEN: ENV_TOKEN };
 
 function fileWith(key: string, value: string) {
   const file = validClusterFile({ name: 'prod' });
@@ -77,7 +76,7 @@ describe('a secret planted in a cluster file', () => {
     const commands = [['synth', '--out', out], ['verify'], ['diff', '--cluster', 'prod'], ['pr', '--cluster', 'prod', '--dry-run']];
     for (const args of commands) {
       clear();
-      const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)]);
+      const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
       const printed = [...stdout, ...stderr].join('\n');
       expect(code, `${args[0]}: ${printed}`).toBe(2);
       expect(stderr.join('\n')).toMatch(/prod\.yaml: argocd\.context(\.[\w-]+|\[ghp_… \d+ characters\]): /);
@@ -100,7 +99,7 @@ describe('a secret planted in a cluster file', () => {
 
   it.each(NOT_SECRETS)('%s: %s is not a secret and renders', async (key, value) => {
     const dir = clusterDir({ 'prod.yaml': fileWith(key, value) });
-    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})]), stderr.join('\n')).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { env }), stderr.join('\n')).toBe(0);
   });
 });
 

@@ -6,7 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recoverOutput, writeDist, type RenderedCluster } from '../../src/output/write-dist';
+import { recoverOutput, writeDist } from '../../src/output/write-dist';
+import type { RenderedCluster } from '../../src/render/render-cluster';
 import { bundleEntry, runChild } from './helpers/child-processes';
 
 const OLD: RenderedCluster[] = [

@@ -41,6 +41,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(stderr[0]).toBe(`${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`);
     expect(snapshot(out)).toEqual(before);
     expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
+    expect(await synth('--out', out, '--check')).toBe(2);
     expect(snapshot(out)).toEqual(before);
   });
 

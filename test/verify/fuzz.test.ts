@@ -15,7 +15,7 @@ import { loadClusterFile } from '../../src/config/loader';
 import { secretLikeReason } from '../../src/config/secret-values';
 import { shownPath } from '../../src/config/shown-input';
 import { clusterFileSchema, type ClusterFile } from '../../src/config/schema';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 

@@ -3,7 +3,8 @@
  * Tests kill it (GLIDEPATH_TEST_KILL_AT) or run several at once. Exit 2 for refused input, 1 for a failure.
  */
 import { readFileSync } from 'node:fs';
-import { writeDist, type RenderedCluster, type WriteScope } from '../../../src/output/write-dist';
+import type { RenderedCluster } from '../../../src/render/render-cluster';
+import { writeDist, type WriteScope } from '../../../src/output/write-dist';
 
 const [outDir, scope, clustersFile] = process.argv.slice(2) as [string, WriteScope, string];
 try {
