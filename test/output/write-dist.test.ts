@@ -42,6 +42,8 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(snapshot(out)).toEqual(before);
     expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
     expect(await synth('--out', out, '--check')).toBe(2);
+    // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
+    expect(await main(['synth', '--clusters', clusters], { env: { ...process.env, CDK8S_OUTDIR: out } })).toBe(2);
     expect(snapshot(out)).toEqual(before);
   });
 
