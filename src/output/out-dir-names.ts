@@ -27,3 +27,8 @@ export function isOwnName(name: string): boolean {
 export function uniqueSuffix(): string {
   return `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/** One entry of a folder: not empty, not `.` or `..`, no separator. */
+export function isPlainName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}

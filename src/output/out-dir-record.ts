@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
 import { lstatOrUndefined, replaceFile, shown } from './out-dir-fs';
-import { isOwnName, RECORD } from './out-dir-names';
+import { isOwnName, isPlainName, RECORD } from './out-dir-names';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
 export type OutRecord = Readonly<Record<string, readonly string[]>>;
@@ -21,7 +21,7 @@ export function readRecord(outDir: string): OutRecord {
   const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
   const record = parseRecord(text);
   if (record === undefined) {
-    throw new ConfigError([`${shown(path)}: is not a record glidepath wrote (it does not parse); remove it, and check that the folder holds only glidepath's cluster folders`]);
+    throw new ConfigError([`${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the folder); remove it, and check that the folder holds only glidepath's cluster folders`]);
   }
   return record;
 }
@@ -33,7 +33,8 @@ function parseRecord(text: string): OutRecord | undefined {
     const clusters = (data as { clusters?: unknown }).clusters;
     if (typeof clusters !== 'object' || clusters === null || Array.isArray(clusters)) return undefined;
     const entries = Object.entries(clusters);
-    if (!entries.every(([, files]) => Array.isArray(files) && files.every((f) => typeof f === 'string'))) return undefined;
+    // Names of entries of this folder only: a record never makes glidepath replace anything outside it.
+    if (!entries.every(([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName))) return undefined;
     return Object.fromEntries(entries) as OutRecord;
   } catch {
     return undefined;

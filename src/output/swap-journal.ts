@@ -5,9 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
 import { lstatOrUndefined, move, remove, replaceFile, shown } from './out-dir-fs';
-import { isOwnName, JOURNAL, KEPT } from './out-dir-names';
+import { isOwnName, isPlainName, JOURNAL, KEPT, OLD_PREFIX, STAGE_PREFIX } from './out-dir-names';
 import { writeRecord, type OutRecord } from './out-dir-record';
 
 export interface SwapJournal {
@@ -29,10 +30,24 @@ export function swapIn(outDir: string, journal: SwapJournal): void {
 export function recoverOutDir(outDir: string): void {
   const journalPath = join(outDir, JOURNAL);
   if (lstatOrUndefined(journalPath) !== undefined) {
-    const journal = JSON.parse(onPath(shown(journalPath), 'cannot read', () => readFileSync(journalPath, 'utf8'))) as SwapJournal;
-    finishSwap(outDir, journal);
+    finishSwap(outDir, readJournal(journalPath));
   }
   removeLeftovers(outDir);
+}
+
+function readJournal(path: string): SwapJournal {
+  const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
+  try {
+    const journal = JSON.parse(text) as SwapJournal;
+    // Every name must be one entry of this folder: a journal never moves anything outside it.
+    const entries = [...journal.replace, ...journal.retire];
+    const valid = entries.every((e) => isPlainName(e.name) && !isOwnName(e.name) && isPlainName(e.old) && e.old.startsWith(OLD_PREFIX))
+      && journal.replace.every((e) => isPlainName(e.stage) && e.stage.startsWith(STAGE_PREFIX));
+    if (valid && typeof journal.record === 'object' && journal.record !== null) return journal;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError([`${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); remove it, then synth again`]);
 }
 
 function finishSwap(outDir: string, journal: SwapJournal): void {

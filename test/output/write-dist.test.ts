@@ -183,3 +183,21 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(snapshot(out)).toEqual(before);
   });
 });
+
+describe('a record or a journal that names paths outside the folder', () => {
+  it('is refused, and nothing outside the folder moves', async () => {
+    const parent = scratch();
+    const out = join(parent, 'dist');
+    mkdirSync(join(parent, 'precious'));
+    writeFileSync(join(parent, 'precious', 'keep.txt'), 'mine\n');
+    mkdirSync(out);
+    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: { '../precious': ['keep.txt'] } }));
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toMatch(/\.glidepath-out\.json: is not a record glidepath wrote \(it does not parse, or names paths outside the folder\)/);
+    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: {} }));
+    writeFileSync(join(out, '.glidepath-swap.json'), JSON.stringify({ replace: [], retire: [{ name: '../precious', old: '.glidepath-old-x' }], record: {} }));
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr.join('\n')).toMatch(/\.glidepath-swap\.json: is not a swap glidepath started/);
+    expect(readFileSync(join(parent, 'precious', 'keep.txt'), 'utf8')).toBe('mine\n');
+  });
+});
