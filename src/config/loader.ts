@@ -118,7 +118,7 @@ function parseYaml(text: string): { data: Record<string, unknown> } | { problems
     return {
       problems: doc.errors.map((e) => {
         const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
-        const what = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
         return `${where}: not valid YAML: ${what}`;
       }),
     };
@@ -132,8 +132,13 @@ function parseYaml(text: string): { data: Record<string, unknown> } | { problems
     }
     return { data };
   } catch (error) {
-    return { problems: [`YAML: ${(error as Error).message}; a cluster file needs no aliases`] };
+    return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
+}
+
+/** The yaml library's description without the piece of the file it quotes after a colon (an anchor, a token). */
+function withoutSource(message: string): string {
+  return message.replace(/:\s.*$/, '');
 }
 
 function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {

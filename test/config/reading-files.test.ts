@@ -86,6 +86,14 @@ describe('messages show a short excerpt of a value at most', () => {
     expect(problemsOf(fileWith('- a\n- b\n'))).toEqual(['the file must be a YAML mapping of cluster settings (name, relay, ...), got a list']);
   });
 
+  it('YAML errors: the description only, not the piece of the file the parser quotes', () => {
+    const token = 'ghp_Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7';
+    expect(problemsOf(fileWith(`a: *${token}\n`))).toEqual(['YAML: Unresolved alias (the anchor must be set before the alias); a cluster file needs no aliases']);
+    const stray = problemsOf(fileWith(`a: 1\n] ${token}\n`));
+    expect(stray).toContain('line 2, column 3: not valid YAML: Unexpected scalar token in YAML stream');
+    expect(stray.join('\n')).not.toContain('Xy7');
+  });
+
   it('a long value in the wrong place: its first characters and its length', () => {
     const text = stringify({ ...validClusterFile({ name: 'prod' }), tracked: { namespaces: 'a-long-value-that-is-not-a-list-of-namespaces' } });
     expect(problemsOf(fileWith(text))).toEqual(['tracked.namespaces: expected array, got string "a-long-value…" (45 characters)']);
