@@ -1,10 +1,5 @@
 /** `npm run check-live` against recorded API answers, through a stand-in kubectl on PATH. */
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli';
 import { capturePrintedLines } from '../helpers/console';
 import {
@@ -18,44 +13,11 @@ import {
   readyProd,
   secretKeys,
   trackedRollout,
-  type Answer,
 } from './recorded-prod';
-import { startStandInApiServer } from './stand-in-api-server';
+import { useLiveHarness } from './harness';
 
 const printed = capturePrintedLines();
-const ORIGINAL_PATH = process.env.PATH!;
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'glidepath-check-live-'));
-  mkdirSync(join(dir, 'bin'));
-  symlinkSync(join(import.meta.dirname, 'fake-kubectl.sh'), join(dir, 'bin', 'kubectl'));
-  vi.stubEnv('FAKE_KUBECTL_LOG', join(dir, 'calls.log'));
-  writeFileSync(join(dir, 'calls.log'), '');
-});
-afterEach(() => vi.unstubAllEnvs());
-
-async function checkLive(calls: Record<string, Answer>, args: string[] = ['--context', 'prod-admin']): Promise<{ code: number; out: string; err: string }> {
-  const answers = join(dir, 'answers');
-  rmSync(answers, { recursive: true, force: true });
-  mkdirSync(answers);
-  writeFileSync(join(answers, 'context'), 'prod-admin');
-  for (const [args, answer] of Object.entries(calls)) {
-    const id = createHash('sha1').update(args).digest('hex');
-    writeFileSync(join(answers, `${id}.out`), answer.stdout ?? '');
-    writeFileSync(join(answers, `${id}.err`), answer.stderr ?? '');
-    writeFileSync(join(answers, `${id}.code`), String(answer.code ?? 0));
-  }
-  vi.stubEnv('FAKE_KUBECTL_ANSWERS', answers);
-  vi.stubEnv('PATH', `${join(dir, 'bin')}:${ORIGINAL_PATH}`);
-  printed.clear();
-  const code = await main(['check-live', '--cluster', 'prod', ...args]);
-  return { code, out: printed.stdout.join('\n'), err: printed.stderr.join('\n') };
-}
-
-function kubectlCalls(): string[] {
-  return readFileSync(join(dir, 'calls.log'), 'utf8').trim().split('\n');
-}
+const { checkLive, kubectlCalls } = useLiveHarness(printed);
 
 describe('npm run check-live', () => {
   it('says ready, exit 0, on a ready cluster, having only run kubectl get in the given context', async () => {
@@ -130,44 +92,4 @@ describe('npm run check-live', () => {
     expect(await main(['check-live', '--cluster', 'prod'])).toBe(1);
     expect(printed.stderr.join('\n')).toContain('error: kubectl is not on PATH');
   });
-});
-
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/dev/null' } }).status === 0;
-
-/** The same recorded answers, served as REST objects by a stand-in API server and read by the real kubectl. */
-async function checkLiveThroughApiServer(calls: Record<string, Answer>): Promise<{ code: number; out: string; requests: string[] }> {
-  const server = await startStandInApiServer(calls);
-  try {
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      `apiVersion: v1\nkind: Config\nclusters: [{name: stand-in, cluster: {server: "${server.url}"}}]\nusers: [{name: reader, user: {token: recorded}}]\ncontexts: [{name: prod-admin, context: {cluster: stand-in, user: reader}}]\ncurrent-context: prod-admin\n`,
-    );
-    vi.stubEnv('KUBECONFIG', kubeconfig);
-    vi.stubEnv('HOME', join(dir, 'home'));
-    vi.stubEnv('PATH', ORIGINAL_PATH);
-    printed.clear();
-    const code = await main(['check-live', '--cluster', 'prod', '--context', 'prod-admin']);
-    return { code, out: printed.stdout.join('\n'), requests: server.requests };
-  } finally {
-    await server.close();
-  }
-}
-
-describe.skipIf(!hasKubectl)('npm run check-live with the real kubectl, through a stand-in API server on 127.0.0.1', () => {
-  it('reports exactly what it reports on the recorded answers, ready or not, and only GETs', async () => {
-    const { calls } = readyProd();
-    const problems = { ...calls };
-    problems[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
-    problems[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
-    problems[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden('secrets', 'veridor-credentials', 'flight-api');
-    for (const answers of [calls, problems]) {
-      const recorded = await checkLive(answers);
-      const real = await checkLiveThroughApiServer(answers);
-      expect(real.out).toBe(recorded.out);
-      expect(real.code).toBe(recorded.code);
-      expect(real.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
-      expect(real.requests).toContain('GET /apis/argoproj.io/v1alpha1/rollouts');
-    }
-  }, 120_000);
 });

@@ -1,21 +1,17 @@
 /**
  * The helpers for Rollout authors as another project gets them: built JS and .d.ts behind package.json's `exports`
- * map, imported by plain node (no tsx) and type-checked by tsc; and `npm run steps`, which prints them as YAML.
+ * map, imported by plain node (no tsx) and type-checked by tsc. Slow (esbuild, tsc twice): npm run test:slow.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { main } from '../../src/cli';
 import { veridorCanarySteps } from '../../src/veridor/canary-steps';
-import { capturePrintedLines } from '../helpers/console';
 // @ts-expect-error: a plain ES module without types
 import { buildHelpers } from '../../scripts/build-helpers.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
-const printed = capturePrintedLines();
 
 describe('glidepath-gitops/canary-steps in another project', () => {
   const consumer = mkdtempSync(join(tmpdir(), 'glidepath-consumer-'));
@@ -49,26 +45,4 @@ describe('glidepath-gitops/canary-steps in another project', () => {
     const args = ['--noEmit', '--strict', '--skipLibCheck', '--lib', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'consumer.ts'];
     expect(execFileSync(process.execPath, [tsc, ...args], { cwd: consumer, encoding: 'utf8' })).toBe('');
   }, 60_000);
-});
-
-describe('npm run steps', () => {
-  it('prints the canary steps as YAML', async () => {
-    expect(await main(['steps', '--base-url', 'http://invoices-api-canary:8080'])).toBe(0);
-    const [comment, ...yaml] = printed.stdout.join('\n').split('\n');
-    expect(comment).toMatch(/^# spec\.strategy\.canary\.steps/);
-    expect(parse(yaml.join('\n'))).toEqual([
-      { setWeight: 50 },
-      { analysis: { templates: [{ templateName: 'veridor-gate' }], args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }] } },
-      { setWeight: 100 },
-    ]);
-  });
-
-  it('exits 2 naming the option on a bad URL or weight', async () => {
-    expect(await main(['steps', '--base-url', 'invoices-api-canary'])).toBe(2);
-    expect(await main(['steps', '--base-url', 'http://a:1', '--weight', '100'])).toBe(2);
-    expect(printed.stderr).toEqual([
-      '--base-url: canaryUrl must be an http(s) URL of the canary Service, got "invoices-api-canary"',
-      '--weight: canaryWeight must be an integer from 1 to 99, got 100',
-    ]);
-  });
 });

@@ -1,0 +1,29 @@
+/** `npm run steps`: the canary steps with the Veridor gate, as YAML. */
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../src/cli';
+import { capturePrintedLines } from '../helpers/console';
+
+const printed = capturePrintedLines();
+
+describe('npm run steps', () => {
+  it('prints the canary steps as YAML', async () => {
+    expect(await main(['steps', '--base-url', 'http://invoices-api-canary:8080'])).toBe(0);
+    const [comment, ...yaml] = printed.stdout.join('\n').split('\n');
+    expect(comment).toMatch(/^# spec\.strategy\.canary\.steps/);
+    expect(parse(yaml.join('\n'))).toEqual([
+      { setWeight: 50 },
+      { analysis: { templates: [{ templateName: 'veridor-gate' }], args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }] } },
+      { setWeight: 100 },
+    ]);
+  });
+
+  it('exits 2 naming the option on a bad URL or weight', async () => {
+    expect(await main(['steps', '--base-url', 'invoices-api-canary'])).toBe(2);
+    expect(await main(['steps', '--base-url', 'http://a:1', '--weight', '100'])).toBe(2);
+    expect(printed.stderr).toEqual([
+      '--base-url: canaryUrl must be an http(s) URL of the canary Service, got "invoices-api-canary"',
+      '--weight: canaryWeight must be an integer from 1 to 99, got 100',
+    ]);
+  });
+});
