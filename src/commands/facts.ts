@@ -35,7 +35,8 @@ export default defineCommand({
     const { file, config } = cluster!;
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
     const manifest = context.render(config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`));
-    if (manifest === undefined) throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
+    if (manifest === undefined)
+      throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
     const states = readStates((values.rollout ?? values.application)!, values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND, new Date(now!));
     const reports = evaluateFacts(loaded, mode, states);

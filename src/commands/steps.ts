@@ -15,7 +15,8 @@ export default defineCommand({
   },
 
   async run(values, context) {
-    if (values['base-url'] === undefined) throw new ReadOnlyInputError(['--base-url: missing; e.g. npm run steps -- --base-url http://invoices-api-canary:8080']);
+    if (values['base-url'] === undefined)
+      throw new ReadOnlyInputError(['--base-url: missing; e.g. npm run steps -- --base-url http://invoices-api-canary:8080']);
     let steps;
     try {
       steps = veridorCanarySteps({

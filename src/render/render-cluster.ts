@@ -38,7 +38,13 @@ export function renderManifests(config: ClusterConfig): RenderedFile[] {
 /** The files of the cluster's folder: its manifests, and the kustomization that lists them. */
 export function renderCluster(config: ClusterConfig): RenderedFile[] {
   const manifests = renderManifests(config);
-  const kustomization = { path: KUSTOMIZATION_FILE, content: kustomizationYaml(config.name, manifests.map((file) => file.path)) };
+  const kustomization = {
+    path: KUSTOMIZATION_FILE,
+    content: kustomizationYaml(
+      config.name,
+      manifests.map((file) => file.path),
+    ),
+  };
   return [...manifests, kustomization].sort(byPath);
 }
 
