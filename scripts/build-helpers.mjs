@@ -1,12 +1,11 @@
 // Builds the helpers for Rollout authors into lib/ (gitignored): one ES module per entry with its .d.ts, which
 // package.json's `exports` map serves, so that plain node (no tsx) can import them. npm runs it as `prepare`.
-import { execFileSync } from 'node:child_process';
-import { renameSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './bundle.mjs';
 
 export const HELPERS_DIR = join(ROOT, 'lib');
-/** `exports` subpath -> source; the JS is bundled (no dependency), the types are emitted by tsc. */
+/** `exports` subpath -> source; the JS is bundled (no dependency), the types are the entry's declaration emit. */
 export const HELPERS = { 'canary-steps': 'src/veridor/canary-steps.ts' };
 
 export async function buildHelpers(outDir = HELPERS_DIR) {
@@ -21,13 +20,18 @@ export async function buildHelpers(outDir = HELPERS_DIR) {
     target: 'es2022',
     logLevel: 'warning',
   });
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  // The types come from TypeScript's declaration emit of each entry alone (isolatedDeclarations): no program to
+  // type-check, so it takes a fraction of a second; npm test type-checks the sources.
+  const ts = (await import('typescript')).default;
   for (const [name, source] of Object.entries(HELPERS)) {
-    execFileSync(process.execPath, [tsc, join(ROOT, source), '--declaration', '--emitDeclarationOnly', '--isolatedModules', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--outDir', join(outDir, '.types')], { stdio: 'inherit' });
-    // tsc keeps the source's folder layout; the d.ts of the entry sits next to its JS.
-    renameSync(join(outDir, '.types', `${name}.d.ts`), join(outDir, `${name}.d.ts`));
+    const result = ts.transpileDeclaration(readFileSync(join(ROOT, source), 'utf8'), {
+      fileName: source,
+      compilerOptions: { isolatedDeclarations: true, strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+      reportDiagnostics: true,
+    });
+    if (result.diagnostics?.length) throw new Error(`${source}: ${result.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
+    writeFileSync(join(outDir, `${name}.d.ts`), result.outputText);
   }
-  rmSync(join(outDir, '.types'), { recursive: true, force: true });
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) await buildHelpers();
