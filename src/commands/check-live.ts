@@ -1,10 +1,10 @@
 /** `check-live`: is the live cluster ready for the rendered config? Reads only, with kubectl. */
 import { ReadOnlyInputError } from '../config/errors';
-import { loadClusters } from '../config/loader';
 import { checkLive } from '../live/checks';
 import { formatFindings } from '../live/format';
 import { Kubectl } from '../live/kubectl';
 import { defineCommand } from './command';
+import { loadReadOnlyCluster } from './read-only-cluster';
 import { clusterSelection } from './options';
 
 export default defineCommand({
@@ -21,8 +21,7 @@ export default defineCommand({
 
   async run(values, context) {
     if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod']);
-    const [cluster] = loadClusters({ dir: values.clusters, cluster: values.cluster });
-    const { file, config } = cluster!;
+    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster);
     const findings = await checkLive({
       config,
       manifests: context.render(config),

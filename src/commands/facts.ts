@@ -1,12 +1,12 @@
 /** `facts`: what the relay would receive for a Rollout or an Application, state by state, and why. */
 import { ReadOnlyInputError } from '../config/errors';
-import { loadClusters } from '../config/loader';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
 import { loadConfigMapYaml } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { defineCommand } from './command';
+import { loadReadOnlyCluster } from './read-only-cluster';
 import { clusterSelection } from './options';
 
 export default defineCommand({
@@ -31,8 +31,7 @@ export default defineCommand({
     if (now === undefined) problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
     if (problems.length > 0) throw new ReadOnlyInputError(problems);
 
-    const [cluster] = loadClusters({ dir: values.clusters, cluster: values.cluster! });
-    const { file, config } = cluster!;
+    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!);
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
     const manifest = context.render(config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`));
     if (manifest === undefined)
