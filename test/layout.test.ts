@@ -57,5 +57,4 @@ describe('src/ layout', () => {
     expect(graph.get('commands')?.has('config')).toBe(true);
     expect(cycles(graph)).toEqual([]);
   });
-
 });

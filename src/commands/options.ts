@@ -27,7 +27,11 @@ export const gitopsTargetOptions = {
 export const GITHUB_TOKEN_NOTE = 'GITHUB_TOKEN          token for git over https (sent as a header) and the API; never printed';
 
 /** The loader's options from what the user typed. */
-export function loadOptions(values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined }): LoadOptions {
+export function loadOptions(values: {
+  readonly clusters: string;
+  readonly cluster?: string | undefined;
+  readonly 'relay-ip'?: string | undefined;
+}): LoadOptions {
   return {
     dir: values.clusters,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),

@@ -36,7 +36,12 @@ export default defineCommand({
         throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
       }
       const files = context.render(configs[0]!);
-      context.print(files.map((file) => file.content).join('---\n').replace(/\n$/, ''));
+      context.print(
+        files
+          .map((file) => file.content)
+          .join('---\n')
+          .replace(/\n$/, ''),
+      );
       return 'done';
     }
 

@@ -7,6 +7,7 @@ import { ConfigError, fieldPath } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
 import { redactSecretLikeValues } from './secret-values';
 import { clusterConfigSchema, type ClusterConfig } from './schema';
+import { isRecord } from '../is-record';
 
 export interface LoadedCluster {
   /** The file as the user would type it (relative to the working directory). */
@@ -72,7 +73,7 @@ export function loadClusterFile(path: string, relayIp?: string): LoadedCluster |
   if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
 
   let data = parsed.data;
-  if (relayIp !== undefined && isPlainObject(data) && isPlainObject(data.relay)) {
+  if (relayIp !== undefined && isRecord(data) && isRecord(data.relay)) {
     const { host: _host, ...relay } = data.relay;
     data = { ...data, relay: { ...relay, ip: relayIp } };
   }
@@ -90,7 +91,7 @@ export function loadClusterFile(path: string, relayIp?: string): LoadedCluster |
 }
 
 function secretFix(data: unknown): string {
-  const relay = isPlainObject(data) && isPlainObject(data.relay) ? data.relay : {};
+  const relay = isRecord(data) && isRecord(data.relay) ? data.relay : {};
   const key = typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey) ? relay.tokenSecretKey : 'glidepath-relay-token';
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
@@ -108,7 +109,7 @@ function parseYaml(text: string): { data: unknown } | { problems: string[] } {
   }
   try {
     const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-    if (!isPlainObject(data)) {
+    if (!isRecord(data)) {
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${describe(data)}`] };
     }
     return { data };
@@ -179,10 +180,6 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
 
 function isFilePath(cluster: string): boolean {
   return /\.ya?ml$/.test(cluster) || cluster.includes('/');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function display(path: string): string {

@@ -4,7 +4,8 @@
  */
 import { parse } from 'yaml';
 import { mask, secretLikeReason } from '../config/secret-values';
-import { asArray, isRecord, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
+import { asArray, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
+import { isRecord } from '../is-record';
 
 /** A value shorter than this is too common to search for (e.g. "true"). */
 const MIN_KNOWN_SECRET_LENGTH = 8;
