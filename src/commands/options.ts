@@ -27,13 +27,13 @@ export const gitopsTargetOptions = {
 export const GITHUB_TOKEN_NOTE = 'GITHUB_TOKEN          token for git over https (sent as a header) and the API; never printed';
 
 /** The loader's options from what the user typed. */
-export function loadOptions(values: {
-  readonly clusters: string;
-  readonly cluster?: string | undefined;
-  readonly 'relay-ip'?: string | undefined;
-}): LoadOptions {
+export function loadOptions(
+  values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined },
+  warn: (message: string) => void,
+): LoadOptions {
   return {
     dir: values.clusters,
+    warn,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
     ...(values['relay-ip'] !== undefined ? { relayIp: values['relay-ip'] } : {}),
   };

@@ -1,12 +1,13 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, fieldPath } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
 import { redactSecretLikeValues } from './secret-values';
 import { clusterConfigSchema, type ClusterConfig } from './schema';
+import { locator, type Locate } from './yaml-position';
 import { isRecord } from '../is-record';
 
 export interface LoadedCluster {
@@ -22,6 +23,8 @@ export interface LoadOptions {
   readonly cluster?: string;
   /** Replaces relay.ip (and any relay.host) of the selected cluster. */
   readonly relayIp?: string;
+  /** Told what does not stop the load: a file named unlike its cluster, another cluster's broken file. */
+  readonly warn?: (message: string) => void;
 }
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
@@ -37,40 +40,65 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     throw new ConfigError([`--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`]);
   }
 
-  const files = selectFiles(options);
   const loaded: LoadedCluster[] = [];
-  for (const file of files) {
+  const broken: BrokenClusterFile[] = [];
+  for (const file of selectFiles(options)) {
     const result = loadClusterFile(file, options.relayIp);
-    if ('problems' in result) problems.push(...result.problems);
+    if ('problems' in result) broken.push(result);
     else loaded.push(result);
   }
-  problems.push(...duplicateNames(loaded));
-
-  let selected = loaded;
-  const wanted = options.cluster;
-  if (wanted !== undefined && !isFilePath(wanted) && problems.length === 0) {
-    selected = loaded.filter((c) => c.config.name === wanted);
-    if (selected.length === 0) {
-      const known = loaded.map((c) => c.config.name).join(', ') || 'none';
-      problems.push(`--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`);
-    }
+  const warn = options.warn ?? (() => undefined);
+  for (const { file, config } of loaded) {
+    const stem = basename(file).replace(/\.ya?ml$/, '');
+    if (stem !== config.name) warn(`${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename it to ${config.name}.yaml so that file and cluster agree`);
   }
+
+  const wanted = options.cluster;
+  if (wanted !== undefined && !isFilePath(wanted)) {
+    const selected = loaded.filter((c) => c.config.name === wanted);
+    const mayBeWanted = broken.some((b) => b.name === wanted || basename(b.file).replace(/\.ya?ml$/, '') === wanted);
+    // Another cluster's broken file does not block this one; without --cluster, every file must be valid.
+    if (selected.length === 1 && !mayBeWanted) {
+      for (const b of broken) warn(`${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`);
+      for (const problem of duplicateNames(loaded)) warn(problem);
+      return selected;
+    }
+    problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
+    if (problems.length === 0) {
+      const known = loaded.map((c) => c.config.name).join(', ') || 'none';
+      problems.push(selected.length === 0 ? `--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}` : `--cluster: ${selected.length} files hold cluster ${JSON.stringify(wanted)}`);
+    }
+    throw new ConfigError(problems);
+  }
+  problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
   if (problems.length > 0) throw new ConfigError(problems);
-  return selected;
+  return loaded;
 }
 
 /** Parses and validates one file; the relay override, if any, is applied before validation. */
-export function loadClusterFile(path: string, relayIp?: string): LoadedCluster | { problems: string[] } {
+/** A file that does not load: every problem, and the cluster name it gives, if it can be read. */
+export interface BrokenClusterFile {
+  readonly file: string;
+  readonly problems: string[];
+  readonly name?: string;
+}
+
+export function loadClusterFile(path: string, relayIp?: string): LoadedCluster | BrokenClusterFile {
   const file = display(path);
   let text: string;
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) return { problems: [`${file}: file is larger than 1 MiB; a cluster file is a few dozen lines`] };
+    if (statSync(path).size > MAX_FILE_BYTES) return { file, problems: [`${file}: file is larger than 1 MiB; a cluster file is a few dozen lines`] };
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return { problems: [`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`] };
+    return { file, problems: [`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`] };
   }
   const parsed = parseYaml(text);
-  if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
+  if ('problems' in parsed) return { file, problems: parsed.problems.map((p) => `${file}: ${p}`) };
+  const name = isRecord(parsed.data) && typeof parsed.data.name === 'string' ? { name: parsed.data.name } : {};
+  const at = (path: readonly PropertyKey[], key?: string) => {
+    const position = parsed.locate(path, key);
+    return position === undefined ? '' : ` (${position})`;
+  };
 
   let data = parsed.data;
   if (relayIp !== undefined && isRecord(data) && isRecord(data.relay)) {
@@ -84,9 +112,9 @@ export function loadClusterFile(path: string, relayIp?: string): LoadedCluster |
   const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => fieldPath([...i.path, k])) : [])));
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(fieldPath(f.path)))
-    .map((f) => `${file}: ${fieldPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
-  if (!result.success) return { problems: [...secretProblems, ...formatIssues(file, result.error.issues)] };
-  if (secretProblems.length > 0) return { problems: secretProblems };
+    .map((f) => `${file}: ${fieldPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
+  if (!result.success) return { file, ...name, problems: [...secretProblems, ...formatIssues(file, result.error.issues, at)] };
+  if (secretProblems.length > 0) return { file, ...name, problems: secretProblems };
   return { file, config: result.data };
 }
 
@@ -96,8 +124,9 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-function parseYaml(text: string): { data: unknown } | { problems: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error' });
+function parseYaml(text: string): { data: unknown; locate: Locate } | { problems: string[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {
@@ -112,19 +141,20 @@ function parseYaml(text: string): { data: unknown } | { problems: string[] } {
     if (!isRecord(data)) {
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${describe(data)}`] };
     }
-    return { data };
+    return { data, locate: locator(doc, lineCounter) };
   } catch (error) {
     return { problems: [`YAML: ${(error as Error).message}; a cluster file needs no aliases`] };
   }
 }
 
-function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+/** Each issue as `file: field: message (line L, column C)`. */
+function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], at: (path: readonly PropertyKey[], key?: string) => string): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${file}: ${fieldPath([...issue.path, key])}: ${issue.message}`);
+      return issue.keys.map((key) => `${file}: ${fieldPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`);
     }
     const field = fieldPath(issue.path) || '(top level)';
-    return [`${file}: ${field}: ${issueMessage(issue)}`];
+    return [`${file}: ${field}: ${issueMessage(issue)}${at(issue.path)}`];
   });
 }
 
