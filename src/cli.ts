@@ -6,6 +6,7 @@ import { closestName, commandHelp, parseCommandArguments } from './commands/argu
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { GlidepathError } from './errors';
+import { FileSystemError, isErrnoError } from './output/fs-error';
 import { renderCluster } from './render/render-cluster';
 
 const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = {
@@ -70,6 +71,15 @@ function reportError(error: unknown): number {
   if (error instanceof GlidepathError) {
     for (const line of error.report()) console.error(line);
     return error.badInput ? EXIT_CODES['bad-input'] : EXIT_CODES.failure;
+  }
+  if (error instanceof FileSystemError) {
+    console.error(`error: ${error.message}`);
+    return EXIT_CODES.failure;
+  }
+  // Any other file-system failure: one line with the path and the cause, not a stack trace.
+  if (isErrnoError(error) && error.path !== undefined) {
+    console.error(`error: ${new FileSystemError(error.path, error.code, `cannot ${error.syscall ?? 'use'}`).message}`);
+    return EXIT_CODES.failure;
   }
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return EXIT_CODES.failure;

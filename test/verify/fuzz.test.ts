@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
 import { secretLikeReason } from '../../src/config/secret-values';
+import { shownPath } from '../../src/config/shown-input';
 import { clusterFileSchema, type ClusterFile } from '../../src/config/schema';
 import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
@@ -107,7 +108,8 @@ const unknownKey: fc.Arbitrary<Malformed> = fc
   .map(([section, key, value]) => {
     const file = withField('gitops.path', 'clusters/prod/glidepath') as Record<string, any>;
     (section === '' ? file : (file[section] ??= {}))[key] = value;
-    const field = section === '' ? key : `${section}.${key}`;
+    // A key that could not be a field name is shown cut and quoted, like a value.
+    const field = shownPath(section === '' ? [key] : [section, key]);
     return { kind: 'unknown key', text: stringify(file), expected: new RegExp(`^${escape(field)}: unknown key`) };
   });
 
@@ -137,17 +139,18 @@ const cronToken = fc.oneof(fc.constantFrom('*', '*/5', '1-5', 'MON', 'JAN', '0',
 const badCron: fc.Arbitrary<Malformed> = fc
   .oneof(
     fc.array(cronToken, { minLength: 1, maxLength: 8 }).filter((p) => p.length !== 5).map((p) => p.join(' ')),
-    fc.tuple(fc.nat({ max: 4 }), fc.constantFrom('60', '99', '24', '32', '13', '7', '*/0', '5-1', 'FOO', '1,', ',', '1-2-3', '**', '-1', '1/2/3', 'L', '#')).map(([field, bad]) => {
+    fc.tuple(fc.nat({ max: 4 }), fc.constantFrom('60', '99', '24', '32', '13', '7', '*/0', '5-1', 'FOO', ',', ',,', '1-2-3', '**', '-1', '1/2/3', 'L', '#')).map(([field, bad]) => {
       const fields = ['17', '*/6', '*', '*', '*'];
       const limits = [60, 24, 32, 13, 7];
       fields[field] = ['60', '99', '24', '32', '13', '7'].includes(bad) ? String(Math.max(Number(bad), limits[field]!)) : bad;
       return fields.join(' ');
     }),
-    fc.constantFrom('@every 5m', '@reboot', 'TZ=UTC 0 * * * *', 'CRON_TZ=Europe/Paris 0 * * * *', '', '0 0 31 2 *', '0 0 30 2 *'),
+    fc.constantFrom('@every 5m ', ' @daily', '@every 5', '@reboot', 'TZ=UTC 0 * * * *', 'CRON_TZ=Europe/Paris 0 * * * *', '', '0 0 31 2 *', '0 0 30 2 *'),
   )
   .map((schedule) => ({ kind: 'bad cron', text: stringify(withField('prune.schedule', schedule)), expected: /^prune\.schedule: / }));
 
-const YAML_PROBLEM = /^(line \d+, column \d+: not valid YAML|YAML: .*needs no aliases|the file must be a YAML mapping|\(top level\)|[\w.[\]]+: )/;
+/** Control characters and invalid UTF-8 are refused before parsing, with their line. */
+const YAML_PROBLEM = /^(line \d+, column \d+: not valid YAML|line \d+: (holds the control character|not valid UTF-8)|YAML: .*needs no aliases|the file must be a YAML mapping|not a cluster file: |\[".*"\]|\(top level\)|[\w.[\]]+: )/;
 const yamlBomb: fc.Arbitrary<Malformed> = fc.tuple(fc.integer({ min: 3, max: 9 }), fc.integer({ min: 6, max: 12 })).map(([levels, width]) => {
   const lines = ['a0: &a0 [lol]'];
   for (let level = 1; level <= levels; level++) lines.push(`a${level}: &a${level} [${Array.from({ length: width }, () => `*a${level - 1}`).join(', ')}]`);
