@@ -16,6 +16,8 @@ export const FORMATTED = [
   'src/errors.ts',
   'src/is-record.ts',
   'src/notifications/engine-facts.ts',
+  'src/notifications/model/go-template-parse.ts',
+  'src/config/yaml-position.ts',
   'test/commands',
   'test/layout.test.ts',
   'test/notifications/scenario-files.test.ts',
