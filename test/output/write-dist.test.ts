@@ -1,10 +1,12 @@
 /** synth --out: glidepath replaces only what it wrote, refuses every other folder untouched, and fails in one line. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
+import { FileSystemError } from '../../src/output/fs-error';
+import { writeDist } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { bundleEntry, runChild } from './helpers/child-processes';
@@ -181,6 +183,18 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     chmodSync(out, 0o755);
     expect(result).toEqual({ code: 1, signal: null, stderr: `${out}/.glidepath-lock: cannot create the lock: permission denied (EACCES)\n` });
     expect(snapshot(out)).toEqual(before);
+  });
+});
+
+describe('another run holding the folder', () => {
+  it('is waited for, and after the wait it fails in one line that names the lock', () => {
+    const out = scratch();
+    writeFileSync(join(out, '.glidepath-lock'), `${process.pid} ${hostname()}\n`);
+    const waits: string[] = [];
+    expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
+      new FileSystemError(out, 'EBUSY', `another glidepath run (pid ${process.pid}) is still writing it after 1 s`, `remove ${out}/.glidepath-lock if no glidepath runs`),
+    );
+    expect(waits).toEqual([`${out}/: another glidepath run (pid ${process.pid}) is writing it; waiting for it to finish`]);
   });
 });
 
