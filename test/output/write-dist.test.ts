@@ -169,6 +169,14 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('any other file-system failure: one line, not a stack trace', async () => {
+    const render = () => {
+      throw Object.assign(new Error("ENOSPC: no space left on device, open '/var/x'"), { code: 'ENOSPC', path: '/var/x', syscall: 'open' });
+    };
+    expect(await main(['synth', '--clusters', clusters, '--out', scratch()], { render })).toBe(1);
+    expect(stderr).toEqual(['error: /var/x: cannot open: no space left on the device (ENOSPC)']);
+  });
+
   it('a folder it may not write (EACCES), as a user without the right', async () => {
     const out = scratch();
     expect(await synth('--out', out)).toBe(0);
