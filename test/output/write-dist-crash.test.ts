@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleEntry, runChild } from './helpers/child-processes';
-import { killSweep, OLD, renderedInto, scratch, tree } from './helpers/kill-harness';
+import { runChild } from './helpers/child-processes';
+import { killSweep, OLD, renderedInto, scratch, tree, writeChild } from './helpers/kill-harness';
 
 describe('a write killed at a step', () => {
   it('leaves the old or the new render, and the next run removes every leftover', async () => {
@@ -20,7 +20,7 @@ describe('a write killed at a step', () => {
 
 describe('writes at the same time on one folder', () => {
   it('all succeed, one after the other, and leave one complete render', async () => {
-    const child = await bundleEntry(join(import.meta.dirname, 'helpers', 'write-child.ts'));
+    const child = await writeChild();
     const out = scratch();
     const renders = ['x', 'y', 'z'].map((tag) => OLD.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, content: `${tag} ${f.content}` })) })));
     const files = renders.map((clusters, i) => {

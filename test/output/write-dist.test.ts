@@ -9,7 +9,8 @@ import { FileSystemError } from '../../src/output/fs-error';
 import { writeDist } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { bundleEntry, runChild } from './helpers/child-processes';
+import { runChild } from './helpers/child-processes';
+import { writeChild } from './helpers/kill-harness';
 
 const { stderr } = capturePrintedLines();
 const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
@@ -183,7 +184,7 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     const before = snapshot(out);
     const clustersJson = join(scratch(), 'clusters.json');
     writeFileSync(clustersJson, JSON.stringify([{ name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'a\n' }] }]));
-    const child = await bundleEntry(join(import.meta.dirname, 'helpers', 'write-child.ts'));
+    const child = await writeChild();
     for (const dir of [join(child, '..'), join(clustersJson, '..'), out]) chmodSync(dir, 0o755);
     // root may write anywhere: run the write as nobody; anyone else loses the right by chmod.
     if (!isRoot) chmodSync(out, 0o555);
