@@ -1,8 +1,14 @@
-/** A problem with the input, reported to the user as `file: field: message` lines (exit code 2). */
-export class ConfigError extends Error {
+import { GlidepathError } from '../errors';
+
+/** Problems with the input, each reported as a `file: field: message` line that says its own fix (exit code 2). */
+export class ConfigError extends GlidepathError {
   constructor(readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+    super(problems.join('\n'), 'correct each problem listed, then run again');
     this.name = 'ConfigError';
+  }
+
+  override report(): string[] {
+    return [...this.problems, 'nothing was written.'];
   }
 }
 
@@ -14,5 +20,9 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
-/** Bad input to a command that writes nothing (facts, check-live, steps): reported the same way, exit code 2. */
-export class ReadOnlyInputError extends ConfigError {}
+/** Bad input to a command that writes nothing (facts, check-live, steps): the same lines, without "nothing was written". */
+export class ReadOnlyInputError extends ConfigError {
+  override report(): string[] {
+    return [...this.problems];
+  }
+}

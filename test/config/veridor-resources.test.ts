@@ -10,7 +10,7 @@ import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-
 function problemsOf(veridor: Record<string, unknown>): string[] {
   const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', veridor: { image: 'registry.test/veridor:1.0.0', ...veridor } as never }) });
   const result = loadClusterFile(join(dir, 'prod.yaml'));
-  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/')) : [];
+  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/').replace(/ \(line \d+, column \d+\)$/, '')) : [];
 }
 
 function gateContainer(overrides: Parameters<typeof clusterConfig>[0] = {}) {
