@@ -108,7 +108,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
     } finally {
       process.umask(umask);
     }
-    const modes = new Set(Object.entries(snapshot(join(out, '..'))).map(([path, text]) => `${path.endsWith('.k8s.yaml') || path.endsWith('.json') ? 'file' : 'folder'} ${text.split(' ')[0]}`));
+    const modes = new Set(Object.entries(snapshot(join(out, '..'))).map(([, text]) => `${text.endsWith(' (folder)') ? 'folder' : 'file'} ${text.split(' ')[0]}`));
     expect([...modes].sort()).toEqual(['file 644', 'folder 755']);
     expect((statSync(out).mode & 0o777).toString(8)).toBe('755');
   });
