@@ -6,6 +6,9 @@ import * as z from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
+import { argocdExprFeatures } from '../notifications/argocd/sync-failure-fact';
+import { lowestSupported, RELEASE, releaseProblem } from '../notifications/engine-versions';
+import { rolloutExprFeatures } from '../notifications/rollouts/rollout-fact';
 import { cronRunGaps } from '../prune/cron-gaps';
 import { kubectlImageVersionProblem } from '../prune/kubectl-image';
 
@@ -49,6 +52,17 @@ const uniqueNamespaces = z
     });
   });
 
+const release = z.string().regex(RELEASE, { error: 'must be a release of three numbers in quotes, e.g. "1.9.1"' });
+
+/**
+ * When the cluster file does not say, the oldest release glidepath supports: it then renders only what every
+ * supported release compiles, and an opt-in that needs a newer one asks for the running release.
+ */
+const ROLLOUTS_NEEDS = rolloutExprFeatures();
+const ARGOCD_NEEDS = { plain: argocdExprFeatures(false), withRetryFacts: argocdExprFeatures(true) };
+export const DEFAULT_ROLLOUTS_VERSION = lowestSupported('argo-rollouts', ROLLOUTS_NEEDS);
+export const DEFAULT_ARGOCD_VERSION = lowestSupported('argo-cd', ARGOCD_NEEDS.plain);
+
 const relay = strict({
   /** IPv4 or IPv6 address of Glidepath's relay. Pods may not resolve VM host names, so prefer the IP. */
   ip: z
@@ -79,6 +93,8 @@ const relay = strict({
 const rollouts = strict({
   /** Namespace of the Argo Rollouts controller (where its notifications ConfigMap lives). */
   namespace: namespace.default('argo-rollouts'),
+  /** Release of the Argo Rollouts controller, e.g. "1.9.1"; decides which expr its notifications engine parses. */
+  controllerVersion: release.optional(),
   /** The controller's `--rollout-resync` period in seconds (its default is 900). */
   resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900),
   /** Width of the heartbeat's time bucket in seconds; below resyncSeconds so that every resync sends one fact. */
@@ -109,6 +125,8 @@ const argocd = strict({
   context: z.record(z.string(), z.string()).default({}),
   /** Opt-in, untested on a live cluster: also send one earlier fact per automated sync retry (phase Running). */
   retryFacts: z.boolean().default(false),
+  /** Release of that Argo CD instance, e.g. "2.14.11"; decides which expr its notifications controller parses. */
+  version: release.optional(),
 });
 
 const prune = strict({
@@ -192,14 +210,31 @@ export const clusterConfigSchema = clusterFileSchema
     }
     const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
     if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
+    engineVersionIssues(file, ctx);
   })
   .transform((file) => ({
     ...file,
     relay: { ...file.relay, path: file.relay.path ?? `/outcome/${file.name}` },
     veridor: { ...file.veridor, namespaces: file.veridor.namespaces ?? file.tracked.namespaces },
+    rollouts: { ...file.rollouts, controllerVersion: file.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_VERSION },
+    argocd: { ...file.argocd, version: file.argocd.version ?? DEFAULT_ARGOCD_VERSION },
     prune: { ...file.prune, namespace: file.prune.namespace ?? file.rollouts.namespace },
     gitops: { ...file.gitops, path: file.gitops.path ?? `clusters/${file.name}/glidepath` },
   }));
+
+/** Each engine release must parse the expressions glidepath renders for it. */
+function engineVersionIssues(file: z.output<typeof clusterFileSchema>, ctx: z.RefinementCtx): void {
+  const rolloutsRelease = file.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_VERSION;
+  const rollouts = RELEASE.test(rolloutsRelease) && releaseProblem('argo-rollouts', rolloutsRelease, ROLLOUTS_NEEDS, "glidepath's Rollouts trigger");
+  if (rollouts) ctx.addIssue({ code: 'custom', path: ['rollouts', 'controllerVersion'], message: rollouts });
+  const purpose = file.argocd.retryFacts ? 'the argocd.retryFacts trigger' : "glidepath's Argo CD trigger";
+  const argocdRelease = file.argocd.version ?? DEFAULT_ARGOCD_VERSION;
+  const argocd = RELEASE.test(argocdRelease) && releaseProblem('argo-cd', argocdRelease, file.argocd.retryFacts ? ARGOCD_NEEDS.withRetryFacts : ARGOCD_NEEDS.plain, purpose);
+  if (argocd) {
+    const unset = file.argocd.version === undefined ? ` (argocd.version is unset, so ${DEFAULT_ARGOCD_VERSION} is assumed)` : '';
+    ctx.addIssue({ code: 'custom', path: ['argocd', 'version'], message: argocd + unset });
+  }
+}
 
 export type ClusterFile = z.input<typeof clusterFileSchema>;
 export type ClusterConfig = z.output<typeof clusterConfigSchema>;

@@ -24,7 +24,7 @@ describe('cluster file schema', () => {
       path: '/outcome/prod',
       tokenSecretKey: 'glidepath-relay-token',
     });
-    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', resyncSeconds: 900, heartbeatBucketSeconds: 600 });
+    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', controllerVersion: '1.6.2', resyncSeconds: 900, heartbeatBucketSeconds: 600 });
     expect(config.veridor.namespaces).toEqual(['shop', 'billing']);
     expect(config.veridor).toMatchObject({
       clusterTemplate: false,

@@ -23,6 +23,7 @@
 import { constant, field, firstOf, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { and, array, coalesce, concat, eq, int, isIn, ne, nil, path, safePath, str, toStr, type Expr } from '../expr/ast';
+import { featuresOf, type ExprFeature } from '../expr/features';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import type { ClusterConfig } from '../../config/schema';
@@ -80,6 +81,12 @@ export const SYNC_RETRYING: Expr = and(HAS_OPERATION, eq(at(APP_FIELDS.phase), s
 
 /** One fact per failed attempt of one operation. */
 export const ONCE_PER_ATTEMPT: Expr = concat([toStr(at(APP_FIELDS.startedAt)), toStr(at(APP_FIELDS.retryCount))], '/');
+
+/** The expr features the Argo CD triggers use, which the instance's release must have. */
+export function argocdExprFeatures(retryFacts: boolean): ExprFeature[] {
+  const failed = [SYNC_FAILED, ONCE_PER_OPERATION];
+  return featuresOf(retryFacts ? [...failed, SYNC_RETRYING, ONCE_PER_ATTEMPT] : failed);
+}
 
 /** The fact body (schema glidepath.fact/v1, source argocd): the README documents it field by field. */
 export function syncFactBody(cluster: string, kind: string): JsonBody {

@@ -16,9 +16,13 @@ export { facts, mergePatch, type Json } from '../helpers/rollouts';
 
 export const ARGOCD_FILE = 'argocd-notifications.k8s.yaml';
 
+/** The Argo CD release the retry trigger needs (`string()` and `??`). */
+export const RETRY_FACTS_VERSION = '2.9.0';
+
 /** The rendered `argocd-notifications.k8s.yaml` of a test cluster; `retryFacts` switches the opt-in trigger on. */
 export function renderedArgocdYaml(options: { retryFacts?: boolean; overrides?: Partial<ClusterFile> } = {}): string {
-  const argocd = { ...validClusterFile().argocd, ...(options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts }) };
+  const retry = options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts, ...(options.retryFacts ? { version: RETRY_FACTS_VERSION } : {}) };
+  const argocd = { ...validClusterFile().argocd, ...retry };
   const file = renderCluster(clusterConfig({ argocd, ...options.overrides })).find((f) => f.path === ARGOCD_FILE);
   if (!file) throw new Error(`${ARGOCD_FILE} was not rendered`);
   return file.content;

@@ -1,0 +1,114 @@
+/**
+ * What `npm run judge:expr` asks the Go judge, and what it must answer: the notifications ConfigMaps of every
+ * shipped cluster (every trigger and template in them, whatever wrote it), plus control ConfigMaps whose
+ * expressions each need one expr feature, judged on every release row of src/notifications/engine-versions.ts.
+ */
+import { parse, stringify } from 'yaml';
+import { loadClusters } from '../../src/config/loader';
+import type { ClusterConfig } from '../../src/config/schema';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP } from '../../src/notifications/argocd/sync-failure-fact';
+import { compareReleases, ENGINE_NAMES, ENGINE_RELEASES, missingFeatures, type Engine, type EngineRelease } from '../../src/notifications/engine-versions';
+import { featuresOf, type ExprFeature } from '../../src/notifications/expr/features';
+import { parseExpr } from '../../src/notifications/expr/parse';
+import { ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/rollouts/rollout-fact';
+import { renderCluster } from '../../src/render';
+import { ODD_APPLICATIONS, ODD_ROLLOUTS } from '../../src/verify/odd-objects';
+import { renderedObjects } from '../../src/verify/run';
+
+export interface JudgedConfigMap {
+  readonly ref: string;
+  readonly engine: Engine;
+  readonly data: Readonly<Record<string, string>>;
+  /** The release the cluster file declares: every row from it on must pass. Controls declare none. */
+  readonly declared?: string;
+}
+
+export type Expectation = 'pass' | 'fail' | 'either';
+
+export const ODD_OBJECTS: Readonly<Record<Engine, readonly { name: string; object: Record<string, unknown> }[]>> = {
+  'argo-rollouts': ODD_ROLLOUTS,
+  'argo-cd': ODD_APPLICATIONS,
+};
+
+const CONFIGMAP_ENGINES: Readonly<Record<string, Engine>> = {
+  [ROLLOUTS_NOTIFICATION_CONFIGMAP]: 'argo-rollouts',
+  [ARGOCD_NOTIFICATIONS_CONFIGMAP]: 'argo-cd',
+};
+
+/** The rendered notifications ConfigMaps of one cluster, each with the release its cluster file declares. */
+export function notificationConfigMaps(config: ClusterConfig, label = config.name): JudgedConfigMap[] {
+  return renderedObjects(renderCluster(config)).flatMap(({ manifest }) => {
+    const engine = CONFIGMAP_ENGINES[String(manifest.metadata?.name)];
+    if (manifest.kind !== 'ConfigMap' || !engine) return [];
+    const data = Object.fromEntries(Object.entries((manifest.data ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]));
+    const declared = engine === 'argo-rollouts' ? config.rollouts.controllerVersion : config.argocd.version;
+    return [{ ref: `${label}: ${String(manifest.metadata?.namespace)}/${String(manifest.metadata?.name)}`, engine, data, declared }];
+  });
+}
+
+export function shippedClusters(clusterDir: string): ClusterConfig[] {
+  return loadClusters({ dir: clusterDir }).map(({ config }) => config);
+}
+
+/** One trigger per expr feature, and the annotation read glidepath rendered before it avoided `?.[`. */
+const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
+  'no-feature': (root) => `${root}.metadata.name != ""`,
+  'optional-member': (root) => `${root}.metadata.annotations?.absent != "x"`,
+  'nil-coalescing': (root) => `(${root}.status ?? "none") != "x"`,
+  conversions: (root) => `string(${root}.metadata.name) != ""`,
+  'optional-index': (root) => `${root}.metadata?.["name"] != nil`,
+  'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
+};
+
+/** Controls: they declare no release, so each row must pass or fail exactly as the feature table says. */
+export function controlConfigMaps(shipped: readonly ClusterConfig[]): JudgedConfigMap[] {
+  const roots: Readonly<Record<Engine, string>> = { 'argo-rollouts': 'rollout', 'argo-cd': 'app' };
+  const features = (Object.keys(roots) as Engine[]).map((engine) => ({
+    ref: `control: one feature per trigger (${ENGINE_NAMES[engine]})`,
+    engine,
+    data: Object.fromEntries(
+      Object.entries(FEATURE_CONTROLS).map(([name, text]) => [`trigger.control-${name}`, stringify([{ when: text(roots[engine]), send: ['none'] }])]),
+    ),
+  }));
+  // argocd.retryFacts needs a newer Argo CD: its trigger must fail on the releases below the one it declares.
+  const retry = shipped.slice(0, 1).flatMap((config) =>
+    notificationConfigMaps({ ...config, argocd: { ...config.argocd, retryFacts: true } }, `control: ${config.name} with argocd.retryFacts`)
+      .filter((cm) => cm.engine === 'argo-cd')
+      .map(({ declared: _declared, ...cm }) => cm),
+  );
+  return [...features, ...retry];
+}
+
+/** The rows a cluster on `declared` can reach by upgrading: the one covering it and every later one. */
+export function mustPass(row: EngineRelease, declared: string | undefined): boolean {
+  if (declared === undefined) return false;
+  const rows = ENGINE_RELEASES.filter((r) => r.engine === row.engine);
+  const next = rows[rows.indexOf(row) + 1];
+  return next === undefined || compareReleases(next.from, declared) > 0;
+}
+
+/** Every item the judge reports for `cm`, with what it must answer on `row`. */
+export function expectations(cm: JudgedConfigMap, row: EngineRelease): Map<string, Expectation> {
+  const required = mustPass(row, cm.declared);
+  const byFeatures = (text: string): Expectation => {
+    let features: ExprFeature[];
+    try {
+      features = featuresOf([parseExpr(text)]);
+    } catch {
+      return required ? 'pass' : 'either';
+    }
+    if (required) return 'pass';
+    return missingFeatures(row, features).length === 0 ? 'pass' : 'fail';
+  };
+  const items = new Map<string, Expectation>();
+  for (const [key, text] of Object.entries(cm.data).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (key.startsWith('template.')) items.set(key, required || cm.declared === undefined ? 'pass' : 'either');
+    if (!key.startsWith('trigger.')) continue;
+    const conditions = parse(text) as { when?: string; oncePer?: string }[];
+    conditions.forEach((condition, i) => {
+      items.set(`${key}[${i}].when`, byFeatures(condition.when || 'false'));
+      if (condition.oncePer) items.set(`${key}[${i}].oncePer`, byFeatures(condition.oncePer));
+    });
+  }
+  return items;
+}
