@@ -4,6 +4,7 @@ export interface GoToolOptions {
   readonly modfile?: string;
   readonly tags?: readonly string[];
 }
+/** The path of the built binary of package `pkg` (e.g. "./cmd/cronjudge") of the Go module in `toolDir`. */
 export function buildGoTool(toolDir: string, pkg: string, options?: GoToolOptions): string;
 export function goToolBinary(toolDir: string, pkg: string, options?: GoToolOptions): string;
 export function goToolCache(): string;

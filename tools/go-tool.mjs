@@ -2,7 +2,8 @@
  * Builds a Go program of a module in this repository once, into a cache outside the clone, and returns its path.
  *
  *   import { buildGoTool } from './tools/go-tool.mjs';
- *   const binary = buildGoTool('tools/exprjudge', '.', { modfile: 'modfiles/x.mod', tags: ['antonmedv'] });
+ *   const binary = buildGoTool('tools/judges', './cmd/cronjudge');
+ *   const judge = buildGoTool('tools/exprjudge', '.', { modfile: 'modfiles/x.mod', tags: ['antonmedv'] });
  *
  *   node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>]   # prints the binary's path
  *
@@ -97,7 +98,7 @@ export function runGo(args, cwd, what) {
     const folder = relative(process.cwd(), cwd) || '.';
     let hint = 'see the Go output above';
     if (/missing go\.sum entry|updates to go\.mod needed/.test(output)) {
-      hint = `a go.mod or go.sum of ${folder} is incomplete; regenerate it and commit both`;
+      hint = `go.mod or go.sum of ${folder} is incomplete; run "go mod tidy" there (for a -modfile build, regenerate that modfile and its .sum) and commit both`;
     } else if (/dial tcp|no such host|connection refused|i\/o timeout|proxyconnect|module lookup disabled|GOPROXY=off/.test(output)) {
       hint =
         `the Go modules could not be downloaded (GOPROXY=${process.env.GOPROXY || 'default, proxy.golang.org'}); allow access to ` +

@@ -5,12 +5,9 @@
 import * as z from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
-import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
-import { argocdExprFeatures } from '../notifications/argocd/sync-failure-fact';
-import { lowestSupported, RELEASE, releaseProblem } from '../notifications/engine-versions';
-import { rolloutExprFeatures } from '../notifications/rollouts/rollout-fact';
-import { cronRunGaps } from '../prune/cron-gaps';
-import { kubectlImageVersionProblem } from '../prune/kubectl-image';
+import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, RELEASE, SECRET_KEY, isIpAddress } from './names';
+import { cronRunGaps } from './cron-gaps';
+import { kubectlImageVersionProblem } from './kubectl-image';
 
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
@@ -52,57 +49,43 @@ const uniqueNamespaces = z
     });
   });
 
-const release = z.string().regex(RELEASE, { error: 'must be a release of three numbers in quotes, e.g. "1.9.1"' });
-
-/**
- * When the cluster file does not say, the oldest release glidepath supports: it then renders only what every
- * supported release compiles, and an opt-in that needs a newer one asks for the running release.
- */
-const ROLLOUTS_NEEDS = rolloutExprFeatures();
-const ARGOCD_NEEDS = { plain: argocdExprFeatures(false), withRetryFacts: argocdExprFeatures(true) };
-export const DEFAULT_ROLLOUTS_VERSION = lowestSupported('argo-rollouts', ROLLOUTS_NEEDS);
-export const DEFAULT_ARGOCD_VERSION = lowestSupported('argo-cd', ARGOCD_NEEDS.plain);
-
 const relay = strict({
-  /** IPv4 or IPv6 address of Glidepath's relay. Pods may not resolve VM host names, so prefer the IP. */
   ip: z
     .string()
     .refine(isIpAddress, { error: 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78' })
-    .optional(),
-  /** A real DNS name of the relay, instead of `ip`. */
+    .optional().meta({ description: 'IPv4 or IPv6 address of Glidepath\'s relay', defaultText: 'one of ip/host' }),
   host: z
     .string()
     .regex(HOSTNAME, { error: 'must be a DNS hostname, e.g. relay.example.com (use relay.ip for an address)' })
-    .optional(),
-  /** TCP port of the relay. */
-  port: z.number().int().min(1).max(65535, { error: 'must be a port number from 1 to 65535' }),
-  /** URL scheme. */
-  scheme: z.enum(['http', 'https']).default('http'),
-  /** Request path; default `/outcome/<cluster name>`. */
+    .optional().meta({ description: 'a real DNS name of the relay instead', defaultText: 'one of ip/host' }),
+  port: z.number().int().min(1).max(65535, { error: 'must be a port number from 1 to 65535' }).meta({ description: 'TCP port (prod: the dev relay\'s NodePort 30880)' }),
+  scheme: z.enum(['http', 'https']).default('http').meta({ description: '`http` or `https`' }),
   path: z
     .string()
     .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, { error: 'must be a URL path starting with "/", e.g. /outcome/prod' })
-    .optional(),
-  /** Key of the bearer token in the notifications Secrets (the value itself never appears in this repo). */
+    .optional().meta({ description: 'request path', defaultText: '`/outcome/<name>`' }),
   tokenSecretKey: z
     .string()
     .regex(SECRET_KEY, { error: 'must be a Secret key of letters, digits, "_" and "-" (the engine substitutes $key with [\\w-]+)' })
-    .default('glidepath-relay-token'),
+    .default('glidepath-relay-token').meta({ description: 'key of the bearer token in the notifications Secrets; the token itself is never in this repo' }),
 });
 
+const release = z.string().regex(RELEASE, { error: 'must be a release of three numbers in quotes, e.g. "1.9.1"' });
+/** The oldest release glidepath supports; src/notifications/support/engine-support.ts fills it in and says why. */
+const OLDEST_SUPPORTED = 'the oldest supported release ([engine versions](engine-versions.md))';
+
 const rollouts = strict({
-  /** Namespace of the Argo Rollouts controller (where its notifications ConfigMap lives). */
-  namespace: namespace.default('argo-rollouts'),
-  /** Release of the Argo Rollouts controller, e.g. "1.9.1"; decides which expr its notifications engine parses. */
-  controllerVersion: release.optional(),
-  /** The controller's `--rollout-resync` period in seconds (its default is 900). */
-  resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900),
-  /** Width of the heartbeat's time bucket in seconds; below resyncSeconds so that every resync sends one fact. */
+  namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
+  controllerVersion: release.optional().meta({
+    description: 'release of the Argo Rollouts controller in quotes (shipped: `"1.9.1"`); it decides which expr parses the triggers, and a release that cannot parse glidepath\'s is refused',
+    defaultText: OLDEST_SUPPORTED,
+  }),
+  resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900).meta({ description: 'the controller\'s `--rollout-resync` period' }),
   heartbeatBucketSeconds: z
     .number()
     .int()
     .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
-    .default(600),
+    .default(600).meta({ description: 'width of the [heartbeat](../README.md#how-a-lost-fact-is-recovered)\'s time bucket; must be below `resyncSeconds` (so every resync sends one fact) and at least 30' }),
 }).superRefine((rollouts, ctx) => {
   if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
     ctx.addIssue({
@@ -114,23 +97,20 @@ const rollouts = strict({
 });
 
 const tracked = strict({
-  /** Namespaces of the release-tracked Rollouts (label hangar.io/release-tracked=true). */
-  namespaces: uniqueNamespaces,
+  namespaces: uniqueNamespaces.meta({ description: 'namespaces of the release-tracked Rollouts (unique, at least one)' }),
 });
 
 const argocd = strict({
-  /** Namespace of the Argo CD instance that manages the tracked Applications (the tenant instance). */
-  namespace,
-  /** The `context` map of that instance's argocd-notifications-cm; every key is kept. */
-  context: z.record(z.string(), z.string()).default({}),
-  /** Opt-in, untested on a live cluster: also send one earlier fact per automated sync retry (phase Running). */
-  retryFacts: z.boolean().default(false),
-  /** Release of that Argo CD instance, e.g. "2.14.11"; decides which expr its notifications controller parses. */
-  version: release.optional(),
+  namespace: namespace.meta({ description: 'namespace of the tenant Argo CD instance (prod: `argocd-apps`)' }),
+  context: z.record(z.string(), z.string()).default({}).meta({ description: 'the `context` map of its `argocd-notifications-cm`; every key is kept' }),
+  retryFacts: z.boolean().default(false).meta({ description: 'opt-in, **untested on a live cluster**: also send one [`sync-retry` fact](../README.md#earlier-facts-per-retry-opt-in-untested) per automated retry attempt' }),
+  version: release.optional().meta({
+    description: 'release of that Argo CD instance in quotes; it decides which expr parses the triggers (`retryFacts` needs a newer one than the default)',
+    defaultText: OLDEST_SUPPORTED,
+  }),
 });
 
 const prune = strict({
-  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). Every 6 hours: see the README's growth budget. */
   schedule: cronSchedule
     .superRefine((value, ctx) => {
       let parsed;
@@ -143,56 +123,41 @@ const prune = strict({
         ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} never runs (no date matches it); the prune would never happen` });
       }
     })
-    .default('17 */6 * * *'),
-  /** kubectl image, pinned by tag or digest, matching the cluster's Kubernetes minor version. */
-  image: pinnedImage,
-  /** Namespace of the prune CronJob and its ServiceAccount; default: rollouts.namespace. */
-  namespace: namespace.optional(),
-  /** Grant the Job a ClusterRole instead of a Role in each tracked namespace (same three verbs). */
-  clusterScope: z.boolean().default(false),
+    .default('17 */6 * * *').meta({ description: 'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth budget](../README.md#the-growth-budget) and [judges.md](judges.md)' }),
+  image: pinnedImage.meta({ description: 'kubectl image whose tag has the cluster\'s minor version (`:v1.28.15` for `"1.28"`); a digest-only reference is accepted unchecked; `:latest` and untagged are refused' }),
+  namespace: namespace.optional().meta({ description: 'namespace of the prune CronJob and its ServiceAccount', defaultText: '`rollouts.namespace`' }),
+  clusterScope: z.boolean().default(false).meta({ description: 'grant `get`/`list`/`patch` on Rollouts with one ClusterRole instead of a Role per tracked namespace' }),
 });
 
 const veridor = strict({
-  /** The Veridor gate image, built from Veridor's Dockerfile and pushed to your registry. */
   image: pinnedImage.refine((value) => value !== VERIDOR_PLACEHOLDER_IMAGE, {
     error: `${VERIDOR_PLACEHOLDER_IMAGE} is the documented placeholder and does not exist; build the image from Veridor's Dockerfile, push it to your registry and set veridor.image to it`,
-  }),
-  /** Namespaces that get the AnalysisTemplate; default: the tracked namespaces. */
-  namespaces: uniqueNamespaces.optional(),
-  /** Render one ClusterAnalysisTemplate instead of an AnalysisTemplate per namespace. */
-  clusterTemplate: z.boolean().default(false),
-  /** ConfigMap holding veridor.json (default of the `config-map` arg). */
-  configMap: objectName.default('veridor-config'),
-  /** Secret imported with envFrom (default of the `secret` arg). */
-  secret: objectName.default('veridor-credentials'),
-  /** Default of the `fail-on` arg (Veridor's --fail-on). */
+  }).meta({ description: 'the gate image built from Veridor\'s Dockerfile; the documented `ghcr.io/veridor-authz/veridor:0.1.0` does not exist and is refused' }),
+  namespaces: uniqueNamespaces.optional().meta({ description: 'namespaces that get the AnalysisTemplate', defaultText: '`tracked.namespaces`' }),
+  clusterTemplate: z.boolean().default(false).meta({ description: 'render one `ClusterAnalysisTemplate` instead' }),
+  configMap: objectName.default('veridor-config').meta({ description: 'ConfigMap holding `veridor.json`' }),
+  secret: objectName.default('veridor-credentials').meta({ description: 'Secret imported with `envFrom` (optional)' }),
   failOn: z
     .string()
     .regex(/^[a-z]+(\+[a-z]+)*$/, { error: 'must be Veridor finding classes joined by "+", e.g. new+confirmed' })
-    .default('new+confirmed'),
-  /** Default of the `wait-for-target` arg, in seconds; 0 turns the wait off. */
-  waitForTargetSeconds: z.number().int().min(0).max(600, { error: 'must be 0 to 600 seconds (the Job deadline)' }).default(60),
+    .default('new+confirmed').meta({ description: 'Veridor\'s `--fail-on`' }),
+  waitForTargetSeconds: z.number().int().min(0).max(600, { error: 'must be 0 to 600 seconds (the Job deadline)' }).default(60).meta({ description: 'Veridor\'s `--wait-for-target`; `0` turns it off' }),
 });
 
 const gitops = strict({
-  /** The cluster gitops repository (https or ssh URL, or a local path). */
-  repo: z.string().min(1, { error: 'must name the gitops repository' }),
-  /** Folder inside that repo that this tool owns; default `clusters/<cluster name>/glidepath`. */
+  repo: z.string().min(1, { error: 'must name the gitops repository' }).meta({ description: 'the cluster gitops repository (URL or local path)' }),
   path: z
     .string()
     .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/, {
       error: 'must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath',
     })
-    .optional(),
-  /** Branch pull requests target. */
-  baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main'),
+    .optional().meta({ description: 'folder inside it that this tool owns (relative, no `..`)', defaultText: '`clusters/<name>/glidepath`' }),
+  baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main').meta({ description: 'branch pull requests target' }),
 });
 
 export const clusterFileSchema = strict({
-  /** Cluster name: used in the relay path, fact bodies, output folder and PR branch. */
-  name: z.string().regex(DNS_LABEL, { error: 'must be a DNS label (lowercase letters, digits and "-"), e.g. prod' }),
-  /** Kubernetes minor version of the cluster, e.g. "1.28" (the kubectl image must match it). */
-  kubernetesVersion: z.string().regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' }),
+  name: z.string().regex(DNS_LABEL, { error: 'must be a DNS label (lowercase letters, digits and "-"), e.g. prod' }).meta({ description: 'cluster name (DNS label): the relay path, fact bodies, `dist/<name>/`, PR branch' }),
+  kubernetesVersion: z.string().regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' }).meta({ description: 'minor version in quotes, e.g. `"1.28"`; the kubectl image must match it' }),
   relay,
   rollouts: rollouts.prefault({}),
   tracked,
@@ -210,31 +175,14 @@ export const clusterConfigSchema = clusterFileSchema
     }
     const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
     if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
-    engineVersionIssues(file, ctx);
   })
   .transform((file) => ({
     ...file,
     relay: { ...file.relay, path: file.relay.path ?? `/outcome/${file.name}` },
     veridor: { ...file.veridor, namespaces: file.veridor.namespaces ?? file.tracked.namespaces },
-    rollouts: { ...file.rollouts, controllerVersion: file.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_VERSION },
-    argocd: { ...file.argocd, version: file.argocd.version ?? DEFAULT_ARGOCD_VERSION },
     prune: { ...file.prune, namespace: file.prune.namespace ?? file.rollouts.namespace },
     gitops: { ...file.gitops, path: file.gitops.path ?? `clusters/${file.name}/glidepath` },
   }));
-
-/** Each engine release must parse the expressions glidepath renders for it. */
-function engineVersionIssues(file: z.output<typeof clusterFileSchema>, ctx: z.RefinementCtx): void {
-  const rolloutsRelease = file.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_VERSION;
-  const rollouts = RELEASE.test(rolloutsRelease) && releaseProblem('argo-rollouts', rolloutsRelease, ROLLOUTS_NEEDS, "glidepath's Rollouts trigger");
-  if (rollouts) ctx.addIssue({ code: 'custom', path: ['rollouts', 'controllerVersion'], message: rollouts });
-  const purpose = file.argocd.retryFacts ? 'the argocd.retryFacts trigger' : "glidepath's Argo CD trigger";
-  const argocdRelease = file.argocd.version ?? DEFAULT_ARGOCD_VERSION;
-  const argocd = RELEASE.test(argocdRelease) && releaseProblem('argo-cd', argocdRelease, file.argocd.retryFacts ? ARGOCD_NEEDS.withRetryFacts : ARGOCD_NEEDS.plain, purpose);
-  if (argocd) {
-    const unset = file.argocd.version === undefined ? ` (argocd.version is unset, so ${DEFAULT_ARGOCD_VERSION} is assumed)` : '';
-    ctx.addIssue({ code: 'custom', path: ['argocd', 'version'], message: argocd + unset });
-  }
-}
 
 export type ClusterFile = z.input<typeof clusterFileSchema>;
 export type ClusterConfig = z.output<typeof clusterConfigSchema>;

@@ -76,9 +76,6 @@ export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   'optional-index': '1.16.9',
 };
 
-/** A release as the cluster file writes it: three numbers, no "v". */
-export const RELEASE = /^\d+\.\d+\.\d+$/;
-
 export function compareReleases(a: string, b: string): number {
   const [pa, pb] = [a, b].map((text) => text.split('.').map(Number));
   for (let i = 0; i < 3; i += 1) {

@@ -1,21 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { clusterConfigSchema, DEFAULT_ARGOCD_VERSION, DEFAULT_ROLLOUTS_VERSION } from '../../src/config/schema';
+import { main } from '../../src/cli';
+import { clusterConfigSchema } from '../../src/config/schema';
 import { argocdExprFeatures } from '../../src/notifications/argocd/sync-failure-fact';
+import { DEFAULT_ARGOCD_RELEASE, DEFAULT_ROLLOUTS_RELEASE, declaredReleases, engineVersionProblems } from '../../src/notifications/support/engine-support';
 import { engineRelease, ENGINE_RELEASES, lowestSupported, releaseProblem } from '../../src/notifications/engine-versions';
 import { featuresOf } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';
-import { renderCluster } from '../../src/render';
-import { clusterConfig, validClusterFile } from '../helpers/cluster-files';
+import { renderCluster } from '../../src/render/render-cluster';
+import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+const printed = capturePrintedLines();
 
 function issues(overrides: Parameters<typeof validClusterFile>[0]): string[] {
   const result = clusterConfigSchema.safeParse(validClusterFile(overrides));
-  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  if (!result.success) return result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  return engineVersionProblems(result.data).map(({ field, message }) => `${field}: ${message}`);
 }
 
 /** The features of every `when` and `oncePer` in one rendered notifications ConfigMap. */
@@ -52,7 +57,7 @@ describe('the engine release table', () => {
     expect(lowestSupported('argo-rollouts', rolloutExprFeatures())).toBe('1.6.2');
     expect(lowestSupported('argo-cd', argocdExprFeatures(false))).toBe('2.6.1');
     expect(lowestSupported('argo-cd', argocdExprFeatures(true))).toBe('2.9.0');
-    expect([DEFAULT_ROLLOUTS_VERSION, DEFAULT_ARGOCD_VERSION]).toEqual(['1.6.2', '2.6.1']);
+    expect([DEFAULT_ROLLOUTS_RELEASE, DEFAULT_ARGOCD_RELEASE]).toEqual(['1.6.2', '2.6.1']);
   });
 
   it('declares exactly the features of the rendered triggers', () => {
@@ -91,12 +96,18 @@ describe('engine versions in the cluster file', () => {
     expect(issues({ rollouts: { controllerVersion: 'v1.9.1' } })).toEqual(['rollouts.controllerVersion: must be a release of three numbers in quotes, e.g. "1.9.1"']);
   });
 
-  it('defaults both to the oldest supported release, as the README says', () => {
-    const config = clusterConfig();
-    expect([config.rollouts.controllerVersion, config.argocd.version]).toEqual([DEFAULT_ROLLOUTS_VERSION, DEFAULT_ARGOCD_VERSION]);
-    expect(README).toContain(`| \`rollouts.controllerVersion\` | oldest supported (\`${DEFAULT_ROLLOUTS_VERSION}\`) |`);
-    expect(README).toContain(`| \`argocd.version\` | oldest supported (\`${DEFAULT_ARGOCD_VERSION}\`) |`);
-    expect(README).toContain(`\`retryFacts\` needs \`${lowestSupported('argo-cd', argocdExprFeatures(true))}\` or later`);
+  it('assumes the oldest supported release when the file does not say', () => {
+    expect(declaredReleases(clusterConfig())).toEqual({ rollouts: DEFAULT_ROLLOUTS_RELEASE, argocd: DEFAULT_ARGOCD_RELEASE });
+    expect(declaredReleases(clusterConfig({ rollouts: { controllerVersion: '1.9.1' } })).rollouts).toBe('1.9.1');
+  });
+
+  it('makes synth exit 2 naming the file and the field, and write nothing', async () => {
+    const dir = clusterDir({ 'old.yaml': validClusterFile({ name: 'old', rollouts: { controllerVersion: '1.6.0' } }) });
+    const out = join(mkdtempSync(join(tmpdir(), 'glidepath-out-')), 'dist');
+    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(2);
+    expect(printed.stderr[0]).toMatch(/old\.yaml: rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 .* the lowest supported release is 1\.6\.2/);
+    expect(printed.stderr.at(-1)).toBe('nothing was written.');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('says nothing for a supported release', () => {

@@ -6,13 +6,13 @@
 import { parse, stringify } from 'yaml';
 import { loadClusters } from '../../src/config/loader';
 import type { ClusterConfig } from '../../src/config/schema';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP } from '../../src/notifications/argocd/sync-failure-fact';
 import { compareReleases, ENGINE_NAMES, ENGINE_RELEASES, missingFeatures, type Engine, type EngineRelease } from '../../src/notifications/engine-versions';
 import { featuresOf, type ExprFeature } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/rollouts/rollout-fact';
-import { renderCluster } from '../../src/render';
-import { ODD_APPLICATIONS, ODD_ROLLOUTS } from '../../src/verify/odd-objects';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
+import { declaredReleases } from '../../src/notifications/support/engine-support';
+import { renderCluster } from '../../src/render/render-cluster';
+import { ODD_APPLICATIONS, ODD_ROLLOUTS } from '../../src/verify/notifications/odd-objects';
 import { renderedObjects } from '../../src/verify/run';
 
 export interface JudgedConfigMap {
@@ -41,7 +41,8 @@ export function notificationConfigMaps(config: ClusterConfig, label = config.nam
     const engine = CONFIGMAP_ENGINES[String(manifest.metadata?.name)];
     if (manifest.kind !== 'ConfigMap' || !engine) return [];
     const data = Object.fromEntries(Object.entries((manifest.data ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]));
-    const declared = engine === 'argo-rollouts' ? config.rollouts.controllerVersion : config.argocd.version;
+    const releases = declaredReleases(config);
+    const declared = engine === 'argo-rollouts' ? releases.rollouts : releases.argocd;
     return [{ ref: `${label}: ${String(manifest.metadata?.namespace)}/${String(manifest.metadata?.name)}`, engine, data, declared }];
   });
 }

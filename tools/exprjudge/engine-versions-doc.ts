@@ -1,8 +1,7 @@
 /**
  * The generated part of docs/engine-versions.md: the release table and the feature table, from
- * src/notifications/engine-versions.ts. `npm run docs:engine-versions` rewrites it; a test keeps it current.
+ * src/notifications/engine-versions.ts. `npm run docs` rewrites it; test/tools/exprjudge.test.ts keeps it current.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { argocdExprFeatures } from '../../src/notifications/argocd/sync-failure-fact';
@@ -11,7 +10,7 @@ import { EXPR_FEATURE_SYNTAX, EXPR_FEATURES, type ExprFeature } from '../../src/
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';
 
 export const DOC = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'docs', 'engine-versions.md');
-const BEGIN = '<!-- generated from src/notifications/engine-versions.ts: npm run docs:engine-versions -->';
+const BEGIN = '<!-- generated from src/notifications/engine-versions.ts: npm run docs -->';
 const END = '<!-- end of generated part -->';
 
 /** What glidepath renders for each engine, and what the opt-ins add. */
@@ -45,9 +44,4 @@ export function currentDoc(text: string): string {
   const end = text.indexOf(END);
   if (begin < 0 || end < begin) throw new Error(`${DOC} lacks the markers of its generated part`);
   return text.slice(0, begin) + generatedPart() + text.slice(end + END.length);
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(DOC, currentDoc(readFileSync(DOC, 'utf8')));
-  console.log(`wrote ${DOC}`);
 }

@@ -1,0 +1,36 @@
+/** Matches the prune Job's kubectl image to the cluster's Kubernetes minor version. */
+import { parseImageRef, pinnedImageProblem } from './image-ref';
+
+/** `v1.28.15`, `1.28`, `1.28.15-debian-12-r3`: the leading major.minor of a version tag. */
+const VERSION_TAG = /^v?(\d+)\.(\d+)(?:[.+_-]|$)/;
+
+/**
+ * Why `image` does not fit a cluster of `kubernetesVersion` ("1.28"), or undefined when it does.
+ *
+ * The tag's minor version must equal the cluster's. kubectl supports one minor version of skew either way, so
+ * during an upgrade either order works (bump `kubernetesVersion` and `prune.image` in the same commit); an exact
+ * match keeps the rule simple and the tested combination the one that runs. A digest-only reference carries no
+ * version and cannot be checked: it is accepted (its content is what the digest pins).
+ * Images that are not pinned at all are left to the pinned-image check, so that each problem is reported once.
+ */
+export function kubectlImageVersionProblem(image: string, kubernetesVersion: string): string | undefined {
+  if (pinnedImageProblem(image) !== undefined) return undefined;
+  const ref = parseImageRef(image);
+  if (ref?.tag === undefined) return undefined;
+  const match = VERSION_TAG.exec(ref.tag);
+  const wanted = `v${kubernetesVersion}`;
+  if (!match) {
+    return (
+      `${JSON.stringify(image)}: tag ${JSON.stringify(ref.tag)} names no Kubernetes version; use a kubectl tag of the ` +
+      `cluster's minor version (kubernetesVersion "${kubernetesVersion}"), e.g. ${ref.name}:${wanted}.<patch>, or a digest`
+    );
+  }
+  const tagMinor = `${match[1]}.${match[2]}`;
+  if (tagMinor !== kubernetesVersion) {
+    return (
+      `${JSON.stringify(image)} is kubectl ${tagMinor} but kubernetesVersion is "${kubernetesVersion}"; ` +
+      `use a kubectl ${kubernetesVersion} image, e.g. ${ref.name}:${wanted}.<patch>, or change both together when the cluster is upgraded`
+    );
+  }
+  return undefined;
+}
