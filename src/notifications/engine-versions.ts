@@ -99,6 +99,13 @@ export function engineRelease(engine: Engine, release: string): EngineRelease | 
   return rows.filter((row) => compareReleases(row.from, release) <= 0).at(-1);
 }
 
+/** The rows a cluster on `release` runs now or after an upgrade: the one covering it and every later one. */
+export function rowsFrom(engine: Engine, release: string): EngineRelease[] {
+  const rows = releasesOf(engine);
+  const current = engineRelease(engine, release);
+  return current ? rows.slice(rows.indexOf(current)) : rows.filter((row) => compareReleases(row.from, release) > 0);
+}
+
 /** The features of `needs` that this row's expr lacks. */
 export function missingFeatures(row: EngineRelease, needs: readonly ExprFeature[]): ExprFeature[] {
   return needs.filter((feature) => compareReleases(row.expr.version, EXPR_FEATURE_SINCE[feature]) < 0);

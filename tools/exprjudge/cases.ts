@@ -6,7 +6,7 @@
 import { parse, stringify } from 'yaml';
 import { loadClusters } from '../../src/config/loader';
 import type { ClusterConfig } from '../../src/config/schema';
-import { compareReleases, ENGINE_NAMES, ENGINE_RELEASES, missingFeatures, type Engine, type EngineRelease } from '../../src/notifications/engine-versions';
+import { ENGINE_NAMES, missingFeatures, rowsFrom, type Engine, type EngineRelease } from '../../src/notifications/engine-versions';
 import { featuresOf, type ExprFeature } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
@@ -80,12 +80,9 @@ export function controlConfigMaps(shipped: readonly ClusterConfig[]): JudgedConf
   return [...features, ...retry];
 }
 
-/** The rows a cluster on `declared` can reach by upgrading: the one covering it and every later one. */
+/** The rows a cluster on `declared` runs now or after an upgrade: there, everything must pass. */
 export function mustPass(row: EngineRelease, declared: string | undefined): boolean {
-  if (declared === undefined) return false;
-  const rows = ENGINE_RELEASES.filter((r) => r.engine === row.engine);
-  const next = rows[rows.indexOf(row) + 1];
-  return next === undefined || compareReleases(next.from, declared) > 0;
+  return declared !== undefined && rowsFrom(row.engine, declared).includes(row);
 }
 
 /** Every item the judge reports for `cm`, with what it must answer on `row`. */
