@@ -61,8 +61,11 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
   'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
 };
 
-/** Controls: they declare no release, so each row must pass or fail exactly as the feature table says. */
-export function controlConfigMaps(shipped: readonly ClusterConfig[]): JudgedConfigMap[] {
+/**
+ * Controls. The feature and retry controls declare no release, so each row must pass or fail exactly as the
+ * feature table says; the shipped clusters on the oldest supported releases must pass on every supported row.
+ */
+export function controlConfigMaps(shipped: readonly ClusterConfig[], oldest: Partial<Record<Engine, string>> = {}): JudgedConfigMap[] {
   const roots: Readonly<Record<Engine, string>> = { 'argo-rollouts': 'rollout', 'argo-cd': 'app' };
   const features = (Object.keys(roots) as Engine[]).map((engine) => ({
     ref: `control: one feature per trigger (${ENGINE_NAMES[engine]})`,
@@ -77,7 +80,14 @@ export function controlConfigMaps(shipped: readonly ClusterConfig[]): JudgedConf
       .filter((cm) => cm.engine === 'argo-cd')
       .map(({ declared: _declared, ...cm }) => cm),
   );
-  return [...features, ...retry];
+  // The dialect must compile on every supported release, not only from the one a shipped cluster declares.
+  const onOldest = shipped.flatMap((config) =>
+    notificationConfigMaps(
+      { ...config, rollouts: { ...config.rollouts, controllerVersion: oldest['argo-rollouts'] }, argocd: { ...config.argocd, version: oldest['argo-cd'] } },
+      `control: ${config.name} on ${oldest['argo-rollouts'] ?? 'the oldest supported'} / ${oldest['argo-cd'] ?? 'the oldest supported'}`,
+    ),
+  );
+  return [...features, ...retry, ...onOldest];
 }
 
 /** The rows a cluster on `declared` runs now or after an upgrade: there, everything must pass. */

@@ -6,13 +6,16 @@
  *   npm run judge:expr                      judge every row
  *   npm run judge:expr -- --update-modfiles write the missing modfiles/<build>.mod/.sum (go get; commit them)
  *   npm run judge:expr -- --print-table     print the table as JSON
+ *   npm run judge:expr -- --declare argo-rollouts=1.7.0
+ *       judge the shipped clusters as if they declared that release (instead of the oldest supported)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../src/config/errors';
-import { ENGINE_NAMES, ENGINE_RELEASES } from '../../src/notifications/engine-versions';
+import { RELEASE } from '../../src/config/names';
+import { ENGINE_NAMES, ENGINE_RELEASES, type Engine } from '../../src/notifications/engine-versions';
 import { buildGoTool, goToolBinary, goToolCache, GoToolError, runGo } from '../go-tool.mjs';
 import { buildsOf, type JudgeBuild } from './builds';
 import { controlConfigMaps, expectations, notificationConfigMaps, ODD_OBJECTS, shippedClusters } from './cases';
@@ -44,7 +47,7 @@ function main(argv: readonly string[]): number {
   for (const build of missing) writeModfile(build);
 
   const clusters = shippedClusters(join(ROOT, 'clusters'));
-  const configMaps = [...clusters.flatMap((config) => notificationConfigMaps(config)), ...controlConfigMaps(clusters)];
+  const configMaps = [...clusters.flatMap((config) => notificationConfigMaps(config)), ...controlConfigMaps(clusters, declaredOverrides(argv))];
   let passed = 0;
   let failed = 0;
   let built = 0;
@@ -86,6 +89,20 @@ function main(argv: readonly string[]): number {
   console.log(`${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ${goToolCache()}), ${configMaps.length} ConfigMaps`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/** `--declare argo-rollouts=1.7.0 --declare argo-cd=2.8.4` */
+function declaredOverrides(argv: readonly string[]): Partial<Record<Engine, string>> {
+  const overrides: Partial<Record<Engine, string>> = {};
+  argv.forEach((arg, i) => {
+    if (arg !== '--declare') return;
+    const [engine, release] = (argv[i + 1] ?? '').split('=');
+    if ((engine !== 'argo-rollouts' && engine !== 'argo-cd') || !release || !RELEASE.test(release)) {
+      throw new ConfigError([`--declare: expected argo-rollouts=<release> or argo-cd=<release>, e.g. argo-rollouts=1.7.0, got ${JSON.stringify(argv[i + 1] ?? '')}`]);
+    }
+    overrides[engine] = release;
+  });
+  return overrides;
 }
 
 function runJudge(binary: string, configMaps: readonly object[]): { linked: Record<string, string>; results: JudgeResult[] } {
