@@ -4,8 +4,8 @@ import { loadClusters, type LoadedCluster } from '../config/loader';
 import { engineVersionProblems } from '../notifications/support/engine-support';
 import { loadOptions } from './options';
 
-export function loadSupportedClusters(values: Parameters<typeof loadOptions>[0]): LoadedCluster[] {
-  const loaded = loadClusters(loadOptions(values));
+export function loadSupportedClusters(...args: Parameters<typeof loadOptions>): LoadedCluster[] {
+  const loaded = loadClusters(loadOptions(...args));
   const problems = loaded.flatMap(({ file, config }) => engineVersionProblems(config).map(({ field, message }) => `${file}: ${field}: ${message}`));
   if (problems.length > 0) throw new ConfigError(problems);
   return loaded;
