@@ -72,7 +72,7 @@ describe('what the judge must answer', () => {
 });
 
 describe('docs/engine-versions.md', () => {
-  it('holds the table as src/notifications/engine-versions.ts has it (npm run docs:engine-versions)', () => {
+  it('holds the table as src/notifications/engine-versions.ts has it (npm run docs)', () => {
     const doc = readFileSync(DOC, 'utf8');
     expect(doc).toBe(currentDoc(doc));
   });

@@ -189,7 +189,7 @@ describe('notification lint of argocd-notifications-cm', () => {
   it.runIf(argocd !== undefined)("catches S5's mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
     const manifest = structuredClone(argocd!.manifest) as any;
     manifest.data['trigger.glidepath-sync-failed'] = manifest.data['trigger.glidepath-sync-failed'].replace(
-      'oncePer: app.status.operationState.finishedAt',
+      'oncePer: app.status?.operationState?.finishedAt',
       'oncePer: app.status.operationState.syncResult.revision',
     );
     const messages = checkNotifications([{ file: argocd!.file, manifest }], context).violations.map((v) => `${v.object} ${v.rule} ${v.message}`);

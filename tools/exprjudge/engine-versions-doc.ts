@@ -21,14 +21,14 @@ const RENDERED: readonly { readonly engine: Engine; readonly what: string; reado
 ];
 
 export function generatedPart(): string {
-  const lines = [BEGIN, '', '| Engine | Releases (first read) | Releases whose go.mod was read | notifications-engine | expr | sprig | glidepath |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [BEGIN, '', '| Engine | Releases (first read) | Releases whose go.mod was read | notifications-engine | expr | sprig | oncePer where when is false | glidepath |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
   for (const row of ENGINE_RELEASES) {
     const verdicts = RENDERED.filter((r) => r.engine === row.engine).map((r) => {
       const missing = missingFeatures(row, r.needs);
       return missing.length === 0 ? `${r.what}: compiles` : `${r.what}: refused (lacks ${missing.map((f) => EXPR_FEATURE_SYNTAX[f]).join(' and ')})`;
     });
     const engines = row.notificationsEngine.map((v) => `\`${v}\``).join(', ');
-    lines.push(`| ${ENGINE_NAMES[row.engine]} | ${row.from} | ${row.read.join(', ')} | ${engines} | \`${row.expr.module}\` v${row.expr.version} | v${row.sprig} | ${verdicts.join('; ')} |`);
+    lines.push(`| ${ENGINE_NAMES[row.engine]} | ${row.from} | ${row.read.join(', ')} | ${engines} | \`${row.expr.module}\` v${row.expr.version} | v${row.sprig} | ${row.oncePerAlways ? 'run (errors logged)' : 'not run'} | ${verdicts.join('; ')} |`);
   }
   lines.push('', '| expr feature | first expr version in the table that has it |', '| --- | --- |');
   for (const feature of EXPR_FEATURES) lines.push(`| ${EXPR_FEATURE_SYNTAX[feature]} | v${EXPR_FEATURE_SINCE[feature]} |`);

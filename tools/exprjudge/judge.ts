@@ -6,6 +6,7 @@
  *   npm run judge:expr                      judge every row
  *   npm run judge:expr -- --update-modfiles write the missing modfiles/<build>.mod/.sum (go get; commit them)
  *   npm run judge:expr -- --print-table     print the table as JSON
+ *   npm run judge:expr -- --notes           list the oncePer errors that only log (where when is false)
  *   npm run judge:expr -- --declare argo-rollouts=1.7.0
  *       judge the shipped clusters as if they declared that release (instead of the oldest supported)
  */
@@ -51,6 +52,7 @@ function main(argv: readonly string[]): number {
   let passed = 0;
   let failed = 0;
   let built = 0;
+  const notes: string[] = [];
   for (const build of builds) {
     const started = Date.now();
     const options = { modfile: build.modfile, tags: build.tags };
@@ -58,13 +60,14 @@ function main(argv: readonly string[]): number {
     const binary = buildGoTool(JUDGE_DIR, '.', options);
     const rows = ENGINE_RELEASES.filter((row) => build.rows.includes(row));
     const cases = rows.flatMap((row) => configMaps.filter((cm) => cm.engine === row.engine).map((cm) => ({ row, cm, ref: `${ENGINE_NAMES[row.engine]} ${row.from}+ | ${cm.ref}` })));
-    const answer = runJudge(binary, cases.map(({ cm, row, ref }) => ({ ref, engine: cm.engine, vars: row.vars, data: cm.data })));
+    const answer = runJudge(binary, cases.map(({ cm, row, ref }) => ({ ref, engine: cm.engine, vars: row.vars, oncePerAlways: row.oncePerAlways, data: cm.data })));
     const linkProblem = wrongLinkedVersions(build, answer.linked);
     let buildFailed = 0;
     for (const { row, cm, ref } of cases) {
       const expected = expectations(cm, row);
       const results = answer.results.filter((result) => result.configMap === ref);
       for (const result of results) {
+        for (const note of result.notes ?? []) notes.push(`note ${ref} ${result.item}: ${note}`);
         const expect = expected.get(result.item) ?? 'pass';
         const ok = !linkProblem && (expect === 'either' || (expect === 'pass') === result.ok);
         if (ok) {
@@ -86,6 +89,8 @@ function main(argv: readonly string[]): number {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ConfigMaps, ${seconds} s)`);
   }
+  if (argv.includes('--notes')) notes.forEach((note) => console.log(note));
+  console.log(`${notes.length} notes (oncePer errors where when is false, logged by releases that run oncePer anyway)${argv.includes('--notes') ? '' : '; --notes lists them'}`);
   console.log(`${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ${goToolCache()}), ${configMaps.length} ConfigMaps`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;

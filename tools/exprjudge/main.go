@@ -27,6 +27,8 @@ type configMap struct {
 	Engine string            `json:"engine"`
 	Vars   []string          `json:"vars"`
 	Data   map[string]string `json:"data"`
+	// OncePerAlways: the release runs oncePer even where when is false, and logs its errors there.
+	OncePerAlways bool `json:"oncePerAlways"`
 }
 
 type namedObject struct {
@@ -106,7 +108,7 @@ func judgeConfigMap(cm configMap, objects []namedObject) []result {
 	for _, key := range keys {
 		switch {
 		case strings.HasPrefix(key, "trigger."):
-			results = append(results, judgeTrigger(cm.Ref, key, cm.Data[key], envs)...)
+			results = append(results, judgeTrigger(cm.Ref, key, cm.Data[key], envs, cm.OncePerAlways)...)
 		case strings.HasPrefix(key, "template."):
 			results = append(results, judgeTemplate(cm.Ref, key, cm.Data[key], envs))
 		}
@@ -119,7 +121,7 @@ type namedEnv struct {
 	vars map[string]any
 }
 
-func judgeTrigger(ref, key, text string, envs []namedEnv) []result {
+func judgeTrigger(ref, key, text string, envs []namedEnv, oncePerAlways bool) []result {
 	var conditions []condition
 	if err := yaml.Unmarshal([]byte(text), &conditions); err != nil {
 		return []result{{ConfigMap: ref, Item: key, Problems: []string{"does not parse as a trigger list: " + err.Error()}}}
@@ -166,8 +168,8 @@ func judgeTrigger(ref, key, text string, envs []namedEnv) []result {
 						oncePer.fail(fmt.Sprintf("on %s (no object makes when true): %s", env.name, firstLine(err)))
 					} else if triggered[j] {
 						oncePer.fail(fmt.Sprintf("on %s (when is true): %s", env.name, firstLine(err)))
-					} else {
-						oncePer.Notes = append(oncePer.Notes, fmt.Sprintf("on %s (when is false; engines before notifications-engine v0.5.0 log it): %s", env.name, firstLine(err)))
+					} else if oncePerAlways {
+						oncePer.Notes = append(oncePer.Notes, fmt.Sprintf("on %s (when is false, nothing is sent, but this release logs the error at every reconcile): %s", env.name, firstLine(err)))
 					}
 				}
 			}
