@@ -54,7 +54,7 @@ export default defineCommand({
       context.print(changes.length === 0 ? `${outDir}/ is up to date` : `${outDir}/ would change (${changes.length} files); run npm run synth`);
       return changes.length === 0 ? 'done' : 'changes';
     }
-    writeDist(outDir, clusters, scope);
+    writeDist(outDir, clusters, scope, { onWait: context.warn });
     for (const cluster of clusters) {
       context.print(`${outDir}/${cluster.name}/ (${cluster.files.length} files)`);
       for (const file of cluster.files) context.print(`  ${file.path}`);
