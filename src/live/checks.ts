@@ -3,9 +3,11 @@ import { parse as parseYaml } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
 import { RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../notifications/glidepath-fact';
 import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
+import { compareReleases } from '../notifications/engine-versions';
+import { declaredReleases, engineVersionProblems } from '../notifications/support/engine-support';
 import { clusterGrowthBudget } from '../prune/growth-budget';
 import type { RenderedFile } from '../render/render-cluster';
-import { expectedNotifications, lowestVersions, type ExpectedNotifications, type LowestVersion } from './expected';
+import { expectedNotifications, type ExpectedNotifications } from './expected';
 import { ok, problem, type Finding } from './findings';
 import type { Json, Kubectl, ReadResult } from './kubectl';
 import { describeOwner, ownerOf } from './owner';
@@ -93,44 +95,75 @@ async function checkSecret(kubectl: Kubectl, expected: ExpectedNotifications): P
   return findings;
 }
 
-interface ControllerImage {
-  readonly deployment: string;
-  readonly image: string;
-}
-
 async function checkControllers({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
-  const lowest = lowestVersions(config);
   const [rollouts, argocd] = await Promise.all([
     kubectl.getJson('deployments', { namespace: config.rollouts.namespace }),
     kubectl.getJson('deployments', { namespace: config.argocd.namespace }),
   ]);
-  return [
-    controllerFinding('Argo Rollouts controller', config.rollouts.namespace, rollouts, /\/argo-rollouts[:@]/, () => true, lowest.rollouts),
-    controllerFinding('Argo CD notifications controller', config.argocd.namespace, argocd, /\/argocd[:@]/, (name) => name.endsWith('notifications-controller'), lowest.argocd),
-  ];
+  return [controllerFinding(config, CONTROLLERS.rollouts, rollouts), controllerFinding(config, CONTROLLERS.argocd, argocd)];
 }
 
-function controllerFinding(what: string, namespace: string, result: ReadResult<Json>, image: RegExp, named: (name: string) => boolean, lowest: LowestVersion): Finding {
-  const subject = `${what} in ${namespace}`;
+interface Controller {
+  readonly what: string;
+  readonly image: RegExp;
+  readonly named: (deployment: string) => boolean;
+  /** The cluster file field that declares its release. */
+  readonly field: 'rollouts.controllerVersion' | 'argocd.version';
+  readonly engine: 'rollouts' | 'argocd';
+  readonly namespace: (config: ClusterConfig) => string;
+  readonly declared: (config: ClusterConfig) => string | undefined;
+  readonly withRelease: (config: ClusterConfig, release: string) => ClusterConfig;
+}
+
+const CONTROLLERS: Readonly<Record<'rollouts' | 'argocd', Controller>> = {
+  rollouts: {
+    what: 'Argo Rollouts controller',
+    image: /\/argo-rollouts[:@]/,
+    named: () => true,
+    field: 'rollouts.controllerVersion',
+    engine: 'rollouts',
+    namespace: (config) => config.rollouts.namespace,
+    declared: (config) => config.rollouts.controllerVersion,
+    withRelease: (config, release) => ({ ...config, rollouts: { ...config.rollouts, controllerVersion: release } }),
+  },
+  argocd: {
+    what: 'Argo CD notifications controller',
+    image: /\/argocd[:@]/,
+    named: (deployment) => deployment.endsWith('notifications-controller'),
+    field: 'argocd.version',
+    engine: 'argocd',
+    namespace: (config) => config.argocd.namespace,
+    declared: (config) => config.argocd.version,
+    withRelease: (config, release) => ({ ...config, argocd: { ...config.argocd, version: release } }),
+  },
+};
+
+/** The controller's release, read from its image, against what glidepath supports and what the cluster file says. */
+function controllerFinding(config: ClusterConfig, controller: Controller, result: ReadResult<Json>): Finding {
+  const subject = `${controller.what} in ${controller.namespace(config)}`;
   const blocked = unreadable(subject, result, 'grant your user list on deployments there');
   if (blocked) return blocked;
-  const found = (result.found ? items(result.value) : []).flatMap((deployment): ControllerImage[] => {
+  const found = (result.found ? items(result.value) : []).flatMap((deployment): { deployment: string; image: string }[] => {
     const name = String((deployment.metadata as Json | undefined)?.name ?? '');
     const containers = ((((deployment.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined)?.containers ?? []) as { image?: string }[];
-    return named(name) ? containers.filter((c) => c.image !== undefined && image.test(c.image)).map((c) => ({ deployment: name, image: c.image! })) : [];
+    return controller.named(name) ? containers.filter((c) => c.image !== undefined && controller.image.test(c.image)).map((c) => ({ deployment: name, image: c.image! })) : [];
   });
-  if (found.length === 0) return problem(subject, 'not found (no Deployment runs its image here)', `check the namespace in the cluster file, or install it (version ${lowest.version} or later)`);
-  const { deployment, image: ref } = found[0]!;
-  const version = /:v?(\d+\.\d+\.\d+)/.exec(ref.split('@')[0]!.slice(ref.lastIndexOf('/')))?.[1];
-  if (version === undefined) return problem(subject, `Deployment ${deployment} runs ${ref}, whose version cannot be read from the image`, `make sure it is ${lowest.version} or later (${lowest.why})`);
-  if (compareVersions(version, lowest.version) < 0) return problem(subject, `Deployment ${deployment} runs ${version} (${ref}); below ${lowest.version}: ${lowest.why}`, `upgrade it to ${lowest.version} or later`);
-  return ok(subject, `Deployment ${deployment} runs ${version} (supported: ${lowest.version} or later)`);
-}
-
-function compareVersions(a: string, b: string): number {
-  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return 0;
+  const assumed = declaredReleases(config)[controller.engine];
+  if (found.length === 0) {
+    return problem(subject, 'not found (no Deployment runs its image here)', `check the namespace in the cluster file, or install it (the file assumes ${assumed}; see docs/engine-versions.md)`);
+  }
+  const { deployment, image } = found[0]!;
+  const version = /:v?(\d+\.\d+\.\d+)/.exec(image.split('@')[0]!.slice(image.lastIndexOf('/')))?.[1];
+  if (version === undefined) return problem(subject, `Deployment ${deployment} runs ${image}, whose release cannot be read from the image`, `check that it is ${assumed} and set ${controller.field} to it`);
+  const unsupported = engineVersionProblems(controller.withRelease(config, version)).find((p) => p.field === controller.field);
+  if (unsupported) return problem(subject, `Deployment ${deployment} runs ${version}: ${unsupported.message}`, 'upgrade it (docs/engine-versions.md lists the supported releases)');
+  const declared = controller.declared(config);
+  const runs = `Deployment ${deployment} runs ${version}`;
+  if (declared === undefined) return ok(subject, `${runs}; ${controller.field} is unset, so glidepath renders for ${assumed}, which ${version} runs too`);
+  if (compareReleases(declared, version) > 0) {
+    return problem(subject, `${runs}, older than ${controller.field} (${declared}): what glidepath renders for ${declared} may not compile on it`, `set ${controller.field}: "${version}" in the cluster file, or upgrade the controller`);
+  }
+  return ok(subject, declared === version ? `${runs}, as ${controller.field} says` : `${runs}; ${controller.field} says ${declared} (older, so the render runs on it; set it to "${version}")`);
 }
 
 async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {

@@ -31,21 +31,6 @@ export interface ExpectedNotifications {
   readonly chartSwitch: string;
 }
 
-export interface LowestVersion {
-  readonly version: string;
-  readonly why: string;
-}
-
-/** The lowest controller releases whose expr compiles every rendered expression. */
-export function lowestVersions(config: ClusterConfig): { rollouts: LowestVersion; argocd: LowestVersion } {
-  return {
-    rollouts: { version: '1.9.0', why: 'the rendered oncePer uses ?.[...], which the expr of Argo Rollouts 1.6 to 1.8 does not compile, and then no fact is sent at all' },
-    argocd: config.argocd.retryFacts
-      ? { version: '2.9.0', why: 'the opt-in retry trigger (argocd.retryFacts) needs the expr of Argo CD 2.9' }
-      : { version: '2.6.0', why: 'the sync-failure trigger needs the ?. of the expr in Argo CD 2.6' },
-  };
-}
-
 /** The notifications ConfigMaps the render holds, with the Secret keys they reference. */
 export function expectedNotifications(config: ClusterConfig, manifests: readonly RenderedFile[]): ExpectedNotifications[] {
   const targets: [EngineMode, string, ExpectedNotifications['engine']][] = [

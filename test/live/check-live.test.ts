@@ -25,8 +25,8 @@ describe('npm run check-live', () => {
     expect(err).toBe('');
     expect(out).toContain('ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by the Argo CD Application glidepath-prod (annotation)');
     expect(out).toContain('ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)');
-    expect(out).toContain('ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1 (supported: 1.9.0 or later)');
-    expect(out).toContain('ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 3.1.8');
+    expect(out).toContain('ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1, as rollouts.controllerVersion says');
+    expect(out).toContain('ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 3.1.8; argocd.version is unset, so glidepath renders for');
     expect(out).toContain('ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, checkin-api: 1, flight-api: 1, gate-api: 1)');
     expect(out).toMatch(/ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 51 keys/);
     expect(out).toContain('ok   Applications labelled hangar.io/release-tracked=true in argocd-apps: 5:');
@@ -67,10 +67,15 @@ describe('npm run check-live', () => {
     const { calls } = readyProd();
     calls[getDeployments('argo-rollouts')] = json({ kind: 'List', items: [{ metadata: { name: 'argo-rollouts' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.2' }] } } } }] });
     calls[GET_TRACKED_ROLLOUTS] = json({ kind: 'List', items: [trackedRollout('baggage-api', { notifiedKeys: 100 }), trackedRollout('payments-api', { releaseId: null })] });
+    calls[getDeployments('argocd-apps')] = json({
+      kind: 'List',
+      items: [{ metadata: { name: 'argocd-apps-notifications-controller' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argocd:v2.5.0' }] } } } }],
+    });
     calls[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
     calls[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden('secrets', 'veridor-credentials', 'flight-api');
     const { code, out } = await checkLive(calls);
-    expect(out).toContain('FIX  Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.7.2 (quay.io/argoproj/argo-rollouts:v1.7.2); below 1.9.0');
+    expect(out).toContain('FIX  Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.7.2, older than rollouts.controllerVersion (1.9.1)');
+    expect(out).toContain('FIX  Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 2.5.0: Argo CD 2.5.0 is older than every release in the table; the lowest supported is');
     expect(out).toContain('FIX  Rollouts labelled hangar.io/release-tracked=true: some are in namespaces outside tracked.namespaces: payments-api');
     expect(out).toContain('FIX  Rollouts labelled hangar.io/release-tracked=true: without the annotation hangar.io/release-id (their facts carry releaseId null): payments-api/payments-service');
     expect(out).toMatch(/FIX {2}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 100 keys/);
