@@ -1,15 +1,22 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
+import { addNotificationsCharts } from './charts/notifications-chart';
 import { addPruneChart } from './charts/prune-chart';
-import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from './charts/notifications-chart';
 import { addVeridorGateCharts } from './charts/veridor-gate-chart';
 import type { ClusterConfig } from './config/schema';
+import { clusterNotificationConfigMaps } from './notifications/cluster-notifications';
+import { notificationsValuesFile, valuesFileName } from './notifications/helm/chart-values';
 import { stringifyYaml } from './output/fast-yaml';
 
 export interface RenderedFile {
-  /** File name inside the cluster's folder: `<chart id>.k8s.yaml`. */
+  /** File name inside its folder: `<chart id>.k8s.yaml`, or a helm values file. */
   readonly path: string;
   readonly content: string;
+  /**
+   * `values`: a helm values file, for gitops.valuesPath (`dist/<cluster>-values/`), never applied as a manifest.
+   * @default the cluster's manifests folder (gitops.path, `dist/<cluster>/`)
+   */
+  readonly folder?: 'values';
 }
 
 /** Every chart of a cluster; each chart's id is its file's stable name. */
@@ -17,14 +24,22 @@ export function buildClusterApp(config: ClusterConfig): App {
   const app = new App({ outdir: 'unused' });
   addVeridorGateCharts(app, config);
   addPruneChart(app, config);
-  addRolloutsNotificationsChart(app, config);
-  addArgocdNotificationsChart(app, config);
+  addNotificationsCharts(app, config);
   return app;
 }
 
 export function renderCluster(config: ClusterConfig): RenderedFile[] {
   const app = buildClusterApp(config);
-  return app.charts
+  const manifests = app.charts
     .map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: stringifyYaml(...chart.toJson()) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const values = clusterNotificationConfigMaps(config)
+    .filter((configMap) => configMap.delivery === 'helm-values')
+    .map((configMap) => ({ path: valuesFileName(configMap), content: notificationsValuesFile(configMap), folder: 'values' as const }));
+  return [...manifests, ...values];
+}
+
+/** The files of one folder: the manifests, or (`values`) the helm values files. */
+export function filesOf(files: readonly RenderedFile[], folder: 'manifests' | 'values'): RenderedFile[] {
+  return files.filter((file) => (file.folder === 'values') === (folder === 'values'));
 }

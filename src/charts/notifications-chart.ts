@@ -2,9 +2,7 @@ import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { ClusterConfig } from '../config/schema';
 import { NotificationsConfigMap } from '../constructs/notifications-config-map';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP, argocdNotifications } from '../notifications/argocd/sync-failure-fact';
-import type { NotificationsConfig } from '../notifications/config/define';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP, rolloutNotifications } from '../notifications/rollouts/rollout-fact';
+import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from '../notifications/cluster-notifications';
 import { COMMON_LABELS } from './labels';
 
 export interface NotificationsChartProps {
@@ -12,7 +10,7 @@ export interface NotificationsChartProps {
   readonly namespace: string;
   /** The ConfigMap name that controller reads. */
   readonly configMapName: string;
-  readonly config: NotificationsConfig;
+  readonly data: Readonly<Record<string, string>>;
 }
 
 /** One notifications ConfigMap, in its controller's namespace: a gitops unit of its own. */
@@ -22,32 +20,26 @@ export class NotificationsChart extends Chart {
     new NotificationsConfigMap(this, 'NotificationsConfigMap', {
       name: props.configMapName,
       namespace: props.namespace,
-      config: props.config,
+      data: props.data,
     });
   }
 }
 
-/**
- * `rollouts-notifications.k8s.yaml`: the Argo Rollouts notifications config that sends Glidepath its release
- * facts, in the controller's namespace.
- */
-export function addRolloutsNotificationsChart(scope: Construct, config: ClusterConfig): void {
-  new NotificationsChart(scope, 'rollouts-notifications', {
-    namespace: config.rollouts.namespace,
-    configMapName: ROLLOUTS_NOTIFICATION_CONFIGMAP,
-    config: rolloutNotifications(config),
-  });
-}
+/** Chart ids (and so file names): `rollouts-notifications.k8s.yaml`, `argocd-notifications.k8s.yaml`. */
+const CHART_IDS: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
+  rollouts: 'rollouts-notifications',
+  argocd: 'argocd-notifications',
+};
 
 /**
- * `argocd-notifications.k8s.yaml`: the `argocd-notifications-cm` of the tenant Argo CD instance
- * (`argocd.namespace`, `argocd-apps` on prod; a platform instance gets nothing): sync-failure facts, and the
- * instance's `context` kept whole, because this ConfigMap replaces the live one.
+ * The notifications ConfigMaps delivered as `configmap`: the Argo Rollouts config that sends Glidepath its release
+ * facts, and the `argocd-notifications-cm` of the tenant Argo CD instance (`argocd.namespace`, `argocd-apps` on
+ * prod; a platform instance gets nothing) with the instance's `context` kept whole, because this ConfigMap replaces
+ * the live one. A `helm-values` ConfigMap is rendered by its chart instead (see render/helm-values).
  */
-export function addArgocdNotificationsChart(scope: Construct, config: ClusterConfig): void {
-  new NotificationsChart(scope, 'argocd-notifications', {
-    namespace: config.argocd.namespace,
-    configMapName: ARGOCD_NOTIFICATIONS_CONFIGMAP,
-    config: argocdNotifications(config),
-  });
+export function addNotificationsCharts(scope: Construct, config: ClusterConfig): void {
+  for (const configMap of clusterNotificationConfigMaps(config)) {
+    if (configMap.delivery !== 'configmap') continue;
+    new NotificationsChart(scope, CHART_IDS[configMap.engine], { namespace: configMap.namespace, configMapName: configMap.name, data: configMap.data });
+  }
 }

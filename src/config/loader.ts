@@ -1,7 +1,7 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, fieldPath } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
@@ -84,7 +84,7 @@ export function loadClusterFile(path: string, relayIp?: string): LoadedCluster |
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(fieldPath(f.path)))
     .map((f) => `${file}: ${fieldPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
-  if (!result.success) return { problems: [...secretProblems, ...formatIssues(file, result.error.issues)] };
+  if (!result.success) return { problems: [...secretProblems, ...formatIssues(file, result.error.issues, parsed.lineOf)] };
   if (secretProblems.length > 0) return { problems: secretProblems };
   return { file, config: result.data };
 }
@@ -95,8 +95,12 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-function parseYaml(text: string): { data: unknown } | { problems: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error' });
+/** The line in the file where the value at a field path starts (for a block scalar: its first content line). */
+type LineOf = (path: readonly PropertyKey[]) => number | undefined;
+
+function parseYaml(text: string): { data: unknown; lineOf: LineOf } | { problems: string[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {
@@ -111,18 +115,31 @@ function parseYaml(text: string): { data: unknown } | { problems: string[] } {
     if (!isPlainObject(data)) {
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${describe(data)}`] };
     }
-    return { data };
+    const lineOf: LineOf = (path) => {
+      const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
+      if (node?.range === undefined) return undefined;
+      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+      return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
+    };
+    return { data, lineOf };
   } catch (error) {
     return { problems: [`YAML: ${(error as Error).message}; a cluster file needs no aliases`] };
   }
 }
 
-function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], lineOf: LineOf): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${file}: ${fieldPath([...issue.path, key])}: ${issue.message}`);
     }
     const field = fieldPath(issue.path) || '(top level)';
+    if (issue.path[1] === 'extraData' && issue.path.length === 3) {
+      // A team's ConfigMap value: name the key as it is written, and the line of the problem in this file.
+      const start = lineOf(issue.path);
+      const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
+      const line = start === undefined ? '' : ` (line ${start + (inner ?? 1) - 1})`;
+      return [`${file}: ${fieldPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]${line}: ${issueMessage(issue)}`];
+    }
     return [`${file}: ${field}: ${issueMessage(issue)}`];
   });
 }
@@ -174,7 +191,17 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
       firstFile.set(config.name, file);
     }
   }
+  for (const { file, config } of loaded) {
+    const owner = loaded.find((other) => `${other.config.name}-values` === config.name && usesHelmValues(other.config));
+    if (owner !== undefined) {
+      problems.push(`${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, delivery: helm-values); rename this cluster`);
+    }
+  }
   return problems;
+}
+
+function usesHelmValues(config: ClusterConfig): boolean {
+  return config.rollouts.delivery === 'helm-values' || config.argocd.delivery === 'helm-values';
 }
 
 function isFilePath(cluster: string): boolean {

@@ -2,8 +2,10 @@
  * The cluster file: one YAML file per cluster in `clusters/`, validated here and nowhere else.
  * Every type the charts use comes from this schema (`ClusterConfig` is its parsed output).
  */
+import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { parseCron, CronError } from './cron';
+import { extraDataSchema } from './extra-data';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
 import { cronRunGaps } from '../prune/cron-gaps';
@@ -49,6 +51,12 @@ const uniqueNamespaces = z
     });
   });
 
+/**
+ * How a notifications ConfigMap reaches the cluster: `configmap` renders the whole ConfigMap; `helm-values` renders
+ * values for the argo-helm chart that owns it (written under gitops.valuesPath, never applied as a manifest).
+ */
+const delivery = z.enum(['configmap', 'helm-values']).default('configmap');
+
 const relay = strict({
   /** IPv4 or IPv6 address of Glidepath's relay. Pods may not resolve VM host names, so prefer the IP. */
   ip: z
@@ -87,6 +95,10 @@ const rollouts = strict({
     .int()
     .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
     .default(600),
+  /** `configmap` (the whole ConfigMap) or `helm-values` (values for the argo-helm argo-rollouts chart). */
+  delivery,
+  /** The team's own keys of the ConfigMap (service.*, template.*, trigger.*, defaultTriggers*, subscriptions): key -> text. */
+  extraData: extraDataSchema('rollouts'),
 }).superRefine((rollouts, ctx) => {
   if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
     ctx.addIssue({
@@ -109,6 +121,21 @@ const argocd = strict({
   context: z.record(z.string(), z.string()).default({}),
   /** Opt-in, untested on a live cluster: also send one earlier fact per automated sync retry (phase Running). */
   retryFacts: z.boolean().default(false),
+  /** `configmap` (the whole ConfigMap) or `helm-values` (values for the argo-helm argo-cd chart). */
+  delivery,
+  /** The team's own keys of the ConfigMap (service.*, template.*, trigger.*, defaultTriggers*, subscriptions, context): key -> text. */
+  extraData: extraDataSchema('argocd'),
+}).superRefine((argocd, ctx) => {
+  if (argocd.extraData.context !== undefined && Object.keys(argocd.context).length > 0) {
+    ctx.addIssue({ code: 'custom', path: ['extraData', 'context'], message: 'context is set twice (argocd.context and argocd.extraData.context); keep one of them' });
+  }
+  if (argocd.delivery === 'helm-values' && withContextFromExtraData(argocd).context.argocdUrl === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['context', 'argocdUrl'],
+      message: "is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance's URL, e.g. https://argocd.example.com)",
+    });
+  }
 });
 
 const prune = strict({
@@ -168,6 +195,13 @@ const gitops = strict({
     .optional(),
   /** Branch pull requests target. */
   baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main'),
+  /** Folder for the helm-values files (a `delivery: helm-values` ConfigMap), outside `path`; default `<path>-values`. */
+  valuesPath: z
+    .string()
+    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/, {
+      error: 'must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath-values',
+    })
+    .optional(),
 });
 
 export const clusterFileSchema = strict({
@@ -190,16 +224,36 @@ export const clusterConfigSchema = clusterFileSchema
     if ((file.relay.ip === undefined) === (file.relay.host === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['relay'], message: 'set exactly one of relay.ip or relay.host' });
     }
+    const path = file.gitops.path ?? `clusters/${file.name}/glidepath`;
+    const valuesPath = file.gitops.valuesPath ?? `${path}-values`;
+    const inside = (a: string, b: string) => a === b || a.startsWith(`${b.replace(/\/+$/, '')}/`);
+    if (inside(valuesPath, path) || inside(path, valuesPath)) {
+      ctx.addIssue({ code: 'custom', path: ['gitops', 'valuesPath'], message: `${valuesPath} overlaps gitops.path ${path}: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. ${path}-values` });
+    }
     const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
     if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
   })
   .transform((file) => ({
     ...file,
+    argocd: withContextFromExtraData(file.argocd),
     relay: { ...file.relay, path: file.relay.path ?? `/outcome/${file.name}` },
     veridor: { ...file.veridor, namespaces: file.veridor.namespaces ?? file.tracked.namespaces },
     prune: { ...file.prune, namespace: file.prune.namespace ?? file.rollouts.namespace },
-    gitops: { ...file.gitops, path: file.gitops.path ?? `clusters/${file.name}/glidepath` },
+    gitops: {
+      ...file.gitops,
+      path: file.gitops.path ?? `clusters/${file.name}/glidepath`,
+      valuesPath: file.gitops.valuesPath ?? `${file.gitops.path ?? `clusters/${file.name}/glidepath`}-values`,
+    },
   }));
+
+/** `extraData.context` is the same map as `argocd.context`: it is rendered from there, like every other context. */
+function withContextFromExtraData<T extends { context: Record<string, string>; extraData: Record<string, string> }>(argocd: T): T {
+  const { context: text, ...extraData } = argocd.extraData;
+  if (text === undefined) return argocd;
+  const parsed: unknown = parseYaml(text, { version: '1.1' });
+  const context = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  return { ...argocd, context, extraData };
+}
 
 export type ClusterFile = z.input<typeof clusterFileSchema>;
 export type ClusterConfig = z.output<typeof clusterConfigSchema>;

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { RenderedFile } from '../render';
+import { filesOf, type RenderedFile } from '../render';
 
 export interface RenderedCluster {
   readonly name: string;
@@ -17,25 +17,47 @@ export interface RenderedCluster {
  */
 export type WriteScope = 'whole' | 'clusters';
 
+/** The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster name). */
+export function valuesFolderName(cluster: string): string {
+  return `${cluster}-values`;
+}
+
 export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): void {
+  const folders = (c: RenderedCluster) => [
+    { name: c.name, files: filesOf(c.files, 'manifests') },
+    { name: valuesFolderName(c.name), files: filesOf(c.files, 'values') },
+  ];
   if (scope === 'whole') {
-    replaceDir(outDir, (tmp) => clusters.forEach((c) => writeCluster(join(tmp, c.name), c.files)));
+    replaceDir(outDir, (tmp) =>
+      clusters.forEach((c) => {
+        const [manifests, values] = folders(c);
+        writeCluster(join(tmp, manifests!.name), manifests!.files);
+        if (values!.files.length > 0) writeCluster(join(tmp, values!.name), values!.files);
+      }),
+    );
     return;
   }
   mkdirSync(outDir, { recursive: true });
   // Stage every cluster before swapping any, so an error leaves all of them as they were.
-  const staged: { tmp: string; target: string }[] = [];
+  const staged: { tmp: string | undefined; target: string }[] = [];
   try {
     for (const c of clusters) {
-      const tmp = mkdtempSync(join(outDir, `.${c.name}-`));
-      staged.push({ tmp, target: join(outDir, c.name) });
-      writeCluster(tmp, c.files);
+      for (const [i, folder] of folders(c).entries()) {
+        // A values folder this render no longer has is removed: glidepath wrote it for an earlier render.
+        if (i > 0 && folder.files.length === 0) {
+          staged.push({ tmp: undefined, target: join(outDir, folder.name) });
+          continue;
+        }
+        const tmp = mkdtempSync(join(outDir, `.${folder.name}-`));
+        staged.push({ tmp, target: join(outDir, folder.name) });
+        writeCluster(tmp, folder.files);
+      }
     }
   } catch (error) {
-    staged.forEach(({ tmp }) => rmSync(tmp, { recursive: true, force: true }));
+    staged.forEach(({ tmp }) => tmp !== undefined && rmSync(tmp, { recursive: true, force: true }));
     throw error;
   }
-  staged.forEach(({ tmp, target }) => swap(tmp, target));
+  staged.forEach(({ tmp, target }) => (tmp === undefined ? rmSync(target, { recursive: true, force: true }) : swap(tmp, target)));
 }
 
 function writeCluster(dir: string, files: readonly RenderedFile[]): void {
