@@ -95,8 +95,8 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-/** The line in the file where the value at a field path starts (for a block scalar: its first content line). */
-type LineOf = (path: readonly PropertyKey[]) => number | undefined;
+/** Where the value at a field path is in the file: the line of its key, and the first line of its content. */
+type LineOf = (path: readonly PropertyKey[]) => { key: number; content: number } | undefined;
 
 function parseYaml(text: string): { data: unknown; lineOf: LineOf } | { problems: string[] } {
   const lineCounter = new LineCounter();
@@ -119,7 +119,8 @@ function parseYaml(text: string): { data: unknown; lineOf: LineOf } | { problems
       const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
       if (node?.range === undefined) return undefined;
       const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
-      return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
+      const key = lineCounter.linePos(node.range[0]).line;
+      return { key, content: key + (block ? 1 : 0) };
     };
     return { data, lineOf };
   } catch (error) {
@@ -135,9 +136,9 @@ function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], lineOf:
     const field = fieldPath(issue.path) || '(top level)';
     if (issue.path[1] === 'extraData' && issue.path.length === 3) {
       // A team's ConfigMap value: name the key as it is written, and the line of the problem in this file.
-      const start = lineOf(issue.path);
+      const at = lineOf(issue.path);
       const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
-      const line = start === undefined ? '' : ` (line ${start + (inner ?? 1) - 1})`;
+      const line = at === undefined ? '' : ` (line ${inner === undefined ? at.key : at.content + inner - 1})`;
       return [`${file}: ${fieldPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]${line}: ${issueMessage(issue)}`];
     }
     return [`${file}: ${field}: ${issueMessage(issue)}`];

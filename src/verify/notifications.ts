@@ -7,6 +7,7 @@ import { isScalar, parseDocument, type Scalar } from 'yaml';
 import { childrenOf, type Expr } from '../notifications/expr/ast';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
+import { splitOwnedData } from '../notifications/config/extra-data';
 import { ConfigLoadError, loadConfigData, type LoadedConfig } from '../notifications/model/config-map';
 import { evaluate } from '../notifications/model/expr-eval';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
@@ -16,7 +17,7 @@ import { ODD_APPLICATIONS, ODD_ROLLOUTS } from './odd-objects';
 import { isRecord, objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
 
 type Problem = { message: string; fix: string };
-type Engine = 'rollouts' | 'argocd';
+export type Engine = 'rollouts' | 'argocd';
 
 const ARGOCD_NOTIFICATIONS_CONFIGMAP = 'argocd-notifications-cm';
 /** Argo CD's default `timeout.reconciliation` (its resync), for the argocd heartbeat check. */
@@ -36,7 +37,7 @@ interface Subject {
 export function checkNotifications(objects: readonly RenderedObject[], context: VerifyContext): FamilyReport {
   const tally = new Tally('notifications');
   for (const object of objects) {
-    const subject = notificationSubject(object);
+    const subject = notificationSubject(object, context);
     if (!subject) continue;
     const { ref } = subject;
     tally.checkEach(ref, 'verbatim', () => verbatimProblems(subject, context));
@@ -69,14 +70,15 @@ export function checkNotifications(objects: readonly RenderedObject[], context: 
   return tally.report();
 }
 
-function notificationSubject(object: RenderedObject): Subject | undefined {
+function notificationSubject(object: RenderedObject, context: VerifyContext): Subject | undefined {
   const { manifest } = object;
   if (manifest.kind !== 'ConfigMap' || !isRecord(manifest.data)) return undefined;
   const name = manifest.metadata?.name;
   const engine: Engine | undefined = name === ROLLOUTS_NOTIFICATION_CONFIGMAP ? 'rollouts' : name === ARGOCD_NOTIFICATIONS_CONFIGMAP ? 'argocd' : undefined;
   if (!engine) return undefined;
-  const data = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
-  return { engine, ref: objectRef(manifest), object, data };
+  const all = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
+  // A team's own keys (extraData) are checked by verify/extra-data.ts, with the rules that fit them.
+  return { engine, ref: objectRef(manifest), object, data: splitOwnedData(all, context.config[engine].extraData).glidepath };
 }
 
 function conditions(loaded: LoadedConfig) {
@@ -122,7 +124,7 @@ function someNode(expr: Expr, test: (node: Expr) => boolean): boolean {
 }
 
 /** Divisions of a time value that no `int()` truncates: each is a float that changes every second. */
-function untruncatedTimeDivisions(expr: Expr, insideInt = false): Expr[] {
+export function untruncatedTimeDivisions(expr: Expr, insideInt = false): Expr[] {
   const here = expr.kind === 'binary' && expr.operator === '/' && mentionsTime(expr) && !insideInt ? [expr] : [];
   const isInt = expr.kind === 'call' && expr.callee.kind === 'ident' && expr.callee.name === 'int';
   const children = childrenOf(expr);
@@ -208,7 +210,7 @@ function chainPath(expr: Expr): string | undefined {
  * Statically: every non-optional `.field` read on an object that may be missing, unless an earlier conjunct of the
  * same `and` chain checked that object `!= nil`. (Evaluation alone misses reads that `and` short-circuits today.)
  */
-function unguardedReads(expr: Expr, engine: Engine, guarded: ReadonlySet<string> = new Set()): string[] {
+export function unguardedReads(expr: Expr, engine: Engine, guarded: ReadonlySet<string> = new Set()): string[] {
   if (expr.kind === 'binary' && expr.operator === 'and') {
     const found = unguardedReads(expr.left, engine, guarded);
     const more = new Set(guarded);
@@ -236,7 +238,7 @@ function unguardedReads(expr: Expr, engine: Engine, guarded: ReadonlySet<string>
  * Objects a true `when` proves present: `P != nil`, and the object of a chain compared with `==` to a value that is
  * never nil (`rollout.status?.observedGeneration == string(...)` is false when status is missing).
  */
-function provenByWhen(when: Expr): Set<string> {
+export function provenByWhen(when: Expr): Set<string> {
   const proven = new Set<string>();
   for (const part of conjuncts(when)) {
     if (part.kind !== 'binary') continue;

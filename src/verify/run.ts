@@ -1,8 +1,10 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render';
+import { filesOf, renderCluster, type RenderedFile } from '../render';
+import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
+import { checkTeamNotifications } from './extra-data';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
@@ -11,7 +13,7 @@ import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext,
 import { isRecord } from './types';
 
 /** The rule families, in the order the report lists them. */
-export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications];
+export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications, checkTeamNotifications];
 
 export interface VerifyReport {
   readonly cluster: string;
@@ -19,6 +21,7 @@ export interface VerifyReport {
   readonly checks: number;
   readonly families: readonly FamilyReport[];
   readonly violations: readonly Violation[];
+  readonly warnings: readonly Violation[];
 }
 
 /** Parses rendered files into objects; a file that is not valid YAML is a bug in rendering and throws. */
@@ -45,11 +48,13 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
     checks: reports.reduce((sum, r) => sum + r.checks, 0),
     families: reports,
     violations: reports.flatMap((r) => r.violations),
+    warnings: reports.flatMap((r) => r.warnings ?? []),
   };
 }
 
 /** Renders the cluster exactly as synth does and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
-  const objects = renderedObjects(renderCluster(config));
+  const files = renderCluster(config);
+  const objects = [...renderedObjects(filesOf(files, 'manifests')), ...chartRenderedObjects(config, filesOf(files, 'values'))];
   return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }

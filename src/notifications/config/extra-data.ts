@@ -1,9 +1,8 @@
 /**
  * A team's own ConfigMap keys beside glidepath's: merged into one ConfigMap (their subscriptions appended to
- * glidepath's), and told apart again by name, since every glidepath name starts with `glidepath-`.
+ * glidepath's), and told apart again for the checks that fit each.
  */
 import { parse } from 'yaml';
-import { GLIDEPATH_NAME_PREFIX } from '../extra-data/engine-keys';
 import { NotificationsConfigError, yaml, type NotificationsConfig } from './define';
 
 const SUBSCRIPTIONS = 'subscriptions';
@@ -21,21 +20,19 @@ export function withExtraData(config: NotificationsConfig, extraData: Readonly<R
   return { data };
 }
 
-/** Which of the two a key (or a subscription, by its recipients) belongs to. */
-export function isGlidepathKey(key: string): boolean {
-  if (key === 'context') return true;
-  const parts = key.split('.');
-  const name = parts[0] === 'service' ? (parts[2] ?? parts[1] ?? '') : parts.slice(1).join('.');
-  return name.startsWith(GLIDEPATH_NAME_PREFIX);
-}
-
-/** The part of a rendered ConfigMap's data that glidepath wrote, or the part the team wrote. */
-export function splitOwnedData(data: Readonly<Record<string, string>>): { glidepath: Record<string, string>; team: Record<string, string> } {
+/**
+ * The part of a rendered ConfigMap's data that glidepath wrote, and the part that came from the team's `extraData`
+ * (its keys, and its subscriptions at the end of the list).
+ */
+export function splitOwnedData(
+  data: Readonly<Record<string, string>>,
+  extraData: Readonly<Record<string, string>>,
+): { glidepath: Record<string, string>; team: Record<string, string> } {
   const glidepath: Record<string, string> = {};
   const team: Record<string, string> = {};
   for (const [key, text] of Object.entries(data)) {
-    if (key !== SUBSCRIPTIONS) {
-      (isGlidepathKey(key) ? glidepath : team)[key] = text;
+    if (key !== SUBSCRIPTIONS || extraData[SUBSCRIPTIONS] === undefined) {
+      (key in extraData ? team : glidepath)[key] = text;
       continue;
     }
     let list: unknown[];
@@ -45,17 +42,12 @@ export function splitOwnedData(data: Readonly<Record<string, string>>): { glidep
       glidepath[key] = text; // not YAML: the engine-accepts check reports it
       continue;
     }
-    const ours = list.filter(isGlidepathSubscription);
-    const theirs = list.filter((entry) => !isGlidepathSubscription(entry));
-    if (ours.length > 0) glidepath[key] = ours.length === list.length ? text : yaml(ours);
-    if (theirs.length > 0) team[key] = yaml(theirs);
+    const theirs = subscriptionList(extraData[SUBSCRIPTIONS]).length;
+    const ours = list.slice(0, Math.max(0, list.length - theirs));
+    if (ours.length > 0) glidepath[key] = yaml(ours);
+    team[key] = yaml(list.slice(ours.length));
   }
   return { glidepath, team };
-}
-
-function isGlidepathSubscription(entry: unknown): boolean {
-  const recipients = (entry as { recipients?: unknown } | null)?.recipients;
-  return Array.isArray(recipients) && recipients.length > 0 && recipients.every((r) => typeof r === 'string' && r.startsWith(GLIDEPATH_NAME_PREFIX));
 }
 
 function subscriptionList(text: string | undefined): unknown[] {

@@ -106,6 +106,9 @@ function actionBody(text: string, start: number): { inner: string; end: number }
   return 'unclosed action';
 }
 
+/** A field chain, a variable, a name, a number, or an operator of the template language. */
+const WORD = /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
+
 /** The words of an action, with strings replaced by a placeholder and parentheses and pipes kept as words. */
 function tokens(action: string): string[] | string {
   const words: string[] = [];
@@ -117,6 +120,7 @@ function tokens(action: string): string[] | string {
     if (word === '(') depth += 1;
     if (word === ')') depth -= 1;
     if (depth < 0) return 'unexpected right paren';
+    if (!/^["`']/.test(word) && !WORD.test(word)) return `bad character in ${JSON.stringify(word)}`;
     words.push(/^["`']/.test(word) ? '"…"' : word);
   }
   if (depth !== 0) return 'unclosed left paren';
