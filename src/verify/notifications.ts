@@ -3,7 +3,8 @@
  * expression parser and engine model of src/notifications/ (read as the engine reads them: every key parsed, every
  * expression evaluated and every template executed against odd but real objects).
  */
-import { isScalar, parseDocument, type Scalar } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { isScalar, parse, parseDocument, type Scalar } from 'yaml';
 import { childrenOf, type Expr } from '../notifications/expr/ast';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
@@ -430,7 +431,9 @@ function verbatimProblems(subject: Subject, context: VerifyContext): Problem[] {
   if (subject.engine === 'rollouts') {
     const built = rolloutNotifications(context.config).data;
     for (const key of new Set([...Object.keys(built), ...Object.keys(subject.data)])) {
-      if (built[key] !== subject.data[key]) {
+      // A helm chart writes the subscriptions list again with toYaml: equal as YAML is what the engine reads.
+      const sameList = key === 'subscriptions' && built[key] !== undefined && subject.data[key] !== undefined && isDeepStrictEqual(parse(built[key]), parse(subject.data[key]));
+      if (built[key] !== subject.data[key] && !sameList) {
         problems.push({
           message: `data[${JSON.stringify(key)}] differs from what the builder produced for this cluster (${built[key] === undefined ? 'not built' : subject.data[key] === undefined ? 'missing' : 'changed on the way to the YAML'})`,
           fix: 'render the ConfigMap from rolloutNotifications(config) without editing its data',
