@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config/errors';
 import { loadClusters } from './config/loader';
 import { GitopsError } from './gitops/errors';
+import { prerequisiteLines } from './prerequisites';
 import { clusterBudgetSummary } from './prune/budget-summary';
 import { renderCluster } from './render';
 import { synth } from './synth';
@@ -41,7 +42,8 @@ Options:
   --relay-ip IP         override relay.ip of that cluster (IPv4 or IPv6), e.g. after the dev VM moved
   --clusters DIR        folder of cluster files (default: clusters)
   --out DIR             output folder (default: dist)
-  --summary             also print each cluster's growth budget of the notified annotation (see README)
+  --summary             also print what each cluster needs for facts to flow (Secret keys, labels, Veridor
+                        objects, chart settings, lowest engine versions) and its notified annotation budget
 
 pr and diff:
   --repo, --against URL|PATH  another gitops repo than gitops.repo of the cluster file
@@ -110,7 +112,7 @@ async function runSynth(args: string[]): Promise<number> {
     for (const file of cluster.files) console.log(`  ${file.path}`);
   }
   if (values.summary) {
-    for (const config of result.configs) for (const line of clusterBudgetSummary(config)) console.log(line);
+    for (const config of result.configs) for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) console.log(line);
   }
   return EXIT_OK;
 }

@@ -4,7 +4,7 @@ import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, UNRELATED, scenario } from './helpers/fixture';
-import { filesAt, git } from './helpers/git-repos';
+import { filesAt } from './helpers/git-repos';
 
 const VALUES_FOLDER = `${FOLDER}-values`;
 const VALUES_FILE = 'argo-rollouts-notifications-values.yaml';

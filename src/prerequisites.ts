@@ -1,0 +1,54 @@
+/**
+ * What must be true on a cluster for Glidepath's facts to flow, as `synth --summary` prints it: the objects and
+ * settings glidepath does not render and cannot check from here.
+ */
+import type { ClusterConfig } from './config/schema';
+import { ARGOCD_NOTIFICATIONS_SECRET } from './notifications/argocd/sync-failure-fact';
+import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster-notifications';
+import { CHART_CONFIGMAP_SETTING, CHART_OF, valuesFileName } from './notifications/helm/chart-values';
+import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
+import { ROLLOUTS_NOTIFICATION_SECRET } from './notifications/rollouts/rollout-fact';
+
+/**
+ * The oldest engines whose expr compiles the rendered triggers (the engine/expr table in the README): Argo Rollouts
+ * 1.9 (expr-lang 1.16, the first to compile `?.[...]`), Argo CD 2.6 for the sync-failure trigger and 2.9 for the
+ * opt-in retry trigger. They move when the rendered expression dialect does.
+ */
+export const LOWEST_ENGINE_VERSIONS = { rollouts: '1.9', argocd: '2.6', argocdRetryFacts: '2.9' } as const;
+
+const SECRET_OF: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
+  rollouts: ROLLOUTS_NOTIFICATION_SECRET,
+  argocd: ARGOCD_NOTIFICATIONS_SECRET,
+};
+const ENGINE_NAME: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = { rollouts: 'Argo Rollouts', argocd: 'Argo CD' };
+
+/** The `$key` references of a ConfigMap's services: each must be a key of the notifications Secret. */
+function secretKeys(configMap: ClusterNotificationsConfigMap): string[] {
+  const keys = Object.entries(configMap.data)
+    .filter(([key]) => key.startsWith('service.'))
+    .flatMap(([, text]) => [...text.matchAll(/\$([\w-]+)/g)].map((match) => match[1]!));
+  return [...new Set(keys)].sort();
+}
+
+function chartLine(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
+  const chart = CHART_OF[configMap.engine];
+  const setting = CHART_CONFIGMAP_SETTING[chart];
+  if (configMap.delivery === 'configmap') {
+    return `  chart     argo-helm ${chart} in ${configMap.namespace}, if installed: ${setting}: false (glidepath's ConfigMap replaces the chart's)`;
+  }
+  return `  chart     argo-helm ${chart} in ${configMap.namespace}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+}
+
+export function prerequisiteLines(config: ClusterConfig): string[] {
+  const configMaps = clusterNotificationConfigMaps(config);
+  const lowest = LOWEST_ENGINE_VERSIONS;
+  return [
+    `${config.name}: what must be true on the cluster for facts to flow`,
+    ...configMaps.map((c) => `  secret    ${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}`),
+    `  label     ${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})`,
+    `  label     ${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
+    `  veridor   ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
+    ...configMaps.map((c) => chartLine(config, c)),
+    `  versions  ${ENGINE_NAME.rollouts} ${lowest.rollouts} or later; ${ENGINE_NAME.argocd} ${config.argocd.retryFacts ? lowest.argocdRetryFacts : lowest.argocd} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
+  ];
+}
