@@ -52,9 +52,16 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
   };
 }
 
+/**
+ * Every object of the cluster as the API server will get it: the rendered manifests, and the ConfigMap each chart
+ * renders from a helm values file.
+ */
+export function clusterObjects(config: ClusterConfig): RenderedObject[] {
+  const files = renderCluster(config);
+  return [...renderedObjects(filesOf(files, 'manifests')), ...chartRenderedObjects(config, filesOf(files, 'values'))];
+}
+
 /** Renders the cluster exactly as synth does and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
-  const files = renderCluster(config);
-  const objects = [...renderedObjects(filesOf(files, 'manifests')), ...chartRenderedObjects(config, filesOf(files, 'values'))];
-  return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+  return verifyObjects(clusterObjects(config), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }
