@@ -32,7 +32,7 @@ export function triggerExpressions(engine: NotificationsEngine, data: Readonly<R
     .flatMap((key) => {
       const conditions: unknown = parse(data[key]!, { version: '1.1' });
       return (Array.isArray(conditions) ? conditions : []).flatMap((condition, index) =>
-        (['when', 'oncePer'] as const).flatMap((field) => {
+        (['when', 'oncePer'] as const).flatMap((field): TriggerExpression[] => {
           const value = isRecord(condition) ? condition[field] : undefined;
           if (field === 'when') return [{ engine, key, index, field, text: typeof value === 'string' && value !== '' ? value : 'false' }];
           return typeof value === 'string' && value !== '' ? [{ engine, key, index, field, text: value }] : [];
