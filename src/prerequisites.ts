@@ -3,11 +3,10 @@
  * settings glidepath does not render and cannot check from here.
  */
 import type { ClusterConfig } from './config/schema';
-import { ARGOCD_NOTIFICATIONS_SECRET } from './notifications/argocd/sync-failure-fact';
-import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster-notifications';
+import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from './notifications/engine-facts';
+import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster/cluster-notifications';
 import { CHART_CONFIGMAP_SETTING, CHART_OF, valuesFileName } from './notifications/helm/chart-values';
 import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
-import { ROLLOUTS_NOTIFICATION_SECRET } from './notifications/rollouts/rollout-fact';
 
 /**
  * The oldest engines whose expr compiles the rendered triggers (the engine/expr table in the README): Argo Rollouts

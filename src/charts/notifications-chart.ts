@@ -2,7 +2,7 @@ import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { ClusterConfig } from '../config/schema';
 import { NotificationsConfigMap } from '../constructs/notifications-config-map';
-import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from '../notifications/cluster-notifications';
+import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from '../notifications/cluster/cluster-notifications';
 import { COMMON_LABELS } from './labels';
 
 export interface NotificationsChartProps {
@@ -35,7 +35,7 @@ const CHART_IDS: Readonly<Record<ClusterNotificationsConfigMap['engine'], string
  * The notifications ConfigMaps delivered as `configmap`: the Argo Rollouts config that sends Glidepath its release
  * facts, and the `argocd-notifications-cm` of the tenant Argo CD instance (`argocd.namespace`, `argocd-apps` on
  * prod; a platform instance gets nothing) with the instance's `context` kept whole, because this ConfigMap replaces
- * the live one. A `helm-values` ConfigMap is rendered by its chart instead (see render/helm-values).
+ * the live one. A `helm-values` ConfigMap is rendered by its chart instead (see notifications/helm/chart-values.ts).
  */
 export function addNotificationsCharts(scope: Construct, config: ClusterConfig): void {
   for (const configMap of clusterNotificationConfigMaps(config)) {

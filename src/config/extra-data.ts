@@ -5,8 +5,8 @@
  */
 import { parse } from 'yaml';
 import * as z from 'zod';
-import type { NotificationsEngine } from '../notifications/extra-data/engine-keys';
-import { extraDataProblems } from '../notifications/extra-data/parse';
+import type { NotificationsEngine } from './engine-keys';
+import { extraDataProblems } from './extra-data-parse';
 import { findSecretLikeValues } from './secret-values';
 
 /** `$key` or `$key` inside text: the engine substitutes it from the notifications Secret. */

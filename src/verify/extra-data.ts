@@ -6,18 +6,19 @@
  */
 import { parse } from 'yaml';
 import { splitOwnedData } from '../notifications/config/extra-data';
-import type { NotificationsEngine } from '../notifications/extra-data/engine-keys';
-import { extraDataProblems } from '../notifications/extra-data/parse';
+import type { NotificationsEngine } from '../config/engine-keys';
+import { extraDataProblems } from '../config/extra-data-parse';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP } from '../notifications/argocd/sync-failure-fact';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/rollouts/rollout-fact';
-import { provenByWhen, unguardedReads, untruncatedTimeDivisions } from './notifications';
-import { isRecord, objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
+import { provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
+import { isRecord } from '../is-record';
+import { ENGINES } from './notifications/engines';
+import { objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
 
 type Problem = { message: string; fix: string };
 
-const ENGINES: Readonly<Record<string, NotificationsEngine>> = {
+const ENGINE_OF_CONFIGMAP: Readonly<Record<string, NotificationsEngine>> = {
   [ROLLOUTS_NOTIFICATION_CONFIGMAP]: 'rollouts',
   [ARGOCD_NOTIFICATIONS_CONFIGMAP]: 'argocd',
 };
@@ -32,7 +33,7 @@ interface TeamCondition {
 export function checkTeamNotifications(objects: readonly RenderedObject[], context: VerifyContext): FamilyReport {
   const tally = new Tally('extra-data');
   for (const { manifest } of objects) {
-    const engine = typeof manifest.metadata?.name === 'string' ? ENGINES[manifest.metadata.name] : undefined;
+    const engine = typeof manifest.metadata?.name === 'string' ? ENGINE_OF_CONFIGMAP[manifest.metadata.name] : undefined;
     if (manifest.kind !== 'ConfigMap' || engine === undefined || !isRecord(manifest.data)) continue;
     const all = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
     const { team } = splitOwnedData(all, context.config[engine].extraData);
@@ -131,8 +132,8 @@ function nilSafetyWarnings(conditions: readonly TeamCondition[], engine: Notific
     return (['when', 'oncePer'] as const).flatMap((field) => {
       const text = condition[field];
       if (text === undefined) return [];
-      const guarded = field === 'oncePer' && when !== undefined ? provenByWhen(when) : new Set<string>();
-      return [...new Set(unguardedReads(parseExpr(text), engine, guarded))].map((read) => ({
+      const guarded = field === 'oncePer' && when !== undefined ? provenPresent(when) : new Set<string>();
+      return [...new Set(unguardedReads(parseExpr(text), ENGINES[engine].objects, guarded))].map((read) => ({
         message: `${condition.at}.${field} reads ${read} without ?. or a != nil guard: the engine logs an error and treats it as false`,
         fix: 'use ?. for every step that may be missing, and ?? for a default',
       }));

@@ -4,10 +4,10 @@
  */
 import { parse } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { clusterNotificationConfigMaps } from '../notifications/cluster-notifications';
+import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
 import { CHART_OF, valuesFileName } from '../notifications/helm/chart-values';
 import { renderChartNotificationsConfigMap } from '../notifications/model/helm-charts';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import type { Manifest, RenderedObject } from './types';
 
 export function chartRenderedObjects(config: ClusterConfig, valuesFiles: readonly RenderedFile[]): RenderedObject[] {

@@ -1,7 +1,7 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { filesOf, renderCluster, type RenderedFile } from '../render';
+import { filesOf, renderCluster, type RenderedFile } from '../render/render-cluster';
 import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
 import { checkTeamNotifications } from './extra-data';
@@ -52,16 +52,23 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
   };
 }
 
+export interface VerifyClusterOptions {
+  /** Values that must not appear in the output (secret-named environment variables). */
+  readonly knownSecrets?: readonly string[];
+  /** @default renderCluster, exactly as synth renders */
+  readonly render?: (config: ClusterConfig) => RenderedFile[];
+}
+
 /**
  * Every object of the cluster as the API server will get it: the rendered manifests, and the ConfigMap each chart
  * renders from a helm values file.
  */
-export function clusterObjects(config: ClusterConfig): RenderedObject[] {
-  const files = renderCluster(config);
+export function clusterObjects(config: ClusterConfig, render: (config: ClusterConfig) => RenderedFile[] = renderCluster): RenderedObject[] {
+  const files = render(config);
   return [...renderedObjects(filesOf(files, 'manifests')), ...chartRenderedObjects(config, filesOf(files, 'values'))];
 }
 
-/** Renders the cluster exactly as synth does and verifies every object. */
-export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
-  return verifyObjects(clusterObjects(config), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+/** Renders the cluster and verifies every object. */
+export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptions = {}): VerifyReport {
+  return verifyObjects(clusterObjects(config, options.render), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }

@@ -6,11 +6,10 @@
  */
 import { parse } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import type { NotificationsEngine } from '../notifications/extra-data/engine-keys';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP } from '../notifications/argocd/sync-failure-fact';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/rollouts/rollout-fact';
+import type { NotificationsEngine } from '../config/engine-keys';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { clusterObjects } from './run';
-import { isRecord } from './types';
+import { isRecord } from '../is-record';
 
 export interface TriggerExpression {
   readonly engine: NotificationsEngine;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { contentHash } from '../../src/gitops/gitops-repo';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, UNRELATED, scenario } from './helpers/fixture';
 import { filesAt } from './helpers/git-repos';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';

@@ -6,8 +6,8 @@
  * `context` from `argocdUrl` and `context`. `model/helm-charts.ts` renders these values back the way the charts do.
  */
 import { parse, stringify } from 'yaml';
-import type { ClusterNotificationsConfigMap } from '../cluster-notifications';
-import type { NotificationsEngine } from '../extra-data/engine-keys';
+import type { ClusterNotificationsConfigMap } from '../cluster/cluster-notifications';
+import type { NotificationsEngine } from '../../config/engine-keys';
 
 export type NotificationsChartName = 'argo-cd' | 'argo-rollouts';
 

@@ -8,6 +8,7 @@
  * (lists included) replaced by the later file, `null` deleting the key.
  */
 import { parse, stringify } from 'yaml';
+import { isRecord } from '../../is-record';
 
 export type HelmChart = 'argo-cd' | 'argo-rollouts';
 type Values = Record<string, unknown>;
@@ -25,14 +26,14 @@ export const CHART_DEFAULTS: Readonly<Record<HelmChart, Values>> = {
 
 /** Helm's coalescing of values files: `layers` from first to last, the last one winning. */
 export function mergeHelmValues(...layers: readonly unknown[]): Values {
-  return layers.reduce<Values>((merged, layer) => mergeMaps(merged, isMap(layer) ? layer : {}), {});
+  return layers.reduce<Values>((merged, layer) => mergeMaps(merged, isRecord(layer) ? layer : {}), {});
 }
 
 function mergeMaps(base: Values, override: Values): Values {
   const result: Values = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (value === null) delete result[key];
-    else result[key] = isMap(value) && isMap(result[key]) ? mergeMaps(result[key] as Values, value) : value;
+    else result[key] = isRecord(value) && isRecord(result[key]) ? mergeMaps(result[key], value) : value;
   }
   return result;
 }
@@ -82,7 +83,7 @@ export function chartNotificationsData(chart: HelmChart, releaseNamespace: strin
 function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isMap(value)) return Object.keys(value).length > 0;
+  if (isRecord(value)) return Object.keys(value).length > 0;
   return true;
 }
 
@@ -102,6 +103,3 @@ function goQuote(text: string): string {
   return JSON.stringify(text);
 }
 
-function isMap(value: unknown): value is Values {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

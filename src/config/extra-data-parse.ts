@@ -5,8 +5,9 @@
  * text/template and sprig. One failing key makes the engine refuse the whole ConfigMap, glidepath's keys with it.
  */
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { ExprSyntaxError, parseExpr } from '../expr/parse';
-import { LabelSelectorError, parseLabelSelector } from '../model/label-selector';
+import { isRecord } from '../is-record';
+import { ExprSyntaxError, parseExpr } from '../notifications/expr/parse';
+import { LabelSelectorError, parseLabelSelector } from './label-selector';
 import { classifyKey, GLIDEPATH_NAME_PREFIX, TEMPLATE_SECTIONS, type EngineKey, type NotificationsEngine } from './engine-keys';
 import { templateSyntaxProblem } from './template-syntax';
 
@@ -194,10 +195,6 @@ function isBlockScalar(node: unknown): boolean {
 
 function dropUndefinedLine(problem: Problem): Problem {
   return problem.line === undefined ? { message: problem.message } : problem;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A mapping, or an empty value (sigs.k8s.io/yaml leaves the struct empty for `null` and ""). */

@@ -1,12 +1,12 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
-import { addNotificationsCharts } from './charts/notifications-chart';
-import { addPruneChart } from './charts/prune-chart';
-import { addVeridorGateCharts } from './charts/veridor-gate-chart';
-import type { ClusterConfig } from './config/schema';
-import { clusterNotificationConfigMaps } from './notifications/cluster-notifications';
-import { notificationsValuesFile, valuesFileName } from './notifications/helm/chart-values';
-import { stringifyYaml } from './output/fast-yaml';
+import { addNotificationsCharts } from '../charts/notifications-chart';
+import { addPruneChart } from '../charts/prune-chart';
+import { addVeridorGateCharts } from '../charts/veridor-gate-chart';
+import type { ClusterConfig } from '../config/schema';
+import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
+import { notificationsValuesFile, valuesFileName } from '../notifications/helm/chart-values';
+import { stringifyYaml } from './fast-yaml';
 
 export interface RenderedFile {
   /** File name inside its folder: `<chart id>.k8s.yaml`, or a helm values file. */
@@ -17,6 +17,11 @@ export interface RenderedFile {
    * @default the cluster's manifests folder (gitops.path, `dist/<cluster>/`)
    */
   readonly folder?: 'values';
+}
+
+export interface RenderedCluster {
+  readonly name: string;
+  readonly files: readonly RenderedFile[];
 }
 
 /** Every chart of a cluster; each chart's id is its file's stable name. */

@@ -1,9 +1,10 @@
 /** The two notifications ConfigMaps of a cluster, whichever way each is delivered: one source for every output. */
-import type { ClusterConfig } from '../config/schema';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP, argocdNotifications } from './argocd/sync-failure-fact';
-import { withExtraData } from './config/extra-data';
-import type { NotificationsEngine } from './extra-data/engine-keys';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP, rolloutNotifications } from './rollouts/rollout-fact';
+import type { ClusterConfig } from '../../config/schema';
+import { argocdNotifications } from '../argocd/sync-failure-fact';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../engine-facts';
+import { withExtraData } from '../config/extra-data';
+import type { NotificationsEngine } from '../../config/engine-keys';
+import { rolloutNotifications } from '../rollouts/rollout-fact';
 
 export type Delivery = ClusterConfig['rollouts']['delivery'];
 
