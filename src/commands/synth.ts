@@ -40,7 +40,8 @@ export default defineCommand({
       if (configs.length !== 1) {
         throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
       }
-      const files = context.render(configs[0]!);
+      // Manifests only: a helm values file is not an object kubectl could apply.
+      const files = filesOf(context.render(configs[0]!), 'manifests');
       context.print(files.map((file) => file.content).join('---\n').replace(/\n$/, ''));
       return 'done';
     }

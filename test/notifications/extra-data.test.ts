@@ -10,7 +10,7 @@ import { verifyCluster } from '../../src/verify/run';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
-const { stderr } = capturePrintedLines();
+const { stdout, stderr } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
 
 function fixtureConfig() {
@@ -126,6 +126,13 @@ describe("a team's own notifications (extraData)", () => {
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template'))).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here',
     ]);
+  });
+
+  it('npm run verify prints a warning without failing', async () => {
+    const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]').replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:').replace('- sync-succeeded', '- on-sync-succeeded') });
+    expect(await main(['verify', '--clusters', dir])).toBe(0);
+    expect(stdout).toContainEqual(expect.stringMatching(/^ {2}! ConfigMap\/argocd-apps\/argocd-notifications-cm: extra-data\/trigger-names: trigger\.on-sync-succeeded starts with "on-"/));
+    expect(stdout.at(-1)).toMatch(/, 0 violations, 1 warnings$/);
   });
 
   it('exits 2 and writes nothing when extraData is refused', async () => {

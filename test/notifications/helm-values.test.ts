@@ -14,7 +14,7 @@ import { verifyCluster } from '../../src/verify/run';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
-capturePrintedLines();
+const { stdout } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
 
 function loadFixture(edit: (text: string) => string = (t) => t): ClusterConfig {
@@ -86,6 +86,14 @@ describe('delivery: helm-values', () => {
     const back = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8') });
     expect(await main(['synth', '--clusters', back, '--out', out, '--cluster', 'payments'])).toBe(0);
     expect(readdirSync(out)).toEqual(['payments']);
+  });
+
+  it('synth --stdout prints the manifests only: a values file is nothing kubectl could apply', async () => {
+    const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'payments', '--stdout'])).toBe(0);
+    const printed = stdout.join('\n');
+    expect(printed).toContain('kind: AnalysisTemplate');
+    expect(printed).not.toMatch(/^notifications:/m);
   });
 
   it('refuses helm-values for Argo CD without the instance URL, and a values folder inside the manifests folder', () => {
