@@ -6,8 +6,7 @@ import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
 import { renderCluster } from '../../src/render/render-cluster';
-import { verifyCluster } from '../../src/verify/run';
-import { clusterDir } from '../helpers/cluster-files';
+import { notificationChecks } from '../helpers/notification-checks';import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
 const { stdout, stderr } = capturePrintedLines();
@@ -54,15 +53,15 @@ describe("a team's own notifications (extraData)", () => {
     expect(parse(argocd.subscriptions!)).toHaveLength(2);
   });
 
-  it('passes every verify rule, and an on- trigger name only warns', () => {
-    const report = verifyCluster(fixtureConfig());
+  it('passes the notification checks of verify, and an on- trigger name only warns', () => {
+    const report = notificationChecks(fixtureConfig());
     expect(report.violations).toEqual([]);
     expect(report.families.find((f) => f.family === 'extra-data')?.objects).toBe(2);
 
     const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('triggers: [rollout-degraded]', 'triggers: [on-degraded]').replace('trigger.rollout-degraded:', 'trigger.on-degraded:') });
     const loaded = loadClusterFile(join(dir, 'payments.yaml'));
     if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
-    const warned = verifyCluster(loaded.config);
+    const warned = notificationChecks(loaded.config);
     expect(warned.violations).toEqual([]);
     expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual(['extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events']);
   });
@@ -80,7 +79,7 @@ describe("a team's own notifications (extraData)", () => {
         },
       },
     };
-    expect(verifyCluster(broken).violations.map((v) => `${v.rule}: ${v.message.split(',')[0]}`)).toEqual([
+    expect(notificationChecks(broken).violations.map((v) => `${v.rule}: ${v.message.split(',')[0]}`)).toEqual([
       'extra-data/references: subscriptions[0] names trigger "rollout-paused"',
       'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer: time.Now().Unix() / 60 is a float',
     ]);
