@@ -39,10 +39,19 @@ function literalServiceSecrets(text: string): string[] {
   } catch {
     return []; // reported as invalid YAML
   }
-  return findSecretLikeValues(service)
+  const named = findSecretLikeValues(service)
     .filter((finding) => finding.by === 'key-name')
     .filter((finding) => !SECRET_REFERENCE.test(String(valueAt(service, finding.rawPath))))
     .map((finding) => `${finding.path.join('.')}: ${finding.reason}; put it in the notifications Secret and write $<key> here`);
+  const headers = (service as { headers?: unknown } | null)?.headers;
+  const literalAuth = (Array.isArray(headers) ? headers : []).flatMap((header: unknown, i) => {
+    const { name, value } = (header ?? {}) as { name?: unknown; value?: unknown };
+    const isAuth = typeof name === 'string' && /^(authorization|proxy-authorization)$/i.test(name);
+    return isAuth && typeof value === 'string' && !SECRET_REFERENCE.test(value)
+      ? [`headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret and write $<key> here`]
+      : [];
+  });
+  return [...named, ...literalAuth];
 }
 
 function valueAt(data: unknown, path: readonly (string | number)[]): unknown {

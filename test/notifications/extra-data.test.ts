@@ -66,6 +66,16 @@ describe("a team's own notifications (extraData)", () => {
     expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual(['extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events']);
   });
 
+  it("lets a team's webhook use its own Secret key, but not a literal token", () => {
+    const config = fixtureConfig();
+    const withWebhook = (header: string) => ({
+      ...config,
+      rollouts: { ...config.rollouts, extraData: { ...config.rollouts.extraData, 'service.webhook.jenkins': `url: https://jenkins.test\nheaders:\n  - name: Authorization\n    value: ${header}\n` } },
+    });
+    expect(notificationChecks(withWebhook('Bearer $jenkins-token')).violations).toEqual([]);
+    expect(notificationChecks(withWebhook('Basic c2VjcmV0OnNlY3JldA==')).violations.map((v) => v.rule)).toEqual(['secrets/webhook-token-reference']);
+  });
+
   it('verify fails a team trigger that fires on every evaluation, or subscribes to a trigger nobody defined', () => {
     const config = fixtureConfig();
     const broken = {
@@ -122,6 +132,9 @@ describe("a team's own notifications (extraData)", () => {
     const problems = problemsAfter((t) => t.replace('token: $slack-token\n      username', `token: ${slackToken}\n      username`));
     expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\.service\.slack: looks like a Slack token \(xoxb… 30 characters\)/);
     expect(problems.join('\n')).not.toContain(slackToken);
+    expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Basic dXNlcjpwdw==}]\n    template'))).toEqual([
+      'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here',
+    ]);
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template'))).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here',
     ]);
