@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,12 +76,16 @@ describe('delivery: helm-values', () => {
     expect(report.families.find((f) => f.family === 'notifications')?.objects).toBe(2);
   });
 
-  it('synth writes the values into <out>/<cluster>-values/, and removes the folder when the cluster stops using it', async () => {
+  it('synth writes the values into <out>/<cluster>-values/ (--check compares them), and removes the folder when the cluster stops using it', async () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
     const out = mkdtempSync(join(tmpdir(), 'glidepath-out-'));
     expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['payments', 'payments-values']);
     expect(readdirSync(join(out, 'payments-values'))).toEqual(['argo-cd-notifications-values.yaml', 'argo-rollouts-notifications-values.yaml']);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
+    writeFileSync(join(out, 'payments-values', 'argo-cd-notifications-values.yaml'), 'edited: by hand\n');
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+    expect(stdout).toContain(`changed ${join(out, 'payments-values', 'argo-cd-notifications-values.yaml')}`);
     const back = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8') });
     expect(await main(['synth', '--clusters', back, '--out', out, '--cluster', 'payments'])).toBe(0);
     expect(readdirSync(out)).toEqual(['payments']);
