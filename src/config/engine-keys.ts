@@ -42,6 +42,9 @@ export function classifyKey(engine: NotificationsEngine, key: string): EngineKey
   for (const [prefix, kind] of [['template.', 'template'], ['trigger.', 'trigger'], ['defaultTriggers.', 'serviceDefaultTriggers']] as const) {
     if (key.startsWith(prefix)) return rest === '' ? { problem: `${prefix}<name> needs a name` } : { kind, name: rest };
   }
+  if (engine === 'argocd' && key === 'config.yaml') {
+    return { problem: 'the legacy argocd-notifications config.yaml is not carried; write its services, templates, triggers and subscriptions as service.*, template.*, trigger.* and subscriptions keys' };
+  }
   const allowed = ['service.<type>[.<name>]', 'template.<name>', 'trigger.<name>', 'defaultTriggers', 'defaultTriggers.<service>', 'subscriptions'];
   return { problem: `the engine reads nothing from this key; allowed: ${[...allowed, ...(engine === 'argocd' ? ['context'] : [])].join(', ')}` };
 }

@@ -30,8 +30,10 @@ export function renderedFolders(files: readonly RenderedFile[]): RenderedFolders
 }
 
 export async function readOwnedFolders(checkout: Checkout, commit: string, folders: OwnedFolders): Promise<OwnedSnapshot> {
-  const [manifests, values] = await Promise.all([readFolder(checkout, commit, folders.manifests), readFolder(checkout, commit, folders.values)]);
-  return { manifests, values: values.files };
+  const manifests = await readFolder(checkout, commit, folders.manifests);
+  // The listing outside the manifests folder tells whether the values folder holds anything: usually not.
+  const inValues = manifests.outside.some((entry) => entry.split('\t')[1]?.startsWith(`${folders.values}/`));
+  return { manifests, values: inValues ? (await readFolder(checkout, commit, folders.values)).files : [] };
 }
 
 function usesValues(snapshot: OwnedSnapshot, rendered: RenderedFolders): boolean {
