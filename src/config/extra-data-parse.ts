@@ -51,7 +51,13 @@ function parseValue(text: string): Parsed | { line?: number; message: string } {
     const range = (node as { range?: [number, number, number] } | null)?.range;
     return range === undefined ? undefined : lineCounter.linePos(range[0]).line;
   };
-  return { value: document.toJS({ maxAliasCount: 50 }) as unknown, root: document.contents, lineOf };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 50 });
+  } catch (error) {
+    return { message: `not valid YAML: ${(error as Error).message}` };
+  }
+  return { value, root: document.contents, lineOf };
 }
 
 type Problem = Omit<ExtraDataProblem, 'key'>;
