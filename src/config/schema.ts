@@ -219,7 +219,12 @@ export const clusterConfigSchema = clusterFileSchema
 function withContextFromExtraData<T extends { context: Record<string, string>; extraData: Record<string, string> }>(argocd: T): T {
   const { context: text, ...extraData } = argocd.extraData;
   if (text === undefined) return argocd;
-  const parsed: unknown = parseYaml(text, { version: '1.1' });
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, { version: '1.1' });
+  } catch {
+    parsed = {}; // extraData's own check reports the YAML error
+  }
   const context = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
   return { ...argocd, context, extraData };
 }

@@ -13,11 +13,11 @@ const TEXT = fc.array(fc.constantFrom('a', ' ', '\n', ':', '-', '[', ']', '{', '
 describe('extraData never crashes the loader', () => {
   it('any text under any key is accepted or refused with a message, never thrown', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...KEYS), TEXT, fc.constantFrom('rollouts', 'argocd') as fc.Arbitrary<'rollouts' | 'argocd'>, (key, text, engine) => {
+      fc.property(fc.constantFrom(...KEYS), TEXT, fc.constantFrom('rollouts', 'argocd') as fc.Arbitrary<'rollouts' | 'argocd'>, fc.constantFrom('configmap', 'helm-values'), (key, text, engine, delivery) => {
         const problems = extraDataProblems(engine, { [key]: text });
         for (const problem of problems) expect(problem.message).not.toBe('');
         const file = validClusterFile();
-        const result = clusterConfigSchema.safeParse({ ...file, [engine]: { ...(file as Record<string, object>)[engine], extraData: { [key]: text } } });
+        const result = clusterConfigSchema.safeParse({ ...file, [engine]: { ...(file as Record<string, object>)[engine], delivery, extraData: { [key]: text } } });
         expect(typeof result.success).toBe('boolean');
       }),
       { numRuns: RUNS, seed: 20261201 },
