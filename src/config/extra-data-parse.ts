@@ -92,19 +92,19 @@ function templateProblems(parsed: Parsed): Problem[] {
     if (problem === undefined) return;
     const start = parsed.lineOf(node);
     const blockOffset = isBlockScalar(node) ? 1 : 0;
-    problems.push({ ...(start !== undefined ? { line: start + blockOffset + problem.line - 1 } : {}), message: `${path} does not parse as a Go template: ${problem.message}` });
+    problems.push({ line: start === undefined ? undefined : start + blockOffset + problem.line - 1, message: `${path} does not parse as a Go template: ${problem.message}` });
   };
   if (template.message !== undefined && typeof template.message !== 'string') problems.push({ message: 'message must be a string' });
   check('message', template.message, nodeAt(parsed.root, ['message']));
   for (const [section, content] of Object.entries(template)) {
     if (!TEMPLATE_SECTIONS.has(section)) continue;
     if (!isRecordOrEmpty(content)) {
-      problems.push({ line: parsed.lineOf(nodeAt(parsed.root, [section])), message: `${section} must be a mapping` } as Problem);
+      problems.push({ line: parsed.lineOf(nodeAt(parsed.root, [section])), message: `${section} must be a mapping` });
       continue;
     }
     walkStrings(content, [section], (path, value) => check(path.join('.'), value, nodeAt(parsed.root, path)));
   }
-  return problems.map(dropUndefinedLine);
+  return problems;
 }
 
 function triggerProblems(parsed: Parsed): Problem[] {
@@ -113,13 +113,13 @@ function triggerProblems(parsed: Parsed): Problem[] {
   parsed.value.forEach((condition, i) => {
     const at = (field?: string) => parsed.lineOf(nodeAt(parsed.root, field === undefined ? [i] : [i, field]));
     if (!isRecordOrEmpty(condition)) {
-      problems.push({ line: at(), message: `[${i}] must be a mapping (when, oncePer, send, description)` } as Problem);
+      problems.push({ line: at(), message: `[${i}] must be a mapping (when, oncePer, send, description)` });
       return;
     }
     for (const field of ['when', 'oncePer', 'description'] as const) {
       const value = condition?.[field];
       if (value !== undefined && value !== null && typeof value !== 'string') {
-        problems.push({ line: at(field), message: `[${i}].${field} must be a string, got ${describe(value)} (quote it)` } as Problem);
+        problems.push({ line: at(field), message: `[${i}].${field} must be a string, got ${describe(value)} (quote it)` });
       }
     }
     for (const field of ['when', 'oncePer'] as const) {
@@ -129,12 +129,12 @@ function triggerProblems(parsed: Parsed): Problem[] {
         parseExpr(text);
       } catch (error) {
         if (!(error instanceof ExprSyntaxError)) throw error;
-        problems.push({ line: at(field), message: `[${i}].${field} does not compile: ${error.message}` } as Problem);
+        problems.push({ line: at(field), message: `[${i}].${field} does not compile: ${error.message}` });
       }
     }
     problems.push(...stringListProblems(condition?.send ?? [], 'a list of template names', `[${i}].send`, at('send')));
   });
-  return problems.map(dropUndefinedLine);
+  return problems;
 }
 
 function subscriptionProblems(parsed: Parsed): Problem[] {
@@ -143,7 +143,7 @@ function subscriptionProblems(parsed: Parsed): Problem[] {
   parsed.value.forEach((subscription, i) => {
     const line = parsed.lineOf(nodeAt(parsed.root, [i]));
     if (!isRecordOrEmpty(subscription)) {
-      problems.push({ line, message: `[${i}] must be a mapping` } as Problem);
+      problems.push({ line, message: `[${i}] must be a mapping` });
       return;
     }
     for (const field of ['recipients', 'triggers'] as const) {
@@ -151,31 +151,31 @@ function subscriptionProblems(parsed: Parsed): Problem[] {
       problems.push(...stringListProblems(list, `a list of ${field === 'recipients' ? 'services' : 'trigger names'}`, `[${i}].${field}`, line));
       for (const name of Array.isArray(list) ? list : []) {
         if (typeof name === 'string' && name.startsWith(GLIDEPATH_NAME_PREFIX)) {
-          problems.push({ line, message: `[${i}].${field} names ${name}: glidepath's own services and triggers are not for other subscriptions` } as Problem);
+          problems.push({ line, message: `[${i}].${field} names ${name}: glidepath's own services and triggers are not for other subscriptions` });
         }
       }
     }
     const selector = subscription?.selector;
     if (selector !== undefined && selector !== null) {
-      if (typeof selector !== 'string') problems.push({ line, message: `[${i}].selector must be a label selector string, e.g. team=payments` } as Problem);
+      if (typeof selector !== 'string') problems.push({ line, message: `[${i}].selector must be a label selector string, e.g. team=payments` });
       else {
         try {
           parseLabelSelector(selector);
         } catch (error) {
           if (!(error instanceof LabelSelectorError)) throw error;
-          problems.push({ line, message: `[${i}].selector ${JSON.stringify(selector)} is not a label selector: ${error.message}` } as Problem);
+          problems.push({ line, message: `[${i}].selector ${JSON.stringify(selector)} is not a label selector: ${error.message}` });
         }
       }
     }
   });
-  return problems.map(dropUndefinedLine);
+  return problems;
 }
 
 function stringListProblems(value: unknown, what: string, field = '', line?: number): Problem[] {
   const prefix = field === '' ? '' : `${field} `;
   if (value === null) return [];
-  if (!Array.isArray(value)) return [dropUndefinedLine({ line, message: `${prefix}must be ${what}, got ${describe(value)}` } as Problem)];
-  return value.some((item) => typeof item !== 'string') ? [dropUndefinedLine({ line, message: `${prefix}must be ${what} (strings only)` } as Problem)] : [];
+  if (!Array.isArray(value)) return [{ line, message: `${prefix}must be ${what}, got ${describe(value)}` }];
+  return value.some((item) => typeof item !== 'string') ? [{ line, message: `${prefix}must be ${what} (strings only)` }] : [];
 }
 
 function walkStrings(value: unknown, path: (string | number)[], visit: (path: (string | number)[], value: string) => void): void {
@@ -197,10 +197,6 @@ function nodeAt(root: Node | null, path: readonly (string | number)[]): unknown 
 function isBlockScalar(node: unknown): boolean {
   const type = (node as { type?: string } | undefined)?.type;
   return type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
-}
-
-function dropUndefinedLine(problem: Problem): Problem {
-  return problem.line === undefined ? { message: problem.message } : problem;
 }
 
 /** A mapping, or an empty value (sigs.k8s.io/yaml leaves the struct empty for `null` and ""). */

@@ -17,7 +17,7 @@ describe('extraData never crashes the loader', () => {
         const problems = extraDataProblems(engine, { [key]: text });
         for (const problem of problems) expect(problem.message).not.toBe('');
         const file = validClusterFile();
-        const result = clusterConfigSchema.safeParse({ ...file, [engine]: { ...(file as Record<string, object>)[engine], delivery, extraData: { [key]: text } } });
+        const result = clusterConfigSchema.safeParse({ ...file, [engine]: { ...(file as unknown as Record<string, object>)[engine], delivery, extraData: { [key]: text } } });
         expect(typeof result.success).toBe('boolean');
       }),
       { numRuns: RUNS, seed: 20261201 },
