@@ -4,7 +4,7 @@ import { GlidepathError } from '../errors';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters } from '../render/render-pool';
 import { valuesFolderName, writeDist } from '../output/write-dist';
-import { filesOf } from '../render/render-cluster';
+import { filesOf } from '../render/rendered-file';
 import { prerequisiteLines } from '../prerequisites';
 import { clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
@@ -34,7 +34,7 @@ export default defineCommand({
     if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
       throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
     }
-    const loaded = loadClusters(loadOptions(values));
+    const loaded = loadClusters(loadOptions(values, context.env));
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {

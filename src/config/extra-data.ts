@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import * as z from 'zod';
 import type { NotificationsEngine } from './engine-keys';
 import { extraDataProblems } from './extra-data-parse';
-import { findSecretLikeValues } from './secret-values';
+import { findSecretLikeValues, REDACTED } from './secret-values';
 
 /** `$key` or `$key` inside text: the engine substitutes it from the notifications Secret. */
 const SECRET_REFERENCE = /\$[\w-]+/;
@@ -15,7 +15,9 @@ const SECRET_REFERENCE = /\$[\w-]+/;
 export function extraDataSchema(engine: NotificationsEngine) {
   return z
     .record(z.string(), z.string({ error: 'must be the text of the ConfigMap value (use a YAML block scalar: key: |)' }))
-    .superRefine((data, ctx) => {
+    .superRefine((raw, ctx) => {
+      // A value the loader redacted as a secret is reported already: checking '[redacted]' would only add noise.
+      const data = Object.fromEntries(Object.entries(raw).filter(([, text]) => text !== REDACTED));
       for (const problem of extraDataProblems(engine, data)) {
         ctx.addIssue({ code: 'custom', path: [problem.key], message: problem.message, ...(problem.line !== undefined ? { params: { line: problem.line } } : {}) });
       }

@@ -44,7 +44,10 @@ export function readImageRef(text: string): { ref: ImageRef } | { problem: strin
   if (!match) {
     return problem('is not an image reference; expected registry/name:tag or registry/name@sha256:<64 hex digits>');
   }
-  const [, normalizedName, tag, digest] = match as unknown as [string, string, string | undefined, string | undefined];
+  const normalizedName = match[1]!;
+  // Groups that did not take part are undefined.
+  const tag: string | undefined = match[2];
+  const digest: string | undefined = match[3];
   if (normalizedName.length > NAME_MAX_LENGTH) {
     return problem(`has a name of ${normalizedName.length} characters as the kubelet reads it (${normalizedName.slice(0, 30)}…); the limit is ${NAME_MAX_LENGTH}`);
   }

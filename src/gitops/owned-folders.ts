@@ -3,7 +3,7 @@
  * (gitops.valuesPath) when the cluster delivers a notifications ConfigMap as chart values or the base still holds
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
-import { filesOf, type RenderedFile } from '../render/render-cluster';
+import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { readFolder, sameFolder, treeWithFolder, type Checkout, type FolderSnapshot } from './checkout';
 import { checkFileName } from './folder';
 import { reviewOwnedFolders, type FolderFile, type OwnedFolderChange, type Review } from './review';

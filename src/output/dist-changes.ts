@@ -1,35 +1,33 @@
 /** What writing rendered clusters into an output folder would change, read without writing anything. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { filesOf, type RenderedCluster } from '../render/render-cluster';
-import { valuesFolderName, type WriteScope } from './write-dist';
+import type { RenderedCluster } from '../render/render-cluster';
+import { readRecord, refuseForeignEntries } from './out-dir-record';
+import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
-export function distChanges(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+  // Each folder on its own: the manifests, and the helm values of a cluster that has any.
+  const clusters = outputFolders(renderedClusters);
+  // What synth would refuse (a folder holding files glidepath did not write), --check refuses too.
+  const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
+  if (existsSync(outDir)) refuseForeignEntries(outDir, recorded);
   const changes: string[] = [];
-  const written = new Set<string>();
   for (const cluster of clusters) {
-    const folders = [
-      { name: cluster.name, files: filesOf(cluster.files, 'manifests') },
-      { name: valuesFolderName(cluster.name), files: filesOf(cluster.files, 'values') },
-    ];
-    for (const folder of folders) {
-      if (folder.files.length > 0 || folder.name === cluster.name) written.add(folder.name);
-      const dir = join(outDir, folder.name);
-      const present = new Set(filesIn(dir));
-      for (const file of folder.files) {
-        const path = join(dir, file.path);
-        if (!present.delete(file.path)) changes.push(`added   ${path}`);
-        else if (readFileSync(path, 'utf8') !== file.content) changes.push(`changed ${path}`);
-      }
-      for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
+    const dir = join(outDir, cluster.name);
+    const present = new Set(filesIn(dir));
+    for (const file of cluster.files) {
+      const path = join(dir, file.path);
+      if (!present.delete(file.path)) changes.push(`added   ${path}`);
+      else if (readFileSync(path, 'utf8') !== file.content) changes.push(`changed ${path}`);
     }
+    for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }
-  if (scope === 'whole') {
-    const known = new Set([...written, ...clusters.map((c) => valuesFolderName(c.name))]);
-    for (const name of clusterFolders(outDir).filter((n) => !known.has(n))) {
-      for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
-    }
+  const rendered = new Set(clusters.map((c) => c.name));
+  // With --cluster, only a rendered cluster's values folder that it no longer has would go.
+  const retired = (name: string) => scope === 'whole' || renderedClusters.some((c) => valuesFolderName(c.name) === name);
+  for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n) && Object.hasOwn(recorded, n) && retired(n))) {
+    for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
   }
   return changes;
 }

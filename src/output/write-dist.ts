@@ -1,85 +1,94 @@
 /**
- * Writes rendered clusters so that a failure never leaves a half-written folder: everything is
- * written into a temporary sibling first and swapped in with renames only when all of it succeeded.
+ * Writes rendered clusters into an output folder, replacing only what glidepath wrote there before (the cluster
+ * folders its record lists). Each cluster is written into a staged folder first and swapped in only when all of
+ * them are complete, so a failure or a kill leaves the old render or the new one, never a mix.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { filesOf, type RenderedCluster, type RenderedFile } from '../render/render-cluster';
+import { basename, join } from 'node:path';
+import { filesOf, type RenderedCluster } from '../render/rendered-file';
+import { lockOutDir, type LockOptions } from './out-dir-lock';
+import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
+import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
+import { foreignEntries, readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
+import { recoverOutDir, swapIn, type SwapJournal } from './swap-journal';
 
 /**
- * `whole`: `outDir` becomes exactly these clusters (other folders in it are removed).
- * `clusters`: only the named clusters' folders are replaced; the rest of `outDir` is kept.
+ * `whole`: `outDir` becomes exactly these clusters (cluster folders glidepath wrote earlier are removed).
+ * `clusters`: only the named clusters' folders are replaced; the other cluster folders stay.
  */
 export type WriteScope = 'whole' | 'clusters';
+
+export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope, options: LockOptions = {}): void {
+  makeFolder(outDir, 'the output folder');
+  // Refuse a foreign folder before taking the lock, so that it is left exactly as it was.
+  if (foreignEntries(outDir, readRecord(outDir)).length > 0) refuseForeignEntries(outDir, readRecord(outDir));
+  const unlock = lockOutDir(outDir, options);
+  try {
+    recoverOutDir(outDir);
+    const record = readRecord(outDir);
+    refuseForeignEntries(outDir, record);
+    const folders = outputFolders(clusters);
+    const staged = stageClusters(outDir, folders);
+    swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
+  } finally {
+    unlock();
+  }
+}
 
 /** The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster name). */
 export function valuesFolderName(cluster: string): string {
   return `${cluster}-values`;
 }
 
-export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): void {
-  const folders = (c: RenderedCluster) => [
-    { name: c.name, files: filesOf(c.files, 'manifests') },
-    { name: valuesFolderName(c.name), files: filesOf(c.files, 'values') },
-  ];
-  if (scope === 'whole') {
-    replaceDir(outDir, (tmp) =>
-      clusters.forEach((c) => {
-        const [manifests, values] = folders(c);
-        writeCluster(join(tmp, manifests!.name), manifests!.files);
-        if (values!.files.length > 0) writeCluster(join(tmp, values!.name), values!.files);
-      }),
-    );
-    return;
-  }
-  mkdirSync(outDir, { recursive: true });
-  // Stage every cluster before swapping any, so an error leaves all of them as they were.
-  const staged: { tmp: string | undefined; target: string }[] = [];
+/** The folders a render writes, each as a name and its files: every cluster's manifests, and its helm values when it has any. */
+export function outputFolders(clusters: readonly RenderedCluster[]): RenderedCluster[] {
+  return clusters.flatMap((c) => {
+    const values = filesOf(c.files, 'values');
+    return [{ name: c.name, files: filesOf(c.files, 'manifests') }, ...(values.length > 0 ? [{ name: valuesFolderName(c.name), files: values }] : [])];
+  });
+}
+
+/** Writes every folder into a staged folder; on a failure, removes what it staged. */
+function stageClusters(outDir: string, clusters: readonly RenderedCluster[]): Map<string, string> {
+  const staged = new Map<string, string>();
   try {
-    for (const c of clusters) {
-      for (const [i, folder] of folders(c).entries()) {
-        // A values folder this render no longer has is removed: glidepath wrote it for an earlier render.
-        if (i > 0 && folder.files.length === 0) {
-          staged.push({ tmp: undefined, target: join(outDir, folder.name) });
-          continue;
-        }
-        const tmp = mkdtempSync(join(outDir, `.${folder.name}-`));
-        staged.push({ tmp, target: join(outDir, folder.name) });
-        writeCluster(tmp, folder.files);
-      }
+    for (const cluster of clusters) {
+      const folder = makeUniqueFolder(outDir, `${STAGE_PREFIX}${cluster.name}-`);
+      staged.set(cluster.name, basename(folder));
+      for (const file of cluster.files) writeNewFile(join(folder, file.path), file.content);
     }
   } catch (error) {
-    staged.forEach(({ tmp }) => tmp !== undefined && rmSync(tmp, { recursive: true, force: true }));
+    for (const stage of staged.values()) remove(join(outDir, stage));
     throw error;
   }
-  staged.forEach(({ tmp, target }) => (tmp === undefined ? rmSync(target, { recursive: true, force: true }) : swap(tmp, target)));
+  return staged;
 }
 
-function writeCluster(dir: string, files: readonly RenderedFile[]): void {
-  mkdirSync(dir, { recursive: true });
-  for (const file of files) writeFileSync(join(dir, file.path), file.content);
+function journalFor(
+  record: OutRecord,
+  clusters: readonly RenderedCluster[],
+  staged: ReadonlyMap<string, string>,
+  scope: WriteScope,
+  renderedClusters: readonly RenderedCluster[],
+): SwapJournal {
+  const rendered: Record<string, readonly string[]> = Object.fromEntries(clusters.map((c) => [c.name, c.files.map((f) => f.path)]));
+  // With --cluster, a rendered cluster's values folder that this render no longer has goes too: glidepath wrote it.
+  const stale = new Set(renderedClusters.map((c) => valuesFolderName(c.name)).filter((name) => !Object.hasOwn(rendered, name)));
+  const isRetired = (name: string) => !Object.hasOwn(rendered, name) && (scope === 'whole' || stale.has(name));
+  const kept = Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name) && !isRetired(name)));
+  const retired = Object.keys(record).filter(isRetired);
+  return {
+    replace: clusters.map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
+    retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),
+    record: { ...kept, ...rendered },
+  };
 }
 
-function replaceDir(target: string, fill: (tmp: string) => void): void {
-  const parent = dirname(target);
-  mkdirSync(parent, { recursive: true });
-  const tmp = mkdtempSync(join(parent, `.${basename(target)}-`));
+/** What every write does first: finish a swap that a kill interrupted, and remove what killed runs left. */
+export function recoverOutput(outDir: string, options: LockOptions = {}): void {
+  const unlock = lockOutDir(outDir, options);
   try {
-    fill(tmp);
-  } catch (error) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw error;
+    recoverOutDir(outDir);
+  } finally {
+    unlock();
   }
-  swap(tmp, target);
-}
-
-function swap(ready: string, target: string): void {
-  if (!existsSync(target)) {
-    renameSync(ready, target);
-    return;
-  }
-  const old = `${ready}.old`;
-  renameSync(target, old);
-  renameSync(ready, target);
-  rmSync(old, { recursive: true, force: true });
 }

@@ -7,22 +7,9 @@ import type { ClusterConfig } from '../config/schema';
 import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
 import { notificationsValuesFile, valuesFileName } from '../notifications/helm/chart-values';
 import { stringifyYaml } from './fast-yaml';
+import type { RenderedFile } from './rendered-file';
 
-export interface RenderedFile {
-  /** File name inside its folder: `<chart id>.k8s.yaml`, or a helm values file. */
-  readonly path: string;
-  readonly content: string;
-  /**
-   * `values`: a helm values file, for gitops.valuesPath (`dist/<cluster>-values/`), never applied as a manifest.
-   * @default the cluster's manifests folder (gitops.path, `dist/<cluster>/`)
-   */
-  readonly folder?: 'values';
-}
-
-export interface RenderedCluster {
-  readonly name: string;
-  readonly files: readonly RenderedFile[];
-}
+export type { RenderedCluster, RenderedFile } from './rendered-file';
 
 /** Every chart of a cluster; each chart's id is its file's stable name. */
 export function buildClusterApp(config: ClusterConfig): App {
@@ -42,9 +29,4 @@ export function renderCluster(config: ClusterConfig): RenderedFile[] {
     .filter((configMap) => configMap.delivery === 'helm-values')
     .map((configMap) => ({ path: valuesFileName(configMap), content: notificationsValuesFile(configMap), folder: 'values' as const }));
   return [...manifests, ...values];
-}
-
-/** The files of one folder: the manifests, or (`values`) the helm values files. */
-export function filesOf(files: readonly RenderedFile[], folder: 'manifests' | 'values'): RenderedFile[] {
-  return files.filter((file) => (file.folder === 'values') === (folder === 'values'));
 }

@@ -1,7 +1,8 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { filesOf, renderCluster, type RenderedFile } from '../render/render-cluster';
+import { renderCluster } from '../render/render-cluster';
+import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
 import { checkTeamNotifications } from './extra-data';

@@ -106,6 +106,16 @@ function inRangeField([min, max, names]: [number, number, readonly string[]]) {
 const inRange = fc
   .tuple(inRangeField(BOUNDS[0]!), inRangeField(BOUNDS[1]!), inRangeField(BOUNDS[2]!), inRangeField(BOUNDS[3]!), inRangeField(BOUNDS[4]!), space)
   .map(([m, h, dom, mon, dow, sep]) => [m, h, dom, mon, dow].join(sep));
+/** Dates that do not exist, with day-of-week fields that do or do not carry the star bit: the never-runs check. */
+const missingDay = fc
+  .tuple(
+    fc.integer({ min: 0, max: 59 }),
+    fc.constantFrom('3', '*/6', ','),
+    fc.constantFrom('30', '31', '30,31', '29-31/2', '31/1', ','),
+    fc.constantFrom('2', 'feb', '4,6', '9-11/2', '11', '2,4'),
+    fc.constantFrom('*', '*/1', '?', '?/1', '1', '*/2', '1/1', '*,3', ','),
+  )
+  .map((parts) => parts.join(' '));
 const durationUnit = fc.constantFrom('ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h', '', 'd', 'H', 'sec');
 const duration = fc
   .array(fc.tuple(fc.oneof(fc.nat({ max: 5000 }).map(String), fc.constantFrom('1.5', '.5', '1.', '0', '')), durationUnit), { minLength: 1, maxLength: 3 })
@@ -122,6 +132,7 @@ const generated = fc.oneof(
   { weight: 6, arbitrary: fields },
   { weight: 10, arbitrary: inRange },
   { weight: 6, arbitrary: plausible },
+  { weight: 2, arbitrary: missingDay },
   { weight: 4, arbitrary: descriptor },
   { weight: 1, arbitrary: tz },
   { weight: 1, arbitrary: unicodeNoise },

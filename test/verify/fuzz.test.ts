@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
 import { secretLikeReason } from '../../src/config/secret-values';
+import { shownPath } from '../../src/config/shown-input';
 import { clusterFileSchema, type ClusterFile } from '../../src/config/schema';
 import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
@@ -106,7 +107,8 @@ const unknownKey: fc.Arbitrary<Malformed> = fc
   .map(([section, key, value]) => {
     const file = withField('gitops.path', 'clusters/prod/glidepath') as Record<string, any>;
     (section === '' ? file : (file[section] ??= {}))[key] = value;
-    const field = section === '' ? key : `${section}.${key}`;
+    // A key that could not be a field name is shown cut and quoted, like a value.
+    const field = shownPath(section === '' ? [key] : [section, key]);
     return { kind: 'unknown key', text: stringify(file), expected: new RegExp(`^${escape(field)}: unknown key`) };
   });
 
@@ -146,7 +148,8 @@ const badCron: fc.Arbitrary<Malformed> = fc
   )
   .map((schedule) => ({ kind: 'bad cron', text: stringify(withField('prune.schedule', schedule)), expected: /^prune\.schedule: / }));
 
-const YAML_PROBLEM = /^(line \d+, column \d+: not valid YAML|YAML: .*needs no aliases|the file must be a YAML mapping|\(top level\)|[\w.[\]]+: )/;
+/** Control characters and invalid UTF-8 are refused before parsing, with their line. */
+const YAML_PROBLEM = /^(line \d+, column \d+: not valid YAML|line \d+: (holds the control character|not valid UTF-8)|YAML: .*needs no aliases|the file must be a YAML mapping|not a cluster file: |\[".*"\]|\(top level\)|[\w.[\]]+: )/;
 const yamlBomb: fc.Arbitrary<Malformed> = fc.tuple(fc.integer({ min: 3, max: 9 }), fc.integer({ min: 6, max: 12 })).map(([levels, width]) => {
   const lines = ['a0: &a0 [lol]'];
   for (let level = 1; level <= levels; level++) lines.push(`a${level}: &a${level} [${Array.from({ length: width }, () => `*a${level - 1}`).join(', ')}]`);
