@@ -27,7 +27,7 @@ export function gitopsTarget(command: string, values: GitopsTargetValues, contex
   if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
   }
-  const [loaded] = loadClusters(loadOptions(values, context.env));
+  const [loaded] = loadClusters(loadOptions(values, context));
   const config = loaded!.config;
   const repo = values.repo ?? values.against;
   const token = envValue(context.env, 'GITHUB_TOKEN');

@@ -34,7 +34,7 @@ export default defineCommand({
     if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
       throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
     }
-    const loaded = loadClusters(loadOptions(values, context.env));
+    const loaded = loadClusters(loadOptions(values, context));
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {
@@ -55,7 +55,7 @@ export default defineCommand({
       context.print(changes.length === 0 ? `${outDir}/ is up to date` : `${outDir}/ would change (${changes.length} files); run npm run synth`);
       return changes.length === 0 ? 'done' : 'changes';
     }
-    writeDist(outDir, clusters, scope);
+    writeDist(outDir, clusters, scope, { onWait: context.warn });
     for (const cluster of clusters) {
       const values = filesOf(cluster.files, 'values');
       context.print(`${outDir}/${cluster.name}/ (${cluster.files.length - values.length} files)`);

@@ -139,7 +139,7 @@ describe('evaluating with expr-lang semantics', () => {
   });
 });
 
-describe('the expressions issue 4 (Argo CD) needs', () => {
+describe('the expressions the Argo CD sync-failure trigger needs', () => {
   const app = (operationState: unknown) => ({ app: fromJson({ status: operationState === undefined ? {} : { operationState } }) });
   const onSyncFailed = "app.status.operationState != nil and app.status.operationState.phase in ['Error', 'Failed']";
 

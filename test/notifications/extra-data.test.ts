@@ -97,34 +97,34 @@ describe("a team's own notifications (extraData)", () => {
 
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
     expect(problemsAfter((t) => t.replace('    service.slack: |\n      token: $slack-token\n      username', '    service.webhook.glidepath-relay: |\n      url: http://x\n      username'))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["service.webhook.glidepath-relay"] (line 9): names starting "glidepath-" are glidepath\'s own; choose another name',
+      'clusters/payments.yaml: rollouts.extraData["service.webhook.glidepath-relay"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 9, column 5)',
     ]);
     expect(problemsAfter((t) => t.replace('trigger.sync-succeeded:', 'trigger.glidepath-mine:'))).toEqual([
-      'clusters/payments.yaml: argocd.extraData["trigger.glidepath-mine"] (line 37): names starting "glidepath-" are glidepath\'s own; choose another name',
+      'clusters/payments.yaml: argocd.extraData["trigger.glidepath-mine"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 37, column 5)',
     ]);
     expect(problemsAfter((t) => t.replace('triggers: [sync-succeeded]', 'triggers: [glidepath-sync-failed]'))[0]).toMatch(
-      /^clusters\/payments\.yaml: argocd\.extraData\["subscriptions"\] \(line 44\): \[0\]\.triggers names glidepath-sync-failed/,
+      /^clusters\/payments\.yaml: argocd\.extraData\["subscriptions"\]: \[0\]\.triggers names glidepath-sync-failed.* \(line 44\)$/,
     );
     expect(problemsAfter((t) => t.replace('    service.slack: |\n      token: $slack-token\n    template', '    context: |\n      a: b\n    template'))).toEqual([
-      'clusters/payments.yaml: argocd.extraData["context"] (line 33): context is set twice (argocd.context and argocd.extraData.context); keep one of them',
+      'clusters/payments.yaml: argocd.extraData["context"]: context is set twice (argocd.context and argocd.extraData.context); keep one of them (line 33, column 5)',
     ]);
   });
 
   it('refuses what the engine cannot load, with the key and the line in the cluster file', () => {
     expect(problemsAfter((t) => t.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase = 'Degraded'"))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"] (line 19): [0].when does not compile: unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'"',
+      'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"]: [0].when does not compile: unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'" (line 19)',
     ]);
     expect(problemsAfter((t) => t.replace('{{ .rollout.status.phase | lower }}', '{{ .rollout.status.phase | lowercase }}'))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"] (line 14): message does not parse as a Go template: function "lowercase" not defined',
+      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: message does not parse as a Go template: function "lowercase" not defined (line 14)',
     ]);
     expect(problemsAfter((t) => t.replace('"color": "#E96D76"}]', '"color": "{{ if .x }}red"}]'))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"] (line 17): slack.attachments does not parse as a Go template: unexpected EOF: {{if}} has no {{end}}',
+      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: slack.attachments does not parse as a Go template: unexpected EOF: {{if}} has no {{end}} (line 17)',
     ]);
-    expect(problemsAfter((t) => t.replace('selector: team=payments', 'selector: team in payments'))[0]).toMatch(/rollouts\.extraData\["subscriptions"\] \(line 23\): \[0\]\.selector "team in payments" is not a label selector/);
+    expect(problemsAfter((t) => t.replace('selector: team=payments', 'selector: team in payments'))[0]).toMatch(/rollouts\.extraData\["subscriptions"\]: \[0\]\.selector "team in payments" is not a label selector.* \(line 23\)$/);
     expect(problemsAfter((t) => t.replace('service.slack: |\n      token: $slack-token\n      username', 'notifiers.yaml: |\n      token: $slack-token\n      username'))[0]).toMatch(
-      /rollouts\.extraData\["notifiers\.yaml"\] \(line 9\): the engine reads nothing from this key; allowed: service/,
+      /rollouts\.extraData\["notifiers\.yaml"\]: the engine reads nothing from this key; allowed: service.* \(line 9, column 5\)$/,
     );
-    expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: rollout-degraded\n        - bad'))[0]).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\] \(line \d+\): not valid YAML/);
+    expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: rollout-degraded\n        - bad'))[0]).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\]: not valid YAML.* \(line \d+\)$/);
   });
 
   it('refuses a literal secret: the value stays in the notifications Secret as $key', () => {
@@ -133,10 +133,10 @@ describe("a team's own notifications (extraData)", () => {
     expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\.service\.slack: looks like a Slack token \(xoxb… 30 characters\)/);
     expect(problems.join('\n')).not.toContain(slackToken);
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Token a1b2c3}]\n    template'))).toEqual([
-      'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here',
+      'clusters/payments.yaml: argocd.extraData["service.slack"]: headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template'))).toEqual([
-      'clusters/payments.yaml: argocd.extraData["service.slack"] (line 33): password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here',
+      'clusters/payments.yaml: argocd.extraData["service.slack"]: password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
   });
 

@@ -111,8 +111,8 @@ describe('delivery: helm-values', () => {
     const dir = clusterDir({ 'p.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')).replace('  context:\n    argocdUrl: https://argocd.payments.test\n', '').replace('gitops:\n', 'gitops:\n  path: a/glidepath\n  valuesPath: a/glidepath/values\n') });
     const result = loadClusterFile(join(dir, 'p.yaml'));
     expect('problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, '')) : []).toEqual([
-      'p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance\'s URL, e.g. https://argocd.example.com)',
-      'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. a/glidepath-values',
+      'p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance\'s URL, e.g. https://argocd.example.com) (line 30, column 3)',
+      'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 52, column 15)',
     ]);
   });
 });

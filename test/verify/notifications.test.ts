@@ -62,7 +62,7 @@ describe('notification lint', () => {
     }
   });
 
-  it('rule A: a trigger without the generation guard', () => {
+  it('a trigger without the generation guard', () => {
     const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"')));
     expect(lint(bad)).toEqual([expect.objectContaining({ object: REF, rule: 'notifications/generation-guard', message: expect.stringContaining('trigger.glidepath-rollout-state[0].when "rollout.status?.phase == \\"Healthy\\"" lacks the generation guard') })]);
   });
@@ -170,7 +170,7 @@ describe('notification lint of argocd-notifications-cm', () => {
     expect(checkNotifications([argocd!], context).violations).toEqual([]);
   });
 
-  it.runIf(argocd !== undefined)("catches S5's mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
+  it.runIf(argocd !== undefined)("catches the Phase 0 mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
     const manifest = structuredClone(argocd!.manifest) as any;
     manifest.data['trigger.glidepath-sync-failed'] = manifest.data['trigger.glidepath-sync-failed'].replace(
       'oncePer: app.status.operationState.finishedAt',

@@ -1,6 +1,6 @@
 /**
  * The Glidepath sync-failure fact of an Argo CD Application: what the tenant Argo CD instance's notifications
- * controller sends to the relay, and when. This file holds the product decisions (S5 of the Phase 0 findings);
+ * controller sends to the relay, and when. This file holds the product decisions (from the failed-sync scenario of the Phase 0 findings);
  * the builders it uses know nothing about Glidepath.
  *
  * When:
@@ -8,7 +8,7 @@
  *   so that an Application the controller has not written a status for yet is false, not an evaluation error.
  * - Once per operation: `oncePer: app.status.operationState.finishedAt`. The catalog uses
  *   `operationState.syncResult.revision`, but a failed sync has no `syncResult`: reading a field of nil is an
- *   evaluation error, which the engine logs and never turns into a fact (S5). `finishedAt` is set on every
+ *   evaluation error, which the engine logs and never turns into a fact (seen in Phase 0). `finishedAt` is set on every
  *   completed operation, and the controller skips a completed operation until it has reconciled it after
  *   `finishedAt`, so a failure is only evaluated once it has one.
  * - With automated retries the phase stays `Running` until the last retry (limit 5, backoff to about 3 minutes),

@@ -2,7 +2,7 @@
  * The Glidepath release fact of a Rollout: what the Argo Rollouts notifications engine sends to the relay,
  * and when. This file holds the product decisions; the builders it uses know nothing about Glidepath.
  *
- * When (rules A and C of the Phase 0 findings):
+ * When (from the Phase 0 findings: facts only for an observed spec; delivery at most once, so re-send the state):
  * - Only once the controller has observed the current spec: `status.observedGeneration == string(generation)`.
  *   Before that the status still describes the previous generation (the old pod hash under a new release-id).
  * - Once per distinct state AND once per heartbeat bucket, from ONE trigger whose `oncePer` joins the state
@@ -53,7 +53,7 @@ export function heartbeatBucket(bucketSeconds: number): Expr {
   return toStr(toInt(div(call(member(call(member(ident('time'), 'Now')), 'Unix')), int(bucketSeconds))));
 }
 
-/** The state that makes a fact new (rule B's fields), then the heartbeat bucket. */
+/** The state that makes a fact new (what tells a release from a scale or restart), then the heartbeat bucket. */
 export function stateAndBucket(bucketSeconds: number): Expr {
   const optional = (fieldPath: FieldPath, fallback: Expr) => toStr(coalesce(safePath(ROOT, ...fieldPath), fallback));
   return concat(
