@@ -7,13 +7,9 @@ import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from './not
 import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster/cluster-notifications';
 import { CHART_CONFIGMAP_SETTING, CHART_OF, valuesFileName } from './notifications/helm/chart-values';
 import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
-
-/**
- * The oldest engines whose expr compiles the rendered triggers (the engine/expr table in the README): Argo Rollouts
- * 1.9 (expr-lang 1.16, the first to compile `?.[...]`), Argo CD 2.6 for the sync-failure trigger and 2.9 for the
- * opt-in retry trigger. They move when the rendered expression dialect does.
- */
-export const LOWEST_ENGINE_VERSIONS = { rollouts: '1.9', argocd: '2.6', argocdRetryFacts: '2.9' } as const;
+import { argocdExprFeatures } from './notifications/argocd/sync-failure-fact';
+import { lowestSupported } from './notifications/engine-versions';
+import { DEFAULT_ROLLOUTS_RELEASE } from './notifications/support/engine-support';
 
 const SECRET_OF: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
   rollouts: ROLLOUTS_NOTIFICATION_SECRET,
@@ -40,7 +36,6 @@ function chartLine(config: ClusterConfig, configMap: ClusterNotificationsConfigM
 
 export function prerequisiteLines(config: ClusterConfig): string[] {
   const configMaps = clusterNotificationConfigMaps(config);
-  const lowest = LOWEST_ENGINE_VERSIONS;
   return [
     `${config.name}: what must be true on the cluster for facts to flow`,
     ...configMaps.map((c) => `  secret    ${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}`),
@@ -48,6 +43,6 @@ export function prerequisiteLines(config: ClusterConfig): string[] {
     `  label     ${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
     `  veridor   ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
     ...configMaps.map((c) => chartLine(config, c)),
-    `  versions  ${ENGINE_NAME.rollouts} ${lowest.rollouts} or later; ${ENGINE_NAME.argocd} ${config.argocd.retryFacts ? lowest.argocdRetryFacts : lowest.argocd} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
+    `  versions  ${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
   ];
 }

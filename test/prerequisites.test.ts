@@ -24,6 +24,6 @@ describe('the prerequisites list of synth --summary', () => {
     expect(lines).toContain('  secret    argo-rollouts-notification-secret in argo-rollouts with the keys glidepath-relay-token, slack-token');
     expect(lines).toContain('  chart     argo-helm argo-rollouts in argo-rollouts: notifications.configmap.create: true, and clusters/test/glidepath-values/argo-rollouts-notifications-values.yaml last in its valueFiles');
     expect(lines).toContain("  chart     argo-helm argo-cd in argocd-apps, if installed: notifications.cm.create: false (glidepath's ConfigMap replaces the chart's)");
-    expect(lines.at(-1)).toBe('  versions  Argo Rollouts 1.9 or later; Argo CD 2.9 or later (argocd.retryFacts)');
+    expect(lines.at(-1)).toBe('  versions  Argo Rollouts 1.6.2 or later; Argo CD 2.9.0 or later (argocd.retryFacts)');
   });
 });

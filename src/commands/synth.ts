@@ -1,5 +1,4 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
-import { loadClusters } from '../config/loader';
 import { GlidepathError } from '../errors';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters } from '../render/render-pool';
@@ -8,7 +7,8 @@ import { filesOf } from '../render/rendered-file';
 import { prerequisiteLines } from '../prerequisites';
 import { clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
-import { clusterSelection, envValue, loadOptions, relayIpOverride } from './options';
+import { clusterSelection, envValue, relayIpOverride } from './options';
+import { loadSupportedClusters } from './supported-clusters';
 
 /** `cdk8s synth` passes its output folder in CDK8S_OUTDIR. */
 const OUT_DIR_DEFAULT = 'dist';
@@ -34,7 +34,7 @@ export default defineCommand({
     if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
       throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
     }
-    const loaded = loadClusters(loadOptions(values, context));
+    const loaded = loadSupportedClusters(values, context);
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {

@@ -1,8 +1,8 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
-import { addNotificationsCharts } from '../charts/notifications-chart';
-import { addPruneChart } from '../charts/prune-chart';
-import { addVeridorGateCharts } from '../charts/veridor-gate-chart';
+import { NOTIFICATIONS_CHART_IDS, NotificationsChart } from '../charts/notifications-chart';
+import { PRUNE_CHART_ID, PruneChart } from '../charts/prune-chart';
+import { VeridorGateChart, veridorGateCharts } from '../charts/veridor-gate-chart';
 import type { ClusterConfig } from '../config/schema';
 import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
 import { notificationsValuesFile, valuesFileName } from '../notifications/helm/chart-values';
@@ -14,9 +14,13 @@ export type { RenderedCluster, RenderedFile } from './rendered-file';
 /** Every chart of a cluster; each chart's id is its file's stable name. */
 export function buildClusterApp(config: ClusterConfig): App {
   const app = new App({ outdir: 'unused' });
-  addVeridorGateCharts(app, config);
-  addPruneChart(app, config);
-  addNotificationsCharts(app, config);
+  // Every chart takes the cluster's config and maps it to the flat props of its constructs.
+  for (const { id, props } of veridorGateCharts(config)) new VeridorGateChart(app, id, props);
+  new PruneChart(app, PRUNE_CHART_ID, { config });
+  // A notifications ConfigMap delivered as helm-values is the chart's: no ConfigMap, a values file (below).
+  for (const { engine, delivery } of clusterNotificationConfigMaps(config)) {
+    if (delivery === 'configmap') new NotificationsChart(app, NOTIFICATIONS_CHART_IDS[engine], { config, engine });
+  }
   return app;
 }
 

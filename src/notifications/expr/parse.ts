@@ -1,9 +1,9 @@
 /**
  * Reads expr-lang text back into the AST: the subset the builders print and teams' own triggers use (literals,
- * arrays, identifiers, `.`/`?.` members and indexes, calls, `not`/`!`, `== != < <= > >= and or && || in not-in
- * contains startsWith endsWith + - * / % ??`), with expr-lang v1.16's precedences and its refusal to mix `??` with
- * another operator unparenthesized. Anything else is an `ExprSyntaxError` naming the position, so a model built on
- * it never guesses at text it does not understand.
+ * arrays, identifiers, `.`/`?.` members and indexes, `{}`, calls, `not`/`!`, `== != < <= > >= and or && || in
+ * not-in contains startsWith endsWith + - * / % ??`), with expr-lang v1.16's precedences and its refusal to mix `??`
+ * with another operator unparenthesized. Anything else is an `ExprSyntaxError` naming the position, so a model built
+ * on it never guesses at text it does not understand.
  */
 import type { BinaryOperator, Expr } from './ast';
 import { NOT_PRECEDENCE, PRECEDENCE } from './print';
@@ -131,6 +131,10 @@ class Parser {
           return inner;
         }
         if (token.text === '[') return { kind: 'array', items: this.parseList(']') };
+        if (token.text === '{') {
+          this.expect('bracket', '}');
+          return { kind: 'emptyMap' };
+        }
         break;
       default:
         break;
@@ -217,7 +221,7 @@ function tokenize(source: string): Token[] {
       i += length;
       continue;
     }
-    if ('()[]'.includes(rest[0]!)) {
+    if ('()[]{}'.includes(rest[0]!)) {
       tokens.push({ kind: 'bracket', text: rest[0]!, position: i });
       i += 1;
       continue;

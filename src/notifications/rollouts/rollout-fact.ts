@@ -15,6 +15,7 @@
  */
 import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
+import { featuresOf, type ExprFeature } from '../expr/features';
 import { bool, call, coalesce, concat, div, eq, ident, int, member, path, safePath, str, toInt, toStr, type Expr } from '../expr/ast';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
@@ -68,6 +69,11 @@ export function stateAndBucket(bucketSeconds: number): Expr {
     ],
     '/',
   );
+}
+
+/** The expr features the Rollouts trigger uses, which the controller's release must have (the bucket width is a number, not syntax). */
+export function rolloutExprFeatures(): ExprFeature[] {
+  return featuresOf([OBSERVED_CURRENT_GENERATION, stateAndBucket(1)]);
 }
 
 /** The fact body (schema glidepath.fact/v1): the README documents it field by field. */
