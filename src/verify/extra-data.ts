@@ -13,6 +13,7 @@ import { printExpr } from '../notifications/expr/print';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
 import { isRecord } from '../is-record';
+import { releaseProblems, type TriggerExpressionAt } from './notifications/engine-release';
 import { ENGINES } from './notifications/engines';
 import { objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
 
@@ -50,6 +51,7 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const conditions = teamConditions(team);
     tally.checkEach(ref, 'references', () => referenceProblems(all, team, conditions));
     tally.checkEach(ref, 'time-bucket', () => timeBucketProblems(conditions));
+    tally.checkEach(ref, 'engine-release', () => releaseProblems(engine, context.config, conditionExpressions(conditions)));
     tally.warnEach(ref, 'trigger-names', () => triggerNameWarnings(team, engine));
     tally.warnEach(ref, 'nil-safe', () => nilSafetyWarnings(conditions, engine));
   }
@@ -99,6 +101,15 @@ function referenceProblems(all: Readonly<Record<string, string>>, team: Readonly
     });
   }
   return problems;
+}
+
+function conditionExpressions(conditions: readonly TeamCondition[]): TriggerExpressionAt[] {
+  return conditions.flatMap((condition) =>
+    (['when', 'oncePer'] as const).flatMap((field) => {
+      const text = condition[field];
+      return text === undefined ? [] : [{ at: `${condition.at}.${field}`, expr: parseExpr(text), text }];
+    }),
+  );
 }
 
 function timeBucketProblems(conditions: readonly TeamCondition[]): Problem[] {

@@ -66,6 +66,22 @@ describe("a team's own notifications (extraData)", () => {
     expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual(['extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events']);
   });
 
+  it("fails a team trigger that does not compile on the declared engine release (the whole ConfigMap would stop)", () => {
+    const config = fixtureConfig();
+    const on = (controllerVersion: string) => ({
+      ...config,
+      rollouts: {
+        ...config.rollouts,
+        controllerVersion,
+        extraData: { ...config.rollouts.extraData, 'trigger.rollout-degraded': `- when: rollout.metadata?.annotations?.["team"] == 'payments'\n  send: [rollout-degraded]\n` },
+      },
+    });
+    expect(notificationChecks(on('1.9.1')).violations).toEqual([]);
+    expect(notificationChecks(on('1.8.5')).violations.map((v) => `${v.rule}: ${v.message.split(' uses ')[0]}`)).toEqual([
+      'extra-data/engine-release: trigger.rollout-degraded[0].when "rollout.metadata?.annotations?.[\\"team\\"] == \'payments\'"',
+    ]);
+  });
+
   it("lets a team's webhook use its own Secret key, but not a literal token", () => {
     const config = fixtureConfig();
     const withWebhook = (header: string) => ({
