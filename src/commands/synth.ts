@@ -25,7 +25,8 @@ export default defineCommand({
     check: { type: 'boolean', description: 'write nothing; exit 3 when the output folder differs from this render (for CI)' },
     summary: {
       type: 'boolean',
-      description: 'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart settings, lowest engine versions) and its notified annotation budget',
+      description:
+        'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart settings, lowest engine versions) and its notified annotation budget',
     },
   },
   notes: ['Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.'],
@@ -42,7 +43,12 @@ export default defineCommand({
       }
       // Manifests only: a helm values file is not an object kubectl could apply.
       const files = filesOf(context.render(configs[0]!), 'manifests');
-      context.print(files.map((file) => file.content).join('---\n').replace(/\n$/, ''));
+      context.print(
+        files
+          .map((file) => file.content)
+          .join('---\n')
+          .replace(/\n$/, ''),
+      );
       return 'done';
     }
 

@@ -78,7 +78,8 @@ function builderProblems({ engine, data, config }: NotificationsConfigMap): Prob
   if (engine !== 'rollouts') return [];
   const built = rolloutNotifications(config).data;
   // A helm chart writes the subscriptions list again with toYaml: equal as YAML is what the engine reads.
-  const sameList = (key: string) => key === 'subscriptions' && built[key] !== undefined && data[key] !== undefined && isDeepStrictEqual(parse(built[key]), parse(data[key]));
+  const sameList = (key: string) =>
+    key === 'subscriptions' && built[key] !== undefined && data[key] !== undefined && isDeepStrictEqual(parse(built[key]), parse(data[key]));
   return [...new Set([...Object.keys(built), ...Object.keys(data)])].flatMap((key) =>
     built[key] === data[key] || sameList(key)
       ? []
