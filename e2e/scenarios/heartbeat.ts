@@ -1,0 +1,51 @@
+import { logLines } from '../lib/controllers';
+import type { Scenario } from '../lib/report';
+import { APP_IMAGE, createRollout, factsOf, getRollout, patchRollout, release, rollout, summary, waitForFact, waitForRollout } from '../lib/rollouts';
+import type { E2eContext } from './context';
+
+export const HEARTBEAT_NAMESPACE = 'e2e-heartbeat';
+const SLACK_MS = 20_000;
+
+/** How long a heartbeat may take: one resync, plus slack for the controller's queue. */
+const heartbeatWindow = (ctx: E2eContext): number => ctx.cluster.resyncSeconds * 1000 + SLACK_MS;
+
+/** Rule C's mitigation: at each resync the current state goes out again, with no change to the Rollout. */
+export async function heartbeat(ctx: E2eContext, s: Scenario): Promise<void> {
+  const ns = HEARTBEAT_NAMESPACE;
+  const name = 'beat';
+  await createRollout(ctx.api, rollout({ namespace: ns, name, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
+  const healthy = await waitForFact(ctx.catcher, ns, name, 'Healthy', (f) => f.phase === 'Healthy', 60_000);
+  const before = await getRollout(ctx.api, ns, name);
+  const beat = await waitForFact(ctx.catcher, ns, name, 'the same Healthy state again', (f) => f.phase === 'Healthy', heartbeatWindow(ctx) + 5000, { since: healthy.at + 1 });
+  const after = await getRollout(ctx.api, ns, name);
+  s.note('facts', factsOf(ctx.catcher, ns, name).map(summary));
+  s.note('seconds from the Healthy fact to the heartbeat', (beat.at - healthy.at) / 1000);
+  s.check('the heartbeat carries the same state', beat.json.generation === healthy.json.generation && beat.json.currentPodHash === healthy.json.currentPodHash && beat.json.releaseId === healthy.json.releaseId);
+  s.check('the Rollout did not change (same generation)', before.metadata.generation === after.metadata.generation);
+  s.check(`it came within one resync (${ctx.cluster.resyncSeconds} s) plus slack`, beat.at - healthy.at <= heartbeatWindow(ctx), (beat.at - healthy.at) / 1000);
+}
+
+/** The receiver is down during a release; after it comes back, the next heartbeat delivers the current state. */
+export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> {
+  const ns = HEARTBEAT_NAMESPACE;
+  const name = 'outage';
+  await createRollout(ctx.api, rollout({ namespace: ns, name, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
+  await waitForFact(ctx.catcher, ns, name, 'Healthy at generation 1', (f) => f.generation === 1 && f.phase === 'Healthy', 60_000);
+  const accept = ctx.catcher.refuse((r) => r.json?.rollout?.namespace === ns && r.json?.rollout?.name === name);
+  const downAt = Date.now();
+  await patchRollout(ctx.api, ns, name, release('rel-2', `${APP_IMAGE}:2.0`));
+  const lost = await waitForFact(ctx.catcher, ns, name, 'a refused Healthy at generation 2', (f) => f.generation === 2 && f.phase === 'Healthy', 90_000, { includeRefused: true, since: downAt });
+  await waitForRollout(ctx.api, ns, name, 'Healthy at generation 2', (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === '2');
+  accept();
+  const upAt = Date.now();
+  const late = await waitForFact(ctx.catcher, ns, name, 'the current state after the receiver came back', (f) => f.generation === 2 && f.phase === 'Healthy', heartbeatWindow(ctx) + 5000, { since: upAt });
+  const refused = factsOf(ctx.catcher, ns, name, { includeRefused: true, since: downAt }).filter((r) => r.refused);
+  s.note('refused requests (state, with retries)', refused.map(summary));
+  s.note('seconds from the lost Healthy fact to its late delivery', (late.at - lost.at) / 1000);
+  s.note('seconds from the receiver coming back to the delivery', (late.at - upAt) / 1000);
+  const failures = logLines(ctx.controllers.rollouts, /outage/).filter((l) => /level=error|Failed to notify|failed to send/i.test(l));
+  s.note('controller log lines about the failed sends', failures.slice(0, 10));
+  s.check('facts were sent while the receiver was down (and refused)', refused.length > 0);
+  s.check('the lost Healthy state arrives late, with the new release', late.json.releaseId === 'rel-2' && late.json.currentPodHash === lost.json.currentPodHash);
+  s.check(`it is late by at most one resync (${ctx.cluster.resyncSeconds} s) plus slack after the receiver came back`, late.at - upAt <= heartbeatWindow(ctx), (late.at - upAt) / 1000);
+}

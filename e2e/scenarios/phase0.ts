@@ -1,0 +1,68 @@
+import type { Scenario } from '../lib/report';
+import { sleep } from '../lib/processes';
+import { rolloutPath } from '../lib/kube';
+import { APP_IMAGE, createRollout, factsOf, patchRollout, release, rollout, summary, waitForFact } from '../lib/rollouts';
+import type { E2eContext } from './context';
+
+export const PHASE0_NAMESPACE = 'e2e-phase0';
+const NAME = 'checkout';
+const UNTRACKED = 'untracked';
+
+/** The S2 table of the Phase 0 findings, replayed on one Rollout. */
+export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
+  const ns = PHASE0_NAMESPACE;
+  const facts = () => factsOf(ctx.catcher, ns, NAME);
+  const ofGeneration = (generation: number) => facts().filter((r) => r.json.generation === generation);
+  await createRollout(ctx.api, rollout({ namespace: ns, name: UNTRACKED, releaseId: 'rel-u', image: `${APP_IMAGE}:1.0`, tracked: false }));
+  await createRollout(ctx.api, rollout({ namespace: ns, name: NAME, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
+
+  // Create: Progressing, then Healthy.
+  const healthy1 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 1', (f) => f.generation === 1 && f.phase === 'Healthy');
+  const created = ofGeneration(1);
+  s.note('create', created.map(summary));
+  s.check('create: the first fact is Progressing', created[0]?.json.phase === 'Progressing', created.map(summary));
+  s.check('create: then Healthy', created.at(-1)?.json.phase === 'Healthy');
+  const hash1 = healthy1.json.currentPodHash as string;
+
+  // Image update with a new release-id: one fact per step, never the new release-id with the old pod hash.
+  await patchRollout(ctx.api, ns, NAME, release('rel-2', `${APP_IMAGE}:2.0`));
+  const healthy2 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 2', (f) => f.generation === 2 && f.phase === 'Healthy', 90_000);
+  const update = facts().filter((r) => r.json.releaseId === 'rel-2');
+  s.note('image update', update.map(summary));
+  const has = (phase: string, step: number) => update.some((r) => r.json.phase === phase && r.json.currentStepIndex === step);
+  s.check('image update: Progressing at step 0', has('Progressing', 0));
+  s.check('image update: Paused at step 1 with CanaryPauseStep', update.some((r) => r.json.phase === 'Paused' && r.json.currentStepIndex === 1 && r.json.message === 'CanaryPauseStep'));
+  s.check('image update: Healthy at step 3', has('Healthy', 3));
+  s.check('image update: the new pod hash differs from the first', healthy2.json.currentPodHash !== hash1);
+  s.check('rule A: no fact carries rel-2 with the old pod hash', update.every((r) => r.json.currentPodHash !== hash1), update.map(summary));
+  s.check('rule A: every fact is at its observed generation', facts().every((r) => r.json.observedGeneration === String(r.json.generation)));
+  const states = update.map((r) => `${r.json.phase}/${r.json.currentStepIndex}/${Math.floor(r.at / 1000 / ctx.cluster.heartbeatBucketSeconds)}`);
+  s.check('image update: one fact per step (no state twice in one heartbeat bucket)', new Set(states).size === states.length, states);
+  const hash2 = healthy2.json.currentPodHash as string;
+
+  // Scale only: facts at the new generation with the same pod hash.
+  await patchRollout(ctx.api, ns, NAME, { spec: { replicas: 3 } });
+  await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 3', (f) => f.generation === 3 && f.phase === 'Healthy', 60_000);
+  const scaled = ofGeneration(3);
+  s.note('scale only', scaled.map(summary));
+  s.check('scale only: facts at generation 3 keep the pod hash and release-id', scaled.length > 0 && scaled.every((r) => r.json.currentPodHash === hash2 && r.json.releaseId === 'rel-2'));
+
+  // A bad image stays Progressing; status.abort gives Degraded with abort: true.
+  await patchRollout(ctx.api, ns, NAME, release('rel-3', `${APP_IMAGE}:unpullable`));
+  await waitForFact(ctx.catcher, ns, NAME, 'Progressing at generation 4', (f) => f.generation === 4 && f.phase === 'Progressing');
+  await sleep(8000);
+  s.check('bad image: no Degraded fact while the image does not pull', !ofGeneration(4).some((r) => r.json.phase === 'Degraded'), ofGeneration(4).map(summary));
+  await ctx.api.mergePatch(`${rolloutPath(ns, NAME)}/status`, { status: { abort: true } });
+  const aborted = await waitForFact(ctx.catcher, ns, NAME, 'Degraded with abort at generation 4', (f) => f.generation === 4 && f.phase === 'Degraded' && f.abort === true);
+  s.note('bad image then abort', ofGeneration(4).map(summary));
+  s.check('abort: Degraded, abort: true, message RolloutAborted', /^RolloutAborted: Rollout aborted update to revision \d+/.test(aborted.json.message ?? ''), aborted.json.message);
+
+  // restartAt on the aborted Rollout: a repeat Degraded at the new generation.
+  await patchRollout(ctx.api, ns, NAME, { spec: { restartAt: new Date().toISOString() } });
+  const restarted = await waitForFact(ctx.catcher, ns, NAME, 'Degraded at generation 5', (f) => f.generation === 5 && f.phase === 'Degraded', 60_000);
+  s.note('restartAt', ofGeneration(5).map(summary));
+  s.check('restartAt: a repeat Degraded fact at generation 5 with abort: true', restarted.json.abort === true);
+
+  const untracked = factsOf(ctx.catcher, ns, UNTRACKED, { includeRefused: true });
+  s.check('an unlabelled Rollout gives no fact', untracked.length === 0, untracked.map(summary));
+}
