@@ -1,5 +1,5 @@
 /** `diff`: what a pull request would change in the gitops repo's base branch, as Markdown. */
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { readFolder } from './checkout';
 import { openGitopsRepo, renderedFolderFiles, type GitopsRepoOptions } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';

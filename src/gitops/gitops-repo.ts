@@ -1,7 +1,7 @@
 /** Opens the cluster's gitops repository (cache, fetch, base commit): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { defaultCacheDir, fetchedTips, fetchRefs, isAncestor, openCache, refuseDirtyLocalRepo, remoteTip, type Checkout } from './checkout';
 import { GitopsError } from './errors';
 import { Git } from './git';

@@ -4,7 +4,7 @@
  * new content while a glidepath pull request is open -> that pull request gets a new commit and a new body.
  */
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { commitTree, isAncestor, readFolder, sameFolder, treeWithFolder, type CommitIdentity } from './checkout';
 import { GitopsError } from './errors';
 import { GithubPulls, type GithubClientOptions, type PullRequest } from './github';
@@ -135,12 +135,23 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
 function githubClient(options: PullRequestOptions, remote: RemoteUrl, token: string | undefined, dryRun: boolean, notes: string[]): GithubPulls | undefined {
   const repo = options.githubRepo ?? remote.github;
   const apiUrl = options.apiUrl ?? defaultApiUrl(remote);
-  if (repo === undefined || apiUrl === undefined) {
-    if (dryRun) {
-      notes.push(`cannot tell the GitHub repository from ${displayUrl(remote)}: open pull requests were not checked (pass --github-repo OWNER/NAME)`);
-      return undefined;
-    }
-    throw new GitopsError('input', `cannot tell the GitHub repository (owner/name) from the gitops repo ${displayUrl(remote)}`, 'pass --github-repo OWNER/NAME (and --api-url for GitHub Enterprise), or use the repository\'s GitHub URL');
+  // Each missing piece has its own message: the cause, and the option that supplies it.
+  const unknown = (what: string, fix: string): undefined => {
+    if (!dryRun) throw new GitopsError('input', what, fix);
+    notes.push(`${what}: open pull requests were not checked (${fix})`);
+    return undefined;
+  };
+  if (repo === undefined) {
+    return unknown(
+      `cannot tell the GitHub repository (owner/name) from the gitops repo ${displayUrl(remote)}`,
+      "pass --github-repo OWNER/NAME (and --api-url for GitHub Enterprise), or use the repository's GitHub URL",
+    );
+  }
+  if (apiUrl === undefined) {
+    return unknown(
+      `cannot tell which GitHub API serves ${repo.owner}/${repo.repo}: the gitops repo ${displayUrl(remote)} names no host`,
+      'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL',
+    );
   }
   if (token === undefined) {
     notes.push('GITHUB_TOKEN is not set: open pull requests were not checked; a real run updates an open glidepath pull request instead of opening another');

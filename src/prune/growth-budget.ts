@@ -6,7 +6,7 @@ import { parseCron } from '../config/cron';
 import type { ClusterConfig } from '../config/schema';
 import { RELAY_SERVICE } from '../notifications/relay';
 import { ROLLOUT_STATE_TRIGGER } from '../notifications/rollouts/rollout-fact';
-import { cronRunGaps } from './cron-gaps';
+import { cronRunGaps } from '../config/cron-gaps';
 import {
   ENGINE_MAX_KEYS,
   KUBERNETES_ANNOTATIONS_MAX_BYTES,

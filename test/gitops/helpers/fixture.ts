@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
-import { renderCluster, type RenderedFile } from '../../../src/render';
+import { renderCluster, type RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { bareRemote, sourceCheckout, tempDir } from './git-repos';

@@ -4,7 +4,7 @@
  * model in Argo CD mode on the rendered `argocd-notifications-cm`.
  */
 import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render';
+import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
 import { ARGOCD_MODE } from '../../../src/notifications/model/modes';

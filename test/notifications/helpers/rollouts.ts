@@ -4,7 +4,7 @@
  * engine model on the rendered ConfigMap.
  */
 import { clusterConfig } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render';
+import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
 import { ROLLOUTS_MODE } from '../../../src/notifications/model/modes';
