@@ -36,8 +36,8 @@ export async function startControllers(bin: Binaries, plane: ControlPlane, clust
     '--logformat=text',
   ], join(logs, 'argocd-notifications.log'));
   const started = [...plane.processes, rollouts, argocd];
-  await waitFor('the Rollouts controller to start its workers', 60_000, async () => (/Started (Rollout|rollout) workers|Starting workers/i.test(readFileSync(rollouts.logFile, 'utf8')) ? true : undefined), started);
-  await waitFor('the Argo CD notifications controller to start', 60_000, async () => (/processors|Starting controller|serving metrics/i.test(readFileSync(argocd.logFile, 'utf8')) ? true : undefined), started);
+  await waitFor('the Rollouts controller to start its workers', 60_000, async () => (/Started controller/.test(readFileSync(rollouts.logFile, 'utf8')) ? true : undefined), started);
+  await waitFor('the Argo CD notifications controller to start', 60_000, async () => (/serving metrics on port/.test(readFileSync(argocd.logFile, 'utf8')) ? true : undefined), started);
   return { rollouts, argocd };
 }
 

@@ -7,7 +7,7 @@ import type { ControlPlane } from './control-plane';
 import { E2eError } from './errors';
 import { runCommand } from './kube';
 import { waitFor } from './processes';
-import { ARGOCD_CRD_FILES, COMPONENTS, ROLLOUTS_CRD_DIR } from './versions';
+import { ARGOCD_CRD_FILES, COMPONENTS, ROLLOUTS_CRD_DIR, ROLLOUTS_MODULE_CRD_FILES } from './versions';
 
 export const REPO_DIR = resolve(E2E_DIR, '..');
 export const CLUSTER_FILE = join(E2E_DIR, 'clusters', 'e2e.yaml');
@@ -68,14 +68,15 @@ async function applyOrThrow(kubectl: Kubectl, args: readonly string[], input?: s
   if (result.code !== 0) throw new E2eError(`kubectl ${args.join(' ')} failed:\n${result.stderr}`);
 }
 
-function argoCdModuleDir(): string {
-  const argocd = COMPONENTS.find((c) => c.name === 'argo-cd')!;
-  const result = spawnSync('go', ['mod', 'download', '-json', `${argocd.module}@${argocd.version}`], {
-    cwd: join(E2E_DIR, 'modules', argocd.buildModule),
+/** Where the Go module cache holds a pinned component's source. */
+function moduleDir(name: string): string {
+  const component = COMPONENTS.find((c) => c.name === name)!;
+  const result = spawnSync('go', ['mod', 'download', '-json', `${component.module}@${component.version}`], {
+    cwd: join(E2E_DIR, 'modules', component.buildModule),
     encoding: 'utf8',
     env: { ...process.env, GOTOOLCHAIN: 'local' },
   });
-  if (result.status !== 0) throw new E2eError(`cannot find the Argo CD module for its CRDs: ${result.stderr || result.stdout}`);
+  if (result.status !== 0) throw new E2eError(`cannot find the ${name} module for its CRDs: ${result.stderr || result.stdout}`);
   return (JSON.parse(result.stdout) as { Dir: string }).Dir;
 }
 
@@ -88,10 +89,11 @@ export async function installCrds(kubectl: Kubectl, plane: ControlPlane): Promis
   } catch {
     throw new E2eError(`the Argo Rollouts v1.9.1 CRDs are not in ${rolloutsDir}; set GLIDEPATH_E2E_ROLLOUTS_CRDS to the folder that holds them`);
   }
-  const argoCd = argoCdModuleDir();
-  const files = [...rolloutsFiles, ...ARGOCD_CRD_FILES.map((f) => join(argoCd, f))];
+  const rolloutsModule = moduleDir('argo-rollouts');
+  const argoCd = moduleDir('argo-cd');
+  const files = [...rolloutsFiles, ...ROLLOUTS_MODULE_CRD_FILES.map((f) => join(rolloutsModule, f)), ...ARGOCD_CRD_FILES.map((f) => join(argoCd, f))];
   for (const file of files) await applyOrThrow(kubectl, ['apply', '--server-side', '-f', file]);
-  const names = ['rollouts.argoproj.io', 'analysistemplates.argoproj.io', 'analysisruns.argoproj.io', 'applications.argoproj.io'];
+  const names = ['rollouts.argoproj.io', 'analysistemplates.argoproj.io', 'analysisruns.argoproj.io', 'experiments.argoproj.io', 'applications.argoproj.io', 'appprojects.argoproj.io'];
   for (const name of names) {
     await waitFor(`CRD ${name} to be established`, 30_000, async () => {
       const response = await plane.admin.call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);

@@ -128,4 +128,6 @@ export const COMPONENTS: readonly Component[] = [
 
 /** Kubernetes objects the run reads from outside the repository at run time (never copied into it). */
 export const ROLLOUTS_CRD_DIR = '../shared/crds/argo-rollouts-v1.9.1';
+/** The Rollouts CRDs that folder lacks and the controller watches, from the pinned argo-rollouts module. */
+export const ROLLOUTS_MODULE_CRD_FILES = ['manifests/crds/analysis-run-crd.yaml', 'manifests/crds/experiment-crd.yaml'];
 export const ARGOCD_CRD_FILES = ['manifests/crds/application-crd.yaml', 'manifests/crds/appproject-crd.yaml'];
