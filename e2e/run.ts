@@ -12,7 +12,7 @@ import { Catcher } from './lib/catcher';
 import { addNode, binaries, startControlPlane } from './lib/control-plane';
 import { startControllers } from './lib/controllers';
 import { E2eError } from './lib/errors';
-import { createNamespaces, createSecrets, installCrds, kubectlFor, readCluster, render, serverSideApply } from './lib/install';
+import { createNamespaces, createSecrets, installCrds, kubectlFor, readCluster, render, serverSideApply, type Kubectl } from './lib/install';
 import { killAllNow, logTail, stopAll, type Started } from './lib/processes';
 import { reportedRequest, runScenario, writeReport, type ScenarioResult } from './lib/report';
 import type { E2eContext } from './scenarios/context';
@@ -48,12 +48,23 @@ process.on('exit', () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** What the cluster looked like when a scenario failed, for the report. */
+async function clusterState(kubectl: Kubectl): Promise<Record<string, string>> {
+  const state: Record<string, string> = {};
+  for (const what of ['nodes', 'pods,replicasets,jobs,analysisruns', 'events']) {
+    const result = await kubectl(['get', what, '-A', '-o', 'wide']);
+    state[what] = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 150).join('\n');
+  }
+  return state;
+}
+
 async function main(): Promise<number> {
   const runStarted = Date.now();
-  const built = await buildAll(log);
+  const { built, failed: notBuilt } = await buildAll(log);
   const buildSeconds = built.reduce((sum, b) => sum + b.seconds, 0);
   const versions = Object.fromEntries(built.map((b) => [b.component.name, { pinned: b.component.version, printed: printedVersion(b), built: b.built, buildSeconds: b.seconds }]));
   for (const [name, v] of Object.entries(versions)) log(`${name}: ${v.printed.split('\n')[0]}`);
+  const buildFailures = Object.fromEntries(notBuilt.map((f) => [f.component.name, { pinned: f.component.version, error: f.error }]));
 
   tmp = mkdtempSync(join(tmpdir(), 'glidepath-e2e-'));
   const bin = binaries(built);
@@ -85,17 +96,19 @@ async function main(): Promise<number> {
   results.push(...(await Promise.all(SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)))));
   results.push(await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s, relayToken), log));
 
-  const processes: Started[] = [...plane.processes, controllers.rollouts, controllers.argocd];
+  const processes: Started[] = [...plane.processes, controllers.rollouts, ...(controllers.argocd ? [controllers.argocd] : [])];
   const failed = results.filter((r) => !r.pass);
+  const diagnostics = failed.length ? await clusterState(kubectl) : undefined;
   writeReport(REPORT_FILE, {
     schema: 'glidepath-e2e/v1',
     finishedAt: new Date().toISOString(),
     seconds: { total: (Date.now() - runStarted) / 1000, build: buildSeconds, setup: setupSeconds },
     versions,
+    ...(notBuilt.length ? { buildFailures } : {}),
     cluster: { file: 'e2e/clusters/e2e.yaml', ...cluster, catcherPort: catcher.port },
     installed: { crds, namespaces, secrets, applied: applied.objects },
     scenarios: results,
-    ...(failed.length ? { logs: Object.fromEntries(processes.map((p) => [p.name, logTail(p, 60)])) } : {}),
+    ...(failed.length ? { diagnostics, logs: Object.fromEntries(processes.map((p) => [p.name, logTail(p, 60)])) } : {}),
     requests: catcher.requests.map((r) => reportedRequest(r, relayToken)),
   });
   await cleanup();

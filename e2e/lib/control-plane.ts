@@ -111,8 +111,10 @@ export async function startControlPlane(bin: Binaries, tmp: string, log: (line: 
       '--secure-port=0',
       '--leader-elect=false',
       `--root-ca-file=${caFile}`,
+      // Each controller with its own ServiceAccount, as kubeadm runs it; the manager's own user may do little.
+      '--use-service-account-credentials=true',
       `--service-account-private-key-file=${join(tmp, 'sa.key')}`,
-      '--controllers=*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-ttl,-bootstrapsigner,-tokencleaner',
+      '--controllers=*,-nodeipam,-cloud-node-lifecycle,-ttl,-bootstrapsigner,-tokencleaner',
     ], join(logs, 'kube-controller-manager.log')),
     startProcess('kube-scheduler', bin['kube-scheduler']!, [
       `--kubeconfig=${kubeconfig('scheduler', 'scheduler', tokens.scheduler)}`,
@@ -142,7 +144,9 @@ export async function addNode(api: KubeApi, processes: readonly Started[]): Prom
   });
   await waitFor('the kwok node to be Ready', 60_000, async () => {
     const node = await api.get('/api/v1/nodes/kwok-node-0');
-    return node.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
+    // Ready, and the node lifecycle controller has lifted the not-ready taint that node admission puts on a new node.
+    const ready = node.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True');
+    return ready && !(node.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/not-ready') ? true : undefined;
   }, processes);
   await waitFor('the default ServiceAccount', 60_000, async () => ((await api.call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200 ? true : undefined), processes);
 }

@@ -6,7 +6,8 @@ import { freePort, startProcess, waitFor, type Started } from './processes';
 
 export interface Controllers {
   readonly rollouts: Started;
-  readonly argocd: Started;
+  /** Missing when Argo CD did not build. */
+  readonly argocd: Started | undefined;
 }
 
 /** A copy of the admin kubeconfig whose context namespace is the controller's own (where it reads its ConfigMap). */
@@ -27,7 +28,8 @@ export async function startControllers(bin: Binaries, plane: ControlPlane, clust
     '--loglevel=info',
     '--logformat=text',
   ], join(logs, 'rollouts-controller.log'));
-  const argocd = startProcess('argocd-notifications', bin['argocd-notifications']!, [
+  const argocdBin = bin['argocd-notifications'];
+  const argocd = argocdBin === undefined ? undefined : startProcess('argocd-notifications', argocdBin, [
     `--kubeconfig=${kubeconfigIn(plane, tmp, 'argocd', cluster.argocdNamespace)}`,
     `--metrics-port=${await freePort()}`,
     // Never contacted by these templates; a loopback port keeps the default DNS name out of the run.
@@ -35,9 +37,9 @@ export async function startControllers(bin: Binaries, plane: ControlPlane, clust
     '--loglevel=debug',
     '--logformat=text',
   ], join(logs, 'argocd-notifications.log'));
-  const started = [...plane.processes, rollouts, argocd];
+  const started = [...plane.processes, rollouts, ...(argocd ? [argocd] : [])];
   await waitFor('the Rollouts controller to start its workers', 60_000, async () => (/Started controller/.test(readFileSync(rollouts.logFile, 'utf8')) ? true : undefined), started);
-  await waitFor('the Argo CD notifications controller to start', 60_000, async () => (/serving metrics on port/.test(readFileSync(argocd.logFile, 'utf8')) ? true : undefined), started);
+  if (argocd) await waitFor('the Argo CD notifications controller to start', 60_000, async () => (/serving metrics on port/.test(readFileSync(argocd.logFile, 'utf8')) ? true : undefined), started);
   return { rollouts, argocd };
 }
 

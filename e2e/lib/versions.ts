@@ -25,6 +25,8 @@ export interface Component {
   readonly patches: readonly SourcePatch[];
   /** The command that makes the first binary print its own version. */
   readonly versionArgs: readonly string[];
+  /** When it cannot be built, the run goes on without it and fails only the scenarios that need it. */
+  readonly optional?: boolean;
 }
 
 const K8S_VERSION = 'v1.28.15';
@@ -123,6 +125,7 @@ export const COMPONENTS: readonly Component[] = [
       },
     ],
     versionArgs: ['version'],
+    optional: true,
   },
 ];
 

@@ -33,6 +33,8 @@ function operation(phase: string, startedAt: number, extra: Record<string, unkno
 
 /** S5: sync-failure facts from the real Argo CD notifications controller, with the status written as its controller does. */
 export async function argoCdSyncFailure(ctx: E2eContext, s: Scenario): Promise<void> {
+  const controller = ctx.controllers.argocd;
+  if (!controller) throw new Error('the Argo CD notifications controller did not build (see buildFailures in the report)');
   const ns = ctx.cluster.argocdNamespace;
   const base = `/apis/argoproj.io/v1alpha1/namespaces/${ns}/applications`;
   await ctx.api.create(`/apis/argoproj.io/v1alpha1/namespaces/${ns}/appprojects`, {
@@ -83,7 +85,7 @@ export async function argoCdSyncFailure(ctx: E2eContext, s: Scenario): Promise<v
   s.check('Succeeded gives none', facts('payments').length === 2);
 
   s.check('an Application with no status gives no fact', facts('never-synced').length === 0);
-  const errors = logLines(ctx.controllers.argocd, /never-synced/).filter((l) => /level=error|Failed to execute|error evaluating|cannot fetch/i.test(l));
+  const errors = logLines(controller, /never-synced/).filter((l) => /level=error|Failed to execute|error evaluating|cannot fetch/i.test(l));
   s.check('and no expression error in the controller log', errors.length === 0, errors.slice(0, 5));
   s.check('an unlabelled Application gives no fact', facts('unlabelled').length === 0);
   s.check('the body names the release and the revision', first[0]?.json.releaseId === 'payments-rel-7' && first[0]?.json.revision === 'a1b2c3d', first[0]?.json);

@@ -17,8 +17,11 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
   await createRollout(ctx.api, rollout({ namespace: ns, name: NAME, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
 
   // Create: Progressing, then Healthy.
-  const healthy1 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 1', (f) => f.generation === 1 && f.phase === 'Healthy');
-  const created = ofGeneration(1);
+  const healthy1 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy', (f) => f.phase === 'Healthy');
+  // The generation the controller first observes; every later step is one generation on.
+  const g = healthy1.json.generation as number;
+  s.note('generation of the first observed state', g);
+  const created = ofGeneration(g);
   s.note('create', created.map(summary));
   s.check('create: the first fact is Progressing', created[0]?.json.phase === 'Progressing', created.map(summary));
   s.check('create: then Healthy', created.at(-1)?.json.phase === 'Healthy');
@@ -26,7 +29,7 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
 
   // Image update with a new release-id: one fact per step, never the new release-id with the old pod hash.
   await patchRollout(ctx.api, ns, NAME, release('rel-2', `${APP_IMAGE}:2.0`));
-  const healthy2 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 2', (f) => f.generation === 2 && f.phase === 'Healthy', 90_000);
+  const healthy2 = await waitForFact(ctx.catcher, ns, NAME, `Healthy at generation ${g + 1}`, (f) => f.generation === g + 1 && f.phase === 'Healthy', 90_000);
   const update = facts().filter((r) => r.json.releaseId === 'rel-2');
   s.note('image update', update.map(summary));
   const has = (phase: string, step: number) => update.some((r) => r.json.phase === phase && r.json.currentStepIndex === step);
@@ -42,26 +45,26 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
 
   // Scale only: facts at the new generation with the same pod hash.
   await patchRollout(ctx.api, ns, NAME, { spec: { replicas: 3 } });
-  await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 3', (f) => f.generation === 3 && f.phase === 'Healthy', 60_000);
-  const scaled = ofGeneration(3);
+  await waitForFact(ctx.catcher, ns, NAME, `Healthy at generation ${g + 2}`, (f) => f.generation === g + 2 && f.phase === 'Healthy', 60_000);
+  const scaled = ofGeneration(g + 2);
   s.note('scale only', scaled.map(summary));
-  s.check('scale only: facts at generation 3 keep the pod hash and release-id', scaled.length > 0 && scaled.every((r) => r.json.currentPodHash === hash2 && r.json.releaseId === 'rel-2'));
+  s.check('scale only: facts at the next generation keep the pod hash and release-id', scaled.length > 0 && scaled.every((r) => r.json.currentPodHash === hash2 && r.json.releaseId === 'rel-2'));
 
   // A bad image stays Progressing; status.abort gives Degraded with abort: true.
   await patchRollout(ctx.api, ns, NAME, release('rel-3', `${APP_IMAGE}:unpullable`));
-  await waitForFact(ctx.catcher, ns, NAME, 'Progressing at generation 4', (f) => f.generation === 4 && f.phase === 'Progressing');
+  await waitForFact(ctx.catcher, ns, NAME, `Progressing at generation ${g + 3}`, (f) => f.generation === g + 3 && f.phase === 'Progressing');
   await sleep(8000);
-  s.check('bad image: no Degraded fact while the image does not pull', !ofGeneration(4).some((r) => r.json.phase === 'Degraded'), ofGeneration(4).map(summary));
+  s.check('bad image: no Degraded fact while the image does not pull', !ofGeneration(g + 3).some((r) => r.json.phase === 'Degraded'), ofGeneration(g + 3).map(summary));
   await ctx.api.mergePatch(`${rolloutPath(ns, NAME)}/status`, { status: { abort: true } });
-  const aborted = await waitForFact(ctx.catcher, ns, NAME, 'Degraded with abort at generation 4', (f) => f.generation === 4 && f.phase === 'Degraded' && f.abort === true);
-  s.note('bad image then abort', ofGeneration(4).map(summary));
+  const aborted = await waitForFact(ctx.catcher, ns, NAME, `Degraded with abort at generation ${g + 3}`, (f) => f.generation === g + 3 && f.phase === 'Degraded' && f.abort === true);
+  s.note('bad image then abort', ofGeneration(g + 3).map(summary));
   s.check('abort: Degraded, abort: true, message RolloutAborted', /^RolloutAborted: Rollout aborted update to revision \d+/.test(aborted.json.message ?? ''), aborted.json.message);
 
   // restartAt on the aborted Rollout: a repeat Degraded at the new generation.
   await patchRollout(ctx.api, ns, NAME, { spec: { restartAt: new Date().toISOString() } });
-  const restarted = await waitForFact(ctx.catcher, ns, NAME, 'Degraded at generation 5', (f) => f.generation === 5 && f.phase === 'Degraded', 60_000);
-  s.note('restartAt', ofGeneration(5).map(summary));
-  s.check('restartAt: a repeat Degraded fact at generation 5 with abort: true', restarted.json.abort === true);
+  const restarted = await waitForFact(ctx.catcher, ns, NAME, `Degraded at generation ${g + 4}`, (f) => f.generation === g + 4 && f.phase === 'Degraded', 60_000);
+  s.note('restartAt', ofGeneration(g + 4).map(summary));
+  s.check('restartAt: a repeat Degraded fact at the next generation, abort: true', restarted.json.abort === true);
 
   const untracked = factsOf(ctx.catcher, ns, UNTRACKED, { includeRefused: true });
   s.check('an unlabelled Rollout gives no fact', untracked.length === 0, untracked.map(summary));

@@ -46,15 +46,20 @@ export async function veridorGate(ctx: E2eContext, s: Scenario): Promise<void> {
   const ns = VERIDOR_NAMESPACE;
   for (const name of [`${NAME}-canary`, `${NAME}-stable`]) await ctx.api.create(`/api/v1/namespaces/${ns}/services`, service(name));
   await createRollout(ctx.api, rollout({ namespace: ns, name: NAME, releaseId: 'rel-1', image: `${APP_IMAGE}:1`, canary: canary('pass') }));
-  const first = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 1', (f) => f.generation === 1 && f.phase === 'Healthy', 60_000);
+  const first = await waitForFact(ctx.catcher, ns, NAME, 'Healthy', (f) => f.phase === 'Healthy', 60_000);
+  const g = first.json.generation as number;
   const stableHash = first.json.currentPodHash as string;
   s.check('revision 1: Healthy without an AnalysisRun (the first rollout skips the steps)', (await analysisRuns(ctx)).length === 0);
 
   await patchRollout(ctx.api, ns, NAME, revision('rel-2', `${APP_IMAGE}:2`, 'fail'));
-  const degraded = await waitForFact(ctx.catcher, ns, NAME, 'Degraded with abort at generation 2', (f) => f.generation === 2 && f.phase === 'Degraded' && f.abort === true, 120_000);
+  const degraded = await waitForFact(ctx.catcher, ns, NAME, 'Degraded with abort at the next generation', (f) => f.generation === g + 1 && f.phase === 'Degraded' && f.abort === true, 120_000);
   const failedRun = await runFor(ctx, degraded.json.currentPodHash);
   const afterAbort = await getRollout(ctx.api, ns, NAME);
-  const sets = await replicaSets(ctx);
+  // After the abort the controller scales the stable ReplicaSet back to the full count.
+  const sets = await waitFor('the stable ReplicaSet at full size', 30_000, async () => {
+    const ready = await replicaSets(ctx);
+    return ready[stableHash] === afterAbort.spec.replicas ? ready : undefined;
+  }).catch(() => replicaSets(ctx));
   s.note('revision 2 AnalysisRun', { name: failedRun.metadata.name, phase: failedRun.status.phase, message: failedRun.status.message });
   s.note('revision 2 ReplicaSets (hash: ready replicas)', sets);
   s.check('revision 2: the AnalysisRun is Failed', failedRun.status.phase === 'Failed');
@@ -62,7 +67,7 @@ export async function veridorGate(ctx: E2eContext, s: Scenario): Promise<void> {
   s.check('revision 2: the stable ReplicaSet is kept', afterAbort.status.stableRS === stableHash && (sets[stableHash] ?? 0) === afterAbort.spec.replicas, { stableRS: afterAbort.status.stableRS, sets });
 
   await patchRollout(ctx.api, ns, NAME, revision('rel-3', `${APP_IMAGE}:3`, 'pass'));
-  const healthy = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at generation 3', (f) => f.generation === 3 && f.phase === 'Healthy', 120_000);
+  const healthy = await waitForFact(ctx.catcher, ns, NAME, 'Healthy two generations on', (f) => f.generation === g + 2 && f.phase === 'Healthy', 120_000);
   const passedRun = await runFor(ctx, healthy.json.currentPodHash);
   const promoted = await getRollout(ctx.api, ns, NAME);
   s.note('revision 3 AnalysisRun', { name: passedRun.metadata.name, phase: passedRun.status.phase });
