@@ -20,6 +20,15 @@ export interface RolloutOptions {
   readonly canary?: Record<string, unknown>;
 }
 
+function appContainer(image: string): unknown {
+  return {
+    name: 'app',
+    image,
+    ports: [{ containerPort: 8080 }],
+    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
+  };
+}
+
 /** A canary Rollout whose pods meet the restricted Pod Security Standard. */
 export function rollout(options: RolloutOptions): any {
   return {
@@ -40,14 +49,7 @@ export function rollout(options: RolloutOptions): any {
         spec: {
           automountServiceAccountToken: false,
           securityContext: { runAsNonRoot: true, runAsUser: 10001, seccompProfile: { type: 'RuntimeDefault' } },
-          containers: [
-            {
-              name: 'app',
-              image: options.image,
-              ports: [{ containerPort: 8080 }],
-              securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
-            },
-          ],
+          containers: [appContainer(options.image)],
         },
       },
       strategy: { canary: options.canary ?? { steps: PAUSE_STEPS } },
@@ -55,11 +57,14 @@ export function rollout(options: RolloutOptions): any {
   };
 }
 
-/** Changes the image and the release-id in one patch, as a gitops commit does. */
-export function release(releaseId: string, image: string): unknown {
+/**
+ * Changes the image and the release-id in one patch, as a gitops commit does. A merge patch replaces a list
+ * whole, so the container goes in complete (a bare {name, image} would drop its securityContext).
+ */
+export function release(releaseId: string, image: string): any {
   return {
     metadata: { annotations: { [RELEASE_ID]: releaseId } },
-    spec: { template: { spec: { containers: [{ name: 'app', image }] } } },
+    spec: { template: { spec: { containers: [appContainer(image)] } } },
   };
 }
 
@@ -67,7 +72,6 @@ export async function createRollout(api: KubeApi, object: any): Promise<any> {
   return api.create(rolloutPath(object.metadata.namespace), object);
 }
 
-/** Merge patches replace lists whole: the container list is patched as one container. */
 export function patchRollout(api: KubeApi, namespace: string, name: string, patch: unknown): Promise<any> {
   return api.mergePatch(rolloutPath(namespace, name), patch);
 }

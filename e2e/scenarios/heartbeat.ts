@@ -34,11 +34,11 @@ export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> 
   const accept = ctx.catcher.refuse((r) => r.json?.rollout?.namespace === ns && r.json?.rollout?.name === name);
   const downAt = Date.now();
   await patchRollout(ctx.api, ns, name, release('rel-2', `${APP_IMAGE}:2.0`));
-  const lost = await waitForFact(ctx.catcher, ns, name, 'a refused Healthy at the next generation', (f) => f.generation === g + 1 && f.phase === 'Healthy', 90_000, { includeRefused: true, since: downAt });
-  await waitForRollout(ctx.api, ns, name, 'Healthy at the next generation', (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === String(g + 1));
+  const lost = await waitForFact(ctx.catcher, ns, name, 'a refused Healthy at a new generation', (f) => f.generation > g && f.phase === 'Healthy', 90_000, { includeRefused: true, since: downAt });
+  await waitForRollout(ctx.api, ns, name, 'Healthy at that generation', (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === String(lost.json.generation));
   accept();
   const upAt = Date.now();
-  const late = await waitForFact(ctx.catcher, ns, name, 'the current state after the receiver came back', (f) => f.generation === g + 1 && f.phase === 'Healthy', heartbeatWindow(ctx) + 5000, { since: upAt });
+  const late = await waitForFact(ctx.catcher, ns, name, 'the current state after the receiver came back', (f) => f.generation === lost.json.generation && f.phase === 'Healthy', heartbeatWindow(ctx) + 5000, { since: upAt });
   const refused = factsOf(ctx.catcher, ns, name, { includeRefused: true, since: downAt }).filter((r) => r.refused);
   s.note('refused requests (state, with retries)', refused.map(summary));
   s.note('seconds from the lost Healthy fact to its late delivery', (late.at - lost.at) / 1000);
