@@ -7,6 +7,8 @@ import { E2eError } from './errors';
 import { COMPONENTS, type Component, type SourcePatch } from './versions';
 
 export const E2E_DIR = resolve(import.meta.dirname, '..');
+/** The build modules say `go 1.26`. */
+const MIN_GO_MINOR = 26;
 
 export interface BuiltComponent {
   readonly component: Component;
@@ -31,8 +33,13 @@ export function goVersion(): string {
   if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
     throw new E2eError('Go is not installed: `npm run e2e` builds its components with `go build`. Install Go 1.26 and put `go` on PATH.');
   }
-  if (result.status !== 0) throw new E2eError(`\`go env GOVERSION\` failed: ${result.stderr.trim()}`);
-  return result.stdout.trim();
+  const version = result.status === 0 ? result.stdout.trim() : '';
+  const [major, minor] = /^go(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) ?? [0, 0];
+  if (major! < 1 || (major === 1 && minor! < MIN_GO_MINOR)) {
+    const found = version || spawnSync('go', ['version'], { encoding: 'utf8' }).stdout.trim() || 'an unknown version';
+    throw new E2eError(`Go 1.${MIN_GO_MINOR} or newer is needed to build the e2e components; \`go\` on PATH is ${found}. Put Go 1.${MIN_GO_MINOR} first on PATH.`);
+  }
+  return version;
 }
 
 function buildModuleDir(component: Component): string {
