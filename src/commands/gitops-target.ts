@@ -1,10 +1,10 @@
 /** The one cluster `pr` or `diff` works on, rendered, and the gitops repo to compare it with. */
-import { loadClusters } from '../config/loader';
 import { GlidepathError } from '../errors';
 import type { GitopsRepoOptions } from '../gitops/gitops-repo';
 import type { RenderedFile } from '../render/render-cluster';
 import type { CommandContext } from './command';
-import { envValue, loadOptions } from './options';
+import { envValue } from './options';
+import { loadSupportedClusters } from './supported-clusters';
 
 export interface GitopsTargetValues {
   readonly cluster?: string | undefined;
@@ -27,7 +27,7 @@ export function gitopsTarget(command: string, values: GitopsTargetValues, contex
   if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
   }
-  const [loaded] = loadClusters(loadOptions(values));
+  const [loaded] = loadSupportedClusters(values, context);
   const config = loaded!.config;
   const repo = values.repo ?? values.against;
   const token = envValue(context.env, 'GITHUB_TOKEN');

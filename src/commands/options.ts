@@ -1,6 +1,7 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
 import type { LoadOptions } from '../config/loader';
-import type { OptionSpec } from './command';
+import { secretsFromEnvironment } from '../config/secret-values';
+import type { CommandContext, OptionSpec } from './command';
 
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
 
@@ -26,10 +27,15 @@ export const gitopsTargetOptions = {
 
 export const GITHUB_TOKEN_NOTE = 'GITHUB_TOKEN          token for git over https (sent as a header) and the API; never printed';
 
-/** The loader's options from what the user typed. */
-export function loadOptions(values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined }): LoadOptions {
+/** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
+export function loadOptions(
+  values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined },
+  context: Pick<CommandContext, 'env' | 'warn'>,
+): LoadOptions {
   return {
     dir: values.clusters,
+    knownSecrets: secretsFromEnvironment(context.env),
+    warn: context.warn,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
     ...(values['relay-ip'] !== undefined ? { relayIp: values['relay-ip'] } : {}),
   };

@@ -13,11 +13,20 @@ export default defineCommand({
   options: {
     ...gitopsTargetOptions,
     'dry-run': { type: 'boolean', description: 'build the commit and the pull request text; push nothing, open nothing' },
-    'api-url': { type: 'string', value: 'URL', description: 'GitHub API (default GITHUB_API_URL, else from the repo host: api.github.com or https://<host>/api/v3)' },
+    'api-url': {
+      type: 'string',
+      value: 'URL',
+      description: 'GitHub API (default GITHUB_API_URL, else from the repo host: api.github.com or https://<host>/api/v3)',
+    },
     'github-repo': { type: 'string', value: 'OWNER/NAME', description: 'the repository on GitHub when the repo URL does not tell (a local path, a mirror)' },
     'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
   },
-  notes: [GITHUB_TOKEN_NOTE, 'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)', '', 'Exit codes: 0 done, 1 failure, 2 bad input.'],
+  notes: [
+    GITHUB_TOKEN_NOTE,
+    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)',
+    '',
+    'Exit codes: 0 done, 1 failure, 2 bad input.',
+  ],
 
   async run(values, context) {
     const target = gitopsTarget('pr', values, context);

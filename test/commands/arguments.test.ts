@@ -17,7 +17,23 @@ describe('each command has its own --help', () => {
     ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--help']],
     ['verify', ['--cluster', '--clusters', '--relay-ip', '--help']],
     ['diff', ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--exit-code', '--help']],
-    ['pr', ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--dry-run', '--api-url', '--github-repo', '--source-dir', '--help']],
+    [
+      'pr',
+      [
+        '--cluster',
+        '--clusters',
+        '--relay-ip',
+        '--repo',
+        '--against',
+        '--base',
+        '--cache-dir',
+        '--dry-run',
+        '--api-url',
+        '--github-repo',
+        '--source-dir',
+        '--help',
+      ],
+    ],
   ])('%s lists exactly the options it takes', async (command, options) => {
     expect(await helpOptions(command)).toEqual(options);
     expect(stdout[0]).toMatch(new RegExp(`^${command}: `));

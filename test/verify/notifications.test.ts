@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
 import { checkNotifications } from '../../src/verify/notifications';
+import { NOTIFICATION_RULES } from '../../src/verify/notifications/rules';
 import type { RenderedObject } from '../../src/verify/types';
 import { contextFor, objectsFor } from './objects';
 
@@ -11,9 +13,12 @@ const TRIGGER = 'trigger.glidepath-rollout-state';
 const TEMPLATE = 'template.glidepath-rollout-fact';
 const SERVICE = 'service.webhook.glidepath-relay';
 const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
+const RELEASE_ID_READ = '(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]';
+/** What glidepath rendered before: antonmedv/expr 1.15 (Argo Rollouts 1.6.2 to 1.8) does not parse `?.[`. */
+const PREVIOUS_RELEASE_ID_READ = 'rollout.metadata?.annotations?.["hangar.io/release-id"]';
 
 /** The rendered notifications ConfigMap with one data value changed. */
-const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === 'argo-rollouts-notification-configmap')!;
+const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === ROLLOUTS_NOTIFICATION_CONFIGMAP)!;
 
 /** The rendered Rollouts notifications ConfigMap with its data changed (and no file text, which no longer matches). */
 function withData(change: (data: Record<string, string>) => void): RenderedObject {
@@ -26,15 +31,42 @@ function lint(object: RenderedObject, ctx = context) {
   return checkNotifications([object], ctx).violations.filter((v) => v.rule !== 'notifications/verbatim');
 }
 
+/** One planted violation per rule, each a change of the rendered Rollouts ConfigMap's data. */
+const PLANTS: readonly [rule: string, plant: (data: Record<string, string>) => void][] = [
+  ['verbatim', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('?? "")', "?? '')"))],
+  ['engine-accepts', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase =='))],
+  ['engine-release', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(RELEASE_ID_READ, PREVIOUS_RELEASE_ID_READ))],
+  ['trigger-names', (d) => (d['trigger.on-rollout-state'] = d[TRIGGER]!)],
+  ['generation-guard', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"'))],
+  ['time-bucket', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))'))],
+  ['nil-safe', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: ${GUARD} and rollout.status.phase != "Degraded"`))],
+  ['template-json', (d) => (d[TEMPLATE] = stringify({ webhook: { 'glidepath-relay': { method: 'POST', body: '{"message": "{{ .rollout.status.message }}"}' } } }))],
+  ['references', (d) => (d.subscriptions = d.subscriptions!.replace('- glidepath-relay', '- glidepath-relais'))],
+  ['webhook-post-json', (d) => (d[TEMPLATE] = d[TEMPLATE]!.replace('method: POST', 'method: GET'))],
+];
+
 describe('notification lint', () => {
-  it('passes the rendered Rollouts ConfigMap, checking every rule', () => {
+  it('passes the rendered Rollouts ConfigMap, checking each rule of the Rollouts engine once', () => {
     const report = checkNotifications([rolloutsConfigMap], context);
     expect(report.violations).toEqual([]);
     expect(report.objects).toBe(1);
-    expect(report.checks).toBe(9); // verbatim, engine-accepts, trigger-names, generation-guard, time-bucket, nil-safe, template-json, references, webhooks
+    expect(report.checks).toBe(NOTIFICATION_RULES.filter((rule) => rule.engines.includes('rollouts')).length);
   });
 
-  it('rule A: a trigger without the generation guard', () => {
+  it('has a planted violation for every rule', () => {
+    expect(new Set(PLANTS.map(([rule]) => rule))).toEqual(new Set(NOTIFICATION_RULES.map((rule) => rule.name)));
+  });
+
+  it.each(PLANTS)('%s: its plant is caught, with a fix', (rule, plant) => {
+    const violations = checkNotifications([withData(plant)], context).violations.filter((v) => v.rule === `notifications/${rule}`);
+    expect(violations.length).toBeGreaterThan(0);
+    for (const violation of violations) {
+      expect(violation.object).toBe(REF);
+      expect(violation.fix).not.toBe('');
+    }
+  });
+
+  it('a trigger without the generation guard', () => {
     const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"')));
     expect(lint(bad)).toEqual([expect.objectContaining({ object: REF, rule: 'notifications/generation-guard', message: expect.stringContaining('trigger.glidepath-rollout-state[0].when "rollout.status?.phase == \\"Healthy\\"" lacks the generation guard') })]);
   });
@@ -51,6 +83,18 @@ describe('notification lint', () => {
       d.subscriptions = d.subscriptions!.replace('- glidepath-rollout-state', '- on-rollout-state');
     });
     expect(lint(bad)).toEqual([expect.objectContaining({ rule: 'notifications/trigger-names', fix: expect.stringContaining('glidepath-rollout-state') })]);
+  });
+
+  it('an expression the declared engine release cannot parse, and only there', () => {
+    const previous = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(RELEASE_ID_READ, PREVIOUS_RELEASE_ID_READ)));
+    expect(lint(previous)).toEqual([
+      expect.objectContaining({
+        rule: 'notifications/engine-release',
+        message: expect.stringMatching(/oncePer .* uses `\?\.\[\.\.\.\]` \(optional index\), which github\.com\/antonmedv\/expr v1\.15\.3 of Argo Rollouts 1\.6\.2 lacks \(rollouts\.controllerVersion: 1\.6\.2\)$/),
+      }),
+    ]);
+    const onNineOne = { ...context, config: { ...context.config, rollouts: { ...context.config.rollouts, controllerVersion: '1.9.1' } } };
+    expect(lint(previous, onNineOne)).toEqual([]);
   });
 
   it('a float time bucket, and one no shorter than the resync period', () => {
@@ -136,16 +180,16 @@ describe('notification lint', () => {
 });
 
 describe('notification lint of argocd-notifications-cm', () => {
-  const argocd = objects.find((o) => o.manifest.metadata?.name === 'argocd-notifications-cm');
+  const argocd = objects.find((o) => o.manifest.metadata?.name === ARGOCD_NOTIFICATIONS_CONFIGMAP);
 
   it.runIf(argocd !== undefined)('passes the rendered Argo CD ConfigMap', () => {
     expect(checkNotifications([argocd!], context).violations).toEqual([]);
   });
 
-  it.runIf(argocd !== undefined)("catches S5's mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
+  it.runIf(argocd !== undefined)("catches the Phase 0 mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
     const manifest = structuredClone(argocd!.manifest) as any;
     manifest.data['trigger.glidepath-sync-failed'] = manifest.data['trigger.glidepath-sync-failed'].replace(
-      'oncePer: app.status.operationState.finishedAt',
+      'oncePer: app.status?.operationState?.finishedAt',
       'oncePer: app.status.operationState.syncResult.revision',
     );
     const messages = checkNotifications([{ file: argocd!.file, manifest }], context).violations.map((v) => `${v.object} ${v.rule} ${v.message}`);
