@@ -1,3 +1,4 @@
+import type { Json } from './kube';
 import { createServer, type Server } from 'node:http';
 
 export interface CaughtRequest {
@@ -8,7 +9,7 @@ export interface CaughtRequest {
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
   /** The body parsed as JSON, or undefined when it is not valid JSON. */
-  readonly json: any;
+  readonly json: Json;
   /** The catcher answered 503 to it (see refuse). */
   readonly refused: boolean;
 }
@@ -55,7 +56,7 @@ export class Catcher {
   }
 
   /** Facts (parsed JSON bodies) that were accepted and match. */
-  facts(match: (fact: any) => boolean, options: { includeRefused?: boolean; since?: number } = {}): CaughtRequest[] {
+  facts(match: (fact: Json) => boolean, options: { includeRefused?: boolean; since?: number } = {}): CaughtRequest[] {
     return this.requests.filter(
       (r) => r.json !== undefined && (options.includeRefused || !r.refused) && r.at >= (options.since ?? 0) && match(r.json),
     );

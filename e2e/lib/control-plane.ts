@@ -1,3 +1,4 @@
+import type { Json } from './kube';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,8 +146,8 @@ export async function addNode(api: KubeApi, processes: readonly Started[]): Prom
   await waitFor('the kwok node to be Ready', 60_000, async () => {
     const node = await api.get('/api/v1/nodes/kwok-node-0');
     // Ready, and the node lifecycle controller has lifted the not-ready taint that node admission puts on a new node.
-    const ready = node.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True');
-    return ready && !(node.spec?.taints ?? []).some((t: any) => t.key === 'node.kubernetes.io/not-ready') ? true : undefined;
+    const ready = node.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True');
+    return ready && !(node.spec?.taints ?? []).some((t: Json) => t.key === 'node.kubernetes.io/not-ready') ? true : undefined;
   }, processes);
   await waitFor('the default ServiceAccount', 60_000, async () => ((await api.call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200 ? true : undefined), processes);
 }

@@ -1,3 +1,4 @@
+import type { Json } from './kube';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,7 +27,7 @@ export interface E2eCluster {
 }
 
 export function readCluster(): E2eCluster {
-  const raw = parseDocument(readFileSync(CLUSTER_FILE, 'utf8')).toJS() as any;
+  const raw = parseDocument(readFileSync(CLUSTER_FILE, 'utf8')).toJS() as Json;
   return {
     name: raw.name,
     rolloutsNamespace: raw.rollouts?.namespace ?? 'argo-rollouts',
@@ -97,7 +98,7 @@ export async function installCrds(kubectl: Kubectl, plane: ControlPlane): Promis
   for (const name of names) {
     await waitFor(`CRD ${name} to be established`, 30_000, async () => {
       const response = await plane.admin.call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
-      return response.body?.status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+      return response.body?.status?.conditions?.some((c: Json) => c.type === 'Established' && c.status === 'True') ? true : undefined;
     });
   }
   return files;

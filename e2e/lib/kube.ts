@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:https';
 
+/** The API server's JSON, read field by field with optional chaining: its shape is the API server's, not ours. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export interface ApiResponse {
   readonly status: number;
-  readonly body: any;
+  readonly body: Json;
   readonly warnings: string[];
 }
 
@@ -54,7 +58,7 @@ export class KubeApi {
     });
   }
 
-  async must(method: string, path: string, body?: unknown, contentType?: string): Promise<any> {
+  async must(method: string, path: string, body?: unknown, contentType?: string): Promise<Json> {
     const response = await this.call(method, path, body, contentType);
     if (response.status < 200 || response.status > 299) {
       const message = typeof response.body === 'object' && response.body ? response.body.message : String(response.body);
@@ -63,15 +67,15 @@ export class KubeApi {
     return response.body;
   }
 
-  get(path: string): Promise<any> {
+  get(path: string): Promise<Json> {
     return this.must('GET', path);
   }
 
-  create(path: string, object: unknown): Promise<any> {
+  create(path: string, object: unknown): Promise<Json> {
     return this.must('POST', path, object);
   }
 
-  mergePatch(path: string, patch: unknown): Promise<any> {
+  mergePatch(path: string, patch: unknown): Promise<Json> {
     return this.must('PATCH', path, patch, 'application/merge-patch+json');
   }
 }

@@ -1,3 +1,4 @@
+import type { Json } from './kube';
 import type { Catcher, CaughtRequest } from './catcher';
 import { rolloutPath, type KubeApi } from './kube';
 import { waitFor } from './processes';
@@ -30,7 +31,7 @@ function appContainer(image: string): unknown {
 }
 
 /** A canary Rollout whose pods meet the restricted Pod Security Standard. */
-export function rollout(options: RolloutOptions): any {
+export function rollout(options: RolloutOptions): Json {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -61,22 +62,22 @@ export function rollout(options: RolloutOptions): any {
  * Changes the image and the release-id in one patch, as a gitops commit does. A merge patch replaces a list
  * whole, so the container goes in complete (a bare {name, image} would drop its securityContext).
  */
-export function release(releaseId: string, image: string): any {
+export function release(releaseId: string, image: string): Json {
   return {
     metadata: { annotations: { [RELEASE_ID]: releaseId } },
     spec: { template: { spec: { containers: [appContainer(image)] } } },
   };
 }
 
-export async function createRollout(api: KubeApi, object: any): Promise<any> {
+export async function createRollout(api: KubeApi, object: Json): Promise<Json> {
   return api.create(rolloutPath(object.metadata.namespace), object);
 }
 
-export function patchRollout(api: KubeApi, namespace: string, name: string, patch: unknown): Promise<any> {
+export function patchRollout(api: KubeApi, namespace: string, name: string, patch: unknown): Promise<Json> {
   return api.mergePatch(rolloutPath(namespace, name), patch);
 }
 
-export function getRollout(api: KubeApi, namespace: string, name: string): Promise<any> {
+export function getRollout(api: KubeApi, namespace: string, name: string): Promise<Json> {
   return api.get(rolloutPath(namespace, name));
 }
 
@@ -89,14 +90,14 @@ export function waitForFact(
   namespace: string,
   name: string,
   what: string,
-  match: (fact: any) => boolean,
+  match: (fact: Json) => boolean,
   timeoutMs = 60_000,
   options: { includeRefused?: boolean; since?: number } = {},
 ): Promise<CaughtRequest> {
   return waitFor(`a fact of ${namespace}/${name}: ${what}`, timeoutMs, async () => factsOf(catcher, namespace, name, options).find((r) => match(r.json)));
 }
 
-export function waitForRollout(api: KubeApi, namespace: string, name: string, what: string, match: (rollout: any) => boolean, timeoutMs = 60_000): Promise<any> {
+export function waitForRollout(api: KubeApi, namespace: string, name: string, what: string, match: (rollout: Json) => boolean, timeoutMs = 60_000): Promise<Json> {
   return waitFor(`${namespace}/${name} to be ${what}`, timeoutMs, async () => {
     const object = await getRollout(api, namespace, name);
     return match(object) ? object : undefined;

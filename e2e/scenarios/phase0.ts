@@ -1,3 +1,4 @@
+import type { Json } from '../lib/kube';
 import type { Scenario } from '../lib/report';
 import { sleep } from '../lib/processes';
 import { rolloutPath } from '../lib/kube';
@@ -21,7 +22,7 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
   // Each step waits for a later generation than the last one seen (how far it moves is the controller's business).
   let g = healthy1.json.generation as number;
   const generations = [g];
-  const next = (f: any) => f.generation > g;
+  const next = (f: Json) => f.generation > g;
   const created = ofGeneration(g);
   s.note('create', created.map(summary));
   s.check('create: the first fact is Progressing', created[0]?.json.phase === 'Progressing', created.map(summary));
@@ -74,7 +75,7 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
   s.check('restartAt: a repeat Degraded fact at the next generation, abort: true', restarted.json.abort === true);
 
   const live = await ctx.api.get(rolloutPath(ns, NAME));
-  s.note('who wrote the Rollout (managedFields)', live.metadata.managedFields.map((m: any) => `${m.manager} ${m.operation}${m.subresource ? ` /${m.subresource}` : ''}: ${Object.keys(m.fieldsV1 ?? {}).join(',')}${m.fieldsV1?.['f:spec'] ? ` spec=${Object.keys(m.fieldsV1['f:spec']).join(',')}` : ''}`));
+  s.note('who wrote the Rollout (managedFields)', live.metadata.managedFields.map((m: Json) => `${m.manager} ${m.operation}${m.subresource ? ` /${m.subresource}` : ''}: ${Object.keys(m.fieldsV1 ?? {}).join(',')}${m.fieldsV1?.['f:spec'] ? ` spec=${Object.keys(m.fieldsV1['f:spec']).join(',')}` : ''}`));
   const untracked = factsOf(ctx.catcher, ns, UNTRACKED, { includeRefused: true });
   s.check('an unlabelled Rollout gives no fact', untracked.length === 0, untracked.map(summary));
 }

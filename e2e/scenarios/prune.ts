@@ -1,3 +1,4 @@
+import type { Json } from '../lib/kube';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDITED_USER } from '../lib/control-plane';
@@ -22,7 +23,7 @@ async function serviceAccountKubeconfig(ctx: E2eContext, namespace: string, name
 /** The container of the rendered CronJob that prunes one namespace, as the API server holds it. */
 async function pruneContainer(ctx: E2eContext, namespace: string): Promise<{ command: string[]; args: string[] }> {
   const cronJob = await ctx.api.get(`/apis/batch/v1/namespaces/${ctx.cluster.pruneNamespace}/cronjobs/${CRONJOB}`);
-  const containers: any[] = cronJob.spec.jobTemplate.spec.template.spec.containers;
+  const containers: Json[] = cronJob.spec.jobTemplate.spec.template.spec.containers;
   const container = containers.find((c) => (c.args as string[]).includes(`--namespace=${namespace}`));
   if (!container) throw new Error(`the CronJob has no container for --namespace=${namespace}`);
   return { command: container.command, args: container.args };
@@ -63,7 +64,7 @@ export async function prune(ctx: E2eContext, s: Scenario): Promise<void> {
   s.note('output', `${result.stdout}${result.stderr}`.trim());
   s.check('the prune exits 0 as the ServiceAccount', result.code === 0, result.stderr);
   const keys: Record<string, number> = JSON.parse(after.metadata.annotations?.[NOTIFIED] ?? '{}');
-  s.check('the annotation is removed (any key now is newer than the prune)', Object.values(keys).every((t) => t * 1000 >= prunedAt - 1000), keys);
+  s.check('the annotation is removed (Json key now is newer than the prune)', Object.values(keys).every((t) => t * 1000 >= prunedAt - 1000), keys);
   const resent = await waitForFact(ctx.catcher, ns, name, 'the current state resent after the prune', (f) => f.phase === 'Healthy', 30_000, { since: prunedAt });
   s.note('facts', factsOf(ctx.catcher, ns, name).map(summary));
   s.note('seconds from the prune to the resent fact', (resent.at - prunedAt) / 1000);
@@ -74,7 +75,7 @@ export async function prune(ctx: E2eContext, s: Scenario): Promise<void> {
   s.check(`the same command in ${OUTSIDE_NAMESPACE} is Forbidden`, outside.code !== 0 && /Forbidden/.test(outside.stderr));
 
   const role = await ctx.api.get(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/${CRONJOB}`);
-  const granted = [...new Set((role.rules as any[]).flatMap((r) => r.verbs as string[]))].sort();
+  const granted = [...new Set((role.rules as Json[]).flatMap((r) => r.verbs as string[]))].sort();
   const used = await waitFor('the audit log of the prune', 10_000, async () => {
     const audit = auditedVerbs(ctx.plane.auditLog);
     return audit.verbs.length ? audit : undefined;
@@ -87,7 +88,7 @@ export async function prune(ctx: E2eContext, s: Scenario): Promise<void> {
   s.check('kubectl create job --from=cronjob passes admission, no warning', created.code === 0 && !/warning/i.test(created.stderr), `${created.stdout}${created.stderr}`.trim());
   const done = await waitFor('the prune Job to complete', 60_000, async () => {
     const object = await ctx.api.get(`/apis/batch/v1/namespaces/${ctx.cluster.pruneNamespace}/jobs/${job}`);
-    return object.status?.conditions?.find((c: any) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') ? object : undefined;
+    return object.status?.conditions?.find((c: Json) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') ? object : undefined;
   });
   const pods = await ctx.api.get(`/api/v1/namespaces/${ctx.cluster.pruneNamespace}/pods?labelSelector=job-name%3D${job}`);
   s.check('its pod was admitted in the restricted namespace and the Job completed', pods.items.length > 0 && done.status.succeeded === 1, done.status);

@@ -1,3 +1,4 @@
+import type { Json } from '../lib/kube';
 import { veridorCanarySteps } from '../../src/veridor/canary-steps';
 import { waitFor } from '../lib/processes';
 import type { Scenario } from '../lib/report';
@@ -10,14 +11,14 @@ const GATE_IMAGE = 'registry.e2e.invalid/veridor';
 
 /** veridorCanarySteps, with the gate image chosen per revision: kwok fails a Job pod whose image is tagged :fail. */
 function canary(gateTag: 'pass' | 'fail'): Record<string, unknown> {
-  const steps: any[] = veridorCanarySteps({ canaryUrl: `http://${NAME}-canary:8080` });
+  const steps: Json[] = veridorCanarySteps({ canaryUrl: `http://${NAME}-canary:8080` });
   for (const step of steps) step.analysis?.args.push({ name: 'image', value: `${GATE_IMAGE}:${gateTag}` });
   return { canaryService: `${NAME}-canary`, stableService: `${NAME}-stable`, steps };
 }
 
 /** A new revision: image, release-id and the gate image in one patch. */
 function revision(releaseId: string, image: string, gateTag: 'pass' | 'fail'): unknown {
-  const patch: any = release(releaseId, image);
+  const patch: Json = release(releaseId, image);
   patch.spec.strategy = { canary: canary(gateTag) };
   return patch;
 }
@@ -26,16 +27,16 @@ function service(name: string): unknown {
   return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: VERIDOR_NAMESPACE }, spec: { selector: { app: NAME }, ports: [{ port: 8080, targetPort: 8080 }] } };
 }
 
-async function analysisRuns(ctx: E2eContext): Promise<any[]> {
+async function analysisRuns(ctx: E2eContext): Promise<Json[]> {
   return (await ctx.api.get(`/apis/argoproj.io/v1alpha1/namespaces/${VERIDOR_NAMESPACE}/analysisruns`)).items;
 }
 
 async function replicaSets(ctx: E2eContext): Promise<Record<string, number>> {
   const list = await ctx.api.get(`/apis/apps/v1/namespaces/${VERIDOR_NAMESPACE}/replicasets`);
-  return Object.fromEntries(list.items.map((rs: any) => [rs.metadata.labels['rollouts-pod-template-hash'], rs.status.readyReplicas ?? 0]));
+  return Object.fromEntries(list.items.map((rs: Json) => [rs.metadata.labels['rollouts-pod-template-hash'], rs.status.readyReplicas ?? 0]));
 }
 
-async function runFor(ctx: E2eContext, podHash: string): Promise<any> {
+async function runFor(ctx: E2eContext, podHash: string): Promise<Json> {
   return waitFor(`the AnalysisRun of ${podHash} to finish`, 90_000, async () =>
     (await analysisRuns(ctx)).find((run) => run.metadata.labels?.['rollouts-pod-template-hash'] === podHash && ['Successful', 'Failed', 'Error', 'Inconclusive'].includes(run.status?.phase)),
   );
