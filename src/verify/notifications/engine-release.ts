@@ -29,11 +29,15 @@ export const engineRelease: NotificationRule = {
         const failing = rows.filter((row) => missingFeatures(row, needs).length > 0);
         if (failing.length === 0) return [];
         const first = failing[0]!;
-        const lacks = missingFeatures(first, needs).map((feature) => EXPR_FEATURE_SYNTAX[feature]).join(' and ');
-        return [{
-          message: `${at}.${field} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
-          fix: 'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a release that has them (docs/engine-versions.md)',
-        }];
+        const lacks = missingFeatures(first, needs)
+          .map((feature) => EXPR_FEATURE_SYNTAX[feature])
+          .join(' and ');
+        return [
+          {
+            message: `${at}.${field} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
+            fix: 'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a release that has them (docs/engine-versions.md)',
+          },
+        ];
       }),
     );
   },
