@@ -2,8 +2,11 @@
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
 import { isManifestFile } from '../render/kustomization';
-import { renderCluster, type RenderedFile } from '../render/render-cluster';
+import { renderCluster } from '../render/render-cluster';
+import { filesOf, type RenderedFile } from '../render/rendered-file';
+import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
+import { checkTeamNotifications } from './extra-data';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
@@ -12,7 +15,7 @@ import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext,
 import { isRecord } from '../is-record';
 
 /** The rule families, in the order the report lists them. */
-export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications];
+export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications, checkTeamNotifications];
 
 export interface VerifyReport {
   readonly cluster: string;
@@ -20,6 +23,7 @@ export interface VerifyReport {
   readonly checks: number;
   readonly families: readonly FamilyReport[];
   readonly violations: readonly Violation[];
+  readonly warnings: readonly Violation[];
 }
 
 /** Parses rendered files into objects; a file that is not valid YAML is a bug in rendering and throws. */
@@ -46,6 +50,7 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
     checks: reports.reduce((sum, r) => sum + r.checks, 0),
     families: reports,
     violations: reports.flatMap((r) => r.violations),
+    warnings: reports.flatMap((r) => r.warnings ?? []),
   };
 }
 
@@ -56,8 +61,17 @@ export interface VerifyClusterOptions {
   readonly render?: (config: ClusterConfig) => RenderedFile[];
 }
 
-/** Renders the cluster and verifies every object of its manifests (the kustomization is not one). */
+/**
+ * Every object of the cluster as the API server will get it: the rendered manifests, and the ConfigMap each chart
+ * renders from a helm values file.
+ */
+export function clusterObjects(config: ClusterConfig, render: (config: ClusterConfig) => RenderedFile[] = renderCluster): RenderedObject[] {
+  const files = render(config);
+  const manifests = filesOf(files, 'manifests').filter((file) => isManifestFile(file.path));
+  return [...renderedObjects(manifests), ...chartRenderedObjects(config, filesOf(files, 'values'))];
+}
+
+/** Renders the cluster and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptions = {}): VerifyReport {
-  const objects = renderedObjects((options.render ?? renderCluster)(config).filter((file) => isManifestFile(file.path)));
-  return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+  return verifyObjects(clusterObjects(config, options.render), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }
