@@ -58,6 +58,8 @@ describe('pr and diff with a helm-values ConfigMap', () => {
     const undo = await diffAgainstGitops({ config: back, files: renderCluster(back), cacheDir: first.cacheDir });
     expect(undo.review.objects).toEqual([
       { change: 'added', kind: 'ConfigMap', namespace: 'argo-rollouts', name: 'argo-rollouts-notification-configmap' },
+      // The kustomization now lists the ConfigMap's manifest too.
+      { change: 'changed', kind: 'Kustomization', name: 'glidepath-prod' },
       { change: 'removed', kind: 'Helm values', name: VALUES_FILE },
     ]);
     expect(undo.markdown).toContain(`--- a/${VALUES_FOLDER}/${VALUES_FILE}\n+++ /dev/null`);
