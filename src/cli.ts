@@ -15,8 +15,11 @@ const loadVerify = async () => ({ ...(await import('./verify/run')), ...(await i
 const loadGitops = async () => ({
   ...(await import('./gitops/diff')),
   ...(await import('./gitops/pull-request')),
+  ...(await import('./gitops/ship')),
   ...(await import('./gitops/remote')),
   ...(await import('./gitops/report')),
+  ...(await import('./gitops/providers/select')),
+  ...(await import('./gitops/source')),
 });
 
 const EXIT_OK = 0;
@@ -29,9 +32,9 @@ Usage:
   npm run synth [-- options]        render clusters/*.yaml into dist/<cluster>/
   npm run verify [-- --cluster NAME] render in memory and check every object (schema, Pod Security, RBAC,
                                     secrets, notifications); exit 1 on any violation
-  npm run pr -- --cluster NAME [--repo URL|PATH] [--base BRANCH] [--dry-run]
+  npm run pr -- --cluster NAME|--all [--provider github|gitlab|none] [--repo URL|PATH] [--dry-run]
                                     commit the render to a glidepath/<cluster>/<hash> branch of the gitops
-                                    repo and open (or update) its pull request; needs GITHUB_TOKEN
+                                    repo and open (or update) its pull or merge request (none: push only)
   npm run diff -- --cluster NAME [--against URL|PATH] [--exit-code]
                                     the review (objects added/changed/removed, YAML diff) as Markdown,
                                     against what the gitops repo's base branch holds now
@@ -47,13 +50,21 @@ pr and diff:
   --repo, --against URL|PATH  another gitops repo than gitops.repo of the cluster file
   --base BRANCH         another base branch than gitops.baseBranch
   --cache-dir DIR       where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)
-  --dry-run             pr: build the commit and the pull request text; push nothing, open nothing
-  --api-url URL         GitHub API (default GITHUB_API_URL, else from the repo host: api.github.com or
-                        https://<host>/api/v3 for GitHub Enterprise)
-  --github-repo O/NAME  the repository on GitHub when the repo URL does not tell (a local path, a mirror)
+  --dry-run             pr: build the commit and the change's text; push nothing, open nothing
+  --all                 pr: every cluster, one change each (one fetch per gitops repo); a summary line each
+  --provider NAME       github, gitlab or none (default gitops.provider, else from github.com/gitlab.com)
+  --api-url URL         the provider's API (default GITHUB_API_URL / from the repo host: api.github.com,
+                        https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)
+  --remote-path PATH    the repository on its host when the URL does not tell: OWNER/NAME or
+                        GROUP/SUBGROUP/NAME (--github-repo is the same)
+  --push-option TEXT    passed to git push --push-option (repeatable), e.g. merge_request.create
+  --draft, --label L, --reviewer NAME   a new change as a draft, its labels and reviewers (repeatable)
+  --gitlab-auth MODE    private-token (default) or bearer (OAuth and CI job tokens)
+  --allow-insecure-http send the token to an http:// remote or API (refused otherwise)
   --source-dir DIR      the checkout of this repo whose HEAD the commit names (default: .)
+  --source-url URL      this repo's web page, for a link to the source commit (default from the CI)
   --exit-code           diff: exit 3 when the cluster differs from the base
-  GITHUB_TOKEN          token for git over https (sent as a header) and the API; never printed
+  GITHUB_TOKEN, GITLAB_TOKEN  the provider's token for git over https (a header) and its API; never printed
   GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)
   -h, --help            show this help
 
@@ -150,8 +161,18 @@ const GITOPS_OPTIONS = {
   'cache-dir': { type: 'string' },
   'api-url': { type: 'string' },
   'github-repo': { type: 'string' },
+  'remote-path': { type: 'string' },
   'source-dir': { type: 'string' },
+  'source-url': { type: 'string' },
   'dry-run': { type: 'boolean' },
+  all: { type: 'boolean' },
+  provider: { type: 'string' },
+  'push-option': { type: 'string', multiple: true },
+  draft: { type: 'boolean' },
+  label: { type: 'string', multiple: true },
+  reviewer: { type: 'string', multiple: true },
+  'gitlab-auth': { type: 'string' },
+  'allow-insecure-http': { type: 'boolean' },
   'exit-code': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
@@ -160,29 +181,33 @@ const GITOPS_OPTIONS = {
 function gitopsArgs(command: 'pr' | 'diff', args: string[]) {
   const { values } = parseArgs({ args, options: GITOPS_OPTIONS, strict: true, allowPositionals: false });
   if (values.help) return { help: true as const };
-  const unsupported = command === 'pr' ? (['against', 'exit-code'] as const) : (['repo', 'dry-run', 'github-repo', 'api-url', 'source-dir'] as const);
+  const unsupported = command === 'pr' ? (['against', 'exit-code'] as const) : (['repo', 'dry-run', 'github-repo', 'remote-path', 'api-url', 'source-dir', 'source-url', 'all', 'push-option', 'draft', 'label', 'reviewer', 'gitlab-auth'] as const);
   for (const name of unsupported) {
     if (values[name] !== undefined) throw new GitopsError('input', `--${name} is not an option of ${command}`, `npm run ${command} -- --help lists the options`);
   }
-  if (values.cluster === undefined) {
-    throw new GitopsError('input', `${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod`);
+  if (values.all === true && values.cluster !== undefined) throw new GitopsError('input', 'pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
+  if (values.cluster === undefined && values.all !== true) {
+    throw new GitopsError('input', `${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod${command === 'pr' ? ' (or --all for every cluster)' : ''}`);
   }
-  const [loaded] = loadClusters({ dir: values.clusters, cluster: values.cluster });
-  const config = loaded!.config;
-  const token = envValue('GITHUB_TOKEN');
+  const loaded = loadClusters({ dir: values.clusters, ...(values.cluster !== undefined ? { cluster: values.cluster } : {}) });
+  const tokens = { ...optional('github', envValue('GITHUB_TOKEN')), ...optional('gitlab', envValue('GITLAB_TOKEN')) };
   const repo = values.repo ?? values.against;
   return {
     help: false as const,
     values,
+    configs: loaded.map((l) => l.config),
     common: {
-      config,
-      files: renderCluster(config),
       ...(repo !== undefined ? { repo } : {}),
       ...(values.base !== undefined ? { base: values.base } : {}),
       ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
-      ...(token !== undefined ? { token } : {}),
+      ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
+      tokens,
     },
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** An environment variable, with an empty value counted as unset (as CI systems pass missing secrets). */
@@ -197,22 +222,47 @@ async function runPr(args: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT_OK;
   }
-  const { values, common } = parsed;
-  const { DEFAULT_IDENTITY, formatPullRequestResult, openPullRequest, parseGithubRepo } = await loadGitops();
+  const { values, common, configs } = parsed;
+  const g = await loadGitops();
   const apiUrl = values['api-url'] ?? envValue('GITHUB_API_URL');
-  const result = await openPullRequest({
+  const remotePath = values['remote-path'] ?? values['github-repo'];
+  const gitlabAuth = values['gitlab-auth'];
+  if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
+    throw new GitopsError('input', `--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`, 'bearer for OAuth and CI job tokens, private-token (the default) for access tokens');
+  }
+  const sourceCommitUrl = g.commitUrlBase(process.env, values['source-url']);
+  const files = values.all === true ? await (await import('./output/render-pool')).renderClusters(configs) : configs.map((config) => ({ files: renderCluster(config) }));
+  const outcomes = await g.shipClusters({
     ...common,
+    clusters: configs.map((config, i) => ({ config, files: files[i]!.files })),
     dryRun: values['dry-run'] ?? false,
+    // --github-repo says the host is GitHub's.
+    ...(values.provider !== undefined ? { provider: g.parseProvider(values.provider) } : values['github-repo'] !== undefined ? { provider: 'github' as const } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
-    ...(values['github-repo'] !== undefined ? { githubRepo: parseGithubRepo(values['github-repo']) } : {}),
+    ...(remotePath !== undefined ? { remotePath: g.parseRepoPath(remotePath, values['remote-path'] !== undefined ? '--remote-path' : '--github-repo') } : {}),
+    ...(gitlabAuth !== undefined ? { gitlabAuth } : {}),
     ...(values['source-dir'] !== undefined ? { sourceDir: values['source-dir'] } : {}),
+    ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
+    ...(values['push-option'] !== undefined ? { pushOptions: values['push-option'] } : {}),
+    extras: { draft: values.draft ?? false, labels: values.label ?? [], reviewers: values.reviewer ?? [] },
     identity: {
-      name: envValue('GLIDEPATH_GIT_NAME') ?? DEFAULT_IDENTITY.name,
-      email: envValue('GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
+      name: envValue('GLIDEPATH_GIT_NAME') ?? g.DEFAULT_IDENTITY.name,
+      email: envValue('GLIDEPATH_GIT_EMAIL') ?? g.DEFAULT_IDENTITY.email,
     },
   });
-  for (const line of formatPullRequestResult(result)) console.log(line);
-  return EXIT_OK;
+  if (values.all !== true) {
+    const [outcome] = outcomes;
+    if (outcome?.error !== undefined) throw outcome.error;
+    for (const line of g.formatPullRequestResult(outcome!.result!)) console.log(line);
+    return EXIT_OK;
+  }
+  for (const outcome of outcomes) {
+    if (outcome.result !== undefined) for (const line of g.formatPullRequestResult(outcome.result)) console.log(line);
+  }
+  const summary = g.formatFleetSummary(outcomes);
+  const failed = outcomes.some((o) => o.error !== undefined);
+  for (const line of summary) console.log(line);
+  return failed ? EXIT_FAILURE : EXIT_OK;
 }
 
 async function runDiff(args: string[]): Promise<number> {
@@ -221,8 +271,14 @@ async function runDiff(args: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT_OK;
   }
-  const { diffAgainstGitops } = await loadGitops();
-  const result = await diffAgainstGitops(parsed.common);
+  const { diffAgainstGitops, parseProvider } = await loadGitops();
+  const config = parsed.configs[0]!;
+  const result = await diffAgainstGitops({
+    ...parsed.common,
+    config,
+    files: renderCluster(config),
+    ...(parsed.values.provider !== undefined ? { provider: parseProvider(parsed.values.provider) } : {}),
+  });
   console.log(result.markdown);
   return parsed.values['exit-code'] && result.changed ? EXIT_DIFFERS : EXIT_OK;
 }

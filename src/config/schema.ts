@@ -168,6 +168,8 @@ const gitops = strict({
     .optional(),
   /** Branch pull requests target. */
   baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main'),
+  /** Who opens the change: github (pull request), gitlab (merge request), or none (push the branch only); default from the repo's host (github.com, gitlab.com). */
+  provider: z.enum(['github', 'gitlab', 'none'], { error: 'must be github, gitlab or none' }).optional(),
 });
 
 export const clusterFileSchema = strict({

@@ -1,16 +1,33 @@
-/** `diff`: what a pull request would change in the gitops repo's base branch, as Markdown. */
+/** `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body). */
+import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render';
-import { readFolder } from './checkout';
-import { openGitopsRepo, renderedFolderFiles, type GitopsRepoOptions } from './gitops-repo';
+import { valuesFile } from './cluster-values';
+import { clusterTarget, openGitopsRepo, renderedFolderFiles } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
+import type { ProviderName } from './providers/change-host';
+import { gitUserFor, inferProvider, tokenVariable } from './providers/select';
+import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
 import { hasChanges, reviewChanges, type Review } from './review';
+import { reviewNotes } from './review-notes';
+import { checkToken, refuseCleartext } from './tokens';
+import { folderIn, listTree, readFolderFiles } from './tree';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
 
-export interface DiffOptions extends GitopsRepoOptions {
+export interface DiffOptions {
+  readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
+  /** Another repository than `gitops.repo` (URL or path). */
+  readonly repo?: string;
+  readonly base?: string;
+  readonly cacheDir?: string;
+  readonly cacheRoot?: string;
+  readonly provider?: ProviderName;
+  /** GITHUB_TOKEN and GITLAB_TOKEN: read access is enough; each provider takes its own. */
+  readonly tokens?: { readonly github?: string; readonly gitlab?: string };
+  readonly allowInsecureHttp?: boolean;
   readonly maxChars?: number;
 }
 
@@ -23,14 +40,41 @@ export interface DiffResult {
 }
 
 export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResult> {
-  const rendered = renderedFolderFiles(options.files);
-  const repo = await openGitopsRepo(options);
-  const review = reviewChanges(repo.folder, (await readFolder(repo.checkout, repo.baseCommit, repo.folder)).files, rendered);
-  const markdown = renderReviewMarkdown(review, {
-    heading: `glidepath: \`${options.config.name}\` → \`${repo.folder}\``,
-    context: [`Compared with \`${repo.base}\` of ${displayUrl(repo.remote)} at ${repo.baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
-    maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
-    fullDiffCommand: `npm run diff -- --cluster ${options.config.name}`,
-  });
-  return { review, changed: hasChanges(review), markdown, baseCommit: repo.baseCommit, notes: repo.notes };
+  const { config } = options;
+  const rendered = [...renderedFolderFiles(options.files), valuesFile(config)];
+  const target = clusterTarget(config, options.repo, options.base);
+  // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
+  const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
+  const variable = tokenVariable(provider);
+  const token = provider === 'gitlab' ? options.tokens?.gitlab : provider === 'github' ? options.tokens?.github : undefined;
+  if (variable !== undefined && token !== undefined && token !== '') {
+    checkToken(variable, token);
+    refuseCleartext(target.remote.url, 'the gitops repo', variable, options.allowInsecureHttp === true);
+  }
+  const repo = await openGitopsRepo(
+    {
+      remote: target.remote,
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+      ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
+      ...(token !== undefined && token !== '' ? { token, tokenUser: gitUserFor(provider) } : {}),
+    },
+    [target.base],
+    target.branchPrefix,
+  );
+  try {
+    const baseCommit = repo.fetched.bases.get(target.base);
+    if (baseCommit === undefined) throw missingBaseError(repo.cache, target.base);
+    const before = await readFolderFiles(repo.cache, folderIn(await listTree(repo.cache, baseCommit), target.folder));
+    const review = reviewChanges(target.folder, before, rendered);
+    const markdown = renderReviewMarkdown(review, {
+      heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
+      context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
+      extra: reviewNotes(before, rendered, { veridorConfigMap: config.veridor.configMap, veridorSecret: config.veridor.secret }),
+      maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
+      fullDiffCommand: `npm run diff -- --cluster ${config.name}`,
+    });
+    return { review, changed: hasChanges(review), markdown, baseCommit, notes: repo.notes };
+  } finally {
+    repo.release();
+  }
 }

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCache } from '../../src/gitops/checkout';
+import { openCache } from '../../src/gitops/cache';
 import { GitopsError } from '../../src/gitops/errors';
 import { Git } from '../../src/gitops/git';
 import { basicCredentials } from '../../src/gitops/redact';
@@ -92,7 +92,7 @@ describe('pr faults', () => {
     const error = await failure(s.run({ config: changed }));
     expect(error.kind).toBe('non-fast-forward');
     expect(error.message).toContain(`push of ${first.branch}`);
-    expect(error.hint).toMatch(/close the open glidepath pull request and delete the branch/);
+    expect(error.hint).toMatch(/close the open glidepath change and delete the branch/);
     expect(refsOf(s.remote)).toBe(before);
   });
 
@@ -207,7 +207,7 @@ describe('pr faults', () => {
     cleanups.push(() => host.close());
     const repo = `${host.url}hangar-io/cluster-gitops.git`;
 
-    const result = await s.run({ repo, cacheDir: join(tempDir('cache'), 'c'), githubRepo: undefined, apiUrl: s.api.url });
+    const result = await s.run({ repo, cacheDir: join(tempDir('cache'), 'c'), remotePath: undefined, apiUrl: s.api.url });
     expect(result.action).toBe('opened');
     expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
     expect(host.requestUrls.join(' ')).not.toContain(TOKEN);

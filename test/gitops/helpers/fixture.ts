@@ -4,6 +4,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
+import { valuesFile } from '../../../src/gitops/cluster-values';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
 import { renderCluster, type RenderedFile } from '../../../src/render';
 import { clusterConfig } from '../../helpers/cluster-files';
@@ -102,7 +103,9 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
         files: options.files ?? rendered(cfg),
         token: TOKEN,
         apiUrl: api.url,
-        githubRepo: { owner: api.owner, repo: api.repo },
+        provider: 'github',
+        remotePath: { owner: api.owner, name: api.repo },
+        allowInsecureHttp: true,
         cacheDir,
         sourceDir: sourceRepo.dir,
         api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
@@ -118,4 +121,9 @@ export function withOldLabel(content: string): string {
   if (!Array.isArray(docs) || docs.length === 0) throw new Error('rendered file without documents');
   docs[0]!.setIn(['metadata', 'labels', 'old'], 'true');
   return docs.map((d) => d.toString()).join('---\n');
+}
+
+/** What glidepath writes into the folder for a config: the render and the values file. */
+export function folderFilesOf(config: ClusterConfig): RenderedFile[] {
+  return [...rendered(config), valuesFile(config)];
 }

@@ -1,0 +1,71 @@
+/** Everything about one cluster that can be checked before any git or API work: target, provider, token, files. */
+import { valuesFile } from './cluster-values';
+import { GitopsError } from './errors';
+import { clusterTarget, contentHash, renderedFolderFiles, type ClusterTarget } from './gitops-repo';
+import type { ProviderName } from './providers/change-host';
+import { chooseProvider, defaultApiUrl, tokenVariable } from './providers/select';
+import type { ShipCluster, ShipSettings } from './pull-request';
+import { displayUrl, type RepoPath } from './remote';
+import type { FolderFile } from './review';
+import { checkToken, refuseCleartext } from './tokens';
+import { folderTreeId } from './tree';
+
+export interface PreparedCluster extends ClusterTarget {
+  readonly input: ShipCluster;
+  readonly name: string;
+  readonly provider: ProviderName;
+  /** The provider's token; undefined for `none`, or when unset in a dry run. */
+  readonly token?: string;
+  readonly apiUrl?: string;
+  readonly repoPath?: RepoPath;
+  /** The folder's files: the render and the values file. */
+  readonly files: readonly FolderFile[];
+  readonly treeId: string | undefined;
+  readonly hash: string;
+  readonly notes: string[];
+}
+
+export function prepareCluster(input: ShipCluster, settings: ShipSettings): PreparedCluster {
+  const { config } = input;
+  const target = clusterTarget(config, settings.repo, settings.base);
+  const provider = chooseProvider(target.remote, config.gitops.provider, settings.provider, displayUrl(target.remote));
+  const variable = tokenVariable(provider);
+  const given = provider === 'github' ? settings.tokens?.github : provider === 'gitlab' ? settings.tokens?.gitlab : undefined;
+  const token = given === '' ? undefined : given;
+  const notes: string[] = [];
+  if (variable !== undefined && token === undefined) {
+    if (settings.dryRun !== true) {
+      const scopes = provider === 'github' ? 'Contents and Pull requests: read and write' : 'the api scope';
+      throw new GitopsError('input', `${variable} is not set: it is needed to push the branch and open the ${provider === 'github' ? 'pull' : 'merge'} request`, `export ${variable}=<token with ${scopes} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`);
+    }
+    notes.push(`${variable} is not set: open ${provider === 'github' ? 'pull' : 'merge'} requests were not checked; a real run updates an open glidepath change instead of opening another`);
+  }
+  if (variable !== undefined && token !== undefined) checkToken(variable, token);
+  const apiUrl = settings.apiUrl ?? defaultApiUrl(target.remote, provider);
+  const repoPath = settings.remotePath ?? target.remote.path;
+  if (token !== undefined && variable !== undefined) {
+    refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
+    if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${provider === 'github' ? 'GitHub' : 'GitLab'} API`, variable, settings.allowInsecureHttp === true);
+  }
+  if (variable !== undefined && token !== undefined && (repoPath === undefined || apiUrl === undefined)) {
+    const what = provider === 'github' ? 'GitHub repository (owner/name)' : 'GitLab project (group/.../name)';
+    throw new GitopsError('input', `cannot tell the ${what} or its API from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${provider === 'github' ? 'OWNER/NAME' : 'GROUP/NAME'}${apiUrl === undefined ? ' and --api-url' : ''}, or use the repository's URL on its host`);
+  }
+  if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
+    notes.push('--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)');
+  }
+  const files = [...renderedFolderFiles(input.files), valuesFile(config)];
+  return {
+    ...target,
+    input,
+    name: config.name,
+    provider,
+    ...(token !== undefined ? { token } : {}),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+    ...(repoPath !== undefined ? { repoPath } : {}),
+    files,
+    treeId: folderTreeId(files),
+    hash: contentHash(files),
+    notes,
+  };
+}
