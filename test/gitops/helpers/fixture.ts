@@ -9,6 +9,7 @@ import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pu
 import { renderCluster, type RenderedFile } from '../../../src/render';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
+import { startGitlabApiStandIn } from './gitlab-api-stand-in';
 import { bareRemote, sourceCheckout, tempDir } from './git-repos';
 
 export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
@@ -66,27 +67,26 @@ export interface Scenario {
 
 /**
  * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
- * file with other content, and a file that is no longer rendered.
+ * file with other content, a file that is no longer rendered, and the values it was rendered from.
  */
-export async function scenario(folderFiles?: Record<string, string>): Promise<Scenario> {
+export async function scenario(folderFiles?: Record<string, string>, provider: 'github' | 'gitlab' = 'github'): Promise<Scenario> {
   const config = prodConfig();
   const first = rendered(config)[0]!;
   const inFolder = folderFiles ?? {
     [first.path]: withOldLabel(first.content),
     'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
+    [valuesFile(config).path]: valuesFile(config).content,
   };
   const remote = copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
-  const api = await startGithubApiStandIn({
-    token: TOKEN,
-    branchExists: (branch) => {
-      try {
-        execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-  });
+  const branchExists = (branch: string) => {
+    try {
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const api = provider === 'github' ? await startGithubApiStandIn({ token: TOKEN, branchExists }) : await startGitlabApiStandIn({ token: TOKEN, branchExists });
   const cacheDir = join(tempDir('cache'), 'cluster-gitops');
   const sourceRepo = (source ??= sourceCheckout());
   const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
@@ -102,8 +102,8 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
         config: cfg,
         files: options.files ?? rendered(cfg),
         token: TOKEN,
-        apiUrl: api.url,
-        provider: 'github',
+        apiUrl: provider === 'github' ? api.url : `${api.url}/api/v4`,
+        provider,
         remotePath: { owner: api.owner, name: api.repo },
         allowInsecureHttp: true,
         cacheDir,
