@@ -16,7 +16,7 @@ export async function bundle() {
   const staging = `${BUILD_DIR}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   await build({
-    entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), 'render-worker': join(ROOT, 'src', 'output', 'render-worker.ts') },
+    entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), 'render-worker': join(ROOT, 'src', 'render', 'render-worker.ts') },
     outdir: staging,
     outExtension: { '.js': '.mjs' },
     bundle: true,

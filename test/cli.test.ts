@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments, type Document } from 'yaml';
 import { main } from '../src/cli';
-import { clusterDir, validClusterFile } from './helpers/cluster-files';
+import { renderCluster } from '../src/render/render-cluster';
+import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
 import { capturePrintedLines } from './helpers/console';
 
-const { stdout, stderr } = capturePrintedLines();
+const { stdout, stderr, clear } = capturePrintedLines();
 
 /** Every file under `dir` with its content, to prove that nothing changed. */
 function tree(dir: string): Record<string, string> {
@@ -64,6 +66,53 @@ describe('synth', () => {
     expect(await main(['synth', '--help'])).toBe(0);
     expect(stdout.join('\n')).toContain('--relay-ip IP');
   });
+
+  it('--stdout writes one cluster as multi-document YAML and nothing to disk', async () => {
+    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const out = withPreviousDist();
+    const before = tree(out);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'])).toBe(0);
+    expect(stdout).toHaveLength(1);
+    const documents = parseAllDocuments(`${stdout[0]}\n`) as Document[];
+    const expected = renderCluster(clusterConfig({ name: 'prod' })).flatMap((file) => parseAllDocuments(file.content) as Document[]);
+    expect(documents.map((d) => d.toJS())).toEqual(expected.map((d) => d.toJS()));
+    expect(documents.every((d) => d.errors.length === 0)).toBe(true);
+    expect(tree(out)).toEqual(before);
+  });
+
+  it('--stdout needs exactly one cluster', async () => {
+    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    expect(await main(['synth', '--clusters', dir, '--stdout'])).toBe(2);
+    expect(stderr).toEqual(['error: --stdout writes one cluster, and 2 are selected', 'fix: add --cluster NAME']);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'])).toBe(2);
+  });
+
+  it('--check exits 3 when the output folder would change, 0 when it is current, and writes nothing', async () => {
+    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const out = withPreviousDist();
+    const before = tree(out);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+    expect(stdout).toContain(`removed ${join(out, 'prod', 'old.k8s.yaml')}`);
+    expect(stdout).toContain(`added   ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
+    expect(tree(out)).toEqual(before);
+
+    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+    clear();
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
+    expect(stdout).toEqual([`${out}/ is up to date`]);
+
+    writeFileSync(join(out, 'dev', 'veridor-gate-shop.k8s.yaml'), 'edited by hand\n');
+    clear();
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+    expect(stdout[0]).toBe(`changed ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
+    mkdirSync(join(out, 'gone'));
+    writeFileSync(join(out, 'gone', 'x.k8s.yaml'), 'kind: Old\n');
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
+    clear();
+    expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'])).toBe(3);
+    expect(stdout).toContain(`removed ${join(out, 'gone', 'x.k8s.yaml')}`);
+  });
 });
 
 describe('bad input exits 2, names the file and field, and writes nothing', () => {
@@ -93,6 +142,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
 
   it('an unknown option exits 2 with the usage', async () => {
     expect(await main(['synth', '--clsuter', 'prod'])).toBe(2);
-    expect(stderr.join('\n')).toMatch(/Unknown option '--clsuter'/);
+    expect(stderr.join('\n')).toContain('error: --clsuter is not an option of synth');
+    expect(stderr.join('\n')).toContain('did you mean --cluster?');
   });
 });

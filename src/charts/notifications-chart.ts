@@ -2,9 +2,10 @@ import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
 import type { ClusterConfig } from '../config/schema';
 import { NotificationsConfigMap } from '../constructs/notifications-config-map';
-import { ARGOCD_NOTIFICATIONS_CONFIGMAP, argocdNotifications } from '../notifications/argocd/sync-failure-fact';
+import { argocdNotifications } from '../notifications/argocd/sync-failure-fact';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import type { NotificationsConfig } from '../notifications/config/define';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP, rolloutNotifications } from '../notifications/rollouts/rollout-fact';
+import { rolloutNotifications } from '../notifications/rollouts/rollout-fact';
 import { COMMON_LABELS } from './labels';
 
 export interface NotificationsChartProps {

@@ -6,8 +6,8 @@ import * as z from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
-import { cronRunGaps } from '../prune/cron-gaps';
-import { kubectlImageVersionProblem } from '../prune/kubectl-image';
+import { cronRunGaps } from './cron-gaps';
+import { kubectlImageVersionProblem } from './kubectl-image';
 
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { k8s } from './k8s';
-import { NOTIFIED_ANNOTATION } from '../prune/notified-annotation';
+import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
 /** The label of a release-tracked Rollout. */

@@ -1,11 +1,11 @@
 /** `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body). */
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { valuesFile } from './cluster-values';
 import { clusterTarget, openGitopsRepo, renderedFolderFiles } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
-import type { ProviderName } from './providers/change-host';
-import { gitUserFor, inferProvider, tokenVariable } from './providers/select';
+import type { ProviderName } from './change-host';
+import { gitUserFor, inferProvider, tokenVariable } from './providers';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
 import { hasChanges, reviewChanges, type Review } from './review';

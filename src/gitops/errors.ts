@@ -7,7 +7,7 @@ export type GitopsErrorKind =
   /** The local cache or checkout is not what glidepath expects. */
   | 'foreign-checkout'
   | 'dirty-checkout'
-  /** The base branch is missing in the gitops repo. */
+  /** The base branch is missing in the gitops repo: a wrong --base or gitops.baseBranch. Exit code 2. */
   | 'missing-base'
   /** Git or the API refused the credentials. */
   | 'auth'
@@ -24,7 +24,7 @@ export type GitopsErrorKind =
   /** Any other git failure. */
   | 'git';
 
-const INPUT_KINDS: readonly GitopsErrorKind[] = ['input', 'path-escape'];
+const INPUT_KINDS: readonly GitopsErrorKind[] = ['input', 'path-escape', 'missing-base'];
 
 export class GitopsError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 /** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import { defaultCacheDir, openCache, refuseDirtyLocalRepo, type BareCache } from './cache';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';

@@ -4,11 +4,11 @@
  * new content while a glidepath change is open -> that change gets a new commit and a new body.
  */
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render';
+import type { RenderedFile } from '../render/render-cluster';
 import type { LockOptions } from './cache-lock';
-import type { ChangeExtras, ChangeRequest, ProviderName } from './providers/change-host';
-import type { GitlabAuth } from './providers/gitlab';
-import type { RetryPolicy } from './providers/http-json';
+import type { ChangeExtras, ChangeRequest, ProviderName } from './change-host';
+import type { GitlabAuth } from './gitlab';
+import type { RetryPolicy } from './http-json';
 import type { RepoPath } from './remote';
 import type { Review } from './review';
 import { shipClusters } from './ship';

@@ -1,9 +1,9 @@
 /** The change host of a group of clusters that share a repository and a provider. */
-import type { ChangeHost } from './providers/change-host';
-import { GithubPulls } from './providers/github';
-import { GitlabMergeRequests } from './providers/gitlab';
-import { BranchOnlyHost } from './providers/none';
-import { inferProvider } from './providers/select';
+import type { ChangeHost } from './change-host';
+import { GithubPulls } from './github';
+import { GitlabMergeRequests } from './gitlab';
+import { BranchOnlyHost } from './branch-only';
+import { inferProvider } from './providers';
 import type { ShipSettings } from './pull-request';
 import type { BareCache } from './cache';
 import type { FetchedRefs } from './refs';

@@ -1,7 +1,7 @@
 /** What each cluster needs, decided from one read of the base trees, the branch tips and the open changes. */
 import type { BareCache } from './cache';
 import { changeBody, changeTitle, commitMessage } from './change-text';
-import { CHANGE_NOUNS, changeLabel, type ChangeHost, type ChangeRequest } from './providers/change-host';
+import { CHANGE_NOUNS, changeLabel, type ChangeHost, type ChangeRequest } from './change-host';
 import type { PullRequestResult } from './pull-request';
 import { branchesContaining, mergeBase, type FetchedRefs } from './refs';
 import { displayUrl } from './remote';

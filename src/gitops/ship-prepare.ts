@@ -2,10 +2,11 @@
 import { valuesFile } from './cluster-values';
 import { GitopsError } from './errors';
 import { clusterTarget, contentHash, renderedFolderFiles, type ClusterTarget } from './gitops-repo';
-import type { ProviderName } from './providers/change-host';
-import { chooseProvider, defaultApiUrl, tokenVariable } from './providers/select';
+import type { ProviderName } from './change-host';
+import { chooseProvider, defaultApiUrl, tokenVariable } from './providers';
 import type { ShipCluster, ShipSettings } from './pull-request';
-import { displayUrl, type RepoPath } from './remote';
+import type { ClusterConfig } from '../config/schema';
+import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
 import type { FolderFile } from './review';
 import { checkToken, refuseCleartext } from './tokens';
 import { folderTreeId } from './tree';
@@ -28,11 +29,11 @@ export interface PreparedCluster extends ClusterTarget {
 export function prepareCluster(input: ShipCluster, settings: ShipSettings): PreparedCluster {
   const { config } = input;
   const target = clusterTarget(config, settings.repo, settings.base);
-  const provider = chooseProvider(target.remote, config.gitops.provider, settings.provider, displayUrl(target.remote));
+  const notes: string[] = [];
+  const provider = providerOf(target.remote, config, settings, notes);
   const variable = tokenVariable(provider);
   const given = provider === 'github' ? settings.tokens?.github : provider === 'gitlab' ? settings.tokens?.gitlab : undefined;
   const token = given === '' ? undefined : given;
-  const notes: string[] = [];
   if (variable !== undefined && token === undefined) {
     if (settings.dryRun !== true) {
       const scopes = provider === 'github' ? 'Contents and Pull requests: read and write' : 'the api scope';
@@ -47,9 +48,16 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
     if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${provider === 'github' ? 'GitHub' : 'GitLab'} API`, variable, settings.allowInsecureHttp === true);
   }
-  if (variable !== undefined && token !== undefined && (repoPath === undefined || apiUrl === undefined)) {
-    const what = provider === 'github' ? 'GitHub repository (owner/name)' : 'GitLab project (group/.../name)';
-    throw new GitopsError('input', `cannot tell the ${what} or its API from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${provider === 'github' ? 'OWNER/NAME' : 'GROUP/NAME'}${apiUrl === undefined ? ' and --api-url' : ''}, or use the repository's URL on its host`);
+  if (variable !== undefined && token !== undefined) {
+    // Each missing piece has its own message: the cause, and the option that supplies it.
+    const host = provider === 'github' ? 'GitHub' : 'GitLab';
+    if (repoPath === undefined) {
+      const what = provider === 'github' ? 'GitHub repository (owner/name)' : 'GitLab project (group/.../name)';
+      throw new GitopsError('input', `cannot tell the ${what} from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${provider === 'github' ? 'OWNER/NAME' : 'GROUP/NAME'} (and --api-url for a host of your own), or use the repository's URL on its host`);
+    }
+    if (apiUrl === undefined) {
+      throw new GitopsError('input', `cannot tell which ${host} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`, provider === 'github' ? 'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL' : 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)');
+    }
   }
   if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
     notes.push('--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)');
@@ -68,4 +76,15 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     hash: contentHash(files),
     notes,
   };
+}
+
+/** The provider; a dry run whose host nobody can tell goes on as `none`, saying so, since it contacts no API. */
+function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSettings, notes: string[]): ProviderName {
+  try {
+    return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
+  } catch (error) {
+    if (settings.dryRun !== true) throw error;
+    notes.push(`${(error as Error).message}: this dry run goes on as --provider none (set gitops.provider or pass --provider)`);
+    return 'none';
+  }
 }

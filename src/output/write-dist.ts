@@ -4,12 +4,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { RenderedFile } from '../render';
-
-export interface RenderedCluster {
-  readonly name: string;
-  readonly files: readonly RenderedFile[];
-}
+import type { RenderedCluster, RenderedFile } from '../render/render-cluster';
 
 /**
  * `whole`: `outDir` becomes exactly these clusters (other folders in it are removed).

@@ -1,7 +1,7 @@
 /** The growth budget as text lines, for `synth --summary` (the CLI prints them). */
 import type { ClusterConfig } from '../config/schema';
 import { clusterGrowthBudget, DEFAULT_ASSUMPTIONS, type BudgetAssumptions, type GrowthBudget } from './growth-budget';
-import { NOTIFIED_ANNOTATION } from './notified-annotation';
+import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 
 export interface BudgetSummaryInput {
   readonly cluster: string;

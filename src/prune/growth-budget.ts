@@ -6,9 +6,9 @@ import { parseCron } from '../config/cron';
 import type { ClusterConfig } from '../config/schema';
 import { RELAY_SERVICE } from '../notifications/relay';
 import { ROLLOUT_STATE_TRIGGER } from '../notifications/rollouts/rollout-fact';
-import { cronRunGaps } from './cron-gaps';
+import { cronRunGaps } from '../config/cron-gaps';
+import { NOTIFIED_HISTORY_MAX } from '../notifications/engine-facts';
 import {
-  ENGINE_MAX_KEYS,
   KUBERNETES_ANNOTATIONS_MAX_BYTES,
   notifiedAnnotationBytes,
   notifiedEntryBytes,
@@ -69,7 +69,7 @@ export interface GrowthBudget {
   readonly keyLength: number;
   /** JSON bytes of one `"key":unixSeconds,` entry. */
   readonly entryBytes: number;
-  /** The engine keeps the newest 100 keys, on every write, prune or not. */
+  /** The engine keeps only its newest keys (NOTIFIED_HISTORY_MAX), on every write, prune or not. */
   readonly engineMaxKeys: number;
   readonly engineMaxBytes: number;
   /** Hours from a prune until the map reaches the engine's cap (after which the oldest keys are evicted), at the maximum rate. */
@@ -108,7 +108,7 @@ export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
   const entryBytes = notifiedEntryBytes(assumptions.keyLength);
   const growth = Math.ceil((keysPerDayMax * gaps.maxGapMinutes) / MINUTES_PER_DAY);
   const uncapped = assumptions.keysAfterPrune + growth;
-  const worstCaseKeys = Math.min(ENGINE_MAX_KEYS, uncapped);
+  const worstCaseKeys = Math.min(NOTIFIED_HISTORY_MAX, uncapped);
 
   return {
     heartbeatKeysPerDay,
@@ -118,14 +118,14 @@ export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
     keysPerDayMax,
     keyLength: assumptions.keyLength,
     entryBytes,
-    engineMaxKeys: ENGINE_MAX_KEYS,
-    engineMaxBytes: notifiedAnnotationBytes(ENGINE_MAX_KEYS, entryBytes),
-    hoursToEngineCap: ((ENGINE_MAX_KEYS - assumptions.keysAfterPrune) / keysPerDayMax) * 24,
+    engineMaxKeys: NOTIFIED_HISTORY_MAX,
+    engineMaxBytes: notifiedAnnotationBytes(NOTIFIED_HISTORY_MAX, entryBytes),
+    hoursToEngineCap: ((NOTIFIED_HISTORY_MAX - assumptions.keysAfterPrune) / keysPerDayMax) * 24,
     maxHoursBetweenPrunes: gaps.maxGapMinutes / 60,
     prunesPerDay: gaps.runsPerDay,
     worstCaseKeys,
     worstCaseBytes: notifiedAnnotationBytes(worstCaseKeys, entryBytes),
-    reachesEngineCap: uncapped >= ENGINE_MAX_KEYS,
+    reachesEngineCap: uncapped >= NOTIFIED_HISTORY_MAX,
     kubernetesAnnotationsMaxBytes: KUBERNETES_ANNOTATIONS_MAX_BYTES,
   };
 }

@@ -1,39 +1,23 @@
 /**
- * The size of the `notified.notifications.argoproj.io` annotation the notifications engine (v0.5.0) keeps on every
- * Rollout it notifies about: a JSON map `key -> unix seconds`, trimmed to the newest 100 keys on every write.
+ * The size of the notified annotation (notifications/engine-facts.ts) the notifications engine keeps on every
+ * Rollout it notifies about.
  */
-
-/** The annotation the prune Job removes. */
-export const NOTIFIED_ANNOTATION = 'notified.notifications.argoproj.io';
-
-/** `notifiedHistoryMaxSize` in the engine's pkg/controller/state.go. */
-export const ENGINE_MAX_KEYS = 100;
+import { conditionKey, NOTIFIED_ANNOTATION, stateKey, type StateKeyParts } from '../notifications/engine-facts';
 
 /** Kubernetes refuses an object whose annotations (keys and values together) exceed 256 KiB. */
 export const KUBERNETES_ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
-/** base64url (unpadded) of a 20-byte SHA-1: the hash of a condition's `when` in the key. */
-const SHA1_BASE64URL_LENGTH = 27;
 /** Unix seconds, as the engine stores them (10 digits until the year 2286). */
 const UNIX_SECONDS_LENGTH = 10;
 
-export interface NotifiedKeyParts {
-  /** The evaluated `oncePer` value; empty for a condition without one. */
-  readonly oncePer: string;
-  readonly trigger: string;
+export interface NotifiedKeyParts extends Omit<StateKeyParts, 'conditionKey'> {
   /** Index of the condition inside its trigger. */
   readonly conditionIndex: number;
-  /** The notification service, e.g. `glidepath` for `service.webhook.glidepath`. */
-  readonly service: string;
-  /** The recipient after `service:` in a subscription; empty when the subscription names only the service. */
-  readonly recipient: string;
 }
 
-/** The key the engine writes: `[<oncePer>:]<trigger>:[<i>].<sha1(when) base64url>:<service>:<recipient>`. */
-export function notifiedKeyLength(parts: NotifiedKeyParts): number {
-  const oncePer = parts.oncePer === '' ? 0 : parts.oncePer.length + 1;
-  const conditionKey = `[${parts.conditionIndex}].`.length + SHA1_BASE64URL_LENGTH;
-  return oncePer + parts.trigger.length + 1 + conditionKey + 1 + parts.service.length + 1 + parts.recipient.length;
+/** Length of the key the engine writes; every `when` hashes to a condition key of the same length. */
+export function notifiedKeyLength({ conditionIndex, ...parts }: NotifiedKeyParts): number {
+  return stateKey({ ...parts, conditionKey: conditionKey(conditionIndex, '') }).length;
 }
 
 /** Bytes one key adds to the JSON map: `"<key>":<unix seconds>,` (JSON escapes aside: the parts are plain ASCII). */

@@ -1,7 +1,7 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render';
+import { renderCluster, type RenderedFile } from '../render/render-cluster';
 import { checkNotifications } from './notifications';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';
@@ -48,8 +48,15 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
   };
 }
 
-/** Renders the cluster exactly as synth does and verifies every object. */
-export function verifyCluster(config: ClusterConfig, options: { knownSecrets?: readonly string[] } = {}): VerifyReport {
-  const objects = renderedObjects(renderCluster(config));
+export interface VerifyClusterOptions {
+  /** Values that must not appear in the output (secret-named environment variables). */
+  readonly knownSecrets?: readonly string[];
+  /** @default renderCluster, exactly as synth renders */
+  readonly render?: (config: ClusterConfig) => RenderedFile[];
+}
+
+/** Renders the cluster and verifies every object. */
+export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptions = {}): VerifyReport {
+  const objects = renderedObjects((options.render ?? renderCluster)(config));
   return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusters } from '../../src/config/loader';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 
 const CLUSTERS_DIR = join(import.meta.dirname, '../../clusters');
 const SNAPSHOTS_DIR = join(import.meta.dirname, '../__snapshots__');

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
@@ -12,7 +12,6 @@ import { branches, commitFiles, tempDir } from './helpers/git-repos';
 let current: Scenario | undefined;
 const { stdout, stderr, clear } = capturePrintedLines();
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await current?.api.close();
   current = undefined;
 });
@@ -92,11 +91,10 @@ describe('npm run pr', () => {
     current = await scenario();
     const s = current;
     commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
-    vi.stubEnv('GITHUB_TOKEN', TOKEN);
-    expect(await main(prArgs(s, clustersFor(s)))).toBe(0);
+    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout[0]).toMatch(/^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/);
     expect(stdout).toContain('  https://github.test/hangar-io/cluster-gitops/pull/1');
-    expect(await main(prArgs(s, clustersFor(s)))).toBe(0);
+    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout.at(-1)).toBe('prod: already proposed: pull request #1 holds this render: https://github.test/hangar-io/cluster-gitops/pull/1');
     expect(`${stdout.join('\n')}${stderr.join('\n')}`).not.toContain(TOKEN);
   });
@@ -104,8 +102,7 @@ describe('npm run pr', () => {
   it('--dry-run prints what it would do and changes nothing', async () => {
     current = await scenario();
     const s = current;
-    vi.stubEnv('GITHUB_TOKEN', '');
-    expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'])).toBe(0);
+    expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'], { env: { GITHUB_TOKEN: '' } })).toBe(0);
     const out = stdout.join('\n');
     expect(out).toMatch(/^prod: dry run: would open a pull request into/);
     expect(out).toMatch(/branch glidepath\/prod\/[0-9a-f]{12}, commit [0-9a-f]{12} \(built locally, not pushed\)/);
@@ -118,8 +115,7 @@ describe('npm run pr', () => {
     current = await scenario();
     const s = current;
     const wrong = 'ghs_wrongTokenForCli';
-    vi.stubEnv('GITHUB_TOKEN', wrong);
-    expect(await main(prArgs(s, clustersFor(s)))).toBe(1);
+    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: wrong } })).toBe(1);
     expect(stderr[0]).toMatch(/^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/);
     expect(stderr[1]).toMatch(/^hint: set GITHUB_TOKEN to a valid token/);
     const all = `${stdout.join('\n')}${stderr.join('\n')}`;
@@ -130,11 +126,61 @@ describe('npm run pr', () => {
   it('bad input is exit 2: no --cluster, a missing token, an unknown option', async () => {
     current = await scenario();
     const s = current;
-    vi.stubEnv('GITHUB_TOKEN', '');
-    expect(await main(['pr', '--clusters', clustersFor(s)])).toBe(2);
+    expect(await main(['pr', '--clusters', clustersFor(s)], { env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: pr works on one cluster: --cluster is missing');
-    expect(await main(prArgs(s, clustersFor(s)))).toBe(2);
+    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: GITHUB_TOKEN is not set');
-    expect(await main(['diff', '--cluster', 'prod', '--dry-run'])).toBe(2);
+    expect(await main(['diff', '--cluster', 'prod', '--dry-run'], { env: { GITHUB_TOKEN: '' } })).toBe(2);
+  });
+});
+
+describe('the options pr and diff share', () => {
+  it('diff takes --repo, and pr takes --against, as the same option', async () => {
+    const s = await inSync();
+    const other = await scenario();
+    try {
+      const clusters = clustersFor(s);
+      expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
+      expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
+      clear();
+      const dryRun = ['pr', '--clusters', clusters, '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--source-dir', s.source.dir, '--dry-run'];
+      expect(await main(dryRun, { env: { GITHUB_TOKEN: '' } })).toBe(0);
+      expect(stdout.join('\n')).toContain('    removed ConfigMap shop/retired');
+      clear();
+      expect(await main([...dryRun, '--repo', s.remote], { env: {} })).toBe(2);
+      expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
+    } finally {
+      await other.api.close();
+    }
+  });
+
+  it('--relay-ip reaches the render that diff compares and pr ships', async () => {
+    const s = await inSync();
+    const clusters = clustersFor(s);
+    const args = ['--clusters', clusters, '--cluster', 'prod', '--cache-dir', s.cacheDir];
+    expect(await main(['diff', ...args, '--relay-ip', '10.9.8.7', '--exit-code'])).toBe(3);
+    expect(stdout.join('\n')).toMatch(/^\+.*10\.9\.8\.7/m);
+    clear();
+    expect(await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], { env: {} })).toBe(0);
+    expect(stdout[0]).toMatch(/^prod: dry run: would push branch glidepath\/prod\/[0-9a-f]{12} for a change/);
+    expect(stdout.join('\n')).toMatch(/note: cannot tell which host serves the gitops repo .*: this dry run goes on as --provider none/);
+  });
+
+  it('a base branch that does not exist is bad input: exit 2', async () => {
+    const s = await inSync();
+    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--base', 'nope'])).toBe(2);
+    expect(stderr[0]).toMatch(/^error: the base branch "nope" does not exist in /);
+  });
+
+  it('a local --repo with --github-repo but no API URL says that the API URL is missing', async () => {
+    const s = await inSync();
+    const args = ['pr', '--clusters', clustersFor(s), '--cluster', 'prod', '--repo', s.remote, '--github-repo', 'hangar-io/cluster-gitops', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
+    expect(await main(args, { env: { GITHUB_TOKEN: TOKEN } })).toBe(2);
+    expect(stderr[0]).toMatch(/^error: cannot tell which GitHub API serves hangar-io\/cluster-gitops: the gitops repo .* names no host$/);
+    expect(stderr[1]).toMatch(/--api-url/);
+    expect(stderr.join('\n')).not.toContain('pass --github-repo');
+    clear();
+    expect(await main(args, { env: {} })).toBe(2);
+    expect(stderr).toEqual([expect.stringMatching(/^error: GITHUB_TOKEN is not set/), expect.stringMatching(/^hint: /)]);
   });
 });

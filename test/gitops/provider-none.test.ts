@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareUrl } from '../../src/gitops/providers/none';
+import { compareUrl } from '../../src/gitops/branch-only';
 import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, scenario } from './helpers/fixture';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';

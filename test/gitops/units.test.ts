@@ -3,7 +3,7 @@ import { GitopsError } from '../../src/gitops/errors';
 import { ownedFolder } from '../../src/gitops/folder';
 import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
 import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
-import { defaultApiUrl } from '../../src/gitops/providers/select';
+import { defaultApiUrl } from '../../src/gitops/providers';
 import { parseRemote, parseRepoPath, tokenScope } from '../../src/gitops/remote';
 import { reviewChanges } from '../../src/gitops/review';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ConfigLoadError, loadConfigData } from '../../src/notifications/model/config-map';
-import { conditionKey } from '../../src/notifications/model/notified-state';
+import { conditionKey } from '../../src/notifications/engine-facts';
 import { facts, newRollout, renderedConfigMapYaml, Replay } from './helpers/rollouts';
 
 const TRIGGER_KEY = 'trigger.glidepath-rollout-state';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { clusterConfig, validClusterFile } from '../helpers/cluster-files';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { relayUrl } from '../../src/notifications/relay';
 import type { ClusterFile } from '../../src/config/schema';
 

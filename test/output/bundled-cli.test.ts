@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 const ROOT = join(import.meta.dirname, '../..');

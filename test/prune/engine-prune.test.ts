@@ -9,11 +9,10 @@ import type { ClusterConfig, ClusterFile } from '../../src/config/schema';
 import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../src/notifications/model/engine';
 import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
-import { ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/rollouts/rollout-fact';
-import { cronRunsAt } from '../../src/prune/cron-gaps';
+import { NOTIFIED_ANNOTATION, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
+import { cronRunsAt } from '../../src/config/cron-gaps';
 import { clusterGrowthBudget } from '../../src/prune/growth-budget';
-import { NOTIFIED_ANNOTATION } from '../../src/prune/notified-annotation';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 
 type Json = Record<string, any>;

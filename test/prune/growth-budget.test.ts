@@ -1,30 +1,30 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli';
+import { NOTIFIED_ANNOTATION } from '../../src/notifications/engine-facts';
+import { NotificationsEngine } from '../../src/notifications/model/engine';
+import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { budgetSummaryLines, clusterBudgetSummary } from '../../src/prune/budget-summary';
 import { ASSUMED_LONGEST_KEY, DEFAULT_ASSUMPTIONS, clusterGrowthBudget, growthBudget } from '../../src/prune/growth-budget';
-import {
-  NOTIFIED_ANNOTATION,
-  notifiedAnnotationBytes,
-  notifiedEntryBytes,
-  notifiedKeyLength,
-  type NotifiedKeyParts,
-} from '../../src/prune/notified-annotation';
+import { notifiedAnnotationBytes, notifiedEntryBytes, notifiedKeyLength } from '../../src/prune/notified-annotation';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
-
-/** The key exactly as the engine builds it (StateItemKey + the trigger service's condition key). */
-function engineKey(parts: NotifiedKeyParts, when: string): string {
-  const hash = createHash('sha1').update(when).digest('base64url');
-  const key = `${parts.trigger}:[${parts.conditionIndex}].${hash}:${parts.service}:${parts.recipient}`;
-  return parts.oncePer === '' ? key : `${parts.oncePer}:${key}`;
-}
+import { loadRendered, newRollout, SECRETS, type Json } from '../notifications/helpers/rollouts';
 
 describe('size of the notified annotation', () => {
-  it('computes the key length of the engine format', () => {
-    const when = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
-    for (const parts of [ASSUMED_LONGEST_KEY, { ...ASSUMED_LONGEST_KEY, oncePer: '', conditionIndex: 12, recipient: 'x' }]) {
-      expect(notifiedKeyLength(parts)).toBe(engineKey(parts, when).length);
-    }
+  it('the assumed longest key is exactly as long as the key the engine model writes for a Rollout in that state', () => {
+    const [generation, phase, step, podHash, abort, releaseId, bucket] = ASSUMED_LONGEST_KEY.oncePer.split('/');
+    const rollout = newRollout();
+    const metadata = rollout.metadata as Json;
+    metadata.generation = Number(generation);
+    metadata.annotations = { ...(metadata.annotations as Json), 'hangar.io/release-id': releaseId };
+    rollout.status = { observedGeneration: generation, phase, currentStepIndex: Number(step), currentPodHash: podHash, abort: abort === 'true' };
+    const heartbeatBucketSeconds = 600;
+    const engine = new NotificationsEngine(loadRendered({ rollouts: { heartbeatBucketSeconds } }), ROLLOUTS_MODE, { secrets: SECRETS });
+    const result = engine.reconcile(rollout, new Date(Number(bucket) * heartbeatBucketSeconds * 1000));
+    const keys = Object.keys(JSON.parse(((result.object.metadata as Json).annotations as Record<string, string>)[NOTIFIED_ANNOTATION]!));
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.startsWith(`${ASSUMED_LONGEST_KEY.oncePer}:${ASSUMED_LONGEST_KEY.trigger}:`)).toBe(true);
+    expect(keys[0]!.length).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
+    expect(DEFAULT_ASSUMPTIONS.keyLength).toBe(keys[0]!.length);
   });
 
   it('counts the bytes of the JSON map the engine stores', () => {

@@ -2,7 +2,7 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { PruneCronJob } from '../../src/constructs/prune-cron-job';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../helpers/cluster-files';
 import type { ClusterFile } from '../../src/config/schema';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/config/loader';
-import { kubectlImageVersionProblem } from '../../src/prune/kubectl-image';
+import { kubectlImageVersionProblem } from '../../src/config/kubectl-image';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 function problemsOf(content: unknown): string[] {

@@ -1,22 +1,16 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
+import type { Renderer } from '../../src/commands/command';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
-/** Lets one test plant a privileged pod in what `renderCluster` returns; every other test renders as is. */
-const plant = vi.hoisted(() => ({ extra: undefined as string | undefined }));
-vi.mock(import('../../src/render'), async (importOriginal) => {
-  const original = await importOriginal();
-  return {
-    ...original,
-    renderCluster: (config) => [...original.renderCluster(config), ...(plant.extra ? [{ path: 'planted.k8s.yaml', content: plant.extra }] : [])],
-  };
-});
+/** Renders as synth does, plus one planted object. */
+function plantingRenderer(planted: string): Renderer {
+  return (config) => [...renderCluster(config), { path: 'planted.k8s.yaml', content: planted }];
+}
 
 const { stdout, stderr } = capturePrintedLines();
-beforeEach(() => {
-  plant.extra = undefined;
-});
 
 describe('npm run verify', () => {
   it('passes every shipped cluster and prints how many objects and checks ran', async () => {
@@ -33,9 +27,19 @@ describe('npm run verify', () => {
     expect(stdout.at(-1)).toMatch(/^verify: 1 clusters, /);
   });
 
+  it('--relay-ip reaches the render it verifies', async () => {
+    const rendered: string[] = [];
+    const recording: Renderer = (config) => {
+      rendered.push(config.relay.ip ?? 'none');
+      return renderCluster(config);
+    };
+    expect(await main(['verify', '--cluster', 'prod', '--relay-ip', '10.9.8.7'], { render: recording })).toBe(0);
+    expect(rendered).toEqual(['10.9.8.7']);
+  });
+
   it('exits 1 on a violation and names the object, the rule and the fix', async () => {
-    plant.extra = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n';
-    expect(await main(['verify', '--cluster', 'prod'])).toBe(1);
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n';
+    expect(await main(['verify', '--cluster', 'prod'], { render: plantingRenderer(pod) })).toBe(1);
     const text = stdout.join('\n');
     expect(text).toContain('  ✗ Pod/shop/debug: pod-security/privileged: spec.containers[0].securityContext.privileged is true (baseline: Privileged Containers)');
     expect(text).toContain('      fix: set securityContext.privileged: false or remove it');
@@ -50,12 +54,10 @@ describe('npm run verify', () => {
 
   it('never prints a secret from the environment, even when it reaches the output', async () => {
     const token = 'ghp_' + 'Zq9'.repeat(12);
-    vi.stubEnv('GITHUB_TOKEN', token);
-    plant.extra = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: shop\ndata:\n  token: "${token}"\n`;
-    expect(await main(['verify', '--cluster', 'prod'])).toBe(1);
+    const leak = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: shop\ndata:\n  token: "${token}"\n`;
+    expect(await main(['verify', '--cluster', 'prod'], { render: plantingRenderer(leak), env: { GITHUB_TOKEN: token } })).toBe(1);
     const text = stdout.join('\n') + stderr.join('\n');
     expect(text).toContain('ConfigMap/shop/leak: secrets/no-known-secrets: data.token contains the value of a secret from the environment (ghp_… 40 characters)');
     expect(text).not.toContain(token);
-    vi.unstubAllEnvs();
   });
 });

@@ -14,7 +14,7 @@ import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
 import { secretLikeReason } from '../../src/config/secret-values';
 import { clusterFileSchema, type ClusterFile } from '../../src/config/schema';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 

@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
 import { checkNotifications } from '../../src/verify/notifications';
+import { NOTIFICATION_RULES } from '../../src/verify/notifications/rules';
 import type { RenderedObject } from '../../src/verify/types';
 import { contextFor, objectsFor } from './objects';
 
@@ -13,7 +15,7 @@ const SERVICE = 'service.webhook.glidepath-relay';
 const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
 
 /** The rendered notifications ConfigMap with one data value changed. */
-const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === 'argo-rollouts-notification-configmap')!;
+const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === ROLLOUTS_NOTIFICATION_CONFIGMAP)!;
 
 /** The rendered Rollouts notifications ConfigMap with its data changed (and no file text, which no longer matches). */
 function withData(change: (data: Record<string, string>) => void): RenderedObject {
@@ -26,12 +28,38 @@ function lint(object: RenderedObject, ctx = context) {
   return checkNotifications([object], ctx).violations.filter((v) => v.rule !== 'notifications/verbatim');
 }
 
+/** One planted violation per rule, each a change of the rendered Rollouts ConfigMap's data. */
+const PLANTS: readonly [rule: string, plant: (data: Record<string, string>) => void][] = [
+  ['verbatim', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('?? "")', "?? '')"))],
+  ['engine-accepts', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase =='))],
+  ['trigger-names', (d) => (d['trigger.on-rollout-state'] = d[TRIGGER]!)],
+  ['generation-guard', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"'))],
+  ['time-bucket', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))'))],
+  ['nil-safe', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, `when: ${GUARD} and rollout.status.phase != "Degraded"`))],
+  ['template-json', (d) => (d[TEMPLATE] = stringify({ webhook: { 'glidepath-relay': { method: 'POST', body: '{"message": "{{ .rollout.status.message }}"}' } } }))],
+  ['references', (d) => (d.subscriptions = d.subscriptions!.replace('- glidepath-relay', '- glidepath-relais'))],
+  ['webhook-post-json', (d) => (d[TEMPLATE] = d[TEMPLATE]!.replace('method: POST', 'method: GET'))],
+];
+
 describe('notification lint', () => {
-  it('passes the rendered Rollouts ConfigMap, checking every rule', () => {
+  it('passes the rendered Rollouts ConfigMap, checking each rule of the Rollouts engine once', () => {
     const report = checkNotifications([rolloutsConfigMap], context);
     expect(report.violations).toEqual([]);
     expect(report.objects).toBe(1);
-    expect(report.checks).toBe(9); // verbatim, engine-accepts, trigger-names, generation-guard, time-bucket, nil-safe, template-json, references, webhooks
+    expect(report.checks).toBe(NOTIFICATION_RULES.filter((rule) => rule.engines.includes('rollouts')).length);
+  });
+
+  it('has a planted violation for every rule', () => {
+    expect(new Set(PLANTS.map(([rule]) => rule))).toEqual(new Set(NOTIFICATION_RULES.map((rule) => rule.name)));
+  });
+
+  it.each(PLANTS)('%s: its plant is caught, with a fix', (rule, plant) => {
+    const violations = checkNotifications([withData(plant)], context).violations.filter((v) => v.rule === `notifications/${rule}`);
+    expect(violations.length).toBeGreaterThan(0);
+    for (const violation of violations) {
+      expect(violation.object).toBe(REF);
+      expect(violation.fix).not.toBe('');
+    }
   });
 
   it('rule A: a trigger without the generation guard', () => {
@@ -136,7 +164,7 @@ describe('notification lint', () => {
 });
 
 describe('notification lint of argocd-notifications-cm', () => {
-  const argocd = objects.find((o) => o.manifest.metadata?.name === 'argocd-notifications-cm');
+  const argocd = objects.find((o) => o.manifest.metadata?.name === ARGOCD_NOTIFICATIONS_CONFIGMAP);
 
   it.runIf(argocd !== undefined)('passes the rendered Argo CD ConfigMap', () => {
     expect(checkNotifications([argocd!], context).violations).toEqual([]);

@@ -1,6 +1,6 @@
 /** Rendered objects for verify tests: real ones from a cluster, and ways to plant a violation in a copy. */
 import type { ClusterFile } from '../../src/config/schema';
-import { renderCluster } from '../../src/render';
+import { renderCluster } from '../../src/render/render-cluster';
 import { renderedObjects } from '../../src/verify/run';
 import type { Manifest, RenderedObject, VerifyContext } from '../../src/verify/types';
 import { clusterConfig } from '../helpers/cluster-files';

@@ -27,7 +27,6 @@ import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import type { ClusterConfig } from '../../config/schema';
 
-export const ARGOCD_NOTIFICATIONS_CONFIGMAP = 'argocd-notifications-cm';
 export const FACT_SOURCE = 'argocd';
 export const SYNC_FAILED_KIND = 'sync-failed';
 export const SYNC_RETRY_KIND = 'sync-retry';

@@ -7,7 +7,7 @@ import type { Expr } from '../expr/ast';
 import { parseExpr } from '../expr/parse';
 import { GoTemplate } from './go-template';
 import { parseLabelSelector } from './label-selector';
-import { conditionKey } from './notified-state';
+import { conditionKey } from '../engine-facts';
 
 export class ConfigLoadError extends Error {
   constructor(readonly problems: readonly string[]) {

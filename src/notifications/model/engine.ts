@@ -6,7 +6,8 @@
 import { evaluate } from './expr-eval';
 import type { LoadedConfig, LoadedCondition } from './config-map';
 import type { EngineMode } from './modes';
-import { NOTIFIED_ANNOTATION, NotifiedState, stateKey } from './notified-state';
+import { NOTIFIED_ANNOTATION, stateKey } from '../engine-facts';
+import { NotifiedState } from './notified-state';
 import { formatGoValue, fromJson, type GoMap } from './values';
 
 export interface Destination {

@@ -7,6 +7,7 @@
 import { GoFunction, GoTime, type GoMap, type GoValue } from './values';
 import { ExprEvalError } from './expr-eval';
 import { argocdSyncStatusSkipReason } from './argocd-refresh';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../engine-facts';
 
 export interface EngineMode {
   readonly name: string;
@@ -20,7 +21,7 @@ export interface EngineMode {
 
 export const ROLLOUTS_MODE: EngineMode = {
   name: 'rollouts',
-  configMapName: 'argo-rollouts-notification-configmap',
+  configMapName: ROLLOUTS_NOTIFICATION_CONFIGMAP,
   variables: (object, now) => ({ rollout: object, time: timeHelpers(now) }),
 };
 
@@ -45,7 +46,7 @@ export function timeHelpers(now: Date): GoMap {
  */
 export const ARGOCD_MODE: EngineMode = {
   name: 'argocd',
-  configMapName: 'argocd-notifications-cm',
+  configMapName: ARGOCD_NOTIFICATIONS_CONFIGMAP,
   variables: (object, now, context) => ({
     app: object,
     context: { ...context },

@@ -1,23 +1,9 @@
 /**
- * The `notified.notifications.argoproj.io` annotation, kept like notifications-engine v0.5.0 (pkg/controller/
- * state.go): a JSON map `key -> unix seconds`, key `[<oncePer>:]<trigger>:[<i>].<base64url(sha1(when))>:<service>:<recipient>`.
+ * The notified annotation (engine-facts.ts), kept like notifications-engine v0.5.0 (pkg/controller/state.go).
  * A true condition sends when its key is absent; a false one deletes its plain key, but keys with a oncePer are
- * never deleted (false evaluations have no oncePer). The map keeps the 100 newest entries.
+ * never deleted (false evaluations have no oncePer). The map keeps the newest entries.
  */
-import { createHash } from 'node:crypto';
-
-export const NOTIFIED_ANNOTATION = 'notified.notifications.argoproj.io';
-export const NOTIFIED_HISTORY_MAX = 100;
-
-/** `[<i>].<base64url(sha1(when))>`: the condition's key inside a trigger. */
-export function conditionKey(index: number, when: string): string {
-  return `[${index}].${createHash('sha1').update(when).digest('base64url')}`;
-}
-
-export function stateKey(parts: { trigger: string; conditionKey: string; oncePer: string; service: string; recipient: string }): string {
-  const key = `${parts.trigger}:${parts.conditionKey}:${parts.service}:${parts.recipient}`;
-  return parts.oncePer === '' ? key : `${parts.oncePer}:${key}`;
-}
+import { NOTIFIED_HISTORY_MAX } from '../engine-facts';
 
 export class NotifiedState {
   private constructor(private readonly entries: Map<string, number>) {}

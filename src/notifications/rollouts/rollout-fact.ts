@@ -24,7 +24,6 @@ export const FACT_SOURCE = 'argo-rollouts';
 export const FACT_KIND = 'rollout-state';
 export const ROLLOUT_STATE_TRIGGER = 'glidepath-rollout-state';
 export const ROLLOUT_FACT_TEMPLATE = 'glidepath-rollout-fact';
-export const ROLLOUTS_NOTIFICATION_CONFIGMAP = 'argo-rollouts-notification-configmap';
 
 /** Where each part of a Rollout's state lives, from the root `rollout`: one source for triggers and body. */
 export const ROLLOUT_FIELDS = {

@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
 import { valuesFile } from '../../../src/gitops/cluster-values';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
-import { renderCluster, type RenderedFile } from '../../../src/render';
+import { renderCluster, type RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { startGitlabApiStandIn } from './gitlab-api-stand-in';

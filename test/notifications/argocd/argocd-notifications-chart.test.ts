@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render';
+import { renderCluster } from '../../../src/render/render-cluster';
 import { loadClusters } from '../../../src/config/loader';
 import { renderedArgocdYaml } from './helpers';
 

@@ -4,11 +4,11 @@
  * model in Argo CD mode on the rendered `argocd-notifications-cm`.
  */
 import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render';
+import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
 import { ARGOCD_MODE } from '../../../src/notifications/model/modes';
-import { NOTIFIED_ANNOTATION } from '../../../src/notifications/model/notified-state';
+import { NOTIFIED_ANNOTATION } from '../../../src/notifications/engine-facts';
 import type { ClusterFile } from '../../../src/config/schema';
 import { mergePatch, SECRETS, type Json } from '../helpers/rollouts';
 

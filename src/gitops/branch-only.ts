@@ -2,7 +2,7 @@
  * No provider API: the branch is pushed with git's own credentials, and a person opens the change. An unmerged
  * glidepath branch counts as the open change, so a rerun finds it, and a new render goes onto it.
  */
-import { fullPath, webRoot, type RemoteUrl } from '../remote';
+import { fullPath, webRoot, type RemoteUrl } from './remote';
 import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest, type ProviderName } from './change-host';
 
 export class BranchOnlyHost implements ChangeHost {

@@ -1,5 +1,5 @@
 /** Matches the prune Job's kubectl image to the cluster's Kubernetes minor version. */
-import { parseImageRef, pinnedImageProblem } from '../config/image-ref';
+import { parseImageRef, pinnedImageProblem } from './image-ref';
 
 /** `v1.28.15`, `1.28`, `1.28.15-debian-12-r3`: the leading major.minor of a version tag. */
 const VERSION_TAG = /^v?(\d+)\.(\d+)(?:[.+_-]|$)/;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderClusters } from '../../src/output/render-pool';
-import { renderCluster } from '../../src/render';
+import { renderClusters } from '../../src/render/render-pool';
+import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 
 const fleet = Array.from({ length: 17 }, (_, i) =>

@@ -1,5 +1,5 @@
 /** How far apart the runs of a CronJob schedule are, computed from the parsed schedule. */
-import type { CronSchedule } from '../config/cron';
+import type { CronSchedule } from './cron';
 
 const MINUTES_PER_DAY = 24 * 60;
 /** The Gregorian calendar repeats every 400 years (146097 days, a whole number of weeks): every calendar case is in it. */

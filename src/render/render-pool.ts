@@ -8,8 +8,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster } from '../render';
-import type { RenderedCluster } from './write-dist';
+import { renderCluster, type RenderedCluster, type RenderedFile } from './render-cluster';
 
 /** Below this many clusters per worker, a worker does not pay for its start-up. */
 const MIN_CLUSTERS_PER_WORKER = 8;
@@ -17,12 +16,15 @@ const MIN_CLUSTERS_PER_WORKER = 8;
 export interface RenderPoolOptions {
   /** Upper bound on worker threads; 0 renders in this thread. @default the number of cores */
   readonly workers?: number;
+  /** Renders in this thread with this function instead (a worker thread can only run renderCluster). */
+  readonly render?: (config: ClusterConfig) => RenderedFile[];
 }
 
 export async function renderClusters(configs: readonly ClusterConfig[], options: RenderPoolOptions = {}): Promise<RenderedCluster[]> {
-  const maxWorkers = options.workers ?? availableParallelism();
+  const render = options.render ?? renderCluster;
+  const maxWorkers = render === renderCluster ? (options.workers ?? availableParallelism()) : 0;
   const workers = Math.min(maxWorkers, Math.floor(configs.length / MIN_CLUSTERS_PER_WORKER));
-  if (workers < 2) return configs.map((config) => ({ name: config.name, files: renderCluster(config) }));
+  if (workers < 2) return configs.map((config) => ({ name: config.name, files: render(config) }));
   const slices = Array.from({ length: workers }, (_, i) => configs.filter((_, index) => index % workers === i));
   const rendered = await Promise.all(slices.map(renderInWorker));
   // Undo the round-robin split, so the order is the input's whatever the number of workers.

@@ -1,8 +1,8 @@
 import { Yaml } from 'cdk8s';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyYaml } from '../../src/output/fast-yaml';
-import { buildClusterApp } from '../../src/render';
+import { stringifyYaml } from '../../src/render/fast-yaml';
+import { buildClusterApp } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 
 /** Strings whose YAML needs quotes, or looks like it might, in YAML 1.1. */

@@ -1,6 +1,6 @@
 /** Which provider ships a cluster, its API address and repository path, and the token it takes. */
-import { GitopsError } from '../errors';
-import { hostName, type RemoteUrl } from '../remote';
+import { GitopsError } from './errors';
+import { hostName, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
 /** github.com and gitlab.com tell their provider; any other host needs gitops.provider or --provider. */

@@ -1,15 +1,20 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
-import { addPruneChart } from './charts/prune-chart';
-import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from './charts/notifications-chart';
-import { addVeridorGateCharts } from './charts/veridor-gate-chart';
-import type { ClusterConfig } from './config/schema';
-import { stringifyYaml } from './output/fast-yaml';
+import { addPruneChart } from '../charts/prune-chart';
+import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from '../charts/notifications-chart';
+import { addVeridorGateCharts } from '../charts/veridor-gate-chart';
+import type { ClusterConfig } from '../config/schema';
+import { stringifyYaml } from './fast-yaml';
 
 export interface RenderedFile {
   /** File name inside the cluster's folder: `<chart id>.k8s.yaml`. */
   readonly path: string;
   readonly content: string;
+}
+
+export interface RenderedCluster {
+  readonly name: string;
+  readonly files: readonly RenderedFile[];
 }
 
 /** Every chart of a cluster; each chart's id is its file's stable name. */

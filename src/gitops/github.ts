@@ -3,10 +3,10 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
-import { GitopsError } from '../errors';
-import { GITHUB_BODY_LIMIT } from '../markdown';
-import { redact, secretForms } from '../redact';
-import type { RepoPath } from '../remote';
+import { GitopsError } from './errors';
+import { GITHUB_BODY_LIMIT } from './markdown';
+import { redact, secretForms } from './redact';
+import type { RepoPath } from './remote';
 import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 export interface GithubClientOptions {

@@ -3,7 +3,7 @@
  * produced several times faster: the block structure is written here, and every scalar's text comes from the
  * `yaml` library itself, rendered once and remembered. Whatever this writer is not sure to write alike (a
  * multi-line string, a key that is not a plain name, a list inside a list, undefined) sends that document to
- * `Yaml.stringify`. test/output/fast-yaml.test.ts checks equality on random JSON values.
+ * `Yaml.stringify`. test/render/fast-yaml.test.ts checks equality on random JSON values.
  */
 import { Yaml } from 'cdk8s';
 

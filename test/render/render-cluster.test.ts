@@ -1,7 +1,7 @@
 import { Yaml } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { buildClusterApp, renderCluster } from '../src/render';
-import { clusterConfig } from './helpers/cluster-files';
+import { buildClusterApp, renderCluster } from '../../src/render/render-cluster';
+import { clusterConfig } from '../helpers/cluster-files';
 
 /** What cdk8s itself writes for each chart. */
 function uncached(config: ReturnType<typeof clusterConfig>) {

@@ -1,7 +1,7 @@
 /** The few GitLab REST v4 calls the flow makes: list, create and update merge requests, with retries. */
-import { GitopsError } from '../errors';
-import { redact, secretForms } from '../redact';
-import { fullPath, type RepoPath } from '../remote';
+import { GitopsError } from './errors';
+import { redact, secretForms } from './redact';
+import { fullPath, type RepoPath } from './remote';
 import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 import { NetworkFailure, requestJson, type JsonAnswer, type RetryPolicy } from './http-json';
 

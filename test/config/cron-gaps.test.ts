@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/config/cron';
-import { cronRunGaps, cronRunsAt } from '../../src/prune/cron-gaps';
+import { cronRunGaps, cronRunsAt } from '../../src/config/cron-gaps';
 
 const gaps = (schedule: string) => cronRunGaps(parseCron(schedule));
 const HOUR = 60;

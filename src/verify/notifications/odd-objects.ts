@@ -3,12 +3,31 @@
  * status, one with no annotations or labels, a workloadRef Rollout with no pod template, strings holding quotes,
  * backslashes, newlines and unicode. Each is what the engine hands to `when`, `oncePer` and the templates.
  */
+import { NOTIFIED_ANNOTATION } from '../../notifications/engine-facts';
+import { RELEASE_ID_ANNOTATION } from '../../notifications/glidepath-fact';
 
 const ODD_TEXT = 'rel-"5" \\ \' </b>\n\tline2 \u2028 ünïcødé 🚀 {{ .x }} %v $glidepath-relay-token';
 
 const container = { name: 'app', image: 'registry.test/app:1.2.3' };
 
-export const ODD_ROLLOUTS: readonly { readonly name: string; readonly object: Record<string, unknown> }[] = [
+export interface OddObject {
+  /** What is odd about it, as violation messages name it. */
+  readonly name: string;
+  readonly object: Record<string, unknown>;
+}
+
+/** A Rollout whose state does not change between reconciles: time buckets are evaluated on it. */
+export const STEADY_ROLLOUT: OddObject = {
+  name: 'workloadRef, no pod template',
+  object: {
+    apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
+    metadata: { name: 'api', namespace: 'shop', uid: 'u-2', generation: 4, annotations: { [RELEASE_ID_ANNOTATION]: 'rel-4' } },
+    spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } },
+    status: { observedGeneration: '4', phase: 'Healthy', currentPodHash: '6d4f8', currentStepIndex: 3, abort: false },
+  },
+};
+
+export const ODD_ROLLOUTS: readonly OddObject[] = [
   {
     name: 'brand-new (no status, no annotations)',
     object: {
@@ -26,15 +45,7 @@ export const ODD_ROLLOUTS: readonly { readonly name: string; readonly object: Re
       status: { phase: 'Progressing' },
     },
   },
-  {
-    name: 'workloadRef, no pod template',
-    object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
-      metadata: { name: 'api', namespace: 'shop', uid: 'u-2', generation: 4, annotations: { 'hangar.io/release-id': 'rel-4' } },
-      spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } },
-      status: { observedGeneration: '4', phase: 'Healthy', currentPodHash: '6d4f8', currentStepIndex: 3, abort: false },
-    },
-  },
+  STEADY_ROLLOUT,
   {
     name: 'strings with quotes, backslashes, newlines and unicode',
     object: {
@@ -42,7 +53,7 @@ export const ODD_ROLLOUTS: readonly { readonly name: string; readonly object: Re
       metadata: {
         name: 'api', namespace: 'shop', uid: 'u-3', generation: 7,
         labels: { 'hangar.io/release-tracked': 'true' },
-        annotations: { 'hangar.io/release-id': ODD_TEXT, 'notified.notifications.argoproj.io': '{"a:b":1}' },
+        annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT, [NOTIFIED_ANNOTATION]: '{"a:b":1}' },
       },
       spec: { template: { spec: { containers: [container, { name: 'side"car', image: ODD_TEXT }] } } },
       status: { observedGeneration: '7', phase: 'Degraded', abort: true, message: ODD_TEXT, currentStepIndex: 0, currentPodHash: 'abc' },
@@ -54,8 +65,17 @@ export const ODD_ROLLOUTS: readonly { readonly name: string; readonly object: Re
   },
 ];
 
+/** An Application whose state does not change between reconciles: time buckets are evaluated on it. */
+export const STEADY_APPLICATION: OddObject = {
+  name: 'running, no finishedAt, no operation',
+  object: {
+    apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'api', namespace: 'argocd-apps' },
+    status: { operationState: { phase: 'Running', startedAt: '2026-10-06T01:00:00Z', retryCount: 2 } },
+  },
+};
+
 /** Argo CD serialises `status` as a struct, so an Application always has one (possibly empty). */
-export const ODD_APPLICATIONS: readonly { readonly name: string; readonly object: Record<string, unknown> }[] = [
+export const ODD_APPLICATIONS: readonly OddObject[] = [
   {
     name: 'never synced (no operationState)',
     object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'api', namespace: 'argocd-apps' }, spec: { project: 'default' }, status: {} },
@@ -64,7 +84,7 @@ export const ODD_APPLICATIONS: readonly { readonly name: string; readonly object
     name: 'failed sync without syncResult, odd strings',
     object: {
       apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
-      metadata: { name: 'api', namespace: 'argocd-apps', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { 'hangar.io/release-id': ODD_TEXT } },
+      metadata: { name: 'api', namespace: 'argocd-apps', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT } },
       spec: { project: 'shop' },
       status: {
         operationState: {
@@ -74,11 +94,5 @@ export const ODD_APPLICATIONS: readonly { readonly name: string; readonly object
       },
     },
   },
-  {
-    name: 'running, no finishedAt, no operation',
-    object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'api', namespace: 'argocd-apps' },
-      status: { operationState: { phase: 'Running', startedAt: '2026-10-06T01:00:00Z', retryCount: 2 } },
-    },
-  },
+  STEADY_APPLICATION,
 ];

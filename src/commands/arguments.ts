@@ -1,0 +1,85 @@
+/** Reads a command's arguments against its options, and writes its help text from the same options. */
+import { parseArgs } from 'node:util';
+import { GlidepathError } from '../errors';
+import type { Command, OptionSpec, OptionSpecs, OptionValues } from './command';
+
+const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show this help' };
+
+export type ParsedArguments<O extends OptionSpecs> = { readonly help: true } | { readonly help: false; readonly values: OptionValues<O> };
+
+export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>, args: readonly string[]): ParsedArguments<O> {
+  const specs: OptionSpecs = { ...command.options, help: HELP };
+  const parseOptions = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.multiple === true ? { multiple: true } : {}) }]),
+  );
+  const { values, tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
+  const helpHint = `npm run ${command.name} -- --help lists its options`;
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      throw new GlidepathError(`${command.name} takes no argument ${JSON.stringify(token.value)}`, `options start with --; ${helpHint}`);
+    }
+    if (token.kind !== 'option') continue;
+    const spec = specs[token.name];
+    if (spec === undefined) {
+      const closest = closestName(token.name, Object.keys(specs));
+      throw new GlidepathError(
+        `${token.rawName} is not an option of ${command.name}`,
+        closest === undefined ? helpHint : `did you mean --${closest}? ${helpHint}`,
+      );
+    }
+    if (spec.type === 'boolean' && token.value !== undefined) {
+      throw new GlidepathError(`${token.rawName} takes no value (got ${JSON.stringify(token.value)})`, `write ${token.rawName} alone`);
+    }
+    if (spec.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
+      throw new GlidepathError(`${token.rawName} needs a value`, `e.g. ${token.rawName} ${spec.value ?? 'VALUE'}`);
+    }
+  }
+  if (values.help === true) return { help: true };
+  const withDefaults = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, values[name] ?? spec.default]));
+  return { help: false, values: withDefaults as OptionValues<O> };
+}
+
+export function commandHelp(command: Command): string {
+  const rows = Object.entries({ ...command.options, help: HELP }).map(([name, spec]) => {
+    const short = spec.short !== undefined ? `-${spec.short}, ` : '';
+    const left = `${short}--${name}${spec.value !== undefined ? ` ${spec.value}` : ''}${spec.multiple === true ? ' ...' : ''}`;
+    const description = spec.default !== undefined ? `${spec.description} (default: ${spec.default})` : spec.description;
+    return [left, description] as const;
+  });
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return [
+    `${command.name}: ${command.summary}`,
+    '',
+    `Usage: ${command.usage}`,
+    '',
+    'Options:',
+    ...rows.map(([left, description]) => `  ${left.padEnd(width)}${description}`),
+    ...(command.notes !== undefined && command.notes.length > 0 ? ['', ...command.notes] : []),
+  ].join('\n');
+}
+
+/** The candidate a mistyped name most likely meant, if any is close enough to be a typo. */
+export function closestName(typed: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  if (best === undefined) return undefined;
+  const tolerance = Math.max(2, Math.floor(best.name.length / 3));
+  return best.distance <= tolerance || best.name.startsWith(typed) ? best.name : undefined;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counting as one edit (`clsuter` -> `cluster`). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}

@@ -1,0 +1,61 @@
+/** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
+import { loadClusters } from '../config/loader';
+import type { ClusterConfig } from '../config/schema';
+import { GlidepathError } from '../errors';
+import { parseProvider } from '../gitops/providers';
+import type { ProviderName } from '../gitops/change-host';
+import type { CommandContext } from './command';
+import { envValue, loadOptions } from './options';
+
+export interface GitopsTargetValues {
+  readonly cluster?: string | undefined;
+  readonly clusters: string;
+  readonly 'relay-ip'?: string | undefined;
+  readonly repo?: string | undefined;
+  readonly against?: string | undefined;
+  readonly base?: string | undefined;
+  readonly 'cache-dir'?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly 'allow-insecure-http'?: boolean | undefined;
+}
+
+export interface GitopsSettings {
+  readonly repo?: string;
+  readonly base?: string;
+  readonly cacheRoot?: string;
+  readonly provider?: ProviderName;
+  readonly tokens: { readonly github?: string; readonly gitlab?: string };
+  readonly allowInsecureHttp?: boolean;
+}
+
+/** The settings from the command line and the environment (GITHUB_TOKEN, GITLAB_TOKEN). */
+export function gitopsSettings(values: GitopsTargetValues, context: CommandContext): GitopsSettings {
+  if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
+    throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
+  }
+  const repo = values.repo ?? values.against;
+  const github = envValue(context.env, 'GITHUB_TOKEN');
+  const gitlab = envValue(context.env, 'GITLAB_TOKEN');
+  return {
+    ...(repo !== undefined ? { repo } : {}),
+    ...(values.base !== undefined ? { base: values.base } : {}),
+    ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
+    ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
+    tokens: { ...(github !== undefined ? { github } : {}), ...(gitlab !== undefined ? { gitlab } : {}) },
+    ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
+  };
+}
+
+/** The one cluster of `--cluster`. */
+export function oneCluster(command: string, values: GitopsTargetValues, all = false): ClusterConfig {
+  if (values.cluster === undefined) {
+    throw new GlidepathError(`${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`);
+  }
+  return loadClusters(loadOptions(values))[0]!.config;
+}
+
+/** Every cluster of the clusters folder (each file must be valid). */
+export function everyCluster(values: GitopsTargetValues): ClusterConfig[] {
+  if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
+  return loadClusters(loadOptions(values)).map((l) => l.config);
+}

@@ -1,0 +1,44 @@
+/** Options that several commands take, written once so that their names, values and help text agree. */
+import type { LoadOptions } from '../config/loader';
+import type { OptionSpec } from './command';
+
+export const CLUSTERS_DIR_DEFAULT = 'clusters';
+
+export const clusterSelection = {
+  cluster: { type: 'string', value: 'NAME|FILE', description: 'only this cluster: a name from the clusters folder, or a cluster file' },
+  clusters: { type: 'string', value: 'DIR', default: CLUSTERS_DIR_DEFAULT, description: 'folder of cluster files' },
+} as const satisfies Record<string, OptionSpec>;
+
+export const relayIpOverride = {
+  'relay-ip': { type: 'string', value: 'IP', description: 'override relay.ip of that cluster (IPv4 or IPv6), e.g. after the dev VM moved' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** `--repo` and `--against` are one option with two names: pr and diff take both. */
+export const gitopsTargetOptions = {
+  cluster: { type: 'string', value: 'NAME|FILE', description: 'the one cluster to work on (required): a name from the clusters folder, or a cluster file' },
+  clusters: clusterSelection.clusters,
+  ...relayIpOverride,
+  repo: { type: 'string', value: 'URL|PATH', description: 'another gitops repo than gitops.repo of the cluster file (also --against)' },
+  against: { type: 'string', value: 'URL|PATH', description: 'the same as --repo' },
+  base: { type: 'string', value: 'BRANCH', description: 'another base branch than gitops.baseBranch' },
+  'cache-dir': { type: 'string', value: 'DIR', description: 'where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)' },
+  provider: { type: 'string', value: 'NAME', description: 'github, gitlab or none (default gitops.provider, else from the host: github.com, gitlab.com)' },
+  'allow-insecure-http': { type: 'boolean', description: 'let the token travel to an http:// remote or API (refused otherwise)' },
+} as const satisfies Record<string, OptionSpec>;
+
+export const PROVIDER_TOKEN_NOTE = 'GITHUB_TOKEN, GITLAB_TOKEN  the provider\'s token for git over https (sent as a header) and its API; never printed';
+
+/** The loader's options from what the user typed. */
+export function loadOptions(values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined }): LoadOptions {
+  return {
+    dir: values.clusters,
+    ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
+    ...(values['relay-ip'] !== undefined ? { relayIp: values['relay-ip'] } : {}),
+  };
+}
+
+/** An environment variable, with an empty value counted as unset (as CI systems pass missing secrets). */
+export function envValue(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,62 @@
+/** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
+import { loadClusters } from '../config/loader';
+import { GlidepathError } from '../errors';
+import { distChanges } from '../output/dist-changes';
+import { renderClusters } from '../render/render-pool';
+import { writeDist } from '../output/write-dist';
+import { clusterBudgetSummary } from '../prune/budget-summary';
+import { defineCommand } from './command';
+import { clusterSelection, envValue, loadOptions, relayIpOverride } from './options';
+
+/** `cdk8s synth` passes its output folder in CDK8S_OUTDIR. */
+const OUT_DIR_DEFAULT = 'dist';
+
+export default defineCommand({
+  name: 'synth',
+  summary: 'render clusters/*.yaml into dist/<cluster>/',
+  usage: 'npm run synth [-- options]',
+  options: {
+    ...clusterSelection,
+    ...relayIpOverride,
+    out: { type: 'string', value: 'DIR', description: `output folder (default: CDK8S_OUTDIR, else ${OUT_DIR_DEFAULT})` },
+    stdout: { type: 'boolean', description: 'write the one selected cluster to stdout as multi-document YAML instead (for kubectl apply -f -)' },
+    check: { type: 'boolean', description: 'write nothing; exit 3 when the output folder differs from this render (for CI)' },
+    summary: { type: 'boolean', description: "also print each cluster's growth budget of the notified annotation" },
+  },
+  notes: ['Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.'],
+
+  async run(values, context) {
+    if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
+      throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
+    }
+    const loaded = loadClusters(loadOptions(values));
+    const configs = loaded.map(({ config }) => config);
+    if (values.stdout) {
+      if (configs.length !== 1) {
+        throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
+      }
+      const files = context.render(configs[0]!);
+      context.print(files.map((file) => file.content).join('---\n').replace(/\n$/, ''));
+      return 'done';
+    }
+
+    const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
+    const clusters = await renderClusters(configs, { render: context.render });
+    const scope = values.cluster === undefined ? 'whole' : 'clusters';
+    if (values.check) {
+      const changes = distChanges(outDir, clusters, scope);
+      for (const change of changes) context.print(change);
+      context.print(changes.length === 0 ? `${outDir}/ is up to date` : `${outDir}/ would change (${changes.length} files); run npm run synth`);
+      return changes.length === 0 ? 'done' : 'changes';
+    }
+    writeDist(outDir, clusters, scope);
+    for (const cluster of clusters) {
+      context.print(`${outDir}/${cluster.name}/ (${cluster.files.length} files)`);
+      for (const file of cluster.files) context.print(`  ${file.path}`);
+    }
+    if (values.summary) {
+      for (const config of configs) for (const line of clusterBudgetSummary(config)) context.print(line);
+    }
+    return 'done';
+  },
+});

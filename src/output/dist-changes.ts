@@ -1,0 +1,38 @@
+/** What writing rendered clusters into an output folder would change, read without writing anything. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RenderedCluster } from '../render/render-cluster';
+import type { WriteScope } from './write-dist';
+
+/** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
+export function distChanges(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+  const changes: string[] = [];
+  for (const cluster of clusters) {
+    const dir = join(outDir, cluster.name);
+    const present = new Set(filesIn(dir));
+    for (const file of cluster.files) {
+      const path = join(dir, file.path);
+      if (!present.delete(file.path)) changes.push(`added   ${path}`);
+      else if (readFileSync(path, 'utf8') !== file.content) changes.push(`changed ${path}`);
+    }
+    for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
+  }
+  if (scope === 'whole') {
+    const rendered = new Set(clusters.map((c) => c.name));
+    for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n))) {
+      for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
+    }
+  }
+  return changes;
+}
+
+/** Entries whose name starts with a dot are the writer's own (temporary folders, markers), never rendered. */
+function filesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+}
+
+function clusterFolders(outDir: string): string[] {
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return [];
+  return readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli';
+import { closestName } from '../../src/commands/arguments';
+import { capturePrintedLines } from '../helpers/console';
+
+const { stdout, stderr, clear } = capturePrintedLines();
+
+/** The options a command's --help lists, e.g. `--cluster`. */
+async function helpOptions(command: string): Promise<string[]> {
+  clear();
+  expect(await main([command, '--help'])).toBe(0);
+  return [...stdout.join('\n').matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!);
+}
+
+describe('each command has its own --help', () => {
+  it.each([
+    ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--help']],
+    ['verify', ['--cluster', '--clusters', '--relay-ip', '--help']],
+    ['diff', ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--exit-code', '--help']],
+    ['pr', [
+      '--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--all', '--dry-run',
+      '--api-url', '--remote-path', '--github-repo', '--push-option', '--draft', '--label', '--reviewer', '--gitlab-auth', '--source-dir', '--source-url', '--help',
+    ]],
+  ])('%s lists exactly the options it takes', async (command, options) => {
+    expect(await helpOptions(command)).toEqual(options);
+    expect(stdout[0]).toMatch(new RegExp(`^${command}: `));
+  });
+
+  it('every option a command lists, it accepts', async () => {
+    for (const command of ['synth', 'verify', 'diff', 'pr']) {
+      for (const option of await helpOptions(command)) {
+        await main([command, option, ...(option === '--help' ? [] : ['x']), '--help']);
+        expect(stderr.join('\n'), `${command} ${option}`).not.toMatch(/is not an option/);
+      }
+    }
+  });
+
+  it('help lists every command with its summary', async () => {
+    expect(await main(['help'])).toBe(0);
+    for (const command of ['synth', 'verify', 'pr', 'diff']) expect(stdout.join('\n')).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+  });
+});
+
+describe('a mistyped command line exits 2 and says what was meant', () => {
+  it.each([
+    [['verify', '--clusetr', 'x'], 'error: --clusetr is not an option of verify', 'fix: did you mean --cluster? npm run verify -- --help lists its options'],
+    [['diff', '--dryrun'], 'error: --dryrun is not an option of diff', 'fix: npm run diff -- --help lists its options'],
+    [['pr', '--dryrun'], 'error: --dryrun is not an option of pr', 'fix: did you mean --dry-run? npm run pr -- --help lists its options'],
+    [['synth', '--out'], 'error: --out needs a value', 'fix: e.g. --out DIR'],
+    [['synth', '--cluster', '--out', 'x'], 'error: --cluster needs a value', 'fix: e.g. --cluster NAME|FILE'],
+    [['synth', '--check=yes'], 'error: --check takes no value (got "yes")', 'fix: write --check alone'],
+    [['synth', 'prod'], 'error: synth takes no argument "prod"', 'fix: options start with --; npm run synth -- --help lists its options'],
+    [['verfy'], 'error: unknown command "verfy"', 'fix: did you mean verify? npm run help lists the commands'],
+  ])('%j', async (argv, error, fix) => {
+    expect(await main(argv)).toBe(2);
+    expect(stderr).toEqual([error, fix]);
+  });
+
+  it('suggests only names that are close', () => {
+    expect(closestName('clsuter', ['cluster', 'clusters'])).toBe('cluster');
+    expect(closestName('relayip', ['relay-ip', 'out'])).toBe('relay-ip');
+    expect(closestName('zzz', ['cluster', 'out'])).toBeUndefined();
+  });
+});
