@@ -49,8 +49,9 @@ export interface ValueChange {
 export function valueChanges(before: ReadonlyMap<string, unknown>, after: ReadonlyMap<string, unknown>): ValueChange[] {
   const changes: ValueChange[] = [];
   for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const old = before.get(path);
     const next = after.get(path);
+    // A list that was not there before is a list that gained every item.
+    const old = before.get(path) ?? (Array.isArray(next) ? [] : undefined);
     if (JSON.stringify(old) === JSON.stringify(next)) continue;
     if (Array.isArray(old) && Array.isArray(next) && [...old, ...next].every((v) => typeof v !== 'object')) {
       const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

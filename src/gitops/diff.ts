@@ -9,7 +9,7 @@ import { gitUserFor, inferProvider, tokenVariable } from './providers';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
 import { hasChanges, reviewChanges, type Review } from './review';
-import { reviewNotes } from './review-notes';
+import { notesContext, reviewNotes } from './review-notes';
 import { checkToken, refuseCleartext } from './tokens';
 import { folderIn, listTree, readFolderFiles } from './tree';
 
@@ -69,7 +69,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
       context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
-      extra: reviewNotes(before, rendered, { veridorConfigMap: config.veridor.configMap, veridorSecret: config.veridor.secret }),
+      extra: reviewNotes(before, rendered, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `npm run diff -- --cluster ${config.name}`,
     });

@@ -11,9 +11,15 @@ export interface NotesContext {
   /** ConfigMap and Secret each Veridor gate reads, from the cluster file. */
   readonly veridorConfigMap: string;
   readonly veridorSecret: string;
+  /** Where the gate runs (every namespace when it is a ClusterAnalysisTemplate): only there do the two matter. */
+  readonly veridorNamespaces: readonly string[] | 'all';
 }
 
 /** Markdown lines (empty when there is nothing to say), to put between the objects table and the YAML diff. */
+export function notesContext(veridor: { readonly configMap: string; readonly secret: string; readonly namespaces: readonly string[]; readonly clusterTemplate: boolean }): NotesContext {
+  return { veridorConfigMap: veridor.configMap, veridorSecret: veridor.secret, veridorNamespaces: veridor.clusterTemplate ? 'all' : veridor.namespaces };
+}
+
 export function reviewNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {
   return [...valueNotes(before, after, context), ...configMapNotes(before, after)];
 }
@@ -28,7 +34,8 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
   if (old === undefined) return [];
   const changes = valueChanges(old, next);
   const lines: string[] = [];
-  if (changes.length > 0) {
+  // The first render into an empty folder: every value is new, so only the checklist is worth reading.
+  if (changes.length > 0 && oldFile !== undefined) {
     lines.push(`**Cluster-file values changed since the base** (${changes.length}):`, '');
     for (const change of changes) lines.push(`- \`${change.path}\`: ${inline(change.text)}`);
     lines.push('');
@@ -37,11 +44,13 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
   if (newNamespaces.length > 0) {
     lines.push('**Before merging, in each new tracked namespace:**', '');
     for (const ns of newNamespaces) {
-      lines.push(
-        `- [ ] \`${ns}\`: create the ConfigMap \`${context.veridorConfigMap}\` (key \`veridor.json\`) for the Veridor gate`,
-        `- [ ] \`${ns}\`: create the Secret \`${context.veridorSecret}\` (Veridor's credentials; never through git)`,
-        `- [ ] \`${ns}\`: label its Rollouts \`hangar.io/release-tracked=true\``,
-      );
+      if (context.veridorNamespaces === 'all' || context.veridorNamespaces.includes(ns)) {
+        lines.push(
+          `- [ ] \`${ns}\`: create the ConfigMap \`${context.veridorConfigMap}\` (key \`veridor.json\`) for the Veridor gate`,
+          `- [ ] \`${ns}\`: create the Secret \`${context.veridorSecret}\` (Veridor's credentials; never through git)`,
+        );
+      }
+      lines.push(`- [ ] \`${ns}\`: label its Rollouts \`hangar.io/release-tracked=true\``);
     }
     lines.push('');
   }

@@ -1,6 +1,7 @@
 /** The review of a change to the owned folder: which Kubernetes objects change, and the text diff of each file. */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseAllDocuments } from 'yaml';
+import { VALUES_FILE } from './cluster-values';
 
 /** A file of the owned folder: path relative to the folder, and its text. */
 export interface FolderFile {
@@ -96,6 +97,7 @@ interface ParsedObject {
 function objectsOf(files: readonly FolderFile[], warnings: string[], where: string): Map<string, ParsedObject> {
   const objects = new Map<string, ParsedObject>();
   for (const file of files) {
+    if (file.path === VALUES_FILE) continue; // glidepath's own record of the values, never an object
     if (!/\.ya?ml$/.test(file.path)) {
       warnings.push(`${file.path} (${where}) is not a YAML file: compared as text only`);
       continue;

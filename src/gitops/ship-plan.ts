@@ -6,7 +6,7 @@ import type { PullRequestResult } from './pull-request';
 import { branchesContaining, mergeBase, type FetchedRefs } from './refs';
 import { displayUrl } from './remote';
 import { reviewChanges, type Review } from './review';
-import { reviewNotes } from './review-notes';
+import { notesContext, reviewNotes } from './review-notes';
 import type { PreparedCluster } from './ship-prepare';
 import type { SourceRevision } from './source';
 import { changedPaths, folderIn, readBlobs, resolveSpecs, type FolderCommit, type FolderListing, type TreeEntry } from './tree';
@@ -75,7 +75,7 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
     const before = listings.get(plan)!.blobs.map((b) => ({ path: b.path, content: blobs.get(b.id) ?? '' }));
     const review = reviewChanges(cluster.folder, before, cluster.files);
     const { config } = cluster.input;
-    const extra = reviewNotes(before, cluster.files, { veridorConfigMap: config.veridor.configMap, veridorSecret: config.veridor.secret });
+    const extra = reviewNotes(before, cluster.files, notesContext(config.veridor));
     const provenance = { cluster: cluster.name, base: cluster.base, baseCommit, hash: cluster.hash, source: ctx.source };
     const title = changeTitle(cluster.name, review);
     const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra);

@@ -146,7 +146,7 @@ async function finish(plan: ClusterPlan, host: ChangeHost, pushFailures: Readonl
     return { ...result, closed };
   }
   const pushed = result.commit !== undefined && result.commit !== plan.tip;
-  if (result.action === 'up-to-date') return { ...result, pushed: false, ...(await bodyFile(plan, host, settings, result.pullRequest?.body ?? result.body)) };
+  if (result.action === 'up-to-date') return { ...result, pushed: false, ...(await bodyFile(plan, host, settings, result.body)) };
   const fields = { title: result.title!, body: result.body! };
   const change = plan.existing === undefined ? await host.create(result.base, result.branch!, fields, settings.extras ?? {}) : await host.update(plan.existing, fields);
   return { ...result, pushed, pullRequest: change, ...(await bodyFile(plan, host, settings, result.body)) };
