@@ -3,9 +3,8 @@
  * changed (a word diff for long one-line expressions), and what to create by hand in new tracked namespaces.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import { parseAllDocuments } from 'yaml';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
-import type { FolderFile } from './review';
+import { parseYamlDocuments, type FolderFile } from './review';
 
 export interface NotesContext {
   /** ConfigMap and Secret each Veridor gate reads, from the cluster file. */
@@ -63,12 +62,11 @@ type Data = Record<string, string>;
 function configMaps(files: readonly FolderFile[]): Map<string, Data> {
   const maps = new Map<string, Data>();
   for (const file of files) {
-    if (!/\.ya?ml$/.test(file.path)) continue;
-    const docs = parseAllDocuments(file.content);
-    if (!Array.isArray(docs)) continue;
+    if (!/\.ya?ml$/.test(file.path) || !file.content.includes('ConfigMap')) continue;
+    const docs = parseYamlDocuments(file.content);
+    if (typeof docs === 'string') continue;
     for (const doc of docs) {
-      if (doc.errors.length > 0) continue;
-      const value = doc.toJS() as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; data?: unknown } | null;
+      const value = doc as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; data?: unknown } | null;
       if (value?.kind !== 'ConfigMap' || typeof value.metadata?.name !== 'string') continue;
       const data = typeof value.data === 'object' && value.data !== null ? (value.data as Data) : {};
       maps.set(`${typeof value.metadata.namespace === 'string' ? value.metadata.namespace : '-'}/${value.metadata.name}`, data);
