@@ -1,5 +1,5 @@
 /** `--provider none`: push the branch with git's own credentials, print what a person needs, ask no API. */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareUrl } from '../../src/gitops/branch-only';
@@ -62,6 +62,17 @@ describe('provider none', () => {
     expect(next).toMatchObject({ action: 'opened', pushed: true });
     expect(next.branch).not.toBe(first.branch);
     expect(Object.keys(filesAt(s.remote, next.branch!)).filter((p) => !p.startsWith(`${FOLDER}/`)).length).toBeGreaterThan(0);
+  });
+
+  it('--push-option reaches the remote (GitLab opens a merge request from merge_request.* options)', async () => {
+    const s = (current = await scenario());
+    git(s.remote, ['config', 'receive.advertisePushOptions', 'true']);
+    const seen = join(tempDir('push-options'), 'seen');
+    const hook = join(s.remote, 'hooks', 'pre-receive');
+    writeFileSync(hook, `#!/bin/sh\ni=0\nwhile [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do eval "echo \\$GIT_PUSH_OPTION_$i" >> '${seen}'; i=$((i+1)); done\n`);
+    chmodSync(hook, 0o755);
+    await s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies'), pushOptions: ['merge_request.create', 'merge_request.target=main'] });
+    expect(readFileSync(seen, 'utf8')).toBe('merge_request.create\nmerge_request.target=main\n');
   });
 
   it('a dry run writes no body file', async () => {

@@ -105,6 +105,14 @@ describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
   });
 });
 
+describe('github', () => {
+  it('a new pull request as a draft, with labels and reviewers (users and ORG/TEAM)', async () => {
+    const s = (current = await scenario());
+    await s.run({ extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] } });
+    expect(s.api.pulls[0]).toMatchObject({ draft: true, labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
+  });
+});
+
 describe('gitlab', () => {
   it('addresses a project in nested groups by its URL-encoded path, with PRIVATE-TOKEN; draft, labels and reviewers on create', async () => {
     const s = (current = await scenario(undefined, 'gitlab'));
