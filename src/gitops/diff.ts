@@ -4,8 +4,8 @@ import type { RenderedFile } from '../render/render-cluster';
 import { valuesFile } from './cluster-values';
 import { clusterTarget, openGitopsRepo, renderedFolderFiles } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
-import type { ProviderName } from './change-host';
 import { gitUserFor, inferProvider, tokenVariable } from './providers';
+import type { ShipSettings } from './pull-request';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
 import { hasChanges, reviewChanges, type Review } from './review';
@@ -16,18 +16,10 @@ import { folderIn, listTree, readFolderFiles } from './tree';
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
 
-export interface DiffOptions {
+/** The settings `pr` takes that say where to compare; the tokens need read access only. */
+export interface DiffOptions extends Pick<ShipSettings, 'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp'> {
   readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
-  /** Another repository than `gitops.repo` (URL or path). */
-  readonly repo?: string;
-  readonly base?: string;
-  readonly cacheDir?: string;
-  readonly cacheRoot?: string;
-  readonly provider?: ProviderName;
-  /** GITHUB_TOKEN and GITLAB_TOKEN: read access is enough; each provider takes its own. */
-  readonly tokens?: { readonly github?: string; readonly gitlab?: string };
-  readonly allowInsecureHttp?: boolean;
   readonly maxChars?: number;
 }
 

@@ -1,15 +1,14 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/gitops/cache';
-import { GitopsError } from '../../src/gitops/errors';
 import { Git } from '../../src/gitops/git';
 import { basicCredentials } from '../../src/gitops/redact';
 import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
+import { closedPort } from './helpers/loopback';
 import { bareRemote, branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
@@ -22,29 +21,6 @@ afterEach(async () => {
 async function setUp(): Promise<Scenario> {
   current = await scenario();
   return current;
-}
-
-/** Runs and returns the GitopsError, proving on the way that neither the token nor its header form leaks. */
-async function failure(run: Promise<unknown>): Promise<GitopsError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GitopsError);
-  const gitopsError = error as GitopsError;
-  for (const text of [gitopsError.message, gitopsError.hint, String(gitopsError.stack)]) {
-    expect(text).not.toContain(TOKEN);
-    expect(text).not.toContain(basicCredentials(TOKEN));
-  }
-  return gitopsError;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const refsOf = (bare: string) => git(bare, ['for-each-ref']);

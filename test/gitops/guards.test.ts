@@ -1,9 +1,8 @@
 /** What the flow refuses or repairs: a branch that changes files outside the folder, racing runs, risky tokens. */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitopsError } from '../../src/gitops/errors';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { branches, commitFiles, git, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
@@ -11,13 +10,6 @@ afterEach(async () => {
   await current?.api.close();
   current = undefined;
 });
-
-async function failure(run: Promise<unknown>): Promise<GitopsError> {
-  const error = await run.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(GitopsError);
-  expect(`${(error as Error).message} ${(error as GitopsError).hint}`).not.toContain(TOKEN);
-  return error as GitopsError;
-}
 
 const outsideFolder = (s: Scenario, branch: string) =>
   git(s.remote, ['diff', '--name-only', `main...${branch}`]).split('\n').filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));

@@ -1,10 +1,8 @@
 /** The same behaviour from every provider with an API: GitHub, and GitLab through its stand-in. */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitopsError } from '../../src/gitops/errors';
-import { basicCredentials } from '../../src/gitops/redact';
 import type { Scenario } from './helpers/fixture';
-import { TOKEN, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { closedPort } from './helpers/loopback';
+import { TOKEN, failure, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
@@ -13,23 +11,6 @@ afterEach(async () => {
   current = undefined;
 });
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function failure(run: Promise<unknown>): Promise<GitopsError> {
-  const error = await run.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(GitopsError);
-  for (const text of [(error as Error).message, (error as GitopsError).hint]) {
-    expect(text).not.toContain(TOKEN);
-    expect(text).not.toContain(basicCredentials(TOKEN));
-  }
-  return error as GitopsError;
-}
 
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 

@@ -2,9 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
 import { valuesFile } from '../../../src/gitops/cluster-values';
+import { GitopsError } from '../../../src/gitops/errors';
+import { secretForms } from '../../../src/gitops/redact';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
 import { renderCluster, type RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
@@ -126,4 +129,18 @@ export function withOldLabel(content: string): string {
 /** What glidepath writes into the folder for a config: the render and the values file. */
 export function folderFilesOf(config: ClusterConfig): RenderedFile[] {
   return [...rendered(config), valuesFile(config)];
+}
+
+/** Runs and returns the GitopsError, proving on the way that neither the token nor its Basic forms leak. */
+export async function failure(run: Promise<unknown>): Promise<GitopsError> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GitopsError);
+  const gitopsError = error as GitopsError;
+  for (const text of [gitopsError.message, gitopsError.hint, String(gitopsError.stack)]) {
+    for (const form of secretForms(TOKEN)) expect(text).not.toContain(form);
+  }
+  return gitopsError;
 }

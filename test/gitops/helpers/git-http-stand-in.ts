@@ -4,8 +4,7 @@
  * GitHub uses (`x-access-token:<token>`), so the tests see what git sends and how a wrong token fails.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './loopback';
 
 export interface GitHttpStandIn {
   /** `http://127.0.0.1:<port>/` */
@@ -20,7 +19,7 @@ export async function startGitHttpStandIn(projectRoot: string, token: string): P
   const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const authorizations: string[] = [];
   const requestUrls: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await serveOnLoopback((req, res) => {
     const auth = req.headers.authorization;
     requestUrls.push(req.url ?? '');
     if (auth !== undefined) authorizations.push(auth);
@@ -64,15 +63,5 @@ export async function startGitHttpStandIn(projectRoot: string, token: string): P
       res.end(raw.subarray(split + 4));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    authorizations,
-    requestUrls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.url}/`, authorizations, requestUrls, close: () => server.close() };
 }

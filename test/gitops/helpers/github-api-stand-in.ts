@@ -2,8 +2,8 @@
  * A STAND-IN for GitHub's REST API, on 127.0.0.1 with a random port: only the pull request endpoints the
  * gitops flow calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveOnLoopback } from './loopback';
 
 export interface StandInPull {
   number: number;
@@ -123,14 +123,8 @@ export async function startGithubApiStandIn(options: {
     return send(404, { message: 'Not Found (the stand-in implements only list, create and update pulls)' });
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.writeHead(500);
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveOnLoopback(handle);
+  url = server.url;
   return {
     url,
     owner,
@@ -138,10 +132,6 @@ export async function startGithubApiStandIn(options: {
     pulls,
     requests,
     failures,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }

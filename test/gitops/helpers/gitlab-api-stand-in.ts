@@ -3,8 +3,8 @@
  * gitops flow calls (list, create, update) and the user look-up, with projects addressed by their URL-encoded
  * full path (nested groups). Not GitLab. Same shape as the GitHub stand-in, so one test matrix drives both.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveOnLoopback } from './loopback';
 import type { ApiStandIn, InjectedFailure, RecordedRequest, StandInPull } from './github-api-stand-in';
 
 export async function startGitlabApiStandIn(options: {
@@ -90,14 +90,8 @@ export async function startGitlabApiStandIn(options: {
     return send(404, { message: '404 Not Found (the stand-in implements only list, create and update merge requests)' });
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.writeHead(500);
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveOnLoopback(handle);
+  const url = server.url;
   const [owner, repo] = [project.split('/').slice(0, -1).join('/'), project.split('/').at(-1)!];
   return {
     url,
@@ -106,10 +100,6 @@ export async function startGitlabApiStandIn(options: {
     pulls,
     requests,
     failures,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }
