@@ -1,9 +1,10 @@
 /** What the flow refuses or repairs: a branch that changes files outside the folder, racing runs, risky tokens. */
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
-import { branches, commitFiles, git, tip } from './helpers/git-repos';
+import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
 afterEach(async () => {
@@ -29,6 +30,18 @@ describe('an open change never changes anything outside the folder', () => {
     expect(git(s.remote, ['rev-parse', `${first.branch}^`]).trim()).toBe(before);
     expect(outsideFolder(s, first.branch!)).toEqual([]);
     expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
+  });
+});
+
+describe('scratch files', () => {
+  it('a run writes nothing to the temp folder: it works with TMPDIR pointing nowhere', async () => {
+    const s = (current = await scenario());
+    vi.stubEnv('TMPDIR', join(tempDir('gone'), 'missing'));
+    try {
+      expect((await s.run()).action).toBe('opened');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

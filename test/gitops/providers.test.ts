@@ -1,9 +1,13 @@
 /** The same behaviour from every provider with an API: GitHub, and GitLab through its stand-in. */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { basicCredentials } from '../../src/gitops/redact';
+import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import type { Scenario } from './helpers/fixture';
 import { closedPort } from './helpers/loopback';
 import { TOKEN, failure, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
-import { branches, commitFiles, filesAt, git, tip } from './helpers/git-repos';
+import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
 afterEach(async () => {
@@ -111,5 +115,20 @@ describe('gitlab', () => {
     await s.run({ config: changed, gitlabAuth: 'bearer' });
     expect(s.api.requests.at(-1)).toMatchObject({ method: 'PUT', authorization: `Bearer ${TOKEN}` });
     expect(s.api.pulls[0]!.title).toMatch(/^Draft: glidepath: prod: /);
+  });
+
+  it('git over https gets the token as a Basic header with the user oauth2, limited to the gitops host', async () => {
+    const s = (current = await scenario(undefined, 'gitlab'));
+    const root = tempDir('http-root');
+    mkdirSync(join(root, 'platform', 'k8s'), { recursive: true });
+    symlinkSync(s.remote, join(root, 'platform', 'k8s', 'cluster-gitops.git'));
+    const host = await startGitHttpStandIn(root, TOKEN, 'oauth2');
+    try {
+      const result = await s.run({ repo: `${host.url}platform/k8s/cluster-gitops.git`, remotePath: undefined, cacheDir: join(tempDir('cache'), 'c') });
+      expect(result.action).toBe('opened');
+      expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN, 'oauth2')}`]));
+    } finally {
+      await host.close();
+    }
   });
 });

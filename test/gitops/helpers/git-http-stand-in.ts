@@ -1,7 +1,7 @@
 /**
  * A STAND-IN for a git host over smart HTTP: `git http-backend` (shipped with git) behind a node:http server
  * on 127.0.0.1, serving the bare repositories in one folder. It accepts only Basic credentials of the form
- * GitHub uses (`x-access-token:<token>`), so the tests see what git sends and how a wrong token fails.
+ * the host uses (`x-access-token:<token>` on GitHub, `oauth2:<token>` on GitLab), so the tests see what git sends and how a wrong token fails.
  */
 import { spawn } from 'node:child_process';
 import { serveOnLoopback } from './loopback';
@@ -15,8 +15,9 @@ export interface GitHttpStandIn {
   close(): Promise<void>;
 }
 
-export async function startGitHttpStandIn(projectRoot: string, token: string): Promise<GitHttpStandIn> {
-  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+/** `user`: the Basic user name the host takes with a token: GitHub's `x-access-token`, GitLab's `oauth2`. */
+export async function startGitHttpStandIn(projectRoot: string, token: string, user = 'x-access-token'): Promise<GitHttpStandIn> {
+  const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   const authorizations: string[] = [];
   const requestUrls: string[] = [];
   const server = await serveOnLoopback((req, res) => {
@@ -40,7 +41,7 @@ export async function startGitHttpStandIn(projectRoot: string, token: string): P
         CONTENT_TYPE: req.headers['content-type'] ?? '',
         HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
         GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
-        REMOTE_USER: 'x-access-token',
+        REMOTE_USER: user,
         REMOTE_ADDR: '127.0.0.1',
       },
     });
