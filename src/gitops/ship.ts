@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultCacheDir } from './cache';
-import { openGitopsRepo } from './gitops-repo';
+import { openGitopsRepo, type OpenedGitopsRepo } from './gitops-repo';
 import { allInOrder } from './in-order';
 import type { ChangeHost } from './change-host';
 import { gitUserFor } from './providers';
@@ -43,8 +43,9 @@ export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome
 
 async function shipGroup(group: readonly PreparedCluster[], settings: ShipSettings, sourcePromise: Promise<SourceRevision>): Promise<ClusterOutcome[]> {
   const first = group[0]!;
+  // One cluster fetches only its own branches; a fleet fetches every glidepath branch in one go.
   const prefix = group.length === 1 ? first.branchPrefix : 'glidepath/';
-  let opened: Awaited<ReturnType<typeof openGitopsRepo>>;
+  let opened: OpenedGitopsRepo;
   try {
     opened = await openGitopsRepo(
       {
@@ -62,7 +63,7 @@ async function shipGroup(group: readonly PreparedCluster[], settings: ShipSettin
     return group.map((c) => ({ cluster: c.name, error: error as Error }));
   }
   try {
-    return await shipOpened(group, settings, sourcePromise, opened);
+    return await shipOpened(group, settings, sourcePromise, opened, prefix);
   } catch (error) {
     return group.map((c) => ({ cluster: c.name, error: error as Error }));
   } finally {
@@ -70,10 +71,9 @@ async function shipGroup(group: readonly PreparedCluster[], settings: ShipSettin
   }
 }
 
-async function shipOpened(group: readonly PreparedCluster[], settings: ShipSettings, sourcePromise: Promise<SourceRevision>, opened: Awaited<ReturnType<typeof openGitopsRepo>>): Promise<ClusterOutcome[]> {
+async function shipOpened(group: readonly PreparedCluster[], settings: ShipSettings, sourcePromise: Promise<SourceRevision>, opened: OpenedGitopsRepo, prefix: string): Promise<ClusterOutcome[]> {
   const { cache, fetched } = opened;
   const dryRun = settings.dryRun ?? false;
-  const prefix = group.length === 1 ? group[0]!.branchPrefix : 'glidepath/';
   const host = await changeHostFor(group, settings, cache, fetched);
   const baseCommits = [...new Set(group.map((c) => fetched.bases.get(c.base)).filter((c): c is string => c !== undefined))];
   // The API answers while git lists the base trees; failures keep the order written here.
