@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/** `npm run test:slow` runs these (vitest.slow.config.ts). */
+const SLOW = 'test/**/*.slow.test.ts';
+
 export default defineConfig({
   test: {
     // Snapshots are written only on purpose (`npm run test:update`); with CI=true a missing or changed one fails.
     update: false,
     testTimeout: 20_000,
+    globalSetup: ['test/setup/scratch-root.ts'],
     pool: 'forks',
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
+    exclude: [SLOW],
     // Sharing loaded modules between files (cdk8s, the schemas, Octokit) halves the suite's time. No test replaces
     // a module: the CLI takes its renderer and environment as arguments instead.
     isolate: false,

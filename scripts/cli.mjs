@@ -1,6 +1,6 @@
-// Runs the CLI from the bundle build/cli.mjs, rebuilding it first when any source is newer than it,
+// Runs the CLI from the bundle build/current/cli.mjs, rebuilding it first when any source is newer than it,
 // so `npm run synth` is fast and never stale. Tests run src/ directly, and test/output/bundled-cli.test.ts this.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, ENTRY_FILES, ROOT, bundle } from './bundle.mjs';
@@ -14,6 +14,7 @@ function newestChange(path) {
 }
 
 const stale = !ENTRY_FILES.every(existsSync) || Math.max(...INPUTS.map(newestChange)) > statSync(BUNDLE).mtimeMs;
-if (stale) await bundle();
-const { run } = await import(pathToFileURL(BUNDLE).href);
+// The real folder, not build/current: another run may switch that link while this one still loads chunks.
+const entry = stale ? join(await bundle(), 'cli.mjs') : realpathSync(BUNDLE);
+const { run } = await import(pathToFileURL(entry).href);
 await run(process.argv.slice(2));

@@ -8,6 +8,7 @@ import { COMMANDS } from './commands/registry';
 import { ConfigError } from './config/errors';
 import { GlidepathError } from './errors';
 import { GitopsError } from './gitops/errors';
+import { FileSystemError, isErrnoError } from './output/fs-error';
 import { renderCluster } from './render/render-cluster';
 
 const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = {
@@ -83,6 +84,15 @@ function reportError(error: unknown): number {
     console.error(`error: ${error.message}`);
     console.error(`fix: ${error.fix}`);
     return error.badInput ? EXIT_CODES['bad-input'] : EXIT_CODES.failure;
+  }
+  if (error instanceof FileSystemError) {
+    console.error(`error: ${error.message}`);
+    return EXIT_CODES.failure;
+  }
+  // Any other file-system failure: one line with the path and the cause, not a stack trace.
+  if (isErrnoError(error) && error.path !== undefined) {
+    console.error(`error: ${new FileSystemError(error.path, error.code, `cannot ${error.syscall ?? 'use'}`).message}`);
+    return EXIT_CODES.failure;
   }
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return EXIT_CODES.failure;

@@ -22,11 +22,17 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
+/** An output folder holding an earlier render of cluster prod, recorded as glidepath's. */
 function withPreviousDist(): string {
-  const out = clusterDir({});
+  const out = clusterDir({ '.glidepath-out.json': JSON.stringify({ format: 1, clusters: { prod: ['old.k8s.yaml'] } }) });
   mkdirSync(join(out, 'prod'));
   writeFileSync(join(out, 'prod', 'old.k8s.yaml'), 'kind: Previous\n');
   return out;
+}
+
+/** The cluster folders in `out` (without glidepath's record). */
+function clusterFolders(out: string): string[] {
+  return readdirSync(out).filter((name) => !name.startsWith('.glidepath-')).sort();
 }
 
 describe('synth', () => {
@@ -34,7 +40,7 @@ describe('synth', () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = withPreviousDist();
     expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
+    expect(clusterFolders(out)).toEqual(['dev', 'prod']);
     expect(readdirSync(join(out, 'prod'))).not.toContain('old.k8s.yaml');
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
   });
@@ -43,9 +49,9 @@ describe('synth', () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = clusterDir({});
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'])).toBe(0);
-    expect(readdirSync(out)).toEqual(['dev']);
+    expect(clusterFolders(out)).toEqual(['dev']);
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['dev', 'prod']);
+    expect(clusterFolders(out)).toEqual(['dev', 'prod']);
   });
 
   it('--relay-ip changes only the relay address', async () => {
@@ -106,8 +112,11 @@ describe('synth', () => {
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
     expect(stdout[0]).toBe(`changed ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
+    // A cluster glidepath rendered earlier (its record says so) that is no longer in the clusters folder.
     mkdirSync(join(out, 'gone'));
     writeFileSync(join(out, 'gone', 'x.k8s.yaml'), 'kind: Old\n');
+    const record = JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8'));
+    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ ...record, clusters: { ...record.clusters, gone: ['x.k8s.yaml'] } }));
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
     clear();
     expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'])).toBe(3);
@@ -137,7 +146,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
     expect(stderr.join('\n')).toMatch(message);
     expect(stderr.at(-1)).toBe('nothing was written.');
     expect(tree(out)).toEqual(before);
-    expect(readdirSync(out)).toEqual(['prod']);
+    expect(clusterFolders(out)).toEqual(['prod']);
   });
 
   it('an unknown option exits 2 with the usage', async () => {

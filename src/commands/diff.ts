@@ -15,7 +15,7 @@ export default defineCommand({
   notes: [PROVIDER_TOKEN_NOTE, '', 'Exit codes: 0 done, 1 failure, 2 bad input, 3 --exit-code: the cluster differs from the base.'],
 
   async run(values, context) {
-    const config = oneCluster('diff', values);
+    const config = oneCluster('diff', values, context);
     const result = await diffAgainstGitops({ ...gitopsSettings(values, context), config, files: context.render(config) });
     context.print(result.markdown);
     return values['exit-code'] && result.changed ? 'changes' : 'done';

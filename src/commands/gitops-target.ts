@@ -47,15 +47,15 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
 }
 
 /** The one cluster of `--cluster`. */
-export function oneCluster(command: string, values: GitopsTargetValues, all = false): ClusterConfig {
+export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): ClusterConfig {
   if (values.cluster === undefined) {
     throw new GlidepathError(`${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`);
   }
-  return loadClusters(loadOptions(values))[0]!.config;
+  return loadClusters(loadOptions(values, context.env))[0]!.config;
 }
 
 /** Every cluster of the clusters folder (each file must be valid). */
-export function everyCluster(values: GitopsTargetValues): ClusterConfig[] {
+export function everyCluster(values: GitopsTargetValues, context: CommandContext): ClusterConfig[] {
   if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
-  return loadClusters(loadOptions(values)).map((l) => l.config);
+  return loadClusters(loadOptions(values, context.env)).map((l) => l.config);
 }

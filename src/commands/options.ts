@@ -1,5 +1,6 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
 import type { LoadOptions } from '../config/loader';
+import { secretsFromEnvironment } from '../config/secret-values';
 import type { OptionSpec } from './command';
 
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
@@ -28,10 +29,14 @@ export const gitopsTargetOptions = {
 
 export const PROVIDER_TOKEN_NOTE = 'GITHUB_TOKEN, GITLAB_TOKEN  the provider\'s token for git over https (sent as a header) and its API; never printed';
 
-/** The loader's options from what the user typed. */
-export function loadOptions(values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined }): LoadOptions {
+/** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
+export function loadOptions(
+  values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): LoadOptions {
   return {
     dir: values.clusters,
+    knownSecrets: secretsFromEnvironment(env),
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
     ...(values['relay-ip'] !== undefined ? { relayIp: values['relay-ip'] } : {}),
   };

@@ -33,7 +33,7 @@ export default defineCommand({
   notes: [PROVIDER_TOKEN_NOTE, 'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)', '', 'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.'],
 
   async run(values, context) {
-    const configs = values.all === true ? everyCluster(values) : [oneCluster('pr', values, true)];
+    const configs = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
       throw new GlidepathError(`--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`, 'bearer for OAuth and CI job tokens, private-token (the default) for access tokens');

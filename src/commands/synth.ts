@@ -29,7 +29,7 @@ export default defineCommand({
     if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
       throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
     }
-    const loaded = loadClusters(loadOptions(values));
+    const loaded = loadClusters(loadOptions(values, context.env));
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {

@@ -14,7 +14,7 @@ export default defineCommand({
 
   async run(values, context) {
     const knownSecrets = secretsFromEnvironment(context.env);
-    const reports = loadClusters(loadOptions(values)).map(({ file, config }) => {
+    const reports = loadClusters(loadOptions(values, context.env)).map(({ file, config }) => {
       const report = verifyCluster(config, { knownSecrets, render: context.render });
       for (const line of formatReport(report, file)) context.print(line);
       return report;

@@ -1,7 +1,11 @@
-/** How far apart the runs of a CronJob schedule are, computed from the parsed schedule. */
-import type { CronSchedule } from './cron';
+/** When a CronJob schedule runs and how far apart its runs are, with robfig/cron's rules (as the CronJob controller). */
+import type { CronFieldMatch, CronSchedule } from './cron';
 
 const MINUTES_PER_DAY = 24 * 60;
+const MS_PER_MINUTE = 60_000;
+const MS_PER_DAY = MINUTES_PER_DAY * MS_PER_MINUTE;
+/** robfig/cron's Next gives up on a schedule that has not run within five years (the year of the search's start + 5). */
+const NEXT_SEARCH_YEARS = 5;
 /** The Gregorian calendar repeats every 400 years (146097 days, a whole number of weeks): every calendar case is in it. */
 const CYCLE_YEARS = 400;
 const CYCLE_DAYS = 146_097;
@@ -28,27 +32,27 @@ export interface CronRunGaps {
  * calendar cycle, including the wrap from its last run to the first run of the next cycle.
  */
 export function cronRunGaps(schedule: CronSchedule): CronRunGaps | undefined {
+  if (schedule.kind === 'every') {
+    return { maxGapMinutes: schedule.delaySeconds / 60, runsPerDay: (MINUTES_PER_DAY * 60) / schedule.delaySeconds };
+  }
   // A fleet's cluster files mostly share one schedule; the walk over 146097 days is worth doing once for it.
-  const key = schedule.fields.map((f) => `${f.restricted ? '' : '*'}${[...f.values].join(',')}`).join(' ');
-  if (!gapsBySchedule.has(key)) gapsBySchedule.set(key, walkCalendarCycle(schedule));
+  const key = schedule.fields.map((f) => `${f.star ? '*' : ''}${[...f.values].join(',')}`).join(' ');
+  if (!gapsBySchedule.has(key)) gapsBySchedule.set(key, walkCalendarCycle(schedule.fields));
   return gapsBySchedule.get(key);
 }
 
 const gapsBySchedule = new Map<string, CronRunGaps | undefined>();
 
-function walkCalendarCycle(schedule: CronSchedule): CronRunGaps | undefined {
-  const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.fields;
-  if (!minute || !hour || !dayOfMonth || !month || !dayOfWeek) throw new Error('a parsed schedule has five fields');
-
-  const times = [...hour.values].flatMap((h) => [...minute.values].map((m) => h * 60 + m)).sort((a, b) => a - b);
+function walkCalendarCycle(fields: readonly CronFieldMatch[]): CronRunGaps | undefined {
+  const [, , , month] = fields;
+  if (!month) throw new Error('a parsed schedule has five fields');
+  const times = minutesOfDay(fields);
   const firstTime = times[0];
   const lastTime = times[times.length - 1];
   if (firstTime === undefined || lastTime === undefined) return undefined;
   let maxGap = 0;
   for (let i = 1; i < times.length; i += 1) maxGap = Math.max(maxGap, times[i]! - times[i - 1]!);
 
-  // robfig/cron: when both day fields are restricted a day matches either; when one is `*`, both must match.
-  const eitherDayField = dayOfMonth.restricted && dayOfWeek.restricted;
   let firstDay: number | undefined;
   let previousDay: number | undefined;
   let matchingDays = 0;
@@ -63,9 +67,7 @@ function walkCalendarCycle(schedule: CronSchedule): CronRunGaps | undefined {
         continue;
       }
       for (let date = 1; date <= length; date += 1, day += 1, weekday = (weekday + 1) % 7) {
-        const domMatch = dayOfMonth.values.has(date);
-        const dowMatch = dayOfWeek.values.has(weekday);
-        if (!(eitherDayField ? domMatch || dowMatch : domMatch && dowMatch)) continue;
+        if (!dayMatches(fields, date, weekday)) continue;
         matchingDays += 1;
         if (previousDay !== undefined) maxGap = Math.max(maxGap, (day - previousDay) * MINUTES_PER_DAY - lastTime + firstTime);
         firstDay ??= day;
@@ -78,14 +80,43 @@ function walkCalendarCycle(schedule: CronSchedule): CronRunGaps | undefined {
   return { maxGapMinutes: maxGap, runsPerDay: (matchingDays * times.length) / CYCLE_DAYS };
 }
 
-/** Whether `schedule` runs at the minute of `date` (UTC), with robfig/cron's day-of-month/day-of-week rule. */
-export function cronRunsAt(schedule: CronSchedule, date: Date): boolean {
-  const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.fields;
-  if (!minute || !hour || !dayOfMonth || !month || !dayOfWeek) throw new Error('a parsed schedule has five fields');
-  if (!minute.values.has(date.getUTCMinutes()) || !hour.values.has(date.getUTCHours()) || !month.values.has(date.getUTCMonth() + 1)) {
-    return false;
+/** The minutes of the day (hour * 60 + minute) the schedule runs at, ascending. */
+function minutesOfDay(fields: readonly CronFieldMatch[]): number[] {
+  const [minute, hour] = fields;
+  if (!minute || !hour) throw new Error('a parsed schedule has five fields');
+  return [...hour.values].flatMap((h) => [...minute.values].map((m) => h * 60 + m)).sort((a, b) => a - b);
+}
+
+/** robfig/cron: when day-of-month or day-of-week has the star bit, a day must match both; otherwise either. */
+function dayMatches(fields: readonly CronFieldMatch[], date: number, weekday: number): boolean {
+  const [, , dayOfMonth, , dayOfWeek] = fields;
+  if (!dayOfMonth || !dayOfWeek) throw new Error('a parsed schedule has five fields');
+  const domMatch = dayOfMonth.values.has(date);
+  const dowMatch = dayOfWeek.values.has(weekday);
+  return dayOfMonth.star || dayOfWeek.star ? domMatch && dowMatch : domMatch || dowMatch;
+}
+
+/**
+ * The first run after `after` (UTC), as robfig/cron's `Schedule.Next` computes it: from the next whole second; for
+ * `@every`, the delay after `after` (cut to whole seconds). Undefined when a schedule does not run within the five
+ * years robfig/cron searches.
+ */
+export function nextCronRun(schedule: CronSchedule, after: Date): Date | undefined {
+  const wholeSecond = Math.floor(after.getTime() / 1000) * 1000;
+  if (schedule.kind === 'every') return new Date(wholeSecond + schedule.delaySeconds * 1000);
+  const { fields } = schedule;
+  const month = fields[3]!;
+  const times = minutesOfDay(fields);
+  // Runs fall on second 0: the first candidate is the next whole minute at or after the next whole second.
+  const from = Math.ceil((wholeSecond + 1000) / MS_PER_MINUTE) * MS_PER_MINUTE;
+  const lastYear = new Date(wholeSecond + 1000).getUTCFullYear() + NEXT_SEARCH_YEARS;
+  let dayStart = Math.floor(from / MS_PER_DAY) * MS_PER_DAY;
+  let fromMinute = (from - dayStart) / MS_PER_MINUTE;
+  for (; ; dayStart += MS_PER_DAY, fromMinute = 0) {
+    const day = new Date(dayStart);
+    if (day.getUTCFullYear() > lastYear || times.length === 0) return undefined;
+    if (!month.values.has(day.getUTCMonth() + 1) || !dayMatches(fields, day.getUTCDate(), day.getUTCDay())) continue;
+    const time = times.find((minute) => minute >= fromMinute);
+    if (time !== undefined) return new Date(dayStart + time * MS_PER_MINUTE);
   }
-  const domMatch = dayOfMonth.values.has(date.getUTCDate());
-  const dowMatch = dayOfWeek.values.has(date.getUTCDay());
-  return dayOfMonth.restricted && dayOfWeek.restricted ? domMatch || dowMatch : domMatch && dowMatch;
 }

@@ -1,12 +1,14 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, fieldPath } from './errors';
+import { ConfigError } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
-import { redactSecretLikeValues } from './secret-values';
-import { clusterConfigSchema, type ClusterConfig } from './schema';
+import { readClusterText } from './read-cluster-file';
+import { redactSecretLikeValues, type KnownSecret } from './secret-values';
+import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
+import { describeValue, shownPath } from './shown-input';
 
 export interface LoadedCluster {
   /** The file as the user would type it (relative to the working directory). */
@@ -21,11 +23,14 @@ export interface LoadOptions {
   readonly cluster?: string;
   /** Replaces relay.ip (and any relay.host) of the selected cluster. */
   readonly relayIp?: string;
+  /** Values no cluster file may hold: the secret-named environment variables (GITHUB_TOKEN, ...). @default none */
+  readonly knownSecrets?: readonly KnownSecret[];
 }
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
 const MAX_ALIASES = 50;
-const MAX_FILE_BYTES = 1024 * 1024;
+/** Above this many top-level keys and no known one, the file is not a cluster file: its keys are not listed. */
+const MAX_UNKNOWN_KEYS_LISTED = 5;
 
 export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const problems: string[] = [];
@@ -38,8 +43,9 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 
   const files = selectFiles(options);
   const loaded: LoadedCluster[] = [];
+  const knownSecrets = options.knownSecrets ?? [];
   for (const file of files) {
-    const result = loadClusterFile(file, options.relayIp);
+    const result = loadClusterFile(file, options.relayIp, knownSecrets);
     if ('problems' in result) problems.push(...result.problems);
     else loaded.push(result);
   }
@@ -59,34 +65,45 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 }
 
 /** Parses and validates one file; the relay override, if any, is applied before validation. */
-export function loadClusterFile(path: string, relayIp?: string): LoadedCluster | { problems: string[] } {
+export function loadClusterFile(path: string, relayIp?: string, knownSecrets: readonly KnownSecret[] = []): LoadedCluster | { problems: string[] } {
   const file = display(path);
-  let text: string;
-  try {
-    if (statSync(path).size > MAX_FILE_BYTES) return { problems: [`${file}: file is larger than 1 MiB; a cluster file is a few dozen lines`] };
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return { problems: [`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`] };
-  }
-  const parsed = parseYaml(text);
+  const read = readClusterText(path);
+  if ('problem' in read) return { problems: [`${file}: ${read.problem}`] };
+  const parsed = parseYaml(read.text);
   if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
 
+  const topLevel = Object.keys(parsed.data);
+  // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): nothing of it is listed.
+  if (topLevel.length > MAX_UNKNOWN_KEYS_LISTED && !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))) {
+    return { problems: [`${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`] };
+  }
   let data = parsed.data;
-  if (relayIp !== undefined && isPlainObject(data) && isPlainObject(data.relay)) {
+  if (relayIp !== undefined && isPlainObject(data.relay)) {
     const { host: _host, ...relay } = data.relay;
     data = { ...data, relay: { ...relay, ip: relayIp } };
   }
   // Secrets are refused first and redacted, so that no later message can echo one.
-  const secrets = redactSecretLikeValues(data);
+  const secrets = redactSecretLikeValues(data, knownSecrets);
+  const protoKeys = protoKeyPaths(secrets.data).map((at) => `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's prototype); rename it`);
   const result = clusterConfigSchema.safeParse(secrets.data, { reportInput: true });
   // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
-  const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => fieldPath([...i.path, k])) : [])));
+  const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => shownPath([...i.path, k])) : [])));
   const secretProblems = secrets.findings
-    .filter((f) => f.by === 'value' || !unknownKeys.has(fieldPath(f.path)))
-    .map((f) => `${file}: ${fieldPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
-  if (!result.success) return { problems: [...secretProblems, ...formatIssues(file, result.error.issues)] };
-  if (secretProblems.length > 0) return { problems: secretProblems };
+    .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
+    .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
+  const problems = [...secretProblems, ...protoKeys];
+  if (!result.success) return { problems: [...problems, ...formatIssues(file, result.error.issues)] };
+  if (problems.length > 0) return { problems };
   return { file, config: result.data };
+}
+
+/** Where a `__proto__` key is: the schema would drop it silently, and the Argo CD context would lose it. */
+function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = new Set<unknown>()): PropertyKey[][] {
+  // Aliases can make the data cyclic: visit every object once.
+  if (typeof data !== 'object' || data === null || seen.has(data)) return [];
+  seen.add(data);
+  if (Array.isArray(data)) return data.flatMap((item, i) => protoKeyPaths(item, [...path, i], seen));
+  return Object.keys(data).flatMap((key) => (key === '__proto__' ? [[...path, key]] : protoKeyPaths((data as Record<string, unknown>)[key], [...path, key], seen)));
 }
 
 function secretFix(data: unknown): string {
@@ -95,13 +112,13 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-function parseYaml(text: string): { data: unknown } | { problems: string[] } {
+function parseYaml(text: string): { data: Record<string, unknown> } | { problems: string[] } {
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error' });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {
         const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
-        const what = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
         return `${where}: not valid YAML: ${what}`;
       }),
     };
@@ -109,20 +126,27 @@ function parseYaml(text: string): { data: unknown } | { problems: string[] } {
   try {
     const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
     if (!isPlainObject(data)) {
-      return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${describe(data)}`] };
+      // Only the kind: the content of a file that is not a cluster file (a token, an environment dump) is never shown.
+      const kind = data === null ? 'an empty document' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+      return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
     }
     return { data };
   } catch (error) {
-    return { problems: [`YAML: ${(error as Error).message}; a cluster file needs no aliases`] };
+    return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
+}
+
+/** The yaml library's description without the piece of the file it quotes after a colon (an anchor, a token). */
+function withoutSource(message: string): string {
+  return message.replace(/:\s.*$/, '');
 }
 
 function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${file}: ${fieldPath([...issue.path, key])}: ${issue.message}`);
+      return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}`);
     }
-    const field = fieldPath(issue.path) || '(top level)';
+    const field = shownPath(issue.path) || '(top level)';
     return [`${file}: ${field}: ${issueMessage(issue)}`];
   });
 }
@@ -130,23 +154,15 @@ function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return `is required (expected ${issue.expected})`;
-    return `expected ${issue.expected}, got ${describe(issue.input)}`;
+    return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
   }
   if (issue.code === 'invalid_value') {
-    return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(issue.input)}`;
+    return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
   }
   if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
-    return `${issue.message} (got ${describe(issue.input)})`;
+    return `${issue.message} (got ${describeValue(issue.input)})`;
   }
   return issue.message;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  const text = JSON.stringify(value) ?? String(value);
-  return `${typeof value} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
 }
 
 function selectFiles(options: LoadOptions): string[] {

@@ -50,43 +50,34 @@ const uniqueNamespaces = z
   });
 
 const relay = strict({
-  /** IPv4 or IPv6 address of Glidepath's relay. Pods may not resolve VM host names, so prefer the IP. */
   ip: z
     .string()
     .refine(isIpAddress, { error: 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78' })
-    .optional(),
-  /** A real DNS name of the relay, instead of `ip`. */
+    .optional().meta({ description: 'IPv4 or IPv6 address of Glidepath\'s relay', defaultText: 'one of ip/host' }),
   host: z
     .string()
     .regex(HOSTNAME, { error: 'must be a DNS hostname, e.g. relay.example.com (use relay.ip for an address)' })
-    .optional(),
-  /** TCP port of the relay. */
-  port: z.number().int().min(1).max(65535, { error: 'must be a port number from 1 to 65535' }),
-  /** URL scheme. */
-  scheme: z.enum(['http', 'https']).default('http'),
-  /** Request path; default `/outcome/<cluster name>`. */
+    .optional().meta({ description: 'a real DNS name of the relay instead', defaultText: 'one of ip/host' }),
+  port: z.number().int().min(1).max(65535, { error: 'must be a port number from 1 to 65535' }).meta({ description: 'TCP port (prod: the dev relay\'s NodePort 30880)' }),
+  scheme: z.enum(['http', 'https']).default('http').meta({ description: '`http` or `https`' }),
   path: z
     .string()
     .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, { error: 'must be a URL path starting with "/", e.g. /outcome/prod' })
-    .optional(),
-  /** Key of the bearer token in the notifications Secrets (the value itself never appears in this repo). */
+    .optional().meta({ description: 'request path', defaultText: '`/outcome/<name>`' }),
   tokenSecretKey: z
     .string()
     .regex(SECRET_KEY, { error: 'must be a Secret key of letters, digits, "_" and "-" (the engine substitutes $key with [\\w-]+)' })
-    .default('glidepath-relay-token'),
+    .default('glidepath-relay-token').meta({ description: 'key of the bearer token in the notifications Secrets; the token itself is never in this repo' }),
 });
 
 const rollouts = strict({
-  /** Namespace of the Argo Rollouts controller (where its notifications ConfigMap lives). */
-  namespace: namespace.default('argo-rollouts'),
-  /** The controller's `--rollout-resync` period in seconds (its default is 900). */
-  resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900),
-  /** Width of the heartbeat's time bucket in seconds; below resyncSeconds so that every resync sends one fact. */
+  namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
+  resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900).meta({ description: 'the controller\'s `--rollout-resync` period' }),
   heartbeatBucketSeconds: z
     .number()
     .int()
     .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
-    .default(600),
+    .default(600).meta({ description: 'width of the [heartbeat](../README.md#how-a-lost-fact-is-recovered)\'s time bucket; must be below `resyncSeconds` (so every resync sends one fact) and at least 30' }),
 }).superRefine((rollouts, ctx) => {
   if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
     ctx.addIssue({
@@ -98,21 +89,16 @@ const rollouts = strict({
 });
 
 const tracked = strict({
-  /** Namespaces of the release-tracked Rollouts (label hangar.io/release-tracked=true). */
-  namespaces: uniqueNamespaces,
+  namespaces: uniqueNamespaces.meta({ description: 'namespaces of the release-tracked Rollouts (unique, at least one)' }),
 });
 
 const argocd = strict({
-  /** Namespace of the Argo CD instance that manages the tracked Applications (the tenant instance). */
-  namespace,
-  /** The `context` map of that instance's argocd-notifications-cm; every key is kept. */
-  context: z.record(z.string(), z.string()).default({}),
-  /** Opt-in, untested on a live cluster: also send one earlier fact per automated sync retry (phase Running). */
-  retryFacts: z.boolean().default(false),
+  namespace: namespace.meta({ description: 'namespace of the tenant Argo CD instance (prod: `argocd-apps`)' }),
+  context: z.record(z.string(), z.string()).default({}).meta({ description: 'the `context` map of its `argocd-notifications-cm`; every key is kept' }),
+  retryFacts: z.boolean().default(false).meta({ description: 'opt-in, **untested on a live cluster**: also send one [`sync-retry` fact](../README.md#earlier-facts-per-retry-opt-in-untested) per automated retry attempt' }),
 });
 
 const prune = strict({
-  /** When the prune CronJob runs (Kubernetes CronJob syntax, UTC). Every 6 hours: see the README's growth budget. */
   schedule: cronSchedule
     .superRefine((value, ctx) => {
       let parsed;
@@ -125,58 +111,48 @@ const prune = strict({
         ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} never runs (no date matches it); the prune would never happen` });
       }
     })
-    .default('17 */6 * * *'),
-  /** kubectl image, pinned by tag or digest, matching the cluster's Kubernetes minor version. */
-  image: pinnedImage,
-  /** Namespace of the prune CronJob and its ServiceAccount; default: rollouts.namespace. */
-  namespace: namespace.optional(),
-  /** Grant the Job a ClusterRole instead of a Role in each tracked namespace (same three verbs). */
-  clusterScope: z.boolean().default(false),
+    .default('17 */6 * * *').meta({ description: 'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth budget](../README.md#the-growth-budget) and [judges.md](judges.md)' }),
+  image: pinnedImage.meta({ description: 'kubectl image whose tag has the cluster\'s minor version (`:v1.28.15` for `"1.28"`); a digest-only reference is accepted unchecked; `:latest` and untagged are refused' }),
+  namespace: namespace.optional().meta({ description: 'namespace of the prune CronJob and its ServiceAccount', defaultText: '`rollouts.namespace`' }),
+  clusterScope: z.boolean().default(false).meta({ description: 'grant `get`/`list`/`patch` on Rollouts with one ClusterRole instead of a Role per tracked namespace' }),
 });
 
 const veridor = strict({
-  /** The Veridor gate image, built from Veridor's Dockerfile and pushed to your registry. */
   image: pinnedImage.refine((value) => value !== VERIDOR_PLACEHOLDER_IMAGE, {
     error: `${VERIDOR_PLACEHOLDER_IMAGE} is the documented placeholder and does not exist; build the image from Veridor's Dockerfile, push it to your registry and set veridor.image to it`,
-  }),
-  /** Namespaces that get the AnalysisTemplate; default: the tracked namespaces. */
-  namespaces: uniqueNamespaces.optional(),
-  /** Render one ClusterAnalysisTemplate instead of an AnalysisTemplate per namespace. */
-  clusterTemplate: z.boolean().default(false),
-  /** ConfigMap holding veridor.json (default of the `config-map` arg). */
-  configMap: objectName.default('veridor-config'),
-  /** Secret imported with envFrom (default of the `secret` arg). */
-  secret: objectName.default('veridor-credentials'),
-  /** Default of the `fail-on` arg (Veridor's --fail-on). */
+  }).meta({ description: 'the gate image built from Veridor\'s Dockerfile; the documented `ghcr.io/veridor-authz/veridor:0.1.0` does not exist and is refused' }),
+  namespaces: uniqueNamespaces.optional().meta({ description: 'namespaces that get the AnalysisTemplate', defaultText: '`tracked.namespaces`' }),
+  clusterTemplate: z.boolean().default(false).meta({ description: 'render one `ClusterAnalysisTemplate` instead' }),
+  configMap: objectName.default('veridor-config').meta({ description: 'ConfigMap holding `veridor.json`' }),
+  secret: objectName.default('veridor-credentials').meta({ description: 'Secret imported with `envFrom` (optional)' }),
   failOn: z
     .string()
     .regex(/^[a-z]+(\+[a-z]+)*$/, { error: 'must be Veridor finding classes joined by "+", e.g. new+confirmed' })
-    .default('new+confirmed'),
-  /** Default of the `wait-for-target` arg, in seconds; 0 turns the wait off. */
-  waitForTargetSeconds: z.number().int().min(0).max(600, { error: 'must be 0 to 600 seconds (the Job deadline)' }).default(60),
+    .default('new+confirmed').meta({ description: 'Veridor\'s `--fail-on`' }),
+  waitForTargetSeconds: z.number().int().min(0).max(600, { error: 'must be 0 to 600 seconds (the Job deadline)' }).default(60).meta({ description: 'Veridor\'s `--wait-for-target`; `0` turns it off' }),
 });
 
 const gitops = strict({
-  /** The cluster gitops repository (https or ssh URL, or a local path). */
-  repo: z.string().min(1, { error: 'must name the gitops repository' }),
-  /** Folder inside that repo that this tool owns; default `clusters/<cluster name>/glidepath`. */
+  repo: z.string().min(1, { error: 'must name the gitops repository' }).meta({ description: 'the cluster gitops repository (URL or local path)' }),
   path: z
     .string()
     .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/, {
       error: 'must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath',
     })
-    .optional(),
-  /** Branch pull requests target. */
-  baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main'),
-  /** Who opens the change: github (pull request), gitlab (merge request), or none (push the branch only); default from the repo's host (github.com, gitlab.com). */
-  provider: z.enum(['github', 'gitlab', 'none'], { error: 'must be github, gitlab or none' }).optional(),
+    .optional().meta({ description: 'folder inside it that this tool owns (relative, no `..`)', defaultText: '`clusters/<name>/glidepath`' }),
+  baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main').meta({ description: 'branch pull requests target' }),
+  provider: z
+    .enum(['github', 'gitlab', 'none'], { error: 'must be github, gitlab or none' })
+    .optional()
+    .meta({
+      description: 'who opens the change: `github` (pull request), `gitlab` (merge request) or `none` (push the branch only); github.com and gitlab.com are recognised, any other host needs it (see [gitops.md](gitops.md))',
+      defaultText: 'from the host',
+    }),
 });
 
 export const clusterFileSchema = strict({
-  /** Cluster name: used in the relay path, fact bodies, output folder and PR branch. */
-  name: z.string().regex(DNS_LABEL, { error: 'must be a DNS label (lowercase letters, digits and "-"), e.g. prod' }),
-  /** Kubernetes minor version of the cluster, e.g. "1.28" (the kubectl image must match it). */
-  kubernetesVersion: z.string().regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' }),
+  name: z.string().regex(DNS_LABEL, { error: 'must be a DNS label (lowercase letters, digits and "-"), e.g. prod' }).meta({ description: 'cluster name (DNS label): the relay path, fact bodies, `dist/<name>/`, PR branch' }),
+  kubernetesVersion: z.string().regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' }).meta({ description: 'minor version in quotes, e.g. `"1.28"`; the kubectl image must match it' }),
   relay,
   rollouts: rollouts.prefault({}),
   tracked,

@@ -20,25 +20,67 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\bBearer\s+(?!\$)[A-Za-z0-9._~+/-]{6,}=*/i, 'a bearer token'],
   [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, 'a GitHub token'],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub token'],
+  // Classic GitHub and many API tokens; not after `:` or `/`, where a 40-hex git commit names an image tag or a path.
+  [/(?<![0-9A-Za-z:@/._-])[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./, 'a JSON Web Token'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
-  [/^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
+  [/\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i, 'a Slack webhook URL'],
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
+  // user:password@host inside text, without a scheme (mailto:someone@host is an address, not a password).
+  [/(?<![\w.+-])(?!mailto:)[\w.+-]+:[^\s/@:]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/, 'a user:password@host credential'],
+  [/[?&](?:[\w.-]*[-_.])?(?:access[-_]?)?(?:token|secret|password|passwd|pwd|api[-_]?key|apikey|sig|signature|auth)=(?![\s&#$]|\{\{)[^\s&#]+/i, 'a URL with a credential in its query'],
 ];
+
+/** `Basic <base64 of user:password>`: checked by decoding, so that the words "Basic authentication" pass. */
+const BASIC_AUTH = /\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/i;
 
 /** Long runs of token characters; a run is a secret when it is also high-entropy and mixes character classes. */
 const TOKEN_RUN = /[A-Za-z0-9_+=-]{32,}/g;
 const MIN_ENTROPY_BITS_PER_CHAR = 4.2;
 
-/** Key names that only a secret value would have (tokenSecretKey names a key, it holds no secret). */
-const SECRET_KEY_NAME = /^(?!tokenSecretKey$).*(token|passw(or)?d|apikey|api_key|bearer|credential|private_?key|client_?secret)/i;
+/**
+ * A key whose last word is one of these holds a secret (`apiToken`, `relayAuth`, `db-password`, `api_key`); one
+ * whose last word is not names something else (`authUrl`, `secretName`).
+ */
+const SECRET_LAST_WORDS = new Set(['token', 'secret', 'password', 'passwd', 'pass', 'pwd', 'passphrase', 'auth', 'authorization', 'bearer', 'credential', 'credentials', 'apikey', 'privatekey']);
+const SECRET_LAST_TWO_WORDS = new Set(['api key', 'private key', 'access key', 'secret key']);
+/** Fields of the cluster file that hold the *name* of a Secret or of a key in one, not a secret. */
+export const SECRET_NAME_FIELDS: ReadonlySet<string> = new Set(['relay.tokenSecretKey', 'veridor.secret']);
 
-/** Why `text` looks like a secret value, or undefined. */
-export function secretLikeReason(text: string): string | undefined {
+export function isSecretKeyName(key: string): boolean {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const last = words.at(-1) ?? '';
+  return SECRET_LAST_WORDS.has(last) || SECRET_LAST_TWO_WORDS.has(words.slice(-2).join(' '));
+}
+
+/** The value of a secret the process was given (GITHUB_TOKEN, ...), with the variable's name. */
+export interface KnownSecret {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** A value shorter than this is too common to search for (e.g. "true"). */
+export const MIN_KNOWN_SECRET_LENGTH = 8;
+const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY/i;
+
+/** Values of secret-named environment variables: none of them may reach a cluster file or the output. */
+export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): KnownSecret[] {
+  return Object.entries(env)
+    .filter(([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= MIN_KNOWN_SECRET_LENGTH)
+    .map(([name, value]) => ({ name, value: value! }));
+}
+
+/** Why `text` looks like a secret value (or holds a known one), or undefined. */
+export function secretLikeReason(text: string, known: readonly KnownSecret[] = []): string | undefined {
+  const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && text.includes(value));
+  if (secret) return `holds the value of the environment variable ${secret.name}`;
   for (const [pattern, what] of PATTERNS) {
     const match = pattern.exec(text);
     if (match) return `looks like ${what} (${mask(match[0])})`;
   }
+  const basic = BASIC_AUTH.exec(text);
+  if (basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':')) return `looks like a Basic auth credential (${mask(basic[0])})`;
   for (const run of text.match(TOKEN_RUN) ?? []) {
     if (characterClasses(run) >= 3 && shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR) {
       return `looks like a token: a ${run.length}-character high-entropy string (${mask(run)})`;
@@ -48,25 +90,27 @@ export function secretLikeReason(text: string): string | undefined {
 }
 
 /** Every string value (and every key name) in `data` that looks like a secret. */
-export function findSecretLikeValues(data: unknown, path: readonly (string | number)[] = [], seen = new Set<object>()): SecretFinding[] {
+export function findSecretLikeValues(data: unknown, known: readonly KnownSecret[] = [], path: readonly (string | number)[] = [], seen = new Set<object>()): SecretFinding[] {
   // YAML aliases can make the data cyclic (`relay: &r {<<: *r}`): visit every object once.
   if (typeof data === 'object' && data !== null) {
     if (seen.has(data)) return [];
     seen.add(data);
   }
   if (typeof data === 'string') {
-    const reason = secretLikeReason(data);
+    const reason = secretLikeReason(data, known);
     return reason ? [{ path, rawPath: path, reason, by: 'value' }] : [];
   }
-  if (Array.isArray(data)) return data.flatMap((item, i) => findSecretLikeValues(item, [...path, i], seen));
+  if (Array.isArray(data)) return data.flatMap((item, i) => findSecretLikeValues(item, known, [...path, i], seen));
   if (typeof data === 'object' && data !== null) {
     return Object.entries(data).flatMap(([key, value]) => {
-      const keyReason = secretLikeReason(key);
+      const keyReason = secretLikeReason(key, known);
       // The path names the key masked: printing it whole would print the secret.
       if (keyReason) return [{ path: [...path, mask(key)], rawPath: [...path, key], reason: `the key name ${keyReason}`, by: 'value' }];
-      const inValue = findSecretLikeValues(value, [...path, key], seen);
-      if (inValue.length === 0 && SECRET_KEY_NAME.test(key) && typeof value === 'string' && value !== '') {
-        return [{ path: [...path, key], rawPath: [...path, key], reason: `a field named ${JSON.stringify(key)} holds a value`, by: 'key-name' as const }];
+      const at = [...path, key];
+      const inValue = findSecretLikeValues(value, known, at, seen);
+      const namesSecret = isSecretKeyName(key) && !SECRET_NAME_FIELDS.has(at.join('.'));
+      if (inValue.length === 0 && namesSecret && typeof value === 'string' && value !== '') {
+        return [{ path: at, rawPath: at, reason: `a field named ${JSON.stringify(key)} holds a value`, by: 'key-name' as const }];
       }
       return inValue;
     });
@@ -78,8 +122,8 @@ export function findSecretLikeValues(data: unknown, path: readonly (string | num
  * A copy of `data` with every secret-looking value replaced by `[redacted]`, so that no later message can
  * echo it, and the findings.
  */
-export function redactSecretLikeValues(data: unknown): { data: unknown; findings: SecretFinding[] } {
-  const findings = findSecretLikeValues(data);
+export function redactSecretLikeValues(data: unknown, known: readonly KnownSecret[] = []): { data: unknown; findings: SecretFinding[] } {
+  const findings = findSecretLikeValues(data, known);
   if (findings.length === 0) return { data, findings };
   const copy = structuredClone(data) as Record<string | number, unknown>;
   for (const { path, rawPath } of findings) {
@@ -98,6 +142,9 @@ export function redactSecretLikeValues(data: unknown): { data: unknown; findings
 export function mask(value: string): string {
   return `${value.slice(0, 4)}… ${value.length} characters`;
 }
+
+/** What mask() returns. */
+export const MASKED = /^[^]{0,4}… \d+ characters$/u;
 
 function characterClasses(text: string): number {
   return [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(text)).length;

@@ -13,8 +13,8 @@ export interface PruneRbacProps {
   readonly serviceAccount: { readonly name: string; readonly namespace: string };
   /** Namespaces whose Rollouts the Job prunes: one Role and RoleBinding in each. */
   readonly namespaces: readonly string[];
-  /** Grant the rules cluster-wide (one ClusterRole and ClusterRoleBinding) instead of a Role per namespace. @default false */
-  readonly clusterScope?: boolean;
+  /** Grant the rules cluster-wide (one ClusterRole and ClusterRoleBinding) instead of a Role per namespace. */
+  readonly clusterScope: boolean;
 }
 
 /** Least-privilege access of the prune Job: get, list and patch on Rollouts, nothing else. */
@@ -26,7 +26,7 @@ export class PruneRbac extends Construct {
     ];
     const rules = PRUNE_RULES.map((rule) => ({ ...rule }));
 
-    if (props.clusterScope ?? false) {
+    if (props.clusterScope) {
       new k8s.KubeClusterRole(this, 'ClusterRole', { metadata: { name: props.name }, rules });
       new k8s.KubeClusterRoleBinding(this, 'ClusterRoleBinding', {
         metadata: { name: props.name },

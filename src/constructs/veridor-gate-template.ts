@@ -22,14 +22,14 @@ export interface VeridorGateTemplateProps {
   readonly namespace?: string;
   /** Gate image (default of the `image` arg). Required: Veridor's documented default does not exist. */
   readonly image: string;
-  /** ConfigMap holding veridor.json. @default 'veridor-config' */
-  readonly configMap?: string;
-  /** Secret imported with envFrom. @default 'veridor-credentials' */
-  readonly secret?: string;
-  /** Veridor's --fail-on. @default 'new+confirmed' */
-  readonly failOn?: string;
-  /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. @default 60 */
-  readonly waitForTargetSeconds?: number;
+  /** ConfigMap holding veridor.json (default of the `config-map` arg). */
+  readonly configMap: string;
+  /** Secret imported with envFrom (default of the `secret` arg). */
+  readonly secret: string;
+  /** Veridor's --fail-on (default of the `fail-on` arg). */
+  readonly failOn: string;
+  /** Seconds to wait for the canary Service to accept a connection; 0 turns it off. */
+  readonly waitForTargetSeconds: number;
 }
 
 /**
@@ -57,11 +57,11 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
   return {
     args: [
       { name: 'base-url' },
-      { name: 'config-map', value: props.configMap ?? 'veridor-config' },
-      { name: 'secret', value: props.secret ?? 'veridor-credentials' },
+      { name: 'config-map', value: props.configMap },
+      { name: 'secret', value: props.secret },
       { name: 'image', value: props.image },
-      { name: 'fail-on', value: props.failOn ?? 'new+confirmed' },
-      { name: 'wait-for-target', value: String(props.waitForTargetSeconds ?? 60) },
+      { name: 'fail-on', value: props.failOn },
+      { name: 'wait-for-target', value: String(props.waitForTargetSeconds) },
     ],
     metrics: [
       {

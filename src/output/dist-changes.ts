@@ -2,10 +2,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
+import { readRecord, refuseForeignEntries } from './out-dir-record';
 import type { WriteScope } from './write-dist';
 
 /** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
 export function distChanges(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+  // What synth would refuse (a folder holding files glidepath did not write), --check refuses too.
+  const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
+  if (existsSync(outDir)) refuseForeignEntries(outDir, recorded);
   const changes: string[] = [];
   for (const cluster of clusters) {
     const dir = join(outDir, cluster.name);
@@ -19,7 +23,7 @@ export function distChanges(outDir: string, clusters: readonly RenderedCluster[]
   }
   if (scope === 'whole') {
     const rendered = new Set(clusters.map((c) => c.name));
-    for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n))) {
+    for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n) && Object.hasOwn(recorded, n))) {
       for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
     }
   }

@@ -1,63 +1,71 @@
 /**
- * Writes rendered clusters so that a failure never leaves a half-written folder: everything is
- * written into a temporary sibling first and swapped in with renames only when all of it succeeded.
+ * Writes rendered clusters into an output folder, replacing only what glidepath wrote there before (the cluster
+ * folders its record lists). Each cluster is written into a staged folder first and swapped in only when all of
+ * them are complete, so a failure or a kill leaves the old render or the new one, never a mix.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import type { RenderedCluster, RenderedFile } from '../render/render-cluster';
+import { basename, join } from 'node:path';
+import type { RenderedCluster } from '../render/render-cluster';
+import { lockOutDir, type LockOptions } from './out-dir-lock';
+import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
+import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
+import { foreignEntries, readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
+import { recoverOutDir, swapIn, type SwapJournal } from './swap-journal';
 
 /**
- * `whole`: `outDir` becomes exactly these clusters (other folders in it are removed).
- * `clusters`: only the named clusters' folders are replaced; the rest of `outDir` is kept.
+ * `whole`: `outDir` becomes exactly these clusters (cluster folders glidepath wrote earlier are removed).
+ * `clusters`: only the named clusters' folders are replaced; the other cluster folders stay.
  */
 export type WriteScope = 'whole' | 'clusters';
 
-export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): void {
-  if (scope === 'whole') {
-    replaceDir(outDir, (tmp) => clusters.forEach((c) => writeCluster(join(tmp, c.name), c.files)));
-    return;
-  }
-  mkdirSync(outDir, { recursive: true });
-  // Stage every cluster before swapping any, so an error leaves all of them as they were.
-  const staged: { tmp: string; target: string }[] = [];
+export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope, options: LockOptions = {}): void {
+  makeFolder(outDir, 'the output folder');
+  // Refuse a foreign folder before taking the lock, so that it is left exactly as it was.
+  if (foreignEntries(outDir, readRecord(outDir)).length > 0) refuseForeignEntries(outDir, readRecord(outDir));
+  const unlock = lockOutDir(outDir, options);
   try {
-    for (const c of clusters) {
-      const tmp = mkdtempSync(join(outDir, `.${c.name}-`));
-      staged.push({ tmp, target: join(outDir, c.name) });
-      writeCluster(tmp, c.files);
+    recoverOutDir(outDir);
+    const record = readRecord(outDir);
+    refuseForeignEntries(outDir, record);
+    const staged = stageClusters(outDir, clusters);
+    swapIn(outDir, journalFor(record, clusters, staged, scope));
+  } finally {
+    unlock();
+  }
+}
+
+/** Writes every cluster into a staged folder; on a failure, removes what it staged. */
+function stageClusters(outDir: string, clusters: readonly RenderedCluster[]): Map<string, string> {
+  const staged = new Map<string, string>();
+  try {
+    for (const cluster of clusters) {
+      const folder = makeUniqueFolder(outDir, `${STAGE_PREFIX}${cluster.name}-`);
+      staged.set(cluster.name, basename(folder));
+      for (const file of cluster.files) writeNewFile(join(folder, file.path), file.content);
     }
   } catch (error) {
-    staged.forEach(({ tmp }) => rmSync(tmp, { recursive: true, force: true }));
+    for (const stage of staged.values()) remove(join(outDir, stage));
     throw error;
   }
-  staged.forEach(({ tmp, target }) => swap(tmp, target));
+  return staged;
 }
 
-function writeCluster(dir: string, files: readonly RenderedFile[]): void {
-  mkdirSync(dir, { recursive: true });
-  for (const file of files) writeFileSync(join(dir, file.path), file.content);
+function journalFor(record: OutRecord, clusters: readonly RenderedCluster[], staged: ReadonlyMap<string, string>, scope: WriteScope): SwapJournal {
+  const rendered: Record<string, readonly string[]> = Object.fromEntries(clusters.map((c) => [c.name, c.files.map((f) => f.path)]));
+  const kept = scope === 'whole' ? {} : Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name)));
+  const retired = scope === 'whole' ? Object.keys(record).filter((name) => !Object.hasOwn(rendered, name)) : [];
+  return {
+    replace: clusters.map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
+    retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),
+    record: { ...kept, ...rendered },
+  };
 }
 
-function replaceDir(target: string, fill: (tmp: string) => void): void {
-  const parent = dirname(target);
-  mkdirSync(parent, { recursive: true });
-  const tmp = mkdtempSync(join(parent, `.${basename(target)}-`));
+/** What every write does first: finish a swap that a kill interrupted, and remove what killed runs left. */
+export function recoverOutput(outDir: string, options: LockOptions = {}): void {
+  const unlock = lockOutDir(outDir, options);
   try {
-    fill(tmp);
-  } catch (error) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw error;
+    recoverOutDir(outDir);
+  } finally {
+    unlock();
   }
-  swap(tmp, target);
-}
-
-function swap(ready: string, target: string): void {
-  if (!existsSync(target)) {
-    renameSync(ready, target);
-    return;
-  }
-  const old = `${ready}.old`;
-  renameSync(target, old);
-  renameSync(ready, target);
-  rmSync(old, { recursive: true, force: true });
 }

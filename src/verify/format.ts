@@ -1,4 +1,5 @@
 /** Text of the verify report; src/cli.ts prints it. */
+import { secretsFromEnvironment as knownSecretsIn } from '../config/secret-values';
 import type { VerifyReport } from './run';
 
 export function formatReport(report: VerifyReport, file: string): string[] {
@@ -23,7 +24,5 @@ export function formatTotals(reports: readonly VerifyReport[]): string {
 
 /** Values of secret-named environment variables (GITHUB_TOKEN, ...): none of them may reach the output. */
 export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(env)
-    .filter(([name, value]) => /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY/i.test(name) && value !== undefined && value.length >= 8)
-    .map(([, value]) => value!);
+  return knownSecretsIn(env).map(({ value }) => value);
 }

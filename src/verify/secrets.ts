@@ -3,11 +3,9 @@
  * secretRef/secretKeyRef); it never holds one. Messages name the field and show at most a masked prefix.
  */
 import { parse } from 'yaml';
-import { mask, secretLikeReason } from '../config/secret-values';
+import { mask, MIN_KNOWN_SECRET_LENGTH, secretLikeReason } from '../config/secret-values';
 import { asArray, isRecord, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
 
-/** A value shorter than this is too common to search for (e.g. "true"). */
-const MIN_KNOWN_SECRET_LENGTH = 8;
 const SECRET_ENV_NAME = /(TOKEN|PASSWORD|PASSWD|SECRET|API_?KEY|CREDENTIAL|PRIVATE_?KEY)/i;
 /** The engine replaces `$key` in a header value with that key of the notifications Secret. */
 const SECRET_REFERENCE = /\$[\w-]+/;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/config/cron';
-import { cronRunGaps, cronRunsAt } from '../../src/config/cron-gaps';
+import { cronRunGaps, nextCronRun } from '../../src/config/cron-gaps';
 
 const gaps = (schedule: string) => cronRunGaps(parseCron(schedule));
 const HOUR = 60;
@@ -41,25 +41,40 @@ describe('cronRunGaps', () => {
     expect(gaps('0 0 29 2 *')!.maxGapMinutes).toBe(days * DAY);
   });
 
+  it('reads */1 in a day field as a star, as robfig/cron does', () => {
+    expect(gaps('0 0 */1 * 1')!.maxGapMinutes).toBe(7 * DAY);
+    expect(gaps('0 0 31 2 */1')).toBeUndefined();
+  });
+
+  it('runs @every at its delay, cut to whole seconds and at least one second', () => {
+    expect(gaps('@every 6h')).toEqual({ maxGapMinutes: 6 * HOUR, runsPerDay: 4 });
+    expect(gaps('@every 90.9s')).toEqual({ maxGapMinutes: 1.5, runsPerDay: 960 });
+    expect(gaps('@every 1ms')).toEqual({ maxGapMinutes: 1 / 60, runsPerDay: 86_400 });
+  });
+
+  it('never runs when a field holds only commas', () => {
+    expect(gaps('0 , * * *')).toBeUndefined();
+  });
+
   it('returns undefined for a schedule that never runs', () => {
     expect(gaps('0 0 30 2 *')).toBeUndefined();
     expect(gaps('0 0 31 4,6,9,11 *')).toBeUndefined();
   });
 });
 
-describe('cronRunsAt', () => {
-  it('finds, minute by minute over 15 days, the same longest gap as cronRunGaps', () => {
+describe('nextCronRun', () => {
+  it('finds, run by run over 15 days, the same longest gap as cronRunGaps', () => {
     for (const schedule of ['17 */6 * * *', '0 9 * * 1-5', '0 0 1 * 1', '*/20 3 * * *']) {
       const parsed = parseCron(schedule);
       const runs: number[] = [];
-      const start = Date.UTC(2026, 9, 1);
-      for (let minute = 0; minute < 15 * 24 * 60; minute += 1) {
-        if (cronRunsAt(parsed, new Date(start + minute * 60_000))) runs.push(minute);
+      const end = Date.UTC(2026, 9, 16);
+      for (let run = nextCronRun(parsed, new Date(Date.UTC(2026, 9, 1))); run && run.getTime() < end; run = nextCronRun(parsed, run)) {
+        runs.push(run.getTime() / 60_000);
       }
       const walked = Math.max(...runs.slice(1).map((m, i) => m - runs[i]!));
       expect(walked, schedule).toBe(cronRunGaps(parsed)!.maxGapMinutes);
     }
-    expect(cronRunsAt(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 17)))).toBe(true);
-    expect(cronRunsAt(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 13, 17)))).toBe(false);
+    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 16, 59, 500)))).toEqual(new Date(Date.UTC(2026, 9, 1, 12, 17)));
+    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 17)))).toEqual(new Date(Date.UTC(2026, 9, 1, 18, 17)));
   });
 });

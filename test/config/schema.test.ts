@@ -77,14 +77,14 @@ describe('cluster file schema', () => {
       'clusters/prod.yaml: prune.schedule: "61 * * * *" is not a CronJob schedule: minute: 61 is out of range 0-59',
     ]);
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: 'every hour' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: expected five fields (minute hour day-of-month month day-of-week), got 2',
+      'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: has 2 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
     ]);
   });
 
   it('refuses bad, untagged and latest image references', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { image: 'Registry/Kubectl::1' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "Registry/Kubectl::1" is not an image reference; expected registry/name:tag or registry/name@sha256:<digest>',
+      'clusters/prod.yaml: prune.image: "Registry/Kubectl::1" has uppercase letters in its repository name; Kubernetes accepts lowercase only',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toEqual([
       'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl" has no tag or digest; pin it, e.g. registry.k8s.io/kubectl:1.2.3 or registry.k8s.io/kubectl@sha256:<digest>',
@@ -158,7 +158,7 @@ describe('cron schedules', () => {
   it('refuses white space Kubernetes would not split on', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17\ufeff*/6 * * *' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: contains a character other than printable ASCII, spaces and tabs',
+      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: has 4 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *" (it holds U+FEFF, which Kubernetes reads as neither a space nor a digit)',
     ]);
   });
 });

@@ -1,10 +1,13 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { VeridorGateTemplate } from '../../src/constructs/veridor-gate-template';
+import { clusterConfig } from '../helpers/cluster-files';
 
+/** A gate with the cluster file's defaults (the schema is their one home). */
 function render(namespace?: string) {
   const chart = Testing.chart();
-  new VeridorGateTemplate(chart, 'Gate', { ...(namespace ? { namespace } : {}), image: 'registry.test/veridor:1.0.0' });
+  const { configMap, secret, failOn, waitForTargetSeconds } = clusterConfig().veridor;
+  new VeridorGateTemplate(chart, 'Gate', { ...(namespace ? { namespace } : {}), image: 'registry.test/veridor:1.0.0', configMap, secret, failOn, waitForTargetSeconds });
   const objects = Testing.synth(chart);
   expect(objects).toHaveLength(1);
   return objects[0];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ConfigLoadError, loadConfigData } from '../../src/notifications/model/config-map';
 import { conditionKey } from '../../src/notifications/engine-facts';
-import { facts, newRollout, renderedConfigMapYaml, Replay } from './helpers/rollouts';
+import { facts, newRollout, renderedConfigMapYaml, rolloutReplay } from './helpers/rollouts';
 
 const TRIGGER_KEY = 'trigger.glidepath-rollout-state';
 
@@ -36,7 +36,7 @@ describe('a config without the generation guard (rule A)', () => {
     const config = withCondition((condition) => {
       condition.when = 'rollout.status?.phase != nil';
     });
-    const replay = new Replay(config, newRollout());
+    const replay = rolloutReplay(config, newRollout());
     replay.step({ at: 0, patch: healthyGeneration2 });
     const stale = facts(replay.step({ at: 60, patch: staleUpdate }));
     expect(stale).toHaveLength(1); // the rendered config sends nothing here (phase0-scenarios)
@@ -49,7 +49,7 @@ describe('a config whose bucket is a float (no int())', () => {
     const config = withCondition((condition) => {
       condition.oncePer = condition.oncePer.replace('string(int(time.Now().Unix() / 600))', 'string(time.Now().Unix() / 600)');
     });
-    const replay = new Replay(config, newRollout(), Date.parse('2025-06-02T10:00:00Z'));
+    const replay = rolloutReplay(config, newRollout(), Date.parse('2025-06-02T10:00:00Z'));
     const first = replay.step({ at: 0, patch: healthyGeneration2 });
     expect(first.evaluations[0]!.oncePer).toMatch(/\/2\.914764e\+06$/); // %v of a float
     expect(facts(replay.step({ at: 20 }))).toHaveLength(1);
@@ -62,7 +62,7 @@ describe('a heartbeat without oncePer', () => {
     const config = withCondition((condition) => {
       condition.oncePer = '';
     });
-    const replay = new Replay(config, newRollout());
+    const replay = rolloutReplay(config, newRollout());
     expect(facts(replay.step({ at: 0, patch: healthyGeneration2 }))).toHaveLength(1);
     expect(facts(replay.step({ at: 900 }))).toHaveLength(0);
     expect(facts(replay.step({ at: 1800 }))).toHaveLength(0);
@@ -76,7 +76,7 @@ describe('a guard that reads a field of nil without ?.', () => {
     });
     const object = newRollout();
     delete object.status;
-    const result = new Replay(config, object).step({ at: 0 });
+    const result = rolloutReplay(config, object).step({ at: 0 });
     expect(result.deliveries).toEqual([]);
     expect(result.errors).toEqual(['glidepath-rollout-state[0] when: cannot fetch observedGeneration from <nil>']);
   });
@@ -90,7 +90,7 @@ describe('a template that indexes a missing map', () => {
     const config = loadConfigData({ ...data, 'template.glidepath-rollout-fact': stringify(template) });
     const object = newRollout();
     delete (object.metadata as Record<string, unknown>).annotations;
-    const result = new Replay(config, object).step({ at: 0, patch: healthyGeneration2 });
+    const result = rolloutReplay(config, object).step({ at: 0, patch: healthyGeneration2 });
     expect(result.deliveries).toEqual([]);
     expect(result.errors[0]).toContain('error calling index: index of untyped nil');
     expect(result.notifiedKeys).toHaveLength(1); // the oncePer key stays: the engine never retries it
@@ -111,7 +111,7 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
   });
 
   it('the oncePer value of a Progressing state', () => {
-    const replay = new Replay(loadConfigData(renderedData()), newRollout(), Date.parse('2025-06-02T09:00:06Z'));
+    const replay = rolloutReplay(loadConfigData(renderedData()), newRollout(), Date.parse('2025-06-02T09:00:06Z'));
     const result = replay.step({
       at: 0,
       patch: { status: { phase: 'Progressing', observedGeneration: '1', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 } },

@@ -10,7 +10,7 @@ import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../src/notifications/model/engine';
 import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { NOTIFIED_ANNOTATION, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
-import { cronRunsAt } from '../../src/config/cron-gaps';
+import { nextCronRun } from '../../src/config/cron-gaps';
 import { clusterGrowthBudget } from '../../src/prune/growth-budget';
 import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
@@ -152,7 +152,11 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean) {
   type Event = { at: number; kind: 'resync' } | { at: number; kind: 'prune' } | { at: number; kind: 'update'; change: (s: RolloutState) => RolloutState };
   const events: Event[] = [];
   for (let at = start + 14 * 60_000 + 13_000; at < end; at += config.rollouts.resyncSeconds * 1000) events.push({ at, kind: 'resync' });
-  if (prune) for (let at = start; at < end; at += 60_000) if (cronRunsAt(schedule, new Date(at))) events.push({ at, kind: 'prune' });
+  if (prune) {
+    for (let run = nextCronRun(schedule, new Date(start - 1000)); run && run.getTime() < end; run = nextCronRun(schedule, run)) {
+      events.push({ at: run.getTime(), kind: 'prune' });
+    }
+  }
   let release = 0;
   for (let at = start + 7 * 60_000; at < end; at += 144 * 60_000) {
     release += 1;

@@ -72,6 +72,16 @@ describe('growthBudget', () => {
     expect(budget.worstCaseBytes).toBe(budget.engineMaxBytes);
   });
 
+  it('reads the schedule as robfig/cron does: */1 in day-of-month is a star, @every its delay', () => {
+    // Mondays only (not "any day or Monday"): a week between prunes, so the cap is reached.
+    const weekly = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '0 3 */1 * 1' });
+    expect(weekly.maxHoursBetweenPrunes).toBe(7 * 24);
+    expect(weekly.reachesEngineCap).toBe(true);
+    const every = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '@every 6h' });
+    expect(every.maxHoursBetweenPrunes).toBe(6);
+    expect(every.prunesPerDay).toBe(4);
+  });
+
   it('follows the resync period and the assumptions', () => {
     const budget = growthBudget({
       resyncSeconds: 300,

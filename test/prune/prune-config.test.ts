@@ -24,13 +24,27 @@ describe('prune fields of the cluster file', () => {
 
   it('refuses a bad cron expression', () => {
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17 */6 * *' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "17 */6 * *" is not a CronJob schedule: expected five fields (minute hour day-of-month month day-of-week), got 4',
+      'clusters/prod.yaml: prune.schedule: "17 */6 * *" is not a CronJob schedule: has 4 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
     ]);
   });
 
   it('refuses a schedule that never runs', () => {
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '0 0 30 2 *' } })).toEqual([
       'clusters/prod.yaml: prune.schedule: "0 0 30 2 *" never runs (no date matches it); the prune would never happen',
+    ]);
+  });
+
+  it('refuses a schedule that never runs when */1 in day-of-week is read as robfig/cron reads it', () => {
+    // A star in day-of-week makes both day fields count: 31 February never comes.
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '0 0 31 2 */1' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "0 0 31 2 */1" never runs (no date matches it); the prune would never happen',
+    ]);
+  });
+
+  it('refuses a digest the kubelet refuses', () => {
+    const image = `registry.k8s.io/kubectl@md5:${'0'.repeat(32)}`;
+    expect(problemsOf({ ...file, prune: { image } })).toEqual([
+      `clusters/prod.yaml: prune.image: "${image}" has a digest of the unsupported algorithm "md5"; Kubernetes accepts sha256, sha384, sha512 (lowercase)`,
     ]);
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { stringifyYaml } from '../../src/render/fast-yaml';
 import { buildClusterApp } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
+import { propertyRuns } from '../helpers/property-runs';
 
 /** Strings whose YAML needs quotes, or looks like it might, in YAML 1.1. */
 const TRICKY = [
@@ -36,7 +37,7 @@ describe('stringifyYaml', () => {
       fc.property(fc.array(value, { minLength: 1, maxLength: 3 }), (docs) => {
         expect(stringifyYaml(...docs)).toBe(Yaml.stringify(...docs));
       }),
-      { numRuns: 2000, seed: 20261129 },
+      { numRuns: propertyRuns(300), seed: 20261129 },
     );
   });
 

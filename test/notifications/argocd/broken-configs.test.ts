@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { loadConfigData } from '../../../src/notifications/model/config-map';
-import { AppReplay, failed, facts, neverSynced, reconciled, renderedArgocdYaml, running } from './helpers';
+import { appReplay, type Replay, failed, facts, neverSynced, reconciled, renderedArgocdYaml, running } from './helpers';
 
 const TRIGGER_KEY = 'trigger.glidepath-sync-failed';
 
@@ -18,7 +18,7 @@ function withCondition(edit: (condition: { when: string; oncePer?: string }) => 
 }
 
 /** Retries 1..2, then Failed with no syncResult, reconciled after finishedAt. */
-function failAndRefresh(replay: AppReplay, finishedAt = '2025-06-02T12:02:40Z', reconciledAt = '2025-06-02T12:02:45Z') {
+function failAndRefresh(replay: Replay, finishedAt = '2025-06-02T12:02:40Z', reconciledAt = '2025-06-02T12:02:45Z') {
   replay.step({ at: '2025-06-02T12:00:10Z', patch: running(1) });
   replay.step({ at: '2025-06-02T12:00:20Z', patch: running(2) });
   replay.step({ at: finishedAt, patch: failed(finishedAt) });
@@ -30,7 +30,7 @@ describe("the catalog's oncePer: app.status.operationState.syncResult.revision",
     const config = withCondition((condition) => {
       condition.oncePer = 'app.status.operationState.syncResult.revision';
     });
-    const result = failAndRefresh(new AppReplay(config, neverSynced()));
+    const result = failAndRefresh(appReplay(config, neverSynced()));
     expect(result.evaluations).toEqual([
       expect.objectContaining({ trigger: 'glidepath-sync-failed', triggered: true, oncePerError: 'cannot fetch revision from <nil>' }),
     ]);
@@ -41,7 +41,7 @@ describe("the catalog's oncePer: app.status.operationState.syncResult.revision",
     const config = withCondition((condition) => {
       condition.oncePer = 'app.status.operationState.syncResult.revision';
     });
-    const replay = new AppReplay(config, neverSynced());
+    const replay = appReplay(config, neverSynced());
     replay.step({ at: '2025-06-02T12:00:10Z', patch: running(1) });
     const patch = {
       status: {
@@ -61,7 +61,7 @@ describe("the catalog's when without ?. on status", () => {
       condition.when = condition.when.replace('app.status?.operationState', 'app.status.operationState');
     });
     const { status: _status, ...bare } = neverSynced();
-    const result = new AppReplay(config, bare).step({ at: '2025-06-02T12:00:00Z' });
+    const result = appReplay(config, bare).step({ at: '2025-06-02T12:00:00Z' });
     expect(result.errors).toEqual(['glidepath-sync-failed[0] when: cannot fetch operationState from <nil>']);
   });
 });
@@ -71,13 +71,13 @@ describe('a sync-failure trigger without oncePer', () => {
     const config = withCondition((condition) => {
       delete condition.oncePer;
     });
-    const replay = new AppReplay(config, neverSynced());
+    const replay = appReplay(config, neverSynced());
     expect(facts(failAndRefresh(replay))).toHaveLength(1);
     // A new operation started and failed between two reconciles of the notifications controller.
     const next = { status: { reconciledAt: '2025-06-02T12:30:05Z', operationState: { startedAt: '2025-06-02T12:29:00Z', finishedAt: '2025-06-02T12:30:00Z' } } };
     expect(facts(replay.step({ at: '2025-06-02T12:30:05Z', patch: next }))).toHaveLength(0);
 
-    const rendered = new AppReplay(withCondition(() => undefined), neverSynced());
+    const rendered = appReplay(withCondition(() => undefined), neverSynced());
     expect(facts(failAndRefresh(rendered))).toHaveLength(1);
     expect(facts(rendered.step({ at: '2025-06-02T12:30:05Z', patch: next }))).toHaveLength(1);
   });

@@ -1,18 +1,15 @@
 /**
  * Applications as Argo CD's notifications controller sees them (the typed Application marshalled to JSON:
- * omitempty fields such as `retryCount` and `syncResult` absent), and a replay of reconciles through the engine
- * model in Argo CD mode on the rendered `argocd-notifications-cm`.
+ * omitempty fields such as `retryCount` and `syncResult` absent), and the rendered `argocd-notifications-cm`.
  */
 import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
 import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
-import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
 import { ARGOCD_MODE } from '../../../src/notifications/model/modes';
-import { NOTIFIED_ANNOTATION } from '../../../src/notifications/engine-facts';
 import type { ClusterFile } from '../../../src/config/schema';
-import { mergePatch, SECRETS, type Json } from '../helpers/rollouts';
+import { Replay, type Json } from '../helpers/replay';
 
-export { facts, mergePatch, type Json } from '../helpers/rollouts';
+export { facts, mergePatch, Replay, type Json } from '../helpers/replay';
 
 export const ARGOCD_FILE = 'argocd-notifications.k8s.yaml';
 
@@ -107,30 +104,7 @@ export function succeeded(startedAt: string, finishedAt: string, revision: strin
   };
 }
 
-export interface AppStep {
-  /** RFC 3339 time of the reconcile. */
-  readonly at: string;
-  readonly patch?: unknown;
-}
-
-/** Reconciles of one Application over time; the annotation the engine writes is carried into the next step. */
-export class AppReplay {
-  private object: Json;
-  private readonly engine: NotificationsEngine;
-
-  constructor(config: LoadedConfig, initial: Json) {
-    this.engine = new NotificationsEngine(config, ARGOCD_MODE, { secrets: SECRETS });
-    this.object = initial;
-  }
-
-  step(step: AppStep): ReconcileResult {
-    const object = step.patch === undefined ? this.object : (mergePatch(this.object, step.patch) as Json);
-    const result = this.engine.reconcile(object, new Date(step.at));
-    this.object = result.object;
-    return result;
-  }
-
-  get notified(): string | undefined {
-    return ((this.object.metadata as Json).annotations as Record<string, string> | undefined)?.[NOTIFIED_ANNOTATION];
-  }
+/** A replay of `initial` on the rendered `argocd-notifications-cm` `config`. */
+export function appReplay(config: LoadedConfig, initial: Json): Replay {
+  return new Replay(ARGOCD_MODE, config, initial);
 }

@@ -1,0 +1,41 @@
+/**
+ * How error messages show a value or a key from a cluster file: a short excerpt at most, so that a file that is
+ * not a cluster file at all (a token, /etc/shadow, an environment dump) is never printed back.
+ */
+import { fieldPath } from './errors';
+import { MASKED } from './secret-values';
+
+/** Longer values are cut to this many characters, with the length added. */
+const MAX_SHOWN = 16;
+/** A key that could be a field name (or YAML's merge key `<<`) is shown whole; any other key is cut. */
+const FIELD_LIKE_KEY = /^(?:<<|[A-Za-z_$][A-Za-z0-9_.$-]{0,39})$/;
+
+/** `string "shop"`, `string "ghcr.io/veri…" (42 characters)`, `a list`, `number 5`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `string ${excerpt(value)}`;
+  return `${typeof value} ${excerpt(String(value))}`;
+}
+
+/** The value quoted, or its first characters and its length: never more than a few characters of it. */
+export function excerpt(text: string): string {
+  // Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`.
+  const printable = text.replace(/[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu, '?');
+  if (text.length <= MAX_SHOWN) return JSON.stringify(printable);
+  return `${JSON.stringify(`${printable.slice(0, MAX_SHOWN - 4)}…`)} (${text.length} characters)`;
+}
+
+export function shownKey(key: PropertyKey): string | number {
+  if (typeof key === 'number') return key;
+  const text = String(key);
+  if (FIELD_LIKE_KEY.test(text)) return text;
+  // A key the secret detector already cut to its first characters.
+  return MASKED.test(text) ? `[${text}]` : `[${excerpt(text)}]`;
+}
+
+/** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */
+export function shownPath(path: readonly PropertyKey[]): string {
+  return fieldPath(path.map(shownKey)).replace(/\.\[/g, '[');
+}

@@ -1,0 +1,102 @@
+/** The file-system steps of writing an output folder, each failing with one line that names its path. */
+import { closeSync, fchmodSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, chmodSync, statSync, writeSync, type Stats } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { ConfigError } from '../config/errors';
+import { FileSystemError, isErrnoError, onPath } from './fs-error';
+import { killPoint } from './kill-points';
+import { TMP_PREFIX, uniqueSuffix } from './out-dir-names';
+
+export const FOLDER_MODE = 0o755;
+export const FILE_MODE = 0o644;
+
+/** The path as the user would type it: relative to the working directory when inside it. */
+export function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}
+
+export function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if (isErrnoError(error) && error.code === 'ENOENT') return undefined;
+    throw isErrnoError(error) ? new FileSystemError(shown(path), error.code, 'cannot read') : error;
+  }
+}
+
+/**
+ * `mkdir -p` that names the real cause: Node's recursive mkdir reports ENOENT for a path under a read-only
+ * mount. Folders it creates get mode 0755, whatever the umask.
+ */
+export function makeFolder(path: string, what: string): void {
+  const missing: string[] = [];
+  let existing = path;
+  for (;;) {
+    const stat = statOrUndefined(existing);
+    if (stat?.isDirectory()) break;
+    if (stat !== undefined) {
+      throw new ConfigError([
+        existing === path
+          ? `${shown(path)}: ${what} is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`
+          : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is a file, not a folder`,
+      ]);
+    }
+    missing.unshift(existing);
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  for (const folder of missing) {
+    onPath(shown(folder), 'cannot create the folder', () => mkdirSync(folder, { mode: FOLDER_MODE }));
+    onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
+    killPoint();
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch (error) {
+    if (isErrnoError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
+    throw isErrnoError(error) ? new FileSystemError(shown(path), error.code, 'cannot read') : error;
+  }
+}
+
+/** A new folder with a unique name under `parent`, mode 0755. */
+export function makeUniqueFolder(parent: string, prefix: string): string {
+  const folder = onPath(shown(join(parent, prefix)), 'cannot create a folder', () => mkdtempSync(join(parent, prefix)));
+  killPoint();
+  onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
+  return folder;
+}
+
+/** Writes a new file, mode 0644 whatever the umask. */
+export function writeNewFile(path: string, content: string): void {
+  onPath(shown(path), 'cannot write', () => {
+    const fd = openSync(path, 'wx', FILE_MODE);
+    try {
+      fchmodSync(fd, FILE_MODE);
+      writeSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  killPoint();
+}
+
+/** Replaces `path` with `content` at once: readers see the old file or the new one. */
+export function replaceFile(path: string, content: string): void {
+  const tmp = join(dirname(path), `${TMP_PREFIX}${uniqueSuffix()}`);
+  writeNewFile(tmp, content);
+  move(tmp, path);
+}
+
+export function move(from: string, to: string): void {
+  onPath(shown(to), `cannot rename ${shown(from)} to it`, () => renameSync(from, to));
+  killPoint();
+}
+
+export function remove(path: string): void {
+  onPath(shown(path), 'cannot remove', () => rmSync(path, { recursive: true, force: true }));
+  killPoint();
+}

@@ -1,0 +1,75 @@
+/**
+ * The record of what glidepath wrote into an output folder, and the check that the folder holds nothing else:
+ * glidepath replaces only what it wrote, so a folder with anything else in it is refused, untouched.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../config/errors';
+import { onPath } from './fs-error';
+import { lstatOrUndefined, replaceFile, shown } from './out-dir-fs';
+import { isOwnName, isPlainName, RECORD } from './out-dir-names';
+
+/** Cluster folder name -> the files glidepath wrote into it. */
+export type OutRecord = Readonly<Record<string, readonly string[]>>;
+
+const FORMAT = 1;
+const MAX_NAMES_SHOWN = 5;
+
+export function readRecord(outDir: string): OutRecord {
+  const path = join(outDir, RECORD);
+  if (lstatOrUndefined(path) === undefined) return {};
+  const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
+  const record = parseRecord(text);
+  if (record === undefined) {
+    throw new ConfigError([`${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the folder); remove it, and check that the folder holds only glidepath's cluster folders`]);
+  }
+  return record;
+}
+
+function parseRecord(text: string): OutRecord | undefined {
+  try {
+    const data: unknown = JSON.parse(text);
+    if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== FORMAT) return undefined;
+    const clusters = (data as { clusters?: unknown }).clusters;
+    if (typeof clusters !== 'object' || clusters === null || Array.isArray(clusters)) return undefined;
+    const entries = Object.entries(clusters);
+    // Names of entries of this folder only: a record never makes glidepath replace anything outside it.
+    if (!entries.every(([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName))) return undefined;
+    return Object.fromEntries(entries) as OutRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRecord(outDir: string, record: OutRecord): void {
+  const sorted = Object.fromEntries(Object.keys(record).sort().map((name) => [name, [...record[name]!].sort()]));
+  replaceFile(join(outDir, RECORD), `${JSON.stringify({ format: FORMAT, clusters: sorted }, null, 2)}\n`);
+}
+
+/** Entries of `outDir` glidepath did not write, as paths relative to it (folders end in `/`). */
+export function foreignEntries(outDir: string, record: OutRecord): string[] {
+  const foreign: string[] = [];
+  for (const entry of onPath(shown(outDir), 'cannot list the folder', () => readdirSync(outDir, { withFileTypes: true }))) {
+    if (isOwnName(entry.name)) continue;
+    const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
+    if (files === undefined || !entry.isDirectory()) {
+      foreign.push(entry.isDirectory() ? `${entry.name}/` : entry.name);
+      continue;
+    }
+    const folder = join(outDir, entry.name);
+    for (const inner of onPath(shown(folder), 'cannot list the folder', () => readdirSync(folder, { withFileTypes: true }))) {
+      if (!inner.isFile() || !files.includes(inner.name)) foreign.push(`${entry.name}/${inner.name}${inner.isDirectory() ? '/' : ''}`);
+    }
+  }
+  return foreign.sort();
+}
+
+/** Refuses (exit 2) an output folder that holds anything glidepath did not write. */
+export function refuseForeignEntries(outDir: string, record: OutRecord): void {
+  const foreign = foreignEntries(outDir, record);
+  if (foreign.length === 0) return;
+  const names = foreign.slice(0, MAX_NAMES_SHOWN).join(', ') + (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
+  throw new ConfigError([
+    `${shown(outDir)}/: holds ${names}, which glidepath did not write; it replaces only the cluster folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ${foreign.length === 1 ? 'that' : 'those'} away`,
+  ]);
+}

@@ -1,0 +1,105 @@
+/**
+ * 29 secrets planted in a cluster file: every command refuses each one at load (exit 2, the field named, the
+ * value never printed), and verify's check of rendered output, which shares the detector, finds the same values.
+ * None of the made-up values below is a real credential.
+ */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli';
+import { secretLikeReason } from '../../src/config/secret-values';
+import { checkSecrets } from '../../src/verify/secrets';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
+import { contextFor, objectsFor, planted } from '../verify/objects';
+
+const HEX40 = '3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a';
+/** A low-entropy value that only the environment tells is a secret. */
+const ENV_TOKEN = 'correct-horse-battery-staple';
+
+/** [case, key in argocd.context, value, the part that must never be printed] */
+const PLANTED: readonly [string, string, string, string][] = [
+  ['GitHub classic token', 'note', `ghp_${'Xy7'.repeat(12)}`, 'Xy7Xy7Xy7'],
+  ['GitHub fine-grained token', 'note', `github_pat_${'A1b2'.repeat(8)}`, 'A1b2A1b2'],
+  ['bearer token', 'header', 'Bearer s3cr3t-value-1234', 's3cr3t-value'],
+  ['JSON Web Token', 'note', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0'],
+  ['AWS access key', 'note', 'AKIAABCDEFGHIJKLMNOP', 'ABCDEFGHIJKLMNOP'],
+  ['Slack token', 'note', 'xoxb-1234567890-abcdefghij', '1234567890-abcdefghij'],
+  ['private key', 'note', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n', 'MIIEow'],
+  ['high-entropy run', 'note', 'kP9xR2mQ7vL4nT8wY3zB6cF1hJ5gD0sA', 'R2mQ7vL4nT8w'],
+  ['URL with a password', 'repoUrl', 'https://bot:hunter22@github.com/org/gitops.git', 'hunter22'],
+  ['40-hex token', 'note', HEX40, HEX40.slice(4)],
+  ['40-hex token after =', 'note', `GITHUB_TOKEN=${HEX40}`, HEX40.slice(4)],
+  ['Slack webhook URL', 'alerts', 'https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx', 'abcdefghijklmnopqrstuvwx'],
+  ['Slack workflow webhook', 'alerts', 'https://hooks.slack.com/workflows/T0ABCDEF1/A0ABCDEF2/123456789/abcdefghij', 'abcdefghij'],
+  ['key *secret* (webhookSecret)', 'webhookSecret', 'plain-value-1', 'plain-value-1'],
+  ['key clientSecret', 'clientSecret', 'plain-value-2', 'plain-value-2'],
+  ['key pass', 'pass', 'plain-value-3', 'plain-value-3'],
+  ['key pwd', 'pwd', 'plain-value-4', 'plain-value-4'],
+  ['key api-key', 'api-key', 'plain-value-5', 'plain-value-5'],
+  ['key auth with Basic', 'auth', 'Basic dXNlcjpodW50ZXIy', 'dXNlcjpodW50ZXIy'],
+  ['Basic credential under a neutral key', 'header', 'Authorization: Basic dXNlcjpodW50ZXIy', 'dXNlcjpodW50ZXIy'],
+  ['key password', 'password', 'plain-value-6', 'plain-value-6'],
+  ['key apiToken', 'apiToken', 'plain-value-7', 'plain-value-7'],
+  ['key db_password', 'db_password', 'plain-value-8', 'plain-value-8'],
+  ['user:password@ in text', 'note', 'clone it as bot:hunter23@github.com please', 'hunter23'],
+  ['URL with a password inside text', 'note', 'see https://bot:hunter24@git.example.com/x for it', 'hunter24'],
+  ['?token= in a URL', 'callback', 'https://hooks.example.com/x?token=abc123def456', 'abc123def456'],
+  ['&api_key= in a URL', 'callback', 'https://api.example.com/v1?x=1&api_key=zyx987wvu', 'zyx987wvu'],
+  ['the value of GITHUB_TOKEN from the environment', 'note', `prefix ${ENV_TOKEN}`, ENV_TOKEN],
+  ['a token as a key name', `ghp_${'Zq4'.repeat(12)}`, 'x', 'Zq4Zq4Zq4'],
+];
+
+/** Values that look a little like secrets and are not: they must render. */
+const NOT_SECRETS: readonly [string, string][] = [
+  ['argocdUrl', 'https://argocd.example.com/applications?view=tree&resource='],
+  ['authUrl', 'https://sso.example.com/auth'],
+  ['secretName', 'argocd-notifications-secret'],
+  ['contact', 'mailto:ops@example.com'],
+  ['docs', 'Basic authentication is off; see the runbook'],
+  ['repo', 'git@github.com:hangar-io/cluster-gitops.git'],
+  ['image', `registry.test/veridor:${HEX40}`],
+  ['commitUrl', `https://github.com/hangar-io/glidepath-gitops/commit/${HEX40}`],
+  ['digest', 'registry.k8s.io/kubectl@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'],
+];
+
+const { stdout, stderr, clear } = capturePrintedLines();
+const env = { ...process.env, GITHUB_TOKEN: ENV_TOKEN };
+
+function fileWith(key: string, value: string) {
+  const file = validClusterFile({ name: 'prod' });
+  return { ...file, argocd: { namespace: 'argocd-apps', context: { ...file.argocd.context, [key]: value } } };
+}
+
+describe('a secret planted in a cluster file', () => {
+  it.each(PLANTED)('%s: every command refuses it at load and never prints it', async (_case, key, value, hidden) => {
+    const dir = clusterDir({ 'prod.yaml': fileWith(key, value) });
+    const out = clusterDir({});
+    const commands = [['synth', '--out', out], ['verify'], ['diff', '--cluster', 'prod'], ['pr', '--cluster', 'prod', '--dry-run']];
+    for (const args of commands) {
+      clear();
+      const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
+      const printed = [...stdout, ...stderr].join('\n');
+      expect(code, `${args[0]}: ${printed}`).toBe(2);
+      expect(stderr.join('\n')).toMatch(/prod\.yaml: argocd\.context(\.[\w-]+|\[ghp_… \d+ characters\]): /);
+      expect(stderr.join('\n')).toContain('a cluster file never carries secrets');
+      expect(printed).not.toContain(hidden);
+    }
+  });
+
+  it('the planted values are the ones verify finds in rendered output (one detector)', () => {
+    const context = contextFor();
+    const objects = objectsFor(context);
+    const known = [{ name: 'GITHUB_TOKEN', value: ENV_TOKEN }];
+    for (const [name, key, value] of PLANTED.filter(([, key]) => !/^(webhookSecret|clientSecret|pass|pwd|api-key|password|apiToken|db_password)$/.test(key))) {
+      const object = planted(objects, 'ConfigMap', (m) => (m.data[key] = value));
+      const violations = checkSecrets([object], { ...context, knownSecrets: known.map((k) => k.value) }).violations;
+      expect(violations.length, name).toBeGreaterThan(0);
+      expect(secretLikeReason(value, known) ?? secretLikeReason(key, known), name).toBeDefined();
+    }
+  });
+
+  it.each(NOT_SECRETS)('%s: %s is not a secret and renders', async (key, value) => {
+    const dir = clusterDir({ 'prod.yaml': fileWith(key, value) });
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { env }), stderr.join('\n')).toBe(0);
+  });
+});
+

@@ -1,0 +1,31 @@
+/** docs/cluster-file.md is the schema's reference, current, with a row for every field and every default. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clusterFileReference, referenceRows } from '../../src/config/reference';
+import { clusterConfigSchema } from '../../src/config/schema';
+import { validClusterFile } from '../helpers/cluster-files';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('the cluster file reference', () => {
+  it('docs/cluster-file.md is what npm run docs writes from the schema now', () => {
+    expect(readFileSync(join(ROOT, 'docs', 'cluster-file.md'), 'utf8')).toBe(clusterFileReference());
+  });
+
+  it('has a row for every field, and each default is the one the schema applies', () => {
+    const rows = referenceRows();
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.map((r) => r.field)).toEqual(expect.arrayContaining(['relay.ip', 'argocd.context', 'veridor.configMap', 'prune.schedule']));
+    const parsed = clusterConfigSchema.parse(validClusterFile({ argocd: { namespace: 'argocd-apps' } })) as unknown as Record<string, Record<string, unknown>>;
+    for (const row of rows.filter((r) => /^`[^`<]+`$/.test(r.default) && !r.default.includes('.'))) {
+      const [section, field] = row.field.split('.');
+      const value = field === undefined ? parsed[section!] : parsed[section!]![field];
+      expect(`\`${typeof value === 'string' ? value : JSON.stringify(value)}\``, row.field).toBe(row.default);
+    }
+  });
+
+  it('the README points to it', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('](docs/cluster-file.md)');
+  });
+});

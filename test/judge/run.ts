@@ -1,0 +1,42 @@
+/**
+ * `npm run judge`: the project's validators against the real Go parsers on generated inputs (fixed seeds).
+ * Needs Go (and the module proxy, or a filled module cache, on the first run). Exits 1 on any disagreement.
+ * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N.
+ */
+import { GoToolError } from '../../tools/go-tool.mjs';
+import { cronDisagreements } from './cron-differential';
+import type { Disagreement } from './disagreement';
+import { imageRefDisagreements } from './image-ref-differential';
+
+const CRON_SCHEDULES = Number(process.env.JUDGE_SCHEDULES ?? 2_400);
+const IMAGE_REFS = Number(process.env.JUDGE_REFS ?? 800);
+const SEED = process.env.JUDGE_SEED === undefined ? undefined : Number(process.env.JUDGE_SEED);
+
+function main(): number {
+  let passed = 0;
+  let failed = 0;
+  const suites: [string, () => { checked: number; disagreements: Disagreement[] }][] = [
+    ['cron schedules (validity and run times, then never-runs) vs robfig/cron v3.0.1 + Kubernetes 1.28', () => cronDisagreements(CRON_SCHEDULES, SEED)],
+    ['image references vs docker/distribution/reference v2.8.2', () => imageRefDisagreements(IMAGE_REFS, SEED)],
+  ];
+  for (const [title, run] of suites) {
+    const { checked, disagreements } = run();
+    for (const { input, ours, theirs } of disagreements) {
+      console.log(`DISAGREE ${input}\n  project: ${JSON.stringify(ours)}\n  go:      ${JSON.stringify(theirs)}`);
+    }
+    console.log(`${title}: ${checked - disagreements.length} of ${checked} checks agree`);
+    passed += checked - disagreements.length;
+    failed += disagreements.length;
+  }
+  console.log(`judge: ${passed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  if (!(error instanceof GoToolError)) throw error;
+  console.error(error.message);
+  console.log('judge: 0 passed, 0 failed (the Go judges could not be built)');
+  process.exitCode = 2;
+}

@@ -1,0 +1,203 @@
+/** synth --out: glidepath replaces only what it wrote, refuses every other folder untouched, and fails in one line. */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
+import { bundleEntry, runChild } from './helpers/child-processes';
+
+const { stderr } = capturePrintedLines();
+const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'glidepath-out-'));
+}
+
+/** Every path under `dir` with its content and mode: proof that nothing changed. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    const mode = (statSync(path).mode & 0o777).toString(8);
+    out[path.slice(dir.length)] = entry.isFile() ? `${mode} ${readFileSync(path, 'utf8')}` : `${mode} (folder)`;
+  }
+  return out;
+}
+
+const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args]);
+
+describe('synth --out replaces only what glidepath wrote', () => {
+  it('refuses a folder that holds anything else (a git checkout, notes), with exit 2, and leaves it untouched', async () => {
+    const out = scratch();
+    execFileSync('git', ['init', '--quiet', out]);
+    writeFileSync(join(out, 'notes.md'), 'mine\n');
+    mkdirSync(join(out, 'prod'));
+    writeFileSync(join(out, 'prod', 'handwritten.yaml'), 'kind: Mine\n');
+    const before = snapshot(out);
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toBe(`${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`);
+    expect(snapshot(out)).toEqual(before);
+    expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
+    expect(await synth('--out', out, '--check')).toBe(2);
+    // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
+    expect(await main(['synth', '--clusters', clusters], { env: { ...process.env, CDK8S_OUTDIR: out } })).toBe(2);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('refuses a file in a cluster folder it wrote, and replaces the folder once the file is gone', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    writeFileSync(join(out, 'prod', 'notes.md'), 'mine\n');
+    const before = snapshot(out);
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr.join('\n')).toContain(': holds prod/notes.md, which glidepath did not write');
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('replaces its own clusters, removes the ones no longer rendered, keeps others with --cluster', async () => {
+    const out = scratch();
+    const one = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }) });
+    expect(await synth('--out', out)).toBe(0);
+    expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'])).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+    expect(await main(['synth', '--clusters', one, '--out', out])).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev']);
+    expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({ dev: readdirSync(join(out, 'dev')).sort() });
+  });
+
+  it('refuses --out naming a file, or a path through one, and leaves the file as it was', async () => {
+    const dir = scratch();
+    const file = join(dir, 'somefile');
+    writeFileSync(file, 'keep me\n');
+    expect(await synth('--out', file)).toBe(2);
+    expect(stderr[0]).toBe(`${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`);
+    expect(await synth('--out', join(file, 'x'))).toBe(2);
+    expect(stderr.at(-2)).toBe(`${file}/x: the output folder cannot be created: ${file} is a file, not a folder`);
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    expect(readdirSync(dir)).toEqual(['somefile']);
+  });
+
+  it('--out . writes into an empty working folder, and refuses the project root', async () => {
+    const empty = scratch();
+    const cwd = process.cwd();
+    try {
+      process.chdir(empty);
+      expect(await synth('--out', '.')).toBe(0);
+      expect(readdirSync(empty).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+      process.chdir(cwd);
+      const before = readdirSync(cwd).sort();
+      expect(await synth('--out', '.')).toBe(2);
+      expect(stderr.join('\n')).toMatch(/^\.\/: holds .*README\.md and \d+ more, which glidepath did not write/m);
+      expect(readdirSync(cwd).sort()).toEqual(before);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('writes folders 0755 and files 0644 whatever the umask', async () => {
+    const out = join(scratch(), 'new', 'dist');
+    const umask = process.umask(0o077);
+    try {
+      expect(await synth('--out', out)).toBe(0);
+    } finally {
+      process.umask(umask);
+    }
+    const modes = new Set(Object.entries(snapshot(join(out, '..'))).map(([path, text]) => `${path.endsWith('.k8s.yaml') || path.endsWith('.json') ? 'file' : 'folder'} ${text.split(' ')[0]}`));
+    expect([...modes].sort()).toEqual(['file 644', 'folder 755']);
+    expect((statSync(out).mode & 0o777).toString(8)).toBe('755');
+  });
+});
+
+const isRoot = process.getuid?.() === 0;
+/** Mounts a tmpfs (root only; the CI container is root). */
+function canMount(): boolean {
+  if (!isRoot) return false;
+  const probe = scratch();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const mounts: string[] = [];
+afterAll(() => mounts.reverse().forEach((dir) => execFileSync('umount', [dir])));
+
+function tmpfs(options: string): string {
+  const dir = scratch();
+  execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]);
+  mounts.push(dir);
+  return dir;
+}
+
+describe('file-system errors: one line naming the path and the cause, exit 1', () => {
+  const mountable = canMount();
+
+  it.skipIf(!mountable)('a new path under a read-only mount', async () => {
+    const ro = tmpfs('ro,size=64k');
+    expect(await synth('--out', join(ro, 'a', 'b'))).toBe(1);
+    expect(stderr).toEqual([`error: ${ro}/a: cannot create the folder: the file system is read-only (EROFS)`]);
+  });
+
+  it.skipIf(!mountable)('an earlier render on a file system that became read-only', async () => {
+    const dir = tmpfs('size=256k');
+    expect(await synth('--out', dir)).toBe(0);
+    const before = snapshot(dir);
+    execFileSync('mount', ['-o', 'remount,ro', dir]);
+    stderr.length = 0;
+    expect(await synth('--out', dir)).toBe(1);
+    expect(stderr).toEqual([`error: ${dir}/.glidepath-lock: cannot create the lock: the file system is read-only (EROFS)`]);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it.skipIf(!mountable)('a full disk: the earlier render stays, no staged folder is left', async () => {
+    const dir = tmpfs('size=64k');
+    const small = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop'] } }) });
+    expect(await main(['synth', '--clusters', small, '--out', dir])).toBe(0);
+    const before = snapshot(dir);
+    // A fleet that does not fit in the space left.
+    const many = clusterDir(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}.yaml`, validClusterFile({ name: i === 0 ? 'prod' : `c${i}` })])));
+    expect(await main(['synth', '--clusters', many, '--out', dir])).toBe(1);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(new RegExp(`^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`));
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('a folder it may not write (EACCES), as a user without the right', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const before = snapshot(out);
+    const clustersJson = join(scratch(), 'clusters.json');
+    writeFileSync(clustersJson, JSON.stringify([{ name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'a\n' }] }]));
+    const child = await bundleEntry(join(import.meta.dirname, 'helpers', 'write-child.ts'));
+    for (const dir of [join(child, '..'), join(clustersJson, '..'), out]) chmodSync(dir, 0o755);
+    // root may write anywhere: run the write as nobody; anyone else loses the right by chmod.
+    if (!isRoot) chmodSync(out, 0o555);
+    const result = await runChild(child, [out, 'whole', clustersJson], isRoot ? { uid: 65534, gid: 65534 } : {});
+    chmodSync(out, 0o755);
+    expect(result).toEqual({ code: 1, signal: null, stderr: `${out}/.glidepath-lock: cannot create the lock: permission denied (EACCES)\n` });
+    expect(snapshot(out)).toEqual(before);
+  });
+});
+
+describe('a record or a journal that names paths outside the folder', () => {
+  it('is refused, and nothing outside the folder moves', async () => {
+    const parent = scratch();
+    const out = join(parent, 'dist');
+    mkdirSync(join(parent, 'precious'));
+    writeFileSync(join(parent, 'precious', 'keep.txt'), 'mine\n');
+    mkdirSync(out);
+    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: { '../precious': ['keep.txt'] } }));
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toMatch(/\.glidepath-out\.json: is not a record glidepath wrote \(it does not parse, or names paths outside the folder\)/);
+    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: {} }));
+    writeFileSync(join(out, '.glidepath-swap.json'), JSON.stringify({ replace: [], retire: [{ name: '../precious', old: '.glidepath-old-x' }], record: {} }));
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr.join('\n')).toMatch(/\.glidepath-swap\.json: is not a swap glidepath started/);
+    expect(readFileSync(join(parent, 'precious', 'keep.txt'), 'utf8')).toBe('mine\n');
+  });
+});

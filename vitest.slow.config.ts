@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** `npm run test:slow`: tests that build the bundle or start many processes; CI runs them after `npm test`. */
+export default defineConfig({
+  test: {
+    update: false,
+    testTimeout: 120_000,
+    pool: 'forks',
+    globalSetup: ['test/setup/scratch-root.ts'],
+    include: ['test/**/*.slow.test.ts'],
+  },
+});
