@@ -98,7 +98,8 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     if (plan.error !== undefined) continue;
     try {
       // The provider token must never travel in what is pushed or written.
-      refuseTokenIn(plan.cluster, [plan.result!.title, plan.result!.body, plan.result!.commitMessage, ...plan.cluster.files.map((f) => f.content)]);
+      const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
+      refuseTokenIn(plan.cluster.name, tokens, [plan.result!.title, plan.result!.body, plan.result!.commitMessage, ...plan.cluster.files.map((f) => f.content)]);
     } catch (error) {
       plan.error = error as Error;
     }

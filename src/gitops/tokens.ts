@@ -32,14 +32,19 @@ export function refuseCleartext(url: string, what: string, variable: string, all
   );
 }
 
-/** Refuses a cluster whose pushed or written text holds its provider token (or the token's Basic forms). */
-export function refuseTokenIn(cluster: { readonly name: string; readonly token?: string; readonly provider: string }, texts: readonly (string | undefined)[]): void {
-  if (cluster.token === undefined) return;
-  const forms = secretForms(cluster.token);
-  if (!texts.some((text) => text !== undefined && forms.some((form) => text.includes(form)))) return;
-  throw new GitopsError(
-    'input',
-    `the render of ${cluster.name} holds the value of its ${cluster.provider === 'gitlab' ? 'GITLAB_TOKEN' : 'GITHUB_TOKEN'}: nothing of it was pushed or written`,
-    'find the cluster-file value that carries the token and remove it; tokens belong in the provider settings and the notifications Secrets, never in rendered files',
-  );
+/**
+ * Refuses a cluster whose pushed or written text holds a provider token (or a token's Basic forms): any token the
+ * run was given, whichever provider the cluster uses, since `none` pushes with no token of its own.
+ */
+export function refuseTokenIn(cluster: string, tokens: Readonly<Record<string, string | undefined>>, texts: readonly (string | undefined)[]): void {
+  for (const [variable, token] of Object.entries(tokens)) {
+    if (token === undefined || token === '') continue;
+    const forms = secretForms(token);
+    if (!texts.some((text) => text !== undefined && forms.some((form) => text.includes(form)))) continue;
+    throw new GitopsError(
+      'input',
+      `the render of ${cluster} holds the value of ${variable}: nothing of it was pushed or written`,
+      'find the cluster-file value that carries the token and remove it; tokens belong in the environment and the notifications Secrets, never in rendered files',
+    );
+  }
 }

@@ -87,8 +87,12 @@ describe('the provider token', () => {
     const s = (current = await scenario());
     const files = [{ path: 'leak.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\ndata:\n  token: ${TOKEN}\n` }];
     const error = await failure(s.run({ files }));
-    expect(error.message).toMatch(/the render of prod holds the value of its GITHUB_TOKEN/);
+    expect(error.message).toMatch(/the render of prod holds the value of GITHUB_TOKEN/);
     expect(branches(s.remote)).toEqual(['main']);
     expect(s.api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    // With provider none the token is not the cluster's, and still never pushed.
+    const none = await failure(s.run({ files, provider: 'none', token: undefined, tokens: { github: TOKEN }, bodyDir: tempDir('bodies') }));
+    expect(none.message).toMatch(/holds the value of GITHUB_TOKEN/);
+    expect(branches(s.remote)).toEqual(['main']);
   });
 });
