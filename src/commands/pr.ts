@@ -17,6 +17,7 @@ export default defineCommand({
   usage: 'npm run pr -- --cluster NAME|--all [options]',
   options: {
     ...gitopsTargetOptions,
+    cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },
     all: { type: 'boolean', description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster' },
     'dry-run': { type: 'boolean', description: "build the commit and the change's text; push nothing, open nothing" },
     'api-url': { type: 'string', value: 'URL', description: "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)" },
