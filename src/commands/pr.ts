@@ -27,7 +27,7 @@ export default defineCommand({
     draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab)' },
     label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab)' },
     reviewer: { type: 'string', value: 'USER', multiple: true, description: 'ask for a review of a new change (repeatable; GitHub teams as ORG/TEAM)' },
-    'gitlab-auth': { type: 'string', value: 'MODE', description: 'private-token (default, access tokens) or bearer (OAuth and CI job tokens)' },
+    'gitlab-auth': { type: 'string', value: 'MODE', description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)' },
     'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
     'source-url': { type: 'string', value: 'URL', description: "this repo's web page, for a link to the source commit (default from the CI's environment)" },
   },
@@ -37,7 +37,7 @@ export default defineCommand({
     const configs = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
-      throw new GlidepathError(`--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`, 'bearer for OAuth and CI job tokens, private-token (the default) for access tokens');
+      throw new GlidepathError(`--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`, 'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens');
     }
     const settings = gitopsSettings(values, context);
     const apiUrl = values['api-url'] ?? envValue(context.env, 'GITHUB_API_URL');

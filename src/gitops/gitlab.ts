@@ -8,7 +8,7 @@ import { NetworkFailure, requestJson, type JsonAnswer, type RetryPolicy } from '
 /** GitLab's limit on a merge request description is 1,048,576 characters. */
 export const GITLAB_BODY_LIMIT = 1_000_000;
 
-/** `private-token` for personal, project and group access tokens; `bearer` for OAuth and CI job tokens. */
+/** `private-token` for personal, project and group access tokens; `bearer` for OAuth 2.0 access tokens. (A CI job token cannot open merge requests.) */
 export type GitlabAuth = 'private-token' | 'bearer';
 
 export interface GitlabClientOptions extends RetryPolicy {
@@ -131,9 +131,9 @@ export class GitlabMergeRequests implements ChangeHost {
     const data = answer.data as { message?: unknown; error?: unknown } | string | undefined;
     const raw = typeof data === 'string' ? data : (data?.message ?? data?.error ?? '');
     const message = redact(typeof raw === 'string' ? raw : JSON.stringify(raw), this.secrets).split('\n')[0]!.slice(0, 300);
-    const scope = this.options.auth === 'bearer' ? 'an OAuth or CI job token allowed to use the API' : 'a project or personal access token with the api scope (role Developer or more)';
+    const scope = this.options.auth === 'bearer' ? 'an OAuth 2.0 access token with the api scope' : 'a project or personal access token with the api scope (role Developer or more)';
     if (status === 401) {
-      return new GitopsError('auth', `could not ${action}: GitLab refused the token (HTTP 401: ${message})`, `set GITLAB_TOKEN to ${scope} on ${this.name}${this.options.auth === 'bearer' ? '' : '; an OAuth or CI job token needs --gitlab-auth bearer'}`);
+      return new GitopsError('auth', `could not ${action}: GitLab refused the token (HTTP 401: ${message})`, `set GITLAB_TOKEN to ${scope} on ${this.name}${this.options.auth === 'bearer' ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'}`);
     }
     if (status === 403) {
       return new GitopsError('auth', `could not ${action}: GitLab answered 403 (${message}); the token may not do this on ${this.name}`, `give GITLAB_TOKEN the api scope and at least the Developer role on ${this.name}`);

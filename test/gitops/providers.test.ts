@@ -110,7 +110,7 @@ describe('gitlab', () => {
     expect(create.body).toMatchObject({ labels: 'glidepath,prod', reviewer_ids: [7], target_branch: 'main' });
     expect(String(create.body!.title)).toMatch(/^Draft: glidepath: prod: /);
 
-    // An update keeps the draft; bearer auth for OAuth and CI job tokens.
+    // An update keeps the draft; bearer auth for OAuth 2.0 tokens.
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
     await s.run({ config: changed, gitlabAuth: 'bearer' });
     expect(s.api.requests.at(-1)).toMatchObject({ method: 'PUT', authorization: `Bearer ${TOKEN}` });
