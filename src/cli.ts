@@ -5,9 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { closestName, commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
-import { ConfigError } from './config/errors';
 import { GlidepathError } from './errors';
-import { GitopsError } from './gitops/errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
 import { renderCluster } from './render/render-cluster';
 
@@ -70,19 +68,8 @@ async function overview(): Promise<string> {
 }
 
 function reportError(error: unknown): number {
-  if (error instanceof ConfigError) {
-    for (const problem of error.problems) console.error(problem);
-    console.error('nothing was written.');
-    return EXIT_CODES['bad-input'];
-  }
-  if (error instanceof GitopsError) {
-    console.error(`error: ${error.message}`);
-    console.error(`hint: ${error.hint}`);
-    return error.isInputError ? EXIT_CODES['bad-input'] : EXIT_CODES.failure;
-  }
   if (error instanceof GlidepathError) {
-    console.error(`error: ${error.message}`);
-    console.error(`fix: ${error.fix}`);
+    for (const line of error.report()) console.error(line);
     return error.badInput ? EXIT_CODES['bad-input'] : EXIT_CODES.failure;
   }
   if (error instanceof FileSystemError) {

@@ -12,4 +12,9 @@ export class GlidepathError extends Error {
     super(message);
     this.name = 'GlidepathError';
   }
+
+  /** The lines the CLI prints on stderr. */
+  report(): string[] {
+    return [`error: ${this.message}`, `fix: ${this.fix}`];
+  }
 }

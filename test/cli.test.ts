@@ -87,7 +87,7 @@ describe('synth', () => {
   });
 
   it('--stdout needs exactly one cluster', async () => {
-    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
     expect(await main(['synth', '--clusters', dir, '--stdout'])).toBe(2);
     expect(stderr).toEqual(['error: --stdout writes one cluster, and 2 are selected', 'fix: add --cluster NAME']);
     expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'])).toBe(2);
@@ -121,6 +121,45 @@ describe('synth', () => {
     clear();
     expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'])).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'gone', 'x.k8s.yaml')}`);
+  });
+});
+
+describe('a folder of cluster files as a new user keeps it', () => {
+  it('warns when a file is named unlike the cluster it holds', async () => {
+    const dir = clusterDir({ 'staging.yaml': validClusterFile({ name: 'prod' }) });
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})])).toBe(0);
+    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename it to prod\.yaml/)]);
+    stderr.length = 0;
+    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }), '--out', clusterDir({})])).toBe(0);
+    expect(stderr).toEqual([]);
+  });
+
+  it("another cluster's broken file does not block --cluster, but it does block a run of every cluster", async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 } });
+    const out = clusterDir({});
+    const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
+    expect(clusterFolders()).toEqual(['prod']);
+    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/)]);
+    stderr.length = 0;
+    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(2);
+    expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
+    expect(clusterFolders()).toEqual(['prod']);
+  });
+
+  it('a broken file that may be the selected cluster still fails', async () => {
+    const dir = clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 }, 'dev.yaml': validClusterFile({ name: 'dev' }) });
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'])).toBe(2);
+    expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
+  });
+
+  it('schema errors carry the line and column of the field, as YAML syntax errors do', async () => {
+    const text = ['name: prod', 'kubernetesVersion: "1.28"', 'relay:', '  ip: 10.0.0', '  port: 30880', 'colour: blue', ''].join('\n');
+    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})])).toBe(2);
+    const lines = stderr.join('\n');
+    expect(lines).toMatch(/prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m);
+    expect(lines).toMatch(/prod\.yaml: colour: unknown key; .* \(line 6, column 1\)$/m);
+    expect(lines).toMatch(/prod\.yaml: tracked: is required \(expected object\) \(line 1, column 1\)$/m);
   });
 });
 

@@ -1,9 +1,10 @@
-/** The shape of src/: folders import one way. */
+/** The shape of src/: folders import one way, and no file grows past what one reads in one sitting. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
+const MAX_LINES = 300;
 
 const files = readdirSync(SRC, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts'))
@@ -58,4 +59,8 @@ describe('src/ layout', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  it(`no file is over ${MAX_LINES} lines`, () => {
+    const long = files.map((f) => [relative(SRC, f), readFileSync(f, 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > MAX_LINES);
+    expect(long).toEqual([]);
+  });
 });

@@ -12,9 +12,7 @@ export const PRUNE_CHART_ID = 'notified-prune';
 export const PRUNE_NAME = 'glidepath-notified-prune';
 
 export interface PruneChartProps {
-  readonly prune: ClusterConfig['prune'];
-  /** Namespaces of the release-tracked Rollouts. */
-  readonly trackedNamespaces: readonly string[];
+  readonly config: ClusterConfig;
 }
 
 /**
@@ -25,12 +23,12 @@ export interface PruneChartProps {
 export class PruneChart extends Chart {
   constructor(scope: Construct, id: string, props: PruneChartProps) {
     super(scope, id, { labels: COMMON_LABELS });
-    const { prune } = props;
+    const { prune, tracked } = props.config;
     const serviceAccount = new PruneServiceAccount(this, 'ServiceAccount', { name: PRUNE_NAME, namespace: prune.namespace });
     new PruneRbac(this, 'Rbac', {
       name: PRUNE_NAME,
       serviceAccount,
-      namespaces: props.trackedNamespaces,
+      namespaces: tracked.namespaces,
       clusterScope: prune.clusterScope,
     });
     new PruneCronJob(this, 'CronJob', {
@@ -39,11 +37,7 @@ export class PruneChart extends Chart {
       schedule: prune.schedule,
       image: prune.image,
       serviceAccountName: serviceAccount.name,
-      namespaces: props.trackedNamespaces,
+      namespaces: tracked.namespaces,
     });
   }
-}
-
-export function addPruneChart(scope: Construct, config: ClusterConfig): PruneChart {
-  return new PruneChart(scope, PRUNE_CHART_ID, { prune: config.prune, trackedNamespaces: config.tracked.namespaces });
 }

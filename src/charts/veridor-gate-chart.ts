@@ -5,7 +5,7 @@ import { VeridorGateTemplate } from '../constructs/veridor-gate-template';
 import { COMMON_LABELS } from './labels';
 
 export interface VeridorGateChartProps {
-  readonly veridor: ClusterConfig['veridor'];
+  readonly config: ClusterConfig;
   /** Target namespace; omit for the cluster-scoped template. */
   readonly namespace?: string;
 }
@@ -14,7 +14,7 @@ export interface VeridorGateChartProps {
 export class VeridorGateChart extends Chart {
   constructor(scope: Construct, id: string, props: VeridorGateChartProps) {
     super(scope, id, { labels: COMMON_LABELS, ...(props.namespace ? { namespace: props.namespace } : {}) });
-    const { veridor } = props;
+    const { veridor } = props.config;
     new VeridorGateTemplate(this, 'VeridorGate', {
       ...(props.namespace ? { namespace: props.namespace } : {}),
       image: veridor.image,
@@ -26,13 +26,8 @@ export class VeridorGateChart extends Chart {
   }
 }
 
-/** The Veridor charts of a cluster: one per namespace, or one cluster-scoped template. */
-export function addVeridorGateCharts(scope: Construct, config: ClusterConfig): void {
-  if (config.veridor.clusterTemplate) {
-    new VeridorGateChart(scope, 'veridor-gate-cluster', { veridor: config.veridor });
-    return;
-  }
-  for (const namespace of config.veridor.namespaces) {
-    new VeridorGateChart(scope, `veridor-gate-${namespace}`, { veridor: config.veridor, namespace });
-  }
+/** The Veridor gates of a cluster, each a chart: one per namespace, or one cluster-scoped template. */
+export function veridorGateCharts(config: ClusterConfig): { readonly id: string; readonly props: VeridorGateChartProps }[] {
+  if (config.veridor.clusterTemplate) return [{ id: 'veridor-gate-cluster', props: { config } }];
+  return config.veridor.namespaces.map((namespace) => ({ id: `veridor-gate-${namespace}`, props: { config, namespace } }));
 }

@@ -10,7 +10,10 @@ export type ParsedArguments<O extends OptionSpecs> = { readonly help: true } | {
 export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>, args: readonly string[]): ParsedArguments<O> {
   const specs: OptionSpecs = { ...command.options, help: HELP };
   const parseOptions = Object.fromEntries(
-    Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.multiple === true ? { multiple: true } : {}) }]),
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.multiple === true ? { multiple: true } : {}) },
+    ]),
   );
   const { values, tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
   const helpHint = `npm run ${command.name} -- --help lists its options`;

@@ -1,11 +1,11 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
-import { loadClusters } from '../config/loader';
 import type { ClusterConfig } from '../config/schema';
 import { GlidepathError } from '../errors';
 import { parseProvider } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
-import { envValue, loadOptions } from './options';
+import { envValue } from './options';
+import { loadSupportedClusters } from './supported-clusters';
 
 export interface GitopsTargetValues {
   readonly cluster?: string | undefined;
@@ -49,13 +49,16 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
 /** The one cluster of `--cluster`. */
 export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): ClusterConfig {
   if (values.cluster === undefined) {
-    throw new GlidepathError(`${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`);
+    throw new GlidepathError(
+      `${command} works on one cluster: --cluster is missing`,
+      `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`,
+    );
   }
-  return loadClusters(loadOptions(values, context.env))[0]!.config;
+  return loadSupportedClusters(values, context)[0]!.config;
 }
 
 /** Every cluster of the clusters folder (each file must be valid). */
 export function everyCluster(values: GitopsTargetValues, context: CommandContext): ClusterConfig[] {
   if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
-  return loadClusters(loadOptions(values, context.env)).map((l) => l.config);
+  return loadSupportedClusters(values, context).map((l) => l.config);
 }

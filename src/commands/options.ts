@@ -1,7 +1,7 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
 import type { LoadOptions } from '../config/loader';
 import { secretsFromEnvironment } from '../config/secret-values';
-import type { OptionSpec } from './command';
+import type { CommandContext, OptionSpec } from './command';
 
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
 
@@ -27,16 +27,17 @@ export const gitopsTargetOptions = {
   'allow-insecure-http': { type: 'boolean', description: 'let the token travel to an http:// remote or API (refused otherwise)' },
 } as const satisfies Record<string, OptionSpec>;
 
-export const PROVIDER_TOKEN_NOTE = 'GITHUB_TOKEN, GITLAB_TOKEN  the provider\'s token for git over https (sent as a header) and its API; never printed';
+export const PROVIDER_TOKEN_NOTE = "GITHUB_TOKEN, GITLAB_TOKEN  the provider's token for git over https (sent as a header) and its API; never printed";
 
 /** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
 export function loadOptions(
   values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined },
-  env: Readonly<Record<string, string | undefined>>,
+  context: Pick<CommandContext, 'env' | 'warn'>,
 ): LoadOptions {
   return {
     dir: values.clusters,
-    knownSecrets: secretsFromEnvironment(env),
+    knownSecrets: secretsFromEnvironment(context.env),
+    warn: context.warn,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),
     ...(values['relay-ip'] !== undefined ? { relayIp: values['relay-ip'] } : {}),
   };

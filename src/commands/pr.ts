@@ -20,24 +20,50 @@ export default defineCommand({
     cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },
     all: { type: 'boolean', description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster' },
     'dry-run': { type: 'boolean', description: "build the commit and the change's text; push nothing, open nothing" },
-    'api-url': { type: 'string', value: 'URL', description: "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)" },
-    'remote-path': { type: 'string', value: 'PATH', description: 'the repository on its host when the URL does not tell: OWNER/NAME, or GROUP/SUBGROUP/NAME on GitLab' },
+    'api-url': {
+      type: 'string',
+      value: 'URL',
+      description:
+        "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)",
+    },
+    'remote-path': {
+      type: 'string',
+      value: 'PATH',
+      description: 'the repository on its host when the URL does not tell: OWNER/NAME, or GROUP/SUBGROUP/NAME on GitLab',
+    },
     'github-repo': { type: 'string', value: 'OWNER/NAME', description: 'the same as --remote-path, for GitHub (implies --provider github)' },
-    'push-option': { type: 'string', value: 'TEXT', multiple: true, description: 'passed to git push --push-option, e.g. merge_request.label=glidepath (repeatable)' },
+    'push-option': {
+      type: 'string',
+      value: 'TEXT',
+      multiple: true,
+      description: 'passed to git push --push-option, e.g. merge_request.label=glidepath (repeatable)',
+    },
     draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab)' },
     label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab)' },
     reviewer: { type: 'string', value: 'USER', multiple: true, description: 'ask for a review of a new change (repeatable; GitHub teams as ORG/TEAM)' },
-    'gitlab-auth': { type: 'string', value: 'MODE', description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)' },
+    'gitlab-auth': {
+      type: 'string',
+      value: 'MODE',
+      description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)',
+    },
     'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
     'source-url': { type: 'string', value: 'URL', description: "this repo's web page, for a link to the source commit (default from the CI's environment)" },
   },
-  notes: [PROVIDER_TOKEN_NOTE, 'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)', '', 'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.'],
+  notes: [
+    PROVIDER_TOKEN_NOTE,
+    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)',
+    '',
+    'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.',
+  ],
 
   async run(values, context) {
     const configs = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
-      throw new GlidepathError(`--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`, 'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens');
+      throw new GlidepathError(
+        `--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`,
+        'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens',
+      );
     }
     const settings = gitopsSettings(values, context);
     const apiUrl = values['api-url'] ?? envValue(context.env, 'GITHUB_API_URL');

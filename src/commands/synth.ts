@@ -1,12 +1,12 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
-import { loadClusters } from '../config/loader';
 import { GlidepathError } from '../errors';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters } from '../render/render-pool';
 import { writeDist } from '../output/write-dist';
 import { clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
-import { clusterSelection, envValue, loadOptions, relayIpOverride } from './options';
+import { clusterSelection, envValue, relayIpOverride } from './options';
+import { loadSupportedClusters } from './supported-clusters';
 
 /** `cdk8s synth` passes its output folder in CDK8S_OUTDIR. */
 const OUT_DIR_DEFAULT = 'dist';
@@ -29,14 +29,19 @@ export default defineCommand({
     if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
       throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
     }
-    const loaded = loadClusters(loadOptions(values, context.env));
+    const loaded = loadSupportedClusters(values, context);
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {
         throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
       }
       const files = context.render(configs[0]!);
-      context.print(files.map((file) => file.content).join('---\n').replace(/\n$/, ''));
+      context.print(
+        files
+          .map((file) => file.content)
+          .join('---\n')
+          .replace(/\n$/, ''),
+      );
       return 'done';
     }
 
@@ -49,7 +54,7 @@ export default defineCommand({
       context.print(changes.length === 0 ? `${outDir}/ is up to date` : `${outDir}/ would change (${changes.length} files); run npm run synth`);
       return changes.length === 0 ? 'done' : 'changes';
     }
-    writeDist(outDir, clusters, scope);
+    writeDist(outDir, clusters, scope, { onWait: context.warn });
     for (const cluster of clusters) {
       context.print(`${outDir}/${cluster.name}/ (${cluster.files.length} files)`);
       for (const file of cluster.files) context.print(`  ${file.path}`);

@@ -1,9 +1,9 @@
 /** `verify`: render in memory and check every object; violations are the outcome, not an error. */
-import { loadClusters } from '../config/loader';
 import { formatReport, formatTotals, secretsFromEnvironment } from '../verify/format';
 import { verifyCluster } from '../verify/run';
 import { defineCommand } from './command';
-import { clusterSelection, loadOptions, relayIpOverride } from './options';
+import { clusterSelection, relayIpOverride } from './options';
+import { loadSupportedClusters } from './supported-clusters';
 
 export default defineCommand({
   name: 'verify',
@@ -14,7 +14,7 @@ export default defineCommand({
 
   async run(values, context) {
     const knownSecrets = secretsFromEnvironment(context.env);
-    const reports = loadClusters(loadOptions(values, context.env)).map(({ file, config }) => {
+    const reports = loadSupportedClusters(values, context).map(({ file, config }) => {
       const report = verifyCluster(config, { knownSecrets, render: context.render });
       for (const line of formatReport(report, file)) context.print(line);
       return report;

@@ -1,8 +1,14 @@
-/** A problem with the input, reported to the user as `file: field: message` lines (exit code 2). */
-export class ConfigError extends Error {
+import { GlidepathError } from '../errors';
+
+/** Problems with the input, each reported as a `file: field: message` line that says its own fix (exit code 2). */
+export class ConfigError extends GlidepathError {
   constructor(readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+    super(problems.join('\n'), 'correct each problem listed, then run again');
     this.name = 'ConfigError';
+  }
+
+  override report(): string[] {
+    return [...this.problems, 'nothing was written.'];
   }
 }
 

@@ -1,7 +1,7 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
@@ -9,6 +9,8 @@ import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, type KnownSecret } from './secret-values';
 import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
 import { describeValue, shownPath } from './shown-input';
+import { locator, type Locate } from './yaml-position';
+import { isRecord } from '../is-record';
 
 export interface LoadedCluster {
   /** The file as the user would type it (relative to the working directory). */
@@ -25,6 +27,15 @@ export interface LoadOptions {
   readonly relayIp?: string;
   /** Values no cluster file may hold: the secret-named environment variables (GITHUB_TOKEN, ...). @default none */
   readonly knownSecrets?: readonly KnownSecret[];
+  /** Told what does not stop the load: a file named unlike its cluster, another cluster's broken file. */
+  readonly warn?: (message: string) => void;
+}
+
+/** A file that does not load: every problem, and the cluster name it gives, if it can be read. */
+export interface BrokenClusterFile {
+  readonly file: string;
+  readonly problems: string[];
+  readonly name?: string;
 }
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
@@ -41,44 +52,66 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     throw new ConfigError([`--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`]);
   }
 
-  const files = selectFiles(options);
   const loaded: LoadedCluster[] = [];
+  const broken: BrokenClusterFile[] = [];
   const knownSecrets = options.knownSecrets ?? [];
-  for (const file of files) {
+  for (const file of selectFiles(options)) {
     const result = loadClusterFile(file, options.relayIp, knownSecrets);
-    if ('problems' in result) problems.push(...result.problems);
+    if ('problems' in result) broken.push(result);
     else loaded.push(result);
   }
-  problems.push(...duplicateNames(loaded));
+  const warn = options.warn ?? (() => undefined);
+  for (const { file, config } of loaded) {
+    if (stemOf(file) !== config.name) warn(`${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename it to ${config.name}.yaml so that file and cluster agree`);
+  }
 
-  let selected = loaded;
   const wanted = options.cluster;
-  if (wanted !== undefined && !isFilePath(wanted) && problems.length === 0) {
-    selected = loaded.filter((c) => c.config.name === wanted);
-    if (selected.length === 0) {
+  if (wanted !== undefined && !isFilePath(wanted)) {
+    const selected = loaded.filter((c) => c.config.name === wanted);
+    const mayBeWanted = broken.some((b) => b.name === wanted || stemOf(b.file) === wanted);
+    // Another cluster's broken file does not block this one; without --cluster, every file must be valid.
+    if (selected.length === 1 && !mayBeWanted) {
+      for (const b of broken) warn(`${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`);
+      for (const problem of duplicateNames(loaded)) warn(problem);
+      return selected;
+    }
+    problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
+    if (problems.length === 0) {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
       problems.push(`--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`);
     }
+    throw new ConfigError(problems);
   }
+  problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
   if (problems.length > 0) throw new ConfigError(problems);
-  return selected;
+  return loaded;
+}
+
+/** `prod` for `clusters/prod.yaml`. */
+function stemOf(file: string): string {
+  return basename(file).replace(/\.ya?ml$/, '');
 }
 
 /** Parses and validates one file; the relay override, if any, is applied before validation. */
-export function loadClusterFile(path: string, relayIp?: string, knownSecrets: readonly KnownSecret[] = []): LoadedCluster | { problems: string[] } {
+export function loadClusterFile(path: string, relayIp?: string, knownSecrets: readonly KnownSecret[] = []): LoadedCluster | BrokenClusterFile {
   const file = display(path);
   const read = readClusterText(path);
-  if ('problem' in read) return { problems: [`${file}: ${read.problem}`] };
+  if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
   const parsed = parseYaml(read.text);
-  if ('problems' in parsed) return { problems: parsed.problems.map((p) => `${file}: ${p}`) };
+  if ('problems' in parsed) return { file, problems: parsed.problems.map((p) => `${file}: ${p}`) };
+  const name = typeof parsed.data.name === 'string' ? { name: parsed.data.name } : {};
+  const at = (fieldPath: readonly PropertyKey[], key?: string) => {
+    const position = parsed.locate(fieldPath, key);
+    return position === undefined ? '' : ` (${position})`;
+  };
 
   const topLevel = Object.keys(parsed.data);
   // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): nothing of it is listed.
   if (topLevel.length > MAX_UNKNOWN_KEYS_LISTED && !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))) {
-    return { problems: [`${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`] };
+    return { file, problems: [`${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`] };
   }
   let data = parsed.data;
-  if (relayIp !== undefined && isPlainObject(data.relay)) {
+  if (relayIp !== undefined && isRecord(data.relay)) {
     const { host: _host, ...relay } = data.relay;
     data = { ...data, relay: { ...relay, ip: relayIp } };
   }
@@ -90,10 +123,10 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
   const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => shownPath([...i.path, k])) : [])));
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
-    .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}`);
+    .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
   const problems = [...secretProblems, ...protoKeys];
-  if (!result.success) return { problems: [...problems, ...formatIssues(file, result.error.issues)] };
-  if (problems.length > 0) return { problems };
+  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at)] };
+  if (problems.length > 0) return { file, ...name, problems };
   return { file, config: result.data };
 }
 
@@ -107,13 +140,14 @@ function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = 
 }
 
 function secretFix(data: unknown): string {
-  const relay = isPlainObject(data) && isPlainObject(data.relay) ? data.relay : {};
+  const relay = isRecord(data) && isRecord(data.relay) ? data.relay : {};
   const key = typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey) ? relay.tokenSecretKey : 'glidepath-relay-token';
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-function parseYaml(text: string): { data: Record<string, unknown> } | { problems: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error' });
+function parseYaml(text: string): { data: Record<string, unknown>; locate: Locate } | { problems: string[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => {
@@ -125,12 +159,12 @@ function parseYaml(text: string): { data: Record<string, unknown> } | { problems
   }
   try {
     const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-    if (!isPlainObject(data)) {
+    if (!isRecord(data)) {
       // Only the kind: the content of a file that is not a cluster file (a token, an environment dump) is never shown.
       const kind = data === null ? 'an empty document' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
     }
-    return { data };
+    return { data, locate: locator(doc, lineCounter) };
   } catch (error) {
     return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
@@ -141,13 +175,14 @@ function withoutSource(message: string): string {
   return message.replace(/:\s.*$/, '');
 }
 
-function formatIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+/** Each issue as `file: field: message (line L, column C)`. */
+function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], at: (path: readonly PropertyKey[], key?: string) => string): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}`);
+      return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`);
     }
     const field = shownPath(issue.path) || '(top level)';
-    return [`${file}: ${field}: ${issueMessage(issue)}`];
+    return [`${file}: ${field}: ${issueMessage(issue)}${at(issue.path)}`];
   });
 }
 
@@ -195,10 +230,6 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
 
 function isFilePath(cluster: string): boolean {
   return /\.ya?ml$/.test(cluster) || cluster.includes('/');
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function display(path: string): string {

@@ -16,3 +16,6 @@ export const SECRET_KEY = /^[A-Za-z0-9_-]{1,253}$/;
 export function isIpAddress(text: string): boolean {
   return isIP(text) !== 0;
 }
+
+/** An engine release as the cluster file writes it: three numbers, no "v". */
+export const RELEASE = /^\d+\.\d+\.\d+$/;

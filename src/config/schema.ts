@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { parseCron, CronError } from './cron';
 import { pinnedImageProblem } from './image-ref';
-import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, SECRET_KEY, isIpAddress } from './names';
+import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, RELEASE, SECRET_KEY, isIpAddress } from './names';
 import { cronRunGaps } from './cron-gaps';
 import { kubectlImageVersionProblem } from './kubectl-image';
 
@@ -70,8 +70,16 @@ const relay = strict({
     .default('glidepath-relay-token').meta({ description: 'key of the bearer token in the notifications Secrets; the token itself is never in this repo' }),
 });
 
+const release = z.string().regex(RELEASE, { error: 'must be a release of three numbers in quotes, e.g. "1.9.1"' });
+/** The oldest release glidepath supports; src/notifications/support/engine-support.ts fills it in and says why. */
+const OLDEST_SUPPORTED = 'the oldest supported release ([engine versions](engine-versions.md))';
+
 const rollouts = strict({
   namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
+  controllerVersion: release.optional().meta({
+    description: 'release of the Argo Rollouts controller in quotes (shipped: `"1.9.1"`); it decides which expr parses the triggers, and a release that cannot parse glidepath\'s is refused',
+    defaultText: OLDEST_SUPPORTED,
+  }),
   resyncSeconds: z.number().int().min(60, { error: 'must be at least 60 seconds' }).default(900).meta({ description: 'the controller\'s `--rollout-resync` period' }),
   heartbeatBucketSeconds: z
     .number()
@@ -96,6 +104,10 @@ const argocd = strict({
   namespace: namespace.meta({ description: 'namespace of the tenant Argo CD instance (prod: `argocd-apps`)' }),
   context: z.record(z.string(), z.string()).default({}).meta({ description: 'the `context` map of its `argocd-notifications-cm`; every key is kept' }),
   retryFacts: z.boolean().default(false).meta({ description: 'opt-in, **untested on a live cluster**: also send one [`sync-retry` fact](../README.md#earlier-facts-per-retry-opt-in-untested) per automated retry attempt' }),
+  version: release.optional().meta({
+    description: 'release of that Argo CD instance in quotes; it decides which expr parses the triggers (`retryFacts` needs a newer one than the default)',
+    defaultText: OLDEST_SUPPORTED,
+  }),
 });
 
 const prune = strict({

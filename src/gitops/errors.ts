@@ -1,4 +1,5 @@
-/** Failures of the gitops flow, each with what failed (`message`) and what to do about it (`hint`). */
+/** Failures of the gitops flow, each with what failed (`message`) and what to do about it (`fix`). */
+import { GlidepathError } from '../errors';
 
 export type GitopsErrorKind =
   /** Bad input: an option, a remote URL, a folder that escapes the repo, a missing token. Exit code 2. */
@@ -26,19 +27,14 @@ export type GitopsErrorKind =
 
 const INPUT_KINDS: readonly GitopsErrorKind[] = ['input', 'path-escape', 'missing-base'];
 
-export class GitopsError extends Error {
+export class GitopsError extends GlidepathError {
   constructor(
     readonly kind: GitopsErrorKind,
     message: string,
     /** What the user should do next. */
-    readonly hint: string,
+    fix: string,
   ) {
-    super(message);
+    super(message, fix, INPUT_KINDS.includes(kind));
     this.name = 'GitopsError';
-  }
-
-  /** True when the fix is in the command line or the cluster file, not in the environment. */
-  get isInputError(): boolean {
-    return INPUT_KINDS.includes(this.kind);
   }
 }

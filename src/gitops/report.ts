@@ -65,7 +65,7 @@ export function formatFleetSummary(outcomes: readonly ClusterOutcome[]): string[
 function outcomeWord(outcome: ClusterOutcome): string {
   if (outcome.error !== undefined) {
     const error = outcome.error;
-    return `failed: ${error.message}${error instanceof GitopsError ? ` (${error.kind}; ${error.hint})` : ''}`;
+    return `failed: ${error.message}${error instanceof GitopsError ? ` (${error.kind}; ${error.fix})` : ''}`;
   }
   const r = outcome.result!;
   const where = r.pullRequest?.url !== undefined && r.pullRequest.url !== '' ? ` ${r.pullRequest.url}` : r.branch !== undefined ? ` ${r.branch}` : '';

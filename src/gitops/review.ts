@@ -1,6 +1,7 @@
 /** The review of a change to the owned folder: which Kubernetes objects change, and the text diff of each file. */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseAllDocuments } from 'yaml';
+import { isRecord } from '../is-record';
 import { VALUES_FILE } from './cluster-values';
 
 /** A file of the owned folder: path relative to the folder, and its text. */
@@ -151,10 +152,6 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function compareText(a: string, b: string): number {

@@ -33,10 +33,16 @@ export function distChanges(outDir: string, clusters: readonly RenderedCluster[]
 /** Entries whose name starts with a dot are the writer's own (temporary folders, markers), never rendered. */
 function filesIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
 }
 
 function clusterFolders(outDir: string): string[] {
   if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return [];
-  return readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  return readdirSync(outDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
 }

@@ -15,21 +15,29 @@ const POLL_MS = 25;
 const STALE_BREAK_MS = 10_000;
 
 export interface LockOptions {
+  /** How long to wait for another run. @default 60 s */
   readonly waitMs?: number;
+  /** Called once when another run holds the lock, with what to tell the user. */
+  readonly onWait?: (message: string) => void;
 }
 
 /** Takes the folder's lock, waiting for another run to finish; returns the function that releases it. */
 export function lockOutDir(outDir: string, options: LockOptions = {}): () => void {
   const path = join(outDir, LOCK);
   const deadline = Date.now() + (options.waitMs ?? WAIT_MS);
+  let told = false;
   for (;;) {
     if (tryCreate(path)) return () => onPath(shown(path), 'cannot remove the lock', () => unlinkSync(path));
     const holder = readHolder(path);
     if (holder !== undefined && !holder.alive) breakStaleLock(outDir, holder.content);
     else if (Date.now() > deadline) {
       const who = holder?.pid !== undefined ? `another glidepath run (pid ${holder.pid})` : 'another glidepath run';
-      throw new FileSystemError(shown(outDir), 'EBUSY', `${who} is still writing it after ${Math.round((options.waitMs ?? WAIT_MS) / 1000)} s`, `remove ${shown(path)} if no glidepath runs`);
-    } else sleep(POLL_MS);
+      throw new FileSystemError(shown(outDir), 'EBUSY', `${who} is still writing it after ${Math.ceil((options.waitMs ?? WAIT_MS) / 1000)} s`, `remove ${shown(path)} if no glidepath runs`);
+    } else {
+      if (!told) options.onWait?.(`${shown(outDir)}/: another glidepath run${holder?.pid !== undefined ? ` (pid ${holder.pid})` : ''} is writing it; waiting for it to finish`);
+      told = true;
+      sleep(POLL_MS);
+    }
   }
 }
 

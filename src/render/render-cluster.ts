@@ -1,8 +1,8 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
 import { App } from 'cdk8s';
-import { addPruneChart } from '../charts/prune-chart';
-import { addArgocdNotificationsChart, addRolloutsNotificationsChart } from '../charts/notifications-chart';
-import { addVeridorGateCharts } from '../charts/veridor-gate-chart';
+import { NotificationsChart } from '../charts/notifications-chart';
+import { PRUNE_CHART_ID, PruneChart } from '../charts/prune-chart';
+import { VeridorGateChart, veridorGateCharts } from '../charts/veridor-gate-chart';
 import type { ClusterConfig } from '../config/schema';
 import { stringifyYaml } from './fast-yaml';
 
@@ -20,10 +20,11 @@ export interface RenderedCluster {
 /** Every chart of a cluster; each chart's id is its file's stable name. */
 export function buildClusterApp(config: ClusterConfig): App {
   const app = new App({ outdir: 'unused' });
-  addVeridorGateCharts(app, config);
-  addPruneChart(app, config);
-  addRolloutsNotificationsChart(app, config);
-  addArgocdNotificationsChart(app, config);
+  // Every chart takes the cluster's config and maps it to the flat props of its constructs.
+  for (const { id, props } of veridorGateCharts(config)) new VeridorGateChart(app, id, props);
+  new PruneChart(app, PRUNE_CHART_ID, { config });
+  new NotificationsChart(app, 'rollouts-notifications', { config, engine: 'rollouts' });
+  new NotificationsChart(app, 'argocd-notifications', { config, engine: 'argocd' });
   return app;
 }
 

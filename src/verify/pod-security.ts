@@ -3,7 +3,8 @@
  * a Deployment, a bare Pod, anything with `containers`) meets the Kubernetes "restricted" profile, control by
  * control as the Pod Security Standards page lists them for Kubernetes 1.28 (restricted includes baseline).
  */
-import { asArray, isRecord, objectRef, Tally, type FamilyReport, type RenderedObject } from './types';
+import { asArray, objectRef, Tally, type FamilyReport, type RenderedObject } from './types';
+import { isRecord } from '../is-record';
 
 type Problem = { message: string; fix: string };
 type Record_ = Record<string, unknown>;

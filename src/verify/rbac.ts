@@ -3,7 +3,8 @@
  * than they name (escalate, bind, impersonate); no binding to a built-in ClusterRole; and no cluster scope
  * (ClusterRole, ClusterRoleBinding) unless the cluster file asked for it (`prune.clusterScope: true`).
  */
-import { asArray, isRecord, objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
+import { asArray, objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
+import { isRecord } from '../is-record';
 
 const ROLE_KINDS = new Set(['Role', 'ClusterRole']);
 const CLUSTER_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding']);
@@ -11,7 +12,7 @@ const ESCALATING_VERBS = new Set(['escalate', 'bind', 'impersonate']);
 /** Built-in ClusterRoles that grant far more than this tool needs. */
 const BUILT_IN_ROLES = new Set(['cluster-admin', 'admin', 'edit', 'view']);
 
-/** Whether the cluster file asked for cluster-wide RBAC (issue 5 adds `prune.clusterScope`). */
+/** Whether the cluster file asked for cluster-wide RBAC (`prune.clusterScope`). */
 export function clusterScopeRequested(context: VerifyContext): boolean {
   const prune: object = context.config.prune;
   return 'clusterScope' in prune && prune.clusterScope === true;

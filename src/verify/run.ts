@@ -8,7 +8,7 @@ import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
 import { checkSecrets } from './secrets';
 import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext, Violation } from './types';
-import { isRecord } from './types';
+import { isRecord } from '../is-record';
 
 /** The rule families, in the order the report lists them. */
 export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications];

@@ -22,7 +22,8 @@ import { Pod } from 'kubernetes-models/v1/Pod';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
-import { isRecord, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
+import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
+import { isRecord } from '../is-record';
 
 /** A model class: validates a manifest of its kind, throwing an error with ajv-style `errors`. */
 interface ModelClass {

@@ -4,7 +4,8 @@
  */
 import { parse } from 'yaml';
 import { mask, MIN_KNOWN_SECRET_LENGTH, secretLikeReason } from '../config/secret-values';
-import { asArray, isRecord, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
+import { asArray, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
+import { isRecord } from '../is-record';
 
 const SECRET_ENV_NAME = /(TOKEN|PASSWORD|PASSWD|SECRET|API_?KEY|CREDENTIAL|PRIVATE_?KEY)/i;
 /** The engine replaces `$key` in a header value with that key of the notifications Secret. */

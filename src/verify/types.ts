@@ -89,10 +89,6 @@ export class Tally {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }

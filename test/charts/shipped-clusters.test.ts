@@ -17,7 +17,7 @@ describe.each(shipped.map((c) => [c.config.name, c.config] as const))('cluster %
   });
 
   it('has no snapshot left over from a chart that is no longer rendered', () => {
-    let pinned: string[] = [];
+    let pinned: string[];
     try {
       pinned = readdirSync(join(SNAPSHOTS_DIR, name));
     } catch {

@@ -16,11 +16,37 @@ describe('each command has its own --help', () => {
   it.each([
     ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--help']],
     ['verify', ['--cluster', '--clusters', '--relay-ip', '--help']],
-    ['diff', ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--exit-code', '--help']],
-    ['pr', [
-      '--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--all', '--dry-run',
-      '--api-url', '--remote-path', '--github-repo', '--push-option', '--draft', '--label', '--reviewer', '--gitlab-auth', '--source-dir', '--source-url', '--help',
-    ]],
+    [
+      'diff',
+      ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--exit-code', '--help'],
+    ],
+    [
+      'pr',
+      [
+        '--cluster',
+        '--clusters',
+        '--relay-ip',
+        '--repo',
+        '--against',
+        '--base',
+        '--cache-dir',
+        '--provider',
+        '--allow-insecure-http',
+        '--all',
+        '--dry-run',
+        '--api-url',
+        '--remote-path',
+        '--github-repo',
+        '--push-option',
+        '--draft',
+        '--label',
+        '--reviewer',
+        '--gitlab-auth',
+        '--source-dir',
+        '--source-url',
+        '--help',
+      ],
+    ],
   ])('%s lists exactly the options it takes', async (command, options) => {
     expect(await helpOptions(command)).toEqual(options);
     expect(stdout[0]).toMatch(new RegExp(`^${command}: `));

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/config/loader';
-import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 import { join } from 'node:path';
 
-/** Loads one file from a temp folder and returns its problems with the folder stripped. */
-function problemsOf(content: unknown): string[] {
-  const dir = clusterDir({ 'prod.yaml': content });
-  const result = loadClusterFile(join(dir, 'prod.yaml'));
-  if (!('problems' in result)) return [];
-  return result.problems.map((p) => p.replace(`${dir}/`, 'clusters/'));
-}
 
 describe('cluster file schema', () => {
   it('accepts a valid file and fills the defaults', () => {

@@ -117,7 +117,7 @@ describe('npm run pr', () => {
     const wrong = 'ghs_wrongTokenForCli';
     expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: wrong } })).toBe(1);
     expect(stderr[0]).toMatch(/^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/);
-    expect(stderr[1]).toMatch(/^hint: set GITHUB_TOKEN to a valid token/);
+    expect(stderr[1]).toMatch(/^fix: set GITHUB_TOKEN to a valid token/);
     const all = `${stdout.join('\n')}${stderr.join('\n')}`;
     expect(all).not.toContain(wrong);
     expect(all).not.toContain(basicCredentials(wrong));
@@ -177,10 +177,10 @@ describe('the options pr and diff share', () => {
     const args = ['pr', '--clusters', clustersFor(s), '--cluster', 'prod', '--repo', s.remote, '--github-repo', 'hangar-io/cluster-gitops', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
     expect(await main(args, { env: { GITHUB_TOKEN: TOKEN } })).toBe(2);
     expect(stderr[0]).toMatch(/^error: cannot tell which GitHub API serves hangar-io\/cluster-gitops: the gitops repo .* names no host$/);
-    expect(stderr[1]).toMatch(/--api-url/);
+    expect(stderr[1]).toMatch(/^fix: .*--api-url/);
     expect(stderr.join('\n')).not.toContain('pass --github-repo');
     clear();
     expect(await main(args, { env: {} })).toBe(2);
-    expect(stderr).toEqual([expect.stringMatching(/^error: GITHUB_TOKEN is not set/), expect.stringMatching(/^hint: /)]);
+    expect(stderr).toEqual([expect.stringMatching(/^error: GITHUB_TOKEN is not set/), expect.stringMatching(/^fix: /)]);
   });
 });

@@ -36,7 +36,7 @@ describe('pr faults', () => {
     const error = await failure(s.run());
     expect(error.kind).toBe('push-rejected');
     expect(error.message).toMatch(/push of glidepath\/prod\/[0-9a-f]{12} to .* was rejected by the remote \(pre-receive hook declined\)/);
-    expect(error.hint).toMatch(/nothing was pushed.*glidepath\/\*/);
+    expect(error.fix).toMatch(/nothing was pushed.*glidepath\/\*/);
     expect(refsOf(s.remote)).toBe(before);
     expect(writes(s)).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('pr faults', () => {
     const error = await failure(s.run({ config: changed }));
     expect(error.kind).toBe('non-fast-forward');
     expect(error.message).toContain(`push of ${first.branch}`);
-    expect(error.hint).toMatch(/close the open glidepath change and delete the branch/);
+    expect(error.fix).toMatch(/close the open glidepath change and delete the branch/);
     expect(refsOf(s.remote)).toBe(before);
   });
 
@@ -160,8 +160,8 @@ describe('pr faults', () => {
     const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/);
-    expect(`${error.message} ${error.hint}`).not.toContain(wrong);
-    expect(`${error.message} ${error.hint}`).not.toContain(basicCredentials(wrong));
+    expect(`${error.message} ${error.fix}`).not.toContain(wrong);
+    expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
   });
 
   it('a dirty local checkout given as --repo is refused', async () => {
@@ -172,7 +172,7 @@ describe('pr faults', () => {
     const error = await failure(s.run({ repo: work }));
     expect(error.kind).toBe('dirty-checkout');
     expect(error.message).toContain(`the local gitops checkout ${work} has uncommitted changes (README.md)`);
-    expect(error.hint).toMatch(/commit or stash/);
+    expect(error.fix).toMatch(/commit or stash/);
   });
 
   it('a foreign cache (a clone of another repository) is refused and left alone', async () => {
@@ -185,7 +185,7 @@ describe('pr faults', () => {
     const error = await failure(s.run({ cacheDir }));
     expect(error.kind).toBe('foreign-checkout');
     expect(error.message).toContain(`is a cache of "${other}", not of ${s.remote}`);
-    expect(error.hint).toMatch(/--cache-dir/);
+    expect(error.fix).toMatch(/--cache-dir/);
     expect(refsOf(cacheDir)).toBe(before);
   });
 
@@ -223,7 +223,7 @@ describe('pr faults', () => {
     const config = { ...s.config, gitops: { ...s.config.gitops, path } };
     const error = await failure(s.run({ config, repo: s.remote }));
     expect(error.kind).toBe('path-escape');
-    expect(error.isInputError).toBe(true);
+    expect(error.badInput).toBe(true);
     expect(error.message).toMatch(why);
     expect(branches(s.remote)).toEqual(['main']);
   });

@@ -77,7 +77,7 @@ describe('the provider token', () => {
     const error = await failure(s.run({ allowInsecureHttp: false }));
     expect(error.kind).toBe('input');
     expect(error.message).toMatch(/the GitHub API http:\/\/127\.0\.0\.1:\d+ is plain http:\/\/: GITHUB_TOKEN would travel in clear text/);
-    expect(error.hint).toMatch(/--allow-insecure-http/);
+    expect(error.fix).toMatch(/--allow-insecure-http/);
     const git = await failure(s.run({ allowInsecureHttp: false, repo: 'http://127.0.0.1:9/a/b.git', apiUrl: 'https://api.github.test' }));
     expect(git.message).toMatch(/the gitops repo http:\/\/127\.0\.0\.1:9\/a\/b\.git is plain http:\/\//);
     expect(s.api.requests).toEqual([]);

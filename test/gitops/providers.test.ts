@@ -31,7 +31,7 @@ describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
     expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 600 → 300\n');
     // The change inside the long oncePer line, as a word diff, not a whole-line diff.
     expect(body).toContain('**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):');
-    expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n  ```text\n  .*\[-600-\]\{\+300\+\}/);
+    expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
 
     const requests = s.api.requests.length;
     const refs = git(s.remote, ['for-each-ref']);

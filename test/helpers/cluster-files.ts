@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { loadClusterFile } from '../../src/config/loader';
 import { clusterConfigSchema, type ClusterConfig, type ClusterFile } from '../../src/config/schema';
 
 export function validClusterFile(overrides: Partial<ClusterFile> = {}): ClusterFile {
@@ -31,4 +32,15 @@ export function clusterDir(files: Record<string, unknown>): string {
     writeFileSync(join(dir, name), typeof content === 'string' ? content : stringify(content));
   }
   return dir;
+}
+
+/**
+ * The problems of `content` as `clusters/prod.yaml` (no problems: an empty list), each without its position: the
+ * messages are what these tests check; test/cli.test.ts checks the positions.
+ */
+export function problemsOf(content: unknown): string[] {
+  const dir = clusterDir({ 'prod.yaml': content });
+  const result = loadClusterFile(join(dir, 'prod.yaml'));
+  if (!('problems' in result)) return [];
+  return result.problems.map((p) => p.replace(`${dir}/`, 'clusters/').replace(/ \(line \d+, column \d+\)$/, ''));
 }

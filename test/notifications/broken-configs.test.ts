@@ -31,7 +31,7 @@ const healthyGeneration2 = {
   status: { phase: 'Healthy', observedGeneration: '2', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 },
 };
 
-describe('a config without the generation guard (rule A)', () => {
+describe('a config without the generation guard', () => {
   it('sends a stale Healthy fact with the new release-id and the OLD pod hash', () => {
     const config = withCondition((condition) => {
       condition.when = 'rollout.status?.phase != nil';

@@ -15,9 +15,18 @@ const run = (text: string, env: GoMap = rolloutEnv({})) => evaluate(parseExpr(te
 describe('printing the AST', () => {
   it('prints paths with ?. and index steps for keys that are not identifiers', () => {
     expect(printExpr(x.safePath('rollout', 'metadata', 'annotations', 'hangar.io/release-id'))).toBe(
-      'rollout.metadata?.annotations?.["hangar.io/release-id"]',
+      '(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]',
     );
     expect(printExpr(x.path('rollout', 'metadata', 'generation'))).toBe('rollout.metadata.generation');
+  });
+
+  it('reads a key that is not an identifier through (m ?? {})[key]: nil when the map or the key is missing', () => {
+    const text = printExpr(x.safePath('rollout', 'metadata', 'annotations', 'hangar.io/release-id'));
+    expect(printExpr(parseExpr(text))).toBe(text);
+    expect(run(text, rolloutEnv({ metadata: {} }))).toBeNull();
+    expect(run(text, rolloutEnv({ metadata: { annotations: { other: 'x' } } }))).toBeNull();
+    expect(run(text, rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-5' } } }))).toBe('rel-5');
+    expect(() => parseExpr('{a: 1}')).toThrow(ExprSyntaxError);
   });
 
   it('parenthesises only where expr-lang would parse differently', () => {
@@ -97,7 +106,7 @@ describe('evaluating with expr-lang semantics', () => {
     expect(() => run('rollout.status.phase')).toThrow(new ExprEvalError('cannot fetch phase from <nil>'));
     expect(run('rollout.status?.phase.x.y')).toBeNull();
     expect(run('rollout.metadata?.annotations?.["hangar.io/release-id"] ?? "none"')).toBe('none');
-    expect(run('rollout.metadata?.annotations?.["hangar.io/release-id"]', rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-1' } } }))).toBe('rel-1');
+    expect(run('(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]', rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-1' } } }))).toBe('rel-1');
   });
 
   it('compares the string observedGeneration with string(generation), never with the number', () => {
@@ -139,7 +148,7 @@ describe('evaluating with expr-lang semantics', () => {
   });
 });
 
-describe('the expressions issue 4 (Argo CD) needs', () => {
+describe('the expressions the Argo CD sync-failure trigger needs', () => {
   const app = (operationState: unknown) => ({ app: fromJson({ status: operationState === undefined ? {} : { operationState } }) });
   const onSyncFailed = "app.status.operationState != nil and app.status.operationState.phase in ['Error', 'Failed']";
 

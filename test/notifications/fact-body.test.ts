@@ -13,7 +13,7 @@ const render = (rollout: Json): Json => {
 };
 
 describe('the fact body', () => {
-  it('carries every field rules A and B need, for a canary Rollout', () => {
+  it('carries every field the guard and the release check need, for a canary Rollout', () => {
     const rollout = newRollout();
     rollout.status = { phase: 'Paused', message: 'CanaryPauseStep', observedGeneration: '1', currentPodHash: 'abc', currentStepIndex: 1 };
     expect(render(rollout)).toEqual({

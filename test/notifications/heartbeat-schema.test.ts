@@ -1,13 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/config/loader';
-import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { clusterDir, problemsOf as problems, validClusterFile } from '../helpers/cluster-files';
 
-function problemsOf(rollouts: Record<string, unknown>): string[] {
-  const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', rollouts }) });
-  const result = loadClusterFile(join(dir, 'prod.yaml'));
-  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/')) : [];
-}
+const problemsOf = (rollouts: Record<string, unknown>) => problems(validClusterFile({ name: 'prod', rollouts }));
 
 describe('rollouts.heartbeatBucketSeconds', () => {
   it('defaults to 600, below the default resync of 900', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { clusterConfig, validClusterFile } from '../helpers/cluster-files';
-import { renderCluster } from '../../src/render/render-cluster';
 import { relayUrl } from '../../src/notifications/relay';
 import type { ClusterFile } from '../../src/config/schema';
+import { renderedFile } from '../helpers/rendered-file';
 
 function configMap(overrides: Partial<ClusterFile> = {}) {
-  const file = renderCluster(clusterConfig(overrides)).find((f) => f.path === 'rollouts-notifications.k8s.yaml');
-  return { text: file!.content, object: parse(file!.content) as { kind: string; metadata: Record<string, unknown>; data: Record<string, string> } };
+  const text = renderedFile(clusterConfig(overrides), 'rollouts-notifications.k8s.yaml');
+  return { text, object: parse(text) as { kind: string; metadata: Record<string, unknown>; data: Record<string, string> } };
 }
 
 describe('the Rollouts notifications chart', () => {

@@ -74,7 +74,9 @@ const KNOWN_KEYS = {
 };
 
 function unknownKeys(value: object, known: readonly string[], where: string): string[] {
-  return Object.keys(value).filter((key) => !known.includes(key)).map((key) => `${where}: unknown key ${key}`);
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => `${where}: unknown key ${key}`);
 }
 
 function shapeProblems(scenario: Scenario): string[] {
@@ -128,13 +130,19 @@ function checkStep(result: ReconcileResult, expectation: Expectation): void {
   if (expectation.skipped !== undefined) expect(result.skipped !== undefined).toBe(expectation.skipped);
   if (expectation.stale !== undefined) expect(isStale(result.object)).toBe(expectation.stale);
   const every = expectation.every;
-  if (every !== undefined) for (const delivery of result.deliveries) expect(matches(delivery, every), `every: ${JSON.stringify(every)}\n${delivery.body}`).toBe(true);
+  if (every !== undefined)
+    for (const delivery of result.deliveries) expect(matches(delivery, every), `every: ${JSON.stringify(every)}\n${delivery.body}`).toBe(true);
   for (const matcher of expectation.none ?? []) {
-    expect(result.deliveries.filter((d) => matches(d, matcher)).map((d) => d.body), `none: ${JSON.stringify(matcher)}`).toEqual([]);
+    expect(
+      result.deliveries.filter((d) => matches(d, matcher)).map((d) => d.body),
+      `none: ${JSON.stringify(matcher)}`,
+    ).toEqual([]);
   }
 }
 
-const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 describe('the scenario files', () => {
   it('cover both engines', () => {
@@ -148,7 +156,9 @@ describe('the scenario files', () => {
     const mode = MODES[scenario.mode];
     expect(mode, `mode ${scenario.mode}`).toBeDefined();
     const clusterFile = (CLUSTER_FILE_OF_FOLDER[relative(ROOT, dirname(join(ROOT, file)))] ?? ((f) => f))(PROD);
-    const rendered = renderCluster(clusterConfigSchema.parse(clusterFile)).map((f) => f.content).join('---\n');
+    const rendered = renderCluster(clusterConfigSchema.parse(clusterFile))
+      .map((f) => f.content)
+      .join('---\n');
     const config = loadConfigMapYaml(rendered, mode.configMapName);
 
     const first = scenario.steps[0];
@@ -160,7 +170,12 @@ describe('the scenario files', () => {
       time = step.time !== undefined ? Date.parse(step.time) : time + goDuration(step.after ?? '');
       expect(Number.isNaN(time), `${step.name}: time or after`).toBe(false);
       replay ??= new Replay(mode, config, step.object!);
-      const result = replay.step({ at: new Date(time).toISOString(), ...(step.patch ? { patch: step.patch } : {}), ...(step.object && replay.current !== step.object ? { object: step.object } : {}), ...(step.pruneNotified ? { prune: true } : {}) });
+      const result = replay.step({
+        at: new Date(time).toISOString(),
+        ...(step.patch ? { patch: step.patch } : {}),
+        ...(step.object && replay.current !== step.object ? { object: step.object } : {}),
+        ...(step.pruneNotified ? { prune: true } : {}),
+      });
       try {
         checkStep(result, step.expect);
       } catch (error) {
@@ -169,7 +184,10 @@ describe('the scenario files', () => {
       sent.push(...result.deliveries);
     }
     for (const total of scenario.expectTotal ?? []) {
-      expect(sent.filter((d) => matches(d, total.match)), `${file}: ${total.description}`).toHaveLength(total.count);
+      expect(
+        sent.filter((d) => matches(d, total.match)),
+        `${file}: ${total.description}`,
+      ).toHaveLength(total.count);
     }
   });
 });

@@ -1,13 +1,16 @@
 /** synth --out: glidepath replaces only what it wrote, refuses every other folder untouched, and fails in one line. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
+import { FileSystemError } from '../../src/output/fs-error';
+import { writeDist } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { bundleEntry, runChild } from './helpers/child-processes';
+import { runChild } from './helpers/child-processes';
+import { writeChild } from './helpers/kill-harness';
 
 const { stderr } = capturePrintedLines();
 const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
@@ -90,7 +93,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
       process.chdir(cwd);
       const before = readdirSync(cwd).sort();
       expect(await synth('--out', '.')).toBe(2);
-      expect(stderr.join('\n')).toMatch(/^\.\/: holds .*README\.md and \d+ more, which glidepath did not write/m);
+      expect(stderr.join('\n')).toMatch(/^\.\/: holds .*\.git, .* and \d+ more, which glidepath did not write/m);
       expect(readdirSync(cwd).sort()).toEqual(before);
     } finally {
       process.chdir(cwd);
@@ -160,11 +163,19 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(await main(['synth', '--clusters', small, '--out', dir])).toBe(0);
     const before = snapshot(dir);
     // A fleet that does not fit in the space left.
-    const many = clusterDir(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}.yaml`, validClusterFile({ name: i === 0 ? 'prod' : `c${i}` })])));
+    const many = clusterDir(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [i === 0 ? 'prod.yaml' : `c${i}.yaml`, validClusterFile({ name: i === 0 ? 'prod' : `c${i}` })])));
     expect(await main(['synth', '--clusters', many, '--out', dir])).toBe(1);
     expect(stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(new RegExp(`^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`));
     expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('any other file-system failure: one line, not a stack trace', async () => {
+    const render = () => {
+      throw Object.assign(new Error("ENOSPC: no space left on device, open '/var/x'"), { code: 'ENOSPC', path: '/var/x', syscall: 'open' });
+    };
+    expect(await main(['synth', '--clusters', clusters, '--out', scratch()], { render })).toBe(1);
+    expect(stderr).toEqual(['error: /var/x: cannot open: no space left on the device (ENOSPC)']);
   });
 
   it('a folder it may not write (EACCES), as a user without the right', async () => {
@@ -173,7 +184,7 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     const before = snapshot(out);
     const clustersJson = join(scratch(), 'clusters.json');
     writeFileSync(clustersJson, JSON.stringify([{ name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'a\n' }] }]));
-    const child = await bundleEntry(join(import.meta.dirname, 'helpers', 'write-child.ts'));
+    const child = await writeChild();
     for (const dir of [join(child, '..'), join(clustersJson, '..'), out]) chmodSync(dir, 0o755);
     // root may write anywhere: run the write as nobody; anyone else loses the right by chmod.
     if (!isRoot) chmodSync(out, 0o555);
@@ -181,6 +192,18 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     chmodSync(out, 0o755);
     expect(result).toEqual({ code: 1, signal: null, stderr: `${out}/.glidepath-lock: cannot create the lock: permission denied (EACCES)\n` });
     expect(snapshot(out)).toEqual(before);
+  });
+});
+
+describe('another run holding the folder', () => {
+  it('is waited for, and after the wait it fails in one line that names the lock', () => {
+    const out = scratch();
+    writeFileSync(join(out, '.glidepath-lock'), `${process.pid} ${hostname()}\n`);
+    const waits: string[] = [];
+    expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
+      new FileSystemError(out, 'EBUSY', `another glidepath run (pid ${process.pid}) is still writing it after 1 s`, `remove ${out}/.glidepath-lock if no glidepath runs`),
+    );
+    expect(waits).toEqual([`${out}/: another glidepath run (pid ${process.pid}) is writing it; waiting for it to finish`]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { NOTIFIED_ANNOTATION } from '../../src/notifications/engine-facts';
 import { NotificationsEngine } from '../../src/notifications/model/engine';
@@ -7,6 +7,7 @@ import { budgetSummaryLines, clusterBudgetSummary } from '../../src/prune/budget
 import { ASSUMED_LONGEST_KEY, DEFAULT_ASSUMPTIONS, clusterGrowthBudget, growthBudget } from '../../src/prune/growth-budget';
 import { notifiedAnnotationBytes, notifiedEntryBytes, notifiedKeyLength } from '../../src/prune/notified-annotation';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 import { loadRendered, newRollout, SECRETS, type Json } from '../notifications/helpers/rollouts';
 
 describe('size of the notified annotation', () => {
@@ -106,15 +107,11 @@ describe('growthBudget', () => {
 });
 
 describe('synth --summary', () => {
+  const { stdout } = capturePrintedLines();
+
   it('prints the budget of each cluster after the files', async () => {
-    const stdout: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args) => void stdout.push(args.join(' ')));
-    try {
-      const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
-      expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--summary'])).toBe(0);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--summary'])).toBe(0);
     const start = stdout.findIndex((line) => line.startsWith('prod: growth of'));
     expect(start).toBeGreaterThan(0);
     expect(stdout.slice(start)).toEqual(clusterBudgetSummary(clusterConfig({ name: 'prod' })));

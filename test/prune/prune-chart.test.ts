@@ -2,18 +2,16 @@
 import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { PruneCronJob } from '../../src/constructs/prune-cron-job';
-import { renderCluster } from '../../src/render/render-cluster';
 import { parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../helpers/cluster-files';
 import type { ClusterFile } from '../../src/config/schema';
+import { renderedFile } from '../helpers/rendered-file';
 
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [k: string]: any };
 
 /** The objects of `notified-prune.k8s.yaml`, as the file holds them. */
 function render(overrides: Partial<ClusterFile> = {}): Obj[] {
-  const file = renderCluster(clusterConfig(overrides)).find((f) => f.path === 'notified-prune.k8s.yaml');
-  if (!file) throw new Error('notified-prune.k8s.yaml was not rendered');
-  return parseAllDocuments(file.content).map((doc) => doc.toJS() as Obj);
+  return parseAllDocuments(renderedFile(clusterConfig(overrides), 'notified-prune.k8s.yaml')).map((doc) => doc.toJS() as Obj);
 }
 
 const ofKind = (objects: Obj[], kind: string) => objects.filter((o) => o.kind === kind);

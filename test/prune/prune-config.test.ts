@@ -1,15 +1,8 @@
 /** The prune fields of the cluster file, refused at the config boundary with messages that say the fix. */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
 import { kubectlImageVersionProblem } from '../../src/config/kubectl-image';
-import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { clusterConfig, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
-function problemsOf(content: unknown): string[] {
-  const dir = clusterDir({ 'prod.yaml': content });
-  const result = loadClusterFile(join(dir, 'prod.yaml'));
-  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/')) : [];
-}
 const file = validClusterFile();
 
 describe('prune fields of the cluster file', () => {

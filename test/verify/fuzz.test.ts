@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
 import { secretLikeReason } from '../../src/config/secret-values';
@@ -18,6 +18,7 @@ import { clusterFileSchema, type ClusterFile } from '../../src/config/schema';
 import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
+import { capturePrintedLines } from '../helpers/console';
 import { propertyRuns } from '../helpers/property-runs';
 
 const RUNS = propertyRuns(300);
@@ -252,12 +253,7 @@ function loadClusterFileText(text: string) {
   return loadClusterFile(clusterFile);
 }
 
-let stderr: string[] = [];
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation((...args) => void stderr.push(args.join(' ')));
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-});
-afterEach(() => vi.restoreAllMocks());
+const printed = capturePrintedLines();
 afterAll(() => {
   // Printed on purpose: how many cases ran (the issue asks for it).
   process.stdout.write(`fuzz (seed ${SEED}): ${Object.entries(tried).map(([kind, n]) => `${n} ${kind}`).join(', ')}\n`);
@@ -269,13 +265,13 @@ describe('fuzzing cluster files', () => {
       fc.asyncProperty(MALFORMED, async (bad) => {
         tried[bad.kind] = (tried[bad.kind] ?? 0) + 1;
         writeFileSync(clusterFile, bad.text);
-        stderr = [];
+        printed.clear();
         expect(await main(['synth', '--cluster', clusterFile, '--out', out])).toBe(2);
-        const problems = stderr.slice(0, -1).flatMap((line) => line.split('\n'));
-        expect(stderr.at(-1)).toBe('nothing was written.');
+        const problems = printed.stderr.slice(0, -1).flatMap((line) => line.split('\n'));
+        expect(printed.stderr.at(-1)).toBe('nothing was written.');
         const prefix = `${clusterFile}: `;
         expect(problems.length).toBeGreaterThan(0);
-        expect(problems.some((line) => line.startsWith(prefix) && bad.expected.test(line.slice(prefix.length))), `${bad.kind}: ${bad.expected}\n${stderr.join('\n').slice(0, 2000)}`).toBe(true);
+        expect(problems.some((line) => line.startsWith(prefix) && bad.expected.test(line.slice(prefix.length))), `${bad.kind}: ${bad.expected}\n${printed.stderr.join('\n').slice(0, 2000)}`).toBe(true);
         expect(readdirSync(out)).toEqual(['prod']);
         expect(readdirSync(join(out, 'prod'))).toEqual(['old.k8s.yaml']);
       }),

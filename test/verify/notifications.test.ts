@@ -13,6 +13,9 @@ const TRIGGER = 'trigger.glidepath-rollout-state';
 const TEMPLATE = 'template.glidepath-rollout-fact';
 const SERVICE = 'service.webhook.glidepath-relay';
 const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
+const RELEASE_ID_READ = '(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]';
+/** What glidepath rendered before: antonmedv/expr 1.15 (Argo Rollouts 1.6.2 to 1.8) does not parse `?.[`. */
+const PREVIOUS_RELEASE_ID_READ = 'rollout.metadata?.annotations?.["hangar.io/release-id"]';
 
 /** The rendered notifications ConfigMap with one data value changed. */
 const rolloutsConfigMap = objects.find((o) => o.manifest.metadata?.name === ROLLOUTS_NOTIFICATION_CONFIGMAP)!;
@@ -32,6 +35,7 @@ function lint(object: RenderedObject, ctx = context) {
 const PLANTS: readonly [rule: string, plant: (data: Record<string, string>) => void][] = [
   ['verbatim', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('?? "")', "?? '')"))],
   ['engine-accepts', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase =='))],
+  ['engine-release', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(RELEASE_ID_READ, PREVIOUS_RELEASE_ID_READ))],
   ['trigger-names', (d) => (d['trigger.on-rollout-state'] = d[TRIGGER]!)],
   ['generation-guard', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"'))],
   ['time-bucket', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))'))],
@@ -62,7 +66,7 @@ describe('notification lint', () => {
     }
   });
 
-  it('rule A: a trigger without the generation guard', () => {
+  it('a trigger without the generation guard', () => {
     const bad = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"')));
     expect(lint(bad)).toEqual([expect.objectContaining({ object: REF, rule: 'notifications/generation-guard', message: expect.stringContaining('trigger.glidepath-rollout-state[0].when "rollout.status?.phase == \\"Healthy\\"" lacks the generation guard') })]);
   });
@@ -79,6 +83,18 @@ describe('notification lint', () => {
       d.subscriptions = d.subscriptions!.replace('- glidepath-rollout-state', '- on-rollout-state');
     });
     expect(lint(bad)).toEqual([expect.objectContaining({ rule: 'notifications/trigger-names', fix: expect.stringContaining('glidepath-rollout-state') })]);
+  });
+
+  it('an expression the declared engine release cannot parse, and only there', () => {
+    const previous = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace(RELEASE_ID_READ, PREVIOUS_RELEASE_ID_READ)));
+    expect(lint(previous)).toEqual([
+      expect.objectContaining({
+        rule: 'notifications/engine-release',
+        message: expect.stringMatching(/oncePer .* uses `\?\.\[\.\.\.\]` \(optional index\), which github\.com\/antonmedv\/expr v1\.15\.3 of Argo Rollouts 1\.6\.2 lacks \(rollouts\.controllerVersion: 1\.6\.2\)$/),
+      }),
+    ]);
+    const onNineOne = { ...context, config: { ...context.config, rollouts: { ...context.config.rollouts, controllerVersion: '1.9.1' } } };
+    expect(lint(previous, onNineOne)).toEqual([]);
   });
 
   it('a float time bucket, and one no shorter than the resync period', () => {
@@ -170,10 +186,10 @@ describe('notification lint of argocd-notifications-cm', () => {
     expect(checkNotifications([argocd!], context).violations).toEqual([]);
   });
 
-  it.runIf(argocd !== undefined)("catches S5's mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
+  it.runIf(argocd !== undefined)("catches the Phase 0 mistake: oncePer on syncResult.revision, absent after a failed sync", () => {
     const manifest = structuredClone(argocd!.manifest) as any;
     manifest.data['trigger.glidepath-sync-failed'] = manifest.data['trigger.glidepath-sync-failed'].replace(
-      'oncePer: app.status.operationState.finishedAt',
+      'oncePer: app.status?.operationState?.finishedAt',
       'oncePer: app.status.operationState.syncResult.revision',
     );
     const messages = checkNotifications([{ file: argocd!.file, manifest }], context).violations.map((v) => `${v.object} ${v.rule} ${v.message}`);

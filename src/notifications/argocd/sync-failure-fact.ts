@@ -1,16 +1,17 @@
 /**
  * The Glidepath sync-failure fact of an Argo CD Application: what the tenant Argo CD instance's notifications
- * controller sends to the relay, and when. This file holds the product decisions (S5 of the Phase 0 findings);
+ * controller sends to the relay, and when. This file holds the product decisions (from the failed-sync scenario of the Phase 0 findings);
  * the builders it uses know nothing about Glidepath.
  *
  * When:
  * - A sync operation ended in `Failed` or `Error`: the catalog's `on-sync-failed` condition, with `?.` on `status`
  *   so that an Application the controller has not written a status for yet is false, not an evaluation error.
- * - Once per operation: `oncePer: app.status.operationState.finishedAt`. The catalog uses
+ * - Once per operation: `oncePer: app.status?.operationState?.finishedAt`. The catalog uses
  *   `operationState.syncResult.revision`, but a failed sync has no `syncResult`: reading a field of nil is an
- *   evaluation error, which the engine logs and never turns into a fact (S5). `finishedAt` is set on every
+ *   evaluation error, which the engine logs and never turns into a fact (seen in Phase 0). `finishedAt` is set on every
  *   completed operation, and the controller skips a completed operation until it has reconciled it after
- *   `finishedAt`, so a failure is only evaluated once it has one.
+ *   `finishedAt`, so a failure is only evaluated once it has one. The `?.` matter where `when` is false: Argo CD
+ *   2.6 to 2.9 run `oncePer` there too and log its error for every tracked Application that never synced.
  * - With automated retries the phase stays `Running` until the last retry (limit 5, backoff to about 3 minutes),
  *   so the fact arrives about 5 minutes after the first failure. The opt-in retry trigger (`argocd.retryFacts`,
  *   untested on a live cluster) sends one earlier fact per retry attempt: `Running` with `retryCount > 0`, once
@@ -23,6 +24,7 @@
 import { constant, field, firstOf, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { and, array, coalesce, concat, eq, int, isIn, ne, nil, path, safePath, str, toStr, type Expr } from '../expr/ast';
+import { featuresOf, type ExprFeature } from '../expr/features';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import type { ClusterConfig } from '../../config/schema';
@@ -72,13 +74,19 @@ export const HAS_OPERATION: Expr = ne(safePath(ROOT, ...OPERATION_STATE), nil);
 export const SYNC_FAILED: Expr = and(HAS_OPERATION, isIn(at(APP_FIELDS.phase), array(str('Error'), str('Failed'))));
 
 /** One fact per completed operation; never `syncResult.revision`, which is absent after a failed sync. */
-export const ONCE_PER_OPERATION: Expr = at(APP_FIELDS.finishedAt);
+export const ONCE_PER_OPERATION: Expr = safePath(ROOT, ...APP_FIELDS.finishedAt);
 
 /** A retry is pending: the phase stays Running and `retryCount` (absent until the first retry) counts the failures. */
 export const SYNC_RETRYING: Expr = and(HAS_OPERATION, eq(at(APP_FIELDS.phase), str('Running')), ne(coalesce(at(APP_FIELDS.retryCount), int(0)), int(0)));
 
 /** One fact per failed attempt of one operation. */
-export const ONCE_PER_ATTEMPT: Expr = concat([toStr(at(APP_FIELDS.startedAt)), toStr(at(APP_FIELDS.retryCount))], '/');
+export const ONCE_PER_ATTEMPT: Expr = concat([toStr(safePath(ROOT, ...APP_FIELDS.startedAt)), toStr(safePath(ROOT, ...APP_FIELDS.retryCount))], '/');
+
+/** The expr features the Argo CD triggers use, which the instance's release must have. */
+export function argocdExprFeatures(retryFacts: boolean): ExprFeature[] {
+  const failed = [SYNC_FAILED, ONCE_PER_OPERATION];
+  return featuresOf(retryFacts ? [...failed, SYNC_RETRYING, ONCE_PER_ATTEMPT] : failed);
+}
 
 /** The fact body (schema glidepath.fact/v1, source argocd): the README documents it field by field. */
 export function syncFactBody(cluster: string, kind: string): JsonBody {

@@ -35,7 +35,8 @@ export function untruncatedTimeDivisions(expr: Expr, insideInt = false): Expr[] 
   const here = expr.kind === 'binary' && expr.operator === '/' && mentionsIdent(expr, 'time') && !insideInt ? [expr] : [];
   const isInt = expr.kind === 'call' && expr.callee.kind === 'ident' && expr.callee.name === 'int';
   // `int(a / b)` truncates the division directly inside it, not a division nested deeper in another call.
-  const nextInsideInt = (child: Expr) => (isInt && child.kind === 'binary' && child.operator === '/') || (insideInt && expr.kind === 'binary' && expr.operator !== '/');
+  const nextInsideInt = (child: Expr) =>
+    (isInt && child.kind === 'binary' && child.operator === '/') || (insideInt && expr.kind === 'binary' && expr.operator !== '/');
   return [...here, ...childrenOf(expr).flatMap((child) => untruncatedTimeDivisions(child, nextInsideInt(child)))];
 }
 
@@ -82,7 +83,10 @@ export function provenPresent(condition: Expr): Set<string> {
   const proven = new Set<string>();
   for (const part of conjuncts(condition)) {
     if (part.kind !== 'binary') continue;
-    for (const [chain, other] of [[part.left, part.right], [part.right, part.left]] as const) {
+    for (const [chain, other] of [
+      [part.left, part.right],
+      [part.right, part.left],
+    ] as const) {
       const path = chainPath(chain);
       if (path === undefined) continue;
       if (part.operator === '!=' && other.kind === 'literal' && other.value === null) proven.add(path);

@@ -12,6 +12,8 @@ export type BinaryOperator = '==' | '!=' | 'and' | 'or' | 'in' | '+' | '-' | '*'
 export type Expr =
   | { readonly kind: 'literal'; readonly value: LiteralValue }
   | { readonly kind: 'array'; readonly items: readonly Expr[] }
+  /** `{}`: the empty map, the fallback that makes `(m ?? {})[key]` nil-safe without `?.[`. */
+  | { readonly kind: 'emptyMap' }
   | { readonly kind: 'ident'; readonly name: string }
   /** `object.property`, or `object?.property` when optional (nil object: the whole chain is nil). */
   | { readonly kind: 'member'; readonly object: Expr; readonly property: string; readonly optional: boolean }
@@ -30,6 +32,7 @@ export const int = (value: number | bigint): Expr => {
 export const bool = (value: boolean): Expr => ({ kind: 'literal', value });
 export const nil: Expr = { kind: 'literal', value: null };
 export const array = (...items: Expr[]): Expr => ({ kind: 'array', items });
+export const emptyMap: Expr = { kind: 'emptyMap' };
 export const ident = (name: string): Expr => ({ kind: 'ident', name });
 
 export const member = (object: Expr, property: string, optional = false): Expr => ({ kind: 'member', object, property, optional });
@@ -75,9 +78,15 @@ export function path(root: string, ...properties: readonly string[]): Expr {
   return properties.reduce<Expr>((object, property) => step(object, property, false), ident(root));
 }
 
-/** `root.a?.b?.c`: every step after the first may be missing; the whole chain is then nil. */
+/**
+ * `root.a?.b?.c`: every step after the first may be missing; the whole chain is then nil. A key that is not an
+ * identifier reads `(object ?? {})["key"]`, never `object?.["key"]`, which expr before v1.16 does not parse.
+ */
 export function safePath(root: string, first: string, ...rest: readonly string[]): Expr {
-  return rest.reduce<Expr>((object, property) => step(object, property, true), step(ident(root), first, false));
+  return rest.reduce<Expr>(
+    (object, property) => (isPlainProperty(property) ? member(object, property, true) : index(coalesce(object, emptyMap), str(property))),
+    step(ident(root), first, false),
+  );
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -105,6 +114,7 @@ export function childrenOf(expr: Expr): readonly Expr[] {
     case 'binary': return [expr.left, expr.right];
     case 'not': return [expr.operand];
     case 'literal':
+    case 'emptyMap':
     case 'ident': return [];
   }
 }

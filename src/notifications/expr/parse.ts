@@ -1,6 +1,6 @@
 /**
  * Reads expr-lang text back into the AST: the subset the builders print (literals, arrays, identifiers, `.`/`?.`
- * members and indexes, calls, `not`/`!`, `== != and or && || in not-in + - * / % ??`), with expr-lang v1.16's
+ * members and indexes, `{}`, calls, `not`/`!`, `== != and or && || in not-in + - * / % ??`), with expr-lang v1.16's
  * precedences and its refusal to mix `??` with another operator unparenthesized. Anything else is an
  * `ExprSyntaxError` naming the position, so a model built on it never guesses at text it does not understand.
  */
@@ -130,6 +130,10 @@ class Parser {
           return inner;
         }
         if (token.text === '[') return { kind: 'array', items: this.parseList(']') };
+        if (token.text === '{') {
+          this.expect('bracket', '}');
+          return { kind: 'emptyMap' };
+        }
         break;
       default:
         break;
@@ -216,7 +220,7 @@ function tokenize(source: string): Token[] {
       i += length;
       continue;
     }
-    if ('()[]'.includes(rest[0]!)) {
+    if ('()[]{}'.includes(rest[0]!)) {
       tokens.push({ kind: 'bracket', text: rest[0]!, position: i });
       i += 1;
       continue;

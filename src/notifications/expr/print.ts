@@ -35,6 +35,8 @@ function print(expr: Expr): Printed {
       return primary(printLiteral(expr.value));
     case 'array':
       return primary(`[${expr.items.map(printExpr).join(', ')}]`);
+    case 'emptyMap':
+      return primary('{}');
     case 'ident':
       if (!isPlainProperty(expr.name)) throw new Error(`${JSON.stringify(expr.name)} is not an expr-lang identifier`);
       return primary(expr.name);

@@ -8,6 +8,7 @@ import { parseExpr } from '../expr/parse';
 import { GoTemplate } from './go-template';
 import { parseLabelSelector } from './label-selector';
 import { conditionKey } from '../engine-facts';
+import { isRecord } from '../../is-record';
 
 export class ConfigLoadError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -170,10 +171,6 @@ function readSubscriptions(raw: unknown): LoadedSubscription[] {
       matches: parseLabelSelector(selectorText),
     };
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isList(value: unknown): value is { items: unknown[] } {

@@ -30,6 +30,8 @@ function evalNode(expr: Expr, env: GoMap): ChainValue {
       return expr.value;
     case 'array':
       return expr.items.map((item) => evaluate(item, env));
+    case 'emptyMap':
+      return {};
     case 'ident':
       return BUILTINS.has(expr.name) ? new GoFunction(expr.name, BUILTINS.get(expr.name)!) : (env[expr.name] ?? null);
     case 'member':

@@ -2,7 +2,7 @@
  * The Glidepath release fact of a Rollout: what the Argo Rollouts notifications engine sends to the relay,
  * and when. This file holds the product decisions; the builders it uses know nothing about Glidepath.
  *
- * When (rules A and C of the Phase 0 findings):
+ * When (from the Phase 0 findings: facts only for an observed spec; delivery at most once, so re-send the state):
  * - Only once the controller has observed the current spec: `status.observedGeneration == string(generation)`.
  *   Before that the status still describes the previous generation (the old pod hash under a new release-id).
  * - Once per distinct state AND once per heartbeat bucket, from ONE trigger whose `oncePer` joins the state
@@ -15,6 +15,7 @@
  */
 import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
+import { featuresOf, type ExprFeature } from '../expr/features';
 import { bool, call, coalesce, concat, div, eq, ident, int, member, path, safePath, str, toInt, toStr, type Expr } from '../expr/ast';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
@@ -53,7 +54,7 @@ export function heartbeatBucket(bucketSeconds: number): Expr {
   return toStr(toInt(div(call(member(call(member(ident('time'), 'Now')), 'Unix')), int(bucketSeconds))));
 }
 
-/** The state that makes a fact new (rule B's fields), then the heartbeat bucket. */
+/** The state that makes a fact new (what tells a release from a scale or restart), then the heartbeat bucket. */
 export function stateAndBucket(bucketSeconds: number): Expr {
   const optional = (fieldPath: FieldPath, fallback: Expr) => toStr(coalesce(safePath(ROOT, ...fieldPath), fallback));
   return concat(
@@ -68,6 +69,11 @@ export function stateAndBucket(bucketSeconds: number): Expr {
     ],
     '/',
   );
+}
+
+/** The expr features the Rollouts trigger uses, which the controller's release must have (the bucket width is a number, not syntax). */
+export function rolloutExprFeatures(): ExprFeature[] {
+  return featuresOf([OBSERVED_CURRENT_GENERATION, stateAndBucket(1)]);
 }
 
 /** The fact body (schema glidepath.fact/v1): the README documents it field by field. */

@@ -11,7 +11,8 @@ import type { NotificationRule } from './rule';
 
 const GUARD = printExpr(OBSERVED_CURRENT_GENERATION);
 /** The same comparison with its sides swapped. */
-const GUARD_SWAPPED = OBSERVED_CURRENT_GENERATION.kind === 'binary' ? printExpr(eq(OBSERVED_CURRENT_GENERATION.right, OBSERVED_CURRENT_GENERATION.left)) : GUARD;
+const GUARD_SWAPPED =
+  OBSERVED_CURRENT_GENERATION.kind === 'binary' ? printExpr(eq(OBSERVED_CURRENT_GENERATION.right, OBSERVED_CURRENT_GENERATION.left)) : GUARD;
 
 export const generationGuard: NotificationRule = {
   name: 'generation-guard',
@@ -21,9 +22,11 @@ export const generationGuard: NotificationRule = {
     conditions(loaded).flatMap(({ condition, at }) =>
       conjuncts(condition.when).some((part) => [GUARD, GUARD_SWAPPED].includes(printExpr(part)))
         ? []
-        : [{
-            message: `${at}.when ${JSON.stringify(condition.whenText)} lacks the generation guard (without it the engine sends facts with the new release-id and the old pod hash)`,
-            fix: `require ${GUARD} (and-ed with the rest of the condition)`,
-          }],
+        : [
+            {
+              message: `${at}.when ${JSON.stringify(condition.whenText)} lacks the generation guard (without it the engine sends facts with the new release-id and the old pod hash)`,
+              fix: `require ${GUARD} (and-ed with the rest of the condition)`,
+            },
+          ],
     ),
 };

@@ -17,7 +17,10 @@ export const nilSafe: NotificationRule = {
     for (const { condition, at } of conditions(loaded)) {
       // The engine evaluates oncePer only when `when` is true (notifications-engine pkg/triggers/service.go).
       const whenProves = provenPresent(condition.when);
-      for (const [field, expr] of [['when', condition.when], ['oncePer', condition.oncePer]] as const) {
+      for (const [field, expr] of [
+        ['when', condition.when],
+        ['oncePer', condition.oncePer],
+      ] as const) {
         if (!expr) continue;
         for (const read of new Set(unguardedReads(expr, facts.objects, field === 'oncePer' ? whenProves : new Set()))) {
           problems.push({

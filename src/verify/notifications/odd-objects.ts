@@ -20,7 +20,8 @@ export interface OddObject {
 export const STEADY_ROLLOUT: OddObject = {
   name: 'workloadRef, no pod template',
   object: {
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Rollout',
     metadata: { name: 'api', namespace: 'shop', uid: 'u-2', generation: 4, annotations: { [RELEASE_ID_ANNOTATION]: 'rel-4' } },
     spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } },
     status: { observedGeneration: '4', phase: 'Healthy', currentPodHash: '6d4f8', currentStepIndex: 3, abort: false },
@@ -31,7 +32,8 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
   {
     name: 'brand-new (no status, no annotations)',
     object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
       metadata: { name: 'api', namespace: 'shop', uid: 'u-1', generation: 1, labels: { 'hangar.io/release-tracked': 'true' } },
       spec: { template: { spec: { containers: [container] } } },
     },
@@ -39,7 +41,8 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
   {
     name: 'no labels, no annotations, partial status',
     object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
       metadata: { name: 'api', namespace: 'shop', generation: 2 },
       spec: { template: { spec: { containers: [container] } } },
       status: { phase: 'Progressing' },
@@ -49,9 +52,13 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
   {
     name: 'strings with quotes, backslashes, newlines and unicode',
     object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout',
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
       metadata: {
-        name: 'api', namespace: 'shop', uid: 'u-3', generation: 7,
+        name: 'api',
+        namespace: 'shop',
+        uid: 'u-3',
+        generation: 7,
         labels: { 'hangar.io/release-tracked': 'true' },
         annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT, [NOTIFIED_ANNOTATION]: '{"a:b":1}' },
       },
@@ -69,7 +76,9 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
 export const STEADY_APPLICATION: OddObject = {
   name: 'running, no finishedAt, no operation',
   object: {
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'api', namespace: 'argocd-apps' },
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'api', namespace: 'argocd-apps' },
     status: { operationState: { phase: 'Running', startedAt: '2026-10-06T01:00:00Z', retryCount: 2 } },
   },
 };
@@ -78,17 +87,28 @@ export const STEADY_APPLICATION: OddObject = {
 export const ODD_APPLICATIONS: readonly OddObject[] = [
   {
     name: 'never synced (no operationState)',
-    object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'api', namespace: 'argocd-apps' }, spec: { project: 'default' }, status: {} },
+    object: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'api', namespace: 'argocd-apps' },
+      spec: { project: 'default' },
+      status: {},
+    },
   },
   {
     name: 'failed sync without syncResult, odd strings',
     object: {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
       metadata: { name: 'api', namespace: 'argocd-apps', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT } },
       spec: { project: 'shop' },
       status: {
         operationState: {
-          phase: 'Failed', message: ODD_TEXT, startedAt: '2026-10-06T01:00:00Z', finishedAt: '2026-10-06T01:05:00Z', retryCount: 5,
+          phase: 'Failed',
+          message: ODD_TEXT,
+          startedAt: '2026-10-06T01:00:00Z',
+          finishedAt: '2026-10-06T01:05:00Z',
+          retryCount: 5,
           operation: { sync: { revision: 'abc123' } },
         },
       },

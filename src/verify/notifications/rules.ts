@@ -1,5 +1,6 @@
 /** Every notifications lint rule, in the order the report lists their violations. */
 import { engineAccepts } from './engine-accepts';
+import { engineRelease } from './engine-release';
 import { generationGuard } from './generation-guard';
 import { nilSafe } from './nil-safe';
 import { references } from './references';
@@ -13,6 +14,7 @@ import { webhookPostJson } from './webhook-post-json';
 export const NOTIFICATION_RULES: readonly NotificationRule[] = [
   verbatim,
   engineAccepts,
+  engineRelease,
   triggerNames,
   generationGuard,
   timeBucket,

@@ -11,7 +11,9 @@ export const templateJson: NotificationRule = {
     for (const [name, template] of loaded.templates) {
       const parts = [
         ...(template.message ? [{ at: `template.${name}.message`, template: template.message, json: false }] : []),
-        ...Object.entries(template.webhook).flatMap(([service, request]) => (request.body ? [{ at: `template.${name}.webhook.${service}.body`, template: request.body, json: true }] : [])),
+        ...Object.entries(template.webhook).flatMap(([service, request]) =>
+          request.body ? [{ at: `template.${name}.webhook.${service}.body`, template: request.body, json: true }] : [],
+        ),
       ];
       for (const part of parts) {
         for (const odd of ENGINES[engine].oddObjects) {

@@ -19,7 +19,10 @@ export const timeBucket: NotificationRule = {
     const steady = ENGINES[engine].steadyObject.object;
     const problems: Problem[] = [];
     for (const { condition, at } of conditions(loaded)) {
-      for (const [field, expr, text] of [['when', condition.when, condition.whenText], ['oncePer', condition.oncePer, condition.oncePerText]] as const) {
+      for (const [field, expr, text] of [
+        ['when', condition.when, condition.whenText],
+        ['oncePer', condition.oncePer, condition.oncePerText],
+      ] as const) {
         if (!expr || !mentionsIdent(expr, 'time')) continue;
         for (const division of untruncatedTimeDivisions(expr)) {
           problems.push({
@@ -30,7 +33,10 @@ export const timeBucket: NotificationRule = {
         const valueAt = (seconds: number) => evaluateText(expr, variables(engine, steady, EPOCH + seconds * 1000));
         const perSecond = new Set(Array.from({ length: 10 }, (_, s) => valueAt(s)));
         if (perSecond.size > 2) {
-          problems.push({ message: `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a time bucket`, fix: 'use string(int(time.Now().Unix() / N)) with N below the resync period' });
+          problems.push({
+            message: `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a time bucket`,
+            fix: 'use string(int(time.Now().Unix() / N)) with N below the resync period',
+          });
         } else if (field === 'oncePer' && RESYNC_STARTS.some((start) => valueAt(start) === valueAt(start + resync - 1))) {
           problems.push({
             message: `${at}.oncePer ${JSON.stringify(text)}: two resyncs about ${resync} s apart can share a bucket, so a lost fact waits a whole extra resync`,

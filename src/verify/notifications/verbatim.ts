@@ -24,7 +24,12 @@ function blockScalarProblems({ source, data }: NotificationsConfigMap): Problem[
   return Object.keys(data).flatMap((key) => {
     const node = document.getIn(['data', key], true);
     return isScalar(node) && String(node.value).includes('\n') && node.type !== 'BLOCK_LITERAL'
-      ? [{ message: `data[${JSON.stringify(key)}] is written as a ${String(node.type)} scalar, not a block scalar`, fix: 'render multi-line values as literal block scalars (|) so that nothing is escaped' }]
+      ? [
+          {
+            message: `data[${JSON.stringify(key)}] is written as a ${String(node.type)} scalar, not a block scalar`,
+            fix: 'render multi-line values as literal block scalars (|) so that nothing is escaped',
+          },
+        ]
       : [];
   });
 }
@@ -47,11 +52,18 @@ function expressionTextProblems({ data }: NotificationsConfigMap): Problem[] {
         if (typeof value !== 'string') continue;
         const at = `data["${key}"][${i}].${field}`;
         if (/\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}/.test(value) || (node?.source ?? '').includes('\\u')) {
-          problems.push({ message: `${at} holds an escape sequence (${excerpt(value)}); the engine would read it literally or lose the quote`, fix: 'write the quotes as they are; never pass expressions through JSON escaping' });
+          problems.push({
+            message: `${at} holds an escape sequence (${excerpt(value)}); the engine would read it literally or lose the quote`,
+            fix: 'write the quotes as they are; never pass expressions through JSON escaping',
+          });
         }
         try {
           const canonical = printExpr(parseExpr(value));
-          if (canonical !== value) problems.push({ message: `${at} ${excerpt(value)} is not what the expression printer writes (${excerpt(canonical)})`, fix: 'build the expression with the typed AST and printExpr' });
+          if (canonical !== value)
+            problems.push({
+              message: `${at} ${excerpt(value)} is not what the expression printer writes (${excerpt(canonical)})`,
+              fix: 'build the expression with the typed AST and printExpr',
+            });
         } catch (error) {
           problems.push({ message: `${at} does not parse: ${(error as Error).message}`, fix: 'build the expression with the typed AST and printExpr' });
         }
@@ -67,9 +79,11 @@ function builderProblems({ engine, data, config }: NotificationsConfigMap): Prob
   return [...new Set([...Object.keys(built), ...Object.keys(data)])].flatMap((key) =>
     built[key] === data[key]
       ? []
-      : [{
-          message: `data[${JSON.stringify(key)}] differs from what the builder produced for this cluster (${built[key] === undefined ? 'not built' : data[key] === undefined ? 'missing' : 'changed on the way to the YAML'})`,
-          fix: 'render the ConfigMap from rolloutNotifications(config) without editing its data',
-        }],
+      : [
+          {
+            message: `data[${JSON.stringify(key)}] differs from what the builder produced for this cluster (${built[key] === undefined ? 'not built' : data[key] === undefined ? 'missing' : 'changed on the way to the YAML'})`,
+            fix: 'render the ConfigMap from rolloutNotifications(config) without editing its data',
+          },
+        ],
   );
 }

@@ -10,7 +10,10 @@ export const webhookPostJson: NotificationRule = {
     for (const [name, template] of loaded.templates) {
       for (const [service, request] of Object.entries(template.webhook)) {
         if (request.method !== 'POST') {
-          problems.push({ message: `template.${name}.webhook.${service}.method is ${JSON.stringify(request.method) ?? 'not set (the engine defaults to GET)'}`, fix: 'set method: POST' });
+          problems.push({
+            message: `template.${name}.webhook.${service}.method is ${JSON.stringify(request.method) ?? 'not set (the engine defaults to GET)'}`,
+            fix: 'set method: POST',
+          });
         }
       }
     }

@@ -139,7 +139,7 @@ export async function failure(run: Promise<unknown>): Promise<GitopsError> {
   );
   expect(error).toBeInstanceOf(GitopsError);
   const gitopsError = error as GitopsError;
-  for (const text of [gitopsError.message, gitopsError.hint, String(gitopsError.stack)]) {
+  for (const text of [gitopsError.message, gitopsError.fix, String(gitopsError.stack)]) {
     for (const form of secretForms(TOKEN)) expect(text).not.toContain(form);
   }
   return gitopsError;

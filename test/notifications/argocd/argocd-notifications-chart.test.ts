@@ -56,7 +56,7 @@ describe('the Argo CD notifications chart', () => {
       {
         description: expect.any(String),
         when: 'app.status?.operationState != nil and app.status.operationState.phase in ["Error", "Failed"]',
-        oncePer: 'app.status.operationState.finishedAt',
+        oncePer: 'app.status?.operationState?.finishedAt',
         send: ['glidepath-sync-failed-fact'],
       },
     ]);
@@ -70,7 +70,7 @@ describe('the Argo CD notifications chart', () => {
       {
         description: expect.stringContaining('untested on a live cluster'),
         when: 'app.status?.operationState != nil and app.status.operationState.phase == "Running" and (app.status.operationState.retryCount ?? 0) != 0',
-        oncePer: 'string(app.status.operationState.startedAt) + "/" + string(app.status.operationState.retryCount)',
+        oncePer: 'string(app.status?.operationState?.startedAt) + "/" + string(app.status?.operationState?.retryCount)',
         send: ['glidepath-sync-retry-fact'],
       },
     ]);

@@ -1,5 +1,5 @@
 /**
- * The model can fail: the S5 scenarios on argocd-notifications-cm configs with one decision reversed, as the
+ * The model can fail: the failed-sync scenarios of the Phase 0 findings on argocd-notifications-cm configs with one decision reversed, as the
  * catalog or a hand edit would have it.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ function failAndRefresh(replay: Replay, finishedAt = '2025-06-02T12:02:40Z', rec
 }
 
 describe("the catalog's oncePer: app.status.operationState.syncResult.revision", () => {
-  it('is an evaluation error on a failed sync, which has no syncResult: the model reports it (S5 "FAILED")', () => {
+  it('is an evaluation error on a failed sync, which has no syncResult: the model reports it (what Phase 0 saw)', () => {
     const config = withCondition((condition) => {
       condition.oncePer = 'app.status.operationState.syncResult.revision';
     });

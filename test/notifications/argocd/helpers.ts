@@ -3,11 +3,11 @@
  * omitempty fields such as `retryCount` and `syncResult` absent), and the rendered `argocd-notifications-cm`.
  */
 import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
 import { ARGOCD_MODE } from '../../../src/notifications/model/modes';
 import type { ClusterFile } from '../../../src/config/schema';
 import { Replay, type Json } from '../helpers/replay';
+import { renderedFile } from '../../helpers/rendered-file';
 
 export { facts, mergePatch, Replay, type Json } from '../helpers/replay';
 
@@ -16,9 +16,7 @@ export const ARGOCD_FILE = 'argocd-notifications.k8s.yaml';
 /** The rendered `argocd-notifications.k8s.yaml` of a test cluster; `retryFacts` switches the opt-in trigger on. */
 export function renderedArgocdYaml(options: { retryFacts?: boolean; overrides?: Partial<ClusterFile> } = {}): string {
   const argocd = { ...validClusterFile().argocd, ...(options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts }) };
-  const file = renderCluster(clusterConfig({ argocd, ...options.overrides })).find((f) => f.path === ARGOCD_FILE);
-  if (!file) throw new Error(`${ARGOCD_FILE} was not rendered`);
-  return file.content;
+  return renderedFile(clusterConfig({ argocd, ...options.overrides }), ARGOCD_FILE);
 }
 
 export function loadArgocdRendered(options: { retryFacts?: boolean } = {}): LoadedConfig {

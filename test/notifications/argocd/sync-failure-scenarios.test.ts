@@ -1,5 +1,5 @@
 /**
- * What the scenario files (scenario-files.test.ts) cannot say about S5 of the Phase 0 findings, replayed in Argo CD mode on the RENDERED
+ * What the scenario files (scenario-files.test.ts) cannot say about the failed sync of the Phase 0 findings, replayed in Argo CD mode on the RENDERED
  * argocd-notifications-cm: the whole fact of a Failed operation without syncResult, and the opt-in retry trigger's keys.
  */
 import { describe, expect, it } from 'vitest';

@@ -38,7 +38,12 @@ export class Replay {
   }
 
   step(step: Step): ReconcileResult {
-    let object = step.object === undefined ? (step.patch === undefined ? this.object : (mergePatch(this.object, step.patch) as Json)) : withNotified(step.object, this.notified);
+    let object =
+      step.object === undefined
+        ? step.patch === undefined
+          ? this.object
+          : (mergePatch(this.object, step.patch) as Json)
+        : withNotified(step.object, this.notified);
     if (step.prune) object = withNotified(object, undefined);
     const at = typeof step.at === 'string' ? Date.parse(step.at) : this.start + step.at * 1000;
     const result = this.engine.reconcile(object, new Date(at));

@@ -3,19 +3,17 @@
  * `status.observedGeneration` is a string, omitempty fields absent), and the rendered ConfigMap they replay on.
  */
 import { clusterConfig } from '../../helpers/cluster-files';
-import { renderCluster } from '../../../src/render/render-cluster';
 import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
 import { ROLLOUTS_MODE } from '../../../src/notifications/model/modes';
 import type { ClusterFile } from '../../../src/config/schema';
 import { Replay, type Json } from './replay';
+import { renderedFile } from '../../helpers/rendered-file';
 
 export { facts, mergePatch, Replay, SECRETS, type Json, type Step } from './replay';
 
 /** The rendered `rollouts-notifications.k8s.yaml` of a test cluster. */
 export function renderedConfigMapYaml(overrides: Partial<ClusterFile> = {}): string {
-  const file = renderCluster(clusterConfig(overrides)).find((f) => f.path === 'rollouts-notifications.k8s.yaml');
-  if (!file) throw new Error('rollouts-notifications.k8s.yaml was not rendered');
-  return file.content;
+  return renderedFile(clusterConfig(overrides), 'rollouts-notifications.k8s.yaml');
 }
 
 export function loadRendered(overrides: Partial<ClusterFile> = {}): LoadedConfig {

@@ -5,9 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
-export async function bundleEntry(entry: string): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'glidepath-child-')), 'child.mjs');
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+const bundled = new Map<string, Promise<string>>();
+
+/** The entry bundled once per test process. */
+export function bundleEntry(entry: string): Promise<string> {
+  let outfile = bundled.get(entry);
+  if (outfile === undefined) {
+    const path = join(mkdtempSync(join(tmpdir(), 'glidepath-child-')), 'child.mjs');
+    outfile = build({ entryPoints: [entry], outfile: path, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' }).then(() => path);
+    bundled.set(entry, outfile);
+  }
   return outfile;
 }
 
