@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { k8s } from './k8s';
 
-/** Exactly what `kubectl annotate rollouts.argoproj.io -l ... KEY-` needs: list to select, patch to remove (get for a named Rollout). */
+/** Exactly what `kubectl annotate rollouts.argoproj.io -l ... KEY-` uses (the e2e audit log shows it): list to select, patch to remove. */
 export const PRUNE_RULES: readonly k8s.PolicyRule[] = [
-  { apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] },
+  { apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] },
 ];
 
 export interface PruneRbacProps {
@@ -17,7 +17,7 @@ export interface PruneRbacProps {
   readonly clusterScope: boolean;
 }
 
-/** Least-privilege access of the prune Job: get, list and patch on Rollouts, nothing else. */
+/** Least-privilege access of the prune Job: list and patch on Rollouts, nothing else. */
 export class PruneRbac extends Construct {
   constructor(scope: Construct, id: string, props: PruneRbacProps) {
     super(scope, id);

@@ -1,5 +1,5 @@
 /** The words of a change: its title, the review body hosts show, and the commit message. */
-import { objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import { filePathLabel, folderList, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
 import type { Review } from './review';
 import { describeSource, sourceLink, type SourceRevision } from './source';
 
@@ -21,7 +21,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
     context: [
       `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
-      `Replaces exactly \`${review.folder}/\` on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+      `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
     ],
     extra,
     maxChars,
@@ -32,14 +32,16 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
 const MAX_LISTED = 40;
 
 export function commitMessage(review: Review, p: Provenance & { title: string }): string {
-  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${review.folder}/ (the folder is replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
+  const into = review.folders.map((f) => `${f}/`).join(' and ');
+  const replaced = review.folders.length > 1 ? 'the folders are' : 'the folder is';
+  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
   for (const change of ['added', 'changed', 'removed'] as const) {
     const objects = review.objects.filter((o) => o.change === change);
     if (objects.length === 0) continue;
     lines.push('', `${change[0]!.toUpperCase()}${change.slice(1)}:`, ...objects.slice(0, MAX_LISTED).map((o) => `  ${objectLabel(o)}`));
     if (objects.length > MAX_LISTED) lines.push(`  and ${objects.length - MAX_LISTED} more`);
   }
-  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${f.path}`));
+  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${filePathLabel(review, f)}`));
   if (review.files.length > MAX_LISTED) lines.push(`  and ${review.files.length - MAX_LISTED} more`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,17 +1,17 @@
 /** `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body). */
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
-import { valuesFile } from './cluster-values';
-import { clusterTarget, openGitopsRepo, renderedFolderFiles } from './gitops-repo';
+import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
 import { gitUserFor, inferProvider, tokenVariable } from './providers';
 import type { ShipSettings } from './pull-request';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
-import { hasChanges, reviewChanges, type Review } from './review';
+import { blobIds, contentsOf, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
+import { hasChanges, type Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
 import { checkToken, refuseCleartext } from './tokens';
-import { folderIn, listTree, readFolderFiles } from './tree';
+import { listTree, readBlobs } from './tree';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
@@ -33,7 +33,7 @@ export interface DiffResult {
 
 export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResult> {
   const { config } = options;
-  const rendered = [...renderedFolderFiles(options.files), valuesFile(config)];
+  const rendered = renderedFolders(config, options.files);
   const target = clusterTarget(config, options.repo, options.base);
   // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
   const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
@@ -56,12 +56,13 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   try {
     const baseCommit = repo.fetched.bases.get(target.base);
     if (baseCommit === undefined) throw missingBaseError(repo.cache, target.base);
-    const before = await readFolderFiles(repo.cache, folderIn(await listTree(repo.cache, baseCommit), target.folder));
-    const review = reviewChanges(target.folder, before, rendered);
+    const listing = ownedIn(await listTree(repo.cache, baseCommit), target.folders);
+    const before = contentsOf(listing, await readBlobs(repo.cache, blobIds(listing)));
+    const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
       context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
-      extra: reviewNotes(before, rendered, notesContext(config.veridor)),
+      extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `npm run diff -- --cluster ${config.name}`,
     });

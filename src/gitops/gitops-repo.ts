@@ -1,21 +1,24 @@
 /** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render/render-cluster';
 import { defaultCacheDir, openCache, refuseDirtyLocalRepo, type BareCache } from './cache';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
 import { Git } from './git';
-import { checkFileName, ownedFolder } from './folder';
+import { ownedFolder } from './folder';
+import type { OwnedFolders } from './owned-folders';
 import { fetchRefs, isAncestor, readTips, type FetchedRefs } from './refs';
 import { parseRemote, tokenScope, type RemoteUrl } from './remote';
 import type { FolderFile } from './review';
 
-/** Where one cluster goes: the repository, its base branch, and the folder glidepath owns there. */
+/** Where one cluster goes: the repository, its base branch, and the folders glidepath owns there. */
 export interface ClusterTarget {
   readonly remote: RemoteUrl;
   readonly base: string;
+  /** The manifests folder (`folders.manifests`). */
   readonly folder: string;
+  /** The owned folders: the manifests and the helm values. */
+  readonly folders: OwnedFolders;
   /** `glidepath/<cluster>/`: every branch of this cluster starts so. */
   readonly branchPrefix: string;
 }
@@ -33,7 +36,8 @@ export function clusterTarget(config: ClusterConfig, repo?: string, base?: strin
   if (!BRANCH_NAME.test(branch)) {
     throw new GitopsError('input', `base branch ${JSON.stringify(branch)} is not a valid branch name`, 'e.g. --base main');
   }
-  return { remote: parseRemote(repo ?? config.gitops.repo), base: branch, folder, branchPrefix: branchPrefixOf(config.name) };
+  const folders: OwnedFolders = { manifests: folder, values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath') };
+  return { remote: parseRemote(repo ?? config.gitops.repo), base: branch, folder, folders, branchPrefix: branchPrefixOf(config.name) };
 }
 
 export interface RepoAccess {
@@ -89,10 +93,6 @@ export async function openGitopsRepo(access: RepoAccess, bases: readonly string[
     release();
     throw error;
   }
-}
-
-export function renderedFolderFiles(files: readonly RenderedFile[]): FolderFile[] {
-  return files.map((f) => ({ path: checkFileName(f.path), content: f.content }));
 }
 
 /** sha256 over the rendered files (names and bytes): the same render gives the same hash on every machine. */

@@ -11,7 +11,8 @@ function changeName(result: PullRequestResult, number?: number): string {
 
 export function formatPullRequestResult(result: PullRequestResult): string[] {
   const lines: string[] = [];
-  const where = `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), folder ${result.folder}/`;
+  const folders = result.review.folders.map((f) => `${f}/`);
+  const where = `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), ${folders.length > 1 ? `folders ${folders.join(' and ')}` : `folder ${folders[0]}`}`;
   const would = result.dryRun ? 'dry run: would ' : '';
   const pr = result.pullRequest;
   switch (result.action) {

@@ -5,11 +5,12 @@ import { CHANGE_NOUNS, changeLabel, type ChangeHost, type ChangeRequest } from '
 import type { PullRequestResult } from './pull-request';
 import { branchesContaining, mergeBase, type FetchedRefs } from './refs';
 import { displayUrl } from './remote';
-import { reviewChanges, type Review } from './review';
+import { blobIds, contentsOf, ownedIn, replacedFolders, reviewOwned, usesValues, type OwnedListing } from './owned-folders';
+import type { Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
 import type { PreparedCluster } from './ship-prepare';
 import type { SourceRevision } from './source';
-import { changedPaths, folderIn, readBlobs, resolveSpecs, type FolderCommit, type FolderListing, type TreeEntry } from './tree';
+import { changedPaths, readBlobs, resolveSpecs, type FolderCommit, type ReplacedFolder, type TreeEntry } from './tree';
 
 export interface PlanContext {
   readonly cache: BareCache;
@@ -28,6 +29,8 @@ export interface ClusterPlan {
   readonly cluster: PreparedCluster;
   /** The result as planned; the flow fills in the commit, the change and what was closed. */
   result?: PullRequestResult;
+  /** The folders a commit replaces: the manifests, and the helm values when the render or the base has any. */
+  folders: readonly ReplacedFolder[];
   /** The commit to write, when one is needed. */
   build?: FolderCommit;
   /** The branch's commit as fetched. */
@@ -39,24 +42,42 @@ export interface ClusterPlan {
   error?: Error;
 }
 
-const NO_REVIEW = (folder: string): Review => ({ folder, objects: [], files: [], warnings: [] });
+const NO_REVIEW = (folders: readonly ReplacedFolder[]): Review => ({ folder: folders[0]!.folder, folders: folders.map((f) => f.folder), objects: [], files: [], warnings: [] });
+
+/** The id the folder's tree has when it holds exactly the rendered files. */
+function renderedTreeId(cluster: PreparedCluster, folder: string): string | undefined {
+  return folder === cluster.folders.manifests ? cluster.treeIds.manifests : cluster.treeIds.values;
+}
+
+/** The base holds exactly the render in every folder the change replaces. */
+function holdsRender(plan: ClusterPlan, listing: OwnedListing): boolean {
+  const { treeIds } = plan.cluster;
+  return listing.manifests.treeId === treeIds.manifests && (plan.folders.length === 1 || listing.values.treeId === treeIds.values);
+}
+
+/** `a/` or `a/ and b/`. */
+function folderNames(plan: ClusterPlan): string {
+  return plan.folders.map((f) => `${f.folder}/`).join(' and ');
+}
 
 export async function planClusters(clusters: readonly PreparedCluster[], ctx: PlanContext): Promise<ClusterPlan[]> {
   const { cache, fetched } = ctx;
   const plans: ClusterPlan[] = [];
-  const listings = new Map<ClusterPlan, FolderListing>();
+  const listings = new Map<ClusterPlan, OwnedListing>();
   for (const cluster of clusters) {
-    const plan: ClusterPlan = { cluster, obsolete: [] };
+    const plan: ClusterPlan = { cluster, obsolete: [], folders: [] };
     plans.push(plan);
     try {
-      listings.set(plan, folderIn(ctx.baseTrees.get(fetched.bases.get(cluster.base)!)!, cluster.folder));
+      const listing = ownedIn(ctx.baseTrees.get(fetched.bases.get(cluster.base)!)!, cluster.folders);
+      listings.set(plan, listing);
+      plan.folders = replacedFolders(cluster.folders, cluster.files, usesValues(listing, cluster.files));
     } catch (error) {
       plan.error = error as Error;
     }
   }
-  const changed = plans.filter((p) => p.error === undefined && listings.get(p)!.treeId !== p.cluster.treeId);
+  const changed = plans.filter((p) => p.error === undefined && !holdsRender(p, listings.get(p)!));
   // One read of every base file the changed clusters replace.
-  const blobs = await readBlobs(cache, changed.flatMap((p) => listings.get(p)!.blobs.map((b) => b.id)));
+  const blobs = await readBlobs(cache, changed.flatMap((p) => blobIds(listings.get(p)!)));
 
   for (const plan of plans.filter((p) => p.error === undefined)) {
     const { cluster } = plan;
@@ -69,13 +90,13 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
     };
     if (!changed.includes(plan)) {
       plan.obsolete = mine;
-      plan.result = { ...common, action: 'no-change', review: NO_REVIEW(cluster.folder) };
+      plan.result = { ...common, action: 'no-change', review: NO_REVIEW(plan.folders) };
       continue;
     }
-    const before = listings.get(plan)!.blobs.map((b) => ({ path: b.path, content: blobs.get(b.id) ?? '' }));
-    const review = reviewChanges(cluster.folder, before, cluster.files);
+    const before = contentsOf(listings.get(plan)!, blobs);
+    const review = reviewOwned(cluster.folders, before, cluster.files, plan.folders.length > 1);
     const { config } = cluster.input;
-    const extra = reviewNotes(before, cluster.files, notesContext(config.veridor));
+    const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor));
     const provenance = { cluster: cluster.name, base: cluster.base, baseCommit, hash: cluster.hash, source: ctx.source };
     const title = changeTitle(cluster.name, review);
     const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra);
@@ -99,7 +120,7 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
 async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): Promise<void> {
   const { cache, fetched } = ctx;
   const withTip = plans.filter((p) => p.tip !== undefined);
-  const folderIds = await resolveSpecs(cache, withTip.map((p) => `${p.tip}:${p.cluster.folder}`));
+  const folderIds = await resolveSpecs(cache, withTip.flatMap((p) => p.folders.map((f) => `${p.tip}:${f.folder}`)));
   const containing = new Map<string, Set<string>>();
   for (const commit of new Set(withTip.map((p) => fetched.bases.get(p.cluster.base)!))) containing.set(commit, await branchesContaining(cache, commit, 'glidepath/'));
   const bases = new Map<ClusterPlan, string | undefined>();
@@ -114,22 +135,22 @@ async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): P
     const { cluster } = plan;
     const result = plan.result!;
     const baseCommit = result.baseCommit;
-    const build = (parent: string) => ({ parent, folder: cluster.folder, files: cluster.files, message: result.commitMessage! });
+    const build = (parent: string) => ({ parent, folders: plan.folders, message: result.commitMessage! });
     if (plan.tip === undefined) {
       plan.build = build(baseCommit);
       continue;
     }
     const containsBase = bases.get(plan) === baseCommit;
-    const outside = bases.get(plan) === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !p.startsWith(`${cluster.folder}/`));
-    const proposed = folderIds.get(`${plan.tip}:${cluster.folder}`) === cluster.treeId;
+    const outside = bases.get(plan) === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !plan.folders.some((f) => p.startsWith(`${f.folder}/`)));
+    const proposed = plan.folders.every((f) => folderIds.get(`${plan.tip}:${f.folder}`) === renderedTreeId(cluster, f.folder));
     const notes = result.notes as string[];
     if (outside.length > 0) {
-      notes.push(`${result.branch} changed ${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''} outside ${cluster.folder}/ compared with ${result.base}: rebuilt on ${result.base} (${baseCommit.slice(0, 12)}) so that it changes only the folder`);
+      notes.push(`${result.branch} changed ${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''} outside ${folderNames(plan)} compared with ${result.base}: rebuilt on ${result.base} (${baseCommit.slice(0, 12)}) so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`);
       plan.build = build(baseCommit);
       continue;
     }
     if (proposed) {
-      if (!containsBase) notes.push(`${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change to ${cluster.folder}/ is the same, so it was left as it is`);
+      if (!containsBase) notes.push(`${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change to ${folderNames(plan)} is the same, so it was left as it is`);
       plan.result = { ...result, commit: plan.tip, ...(plan.existing !== undefined ? { action: 'up-to-date' } : {}) };
       continue;
     }

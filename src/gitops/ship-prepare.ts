@@ -1,13 +1,12 @@
 /** Everything about one cluster that can be checked before any git or API work: target, provider, token, files. */
-import { valuesFile } from './cluster-values';
 import { GitopsError } from './errors';
-import { clusterTarget, contentHash, renderedFolderFiles, type ClusterTarget } from './gitops-repo';
+import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
+import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
 import type { ProviderName } from './change-host';
 import { chooseProvider, defaultApiUrl, tokenVariable } from './providers';
 import type { ShipCluster, ShipSettings } from './pull-request';
 import type { ClusterConfig } from '../config/schema';
 import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
-import type { FolderFile } from './review';
 import { checkToken, refuseCleartext } from './tokens';
 import { folderTreeId } from './tree';
 
@@ -19,9 +18,10 @@ export interface PreparedCluster extends ClusterTarget {
   readonly token?: string;
   readonly apiUrl?: string;
   readonly repoPath?: RepoPath;
-  /** The folder's files: the render and the values file. */
-  readonly files: readonly FolderFile[];
-  readonly treeId: string | undefined;
+  /** Each folder's files: the manifests with the cluster-values file, and the helm values files. */
+  readonly files: FolderContents;
+  /** The tree id of each folder holding exactly its files (undefined: no helm values). */
+  readonly treeIds: { readonly manifests: string | undefined; readonly values: string | undefined };
   readonly hash: string;
   readonly notes: string[];
 }
@@ -62,7 +62,7 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
   if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
     notes.push('--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)');
   }
-  const files = [...renderedFolderFiles(input.files), valuesFile(config)];
+  const files = renderedFolders(config, input.files);
   return {
     ...target,
     input,
@@ -72,8 +72,8 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(repoPath !== undefined ? { repoPath } : {}),
     files,
-    treeId: folderTreeId(files),
-    hash: contentHash(files),
+    treeIds: { manifests: folderTreeId(files.manifests), values: folderTreeId(files.values) },
+    hash: contentHash(hashedFiles(files)),
     notes,
   };
 }

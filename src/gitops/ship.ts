@@ -99,7 +99,7 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     try {
       // The provider token must never travel in what is pushed or written.
       const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
-      refuseTokenIn(plan.cluster.name, tokens, [plan.result!.title, plan.result!.body, plan.result!.commitMessage, ...plan.cluster.files.map((f) => f.content)]);
+      refuseTokenIn(plan.cluster.name, tokens, [plan.result!.title, plan.result!.body, plan.result!.commitMessage, ...[...plan.cluster.files.manifests, ...plan.cluster.files.values].map((f) => f.content)]);
     } catch (error) {
       plan.error = error as Error;
     }

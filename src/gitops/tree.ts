@@ -123,17 +123,21 @@ export interface CommitIdentity {
   readonly email: string;
 }
 
-export interface FolderCommit {
-  readonly parent: string;
-  /** The folder replaced: everything under it is removed, then `files` are written into it. */
+/** A folder a commit replaces: everything under it is removed, then `files` are written into it. */
+export interface ReplacedFolder {
   readonly folder: string;
   readonly files: readonly FolderFile[];
+}
+
+export interface FolderCommit {
+  readonly parent: string;
+  readonly folders: readonly ReplacedFolder[];
   readonly message: string;
 }
 
 /**
  * Writes every commit in one `git fast-import` and returns their ids in order. Each commit is its parent's
- * tree with `folder` replaced by `files`: nothing outside the folder changes. The scratch ref it needs is
+ * tree with each folder replaced by its files: nothing outside the folders changes. The scratch ref it needs is
  * the cache's own (`refs/glidepath/last-build`).
  */
 export async function writeFolderCommits(cache: BareCache, commits: readonly FolderCommit[], identity: CommitIdentity): Promise<string[]> {
@@ -147,10 +151,13 @@ export async function writeFolderCommits(cache: BareCache, commits: readonly Fol
   commits.forEach((commit, i) => {
     chunks.push(Buffer.from(`commit refs/glidepath/last-build\nmark :${i + 1}\nauthor ${who}\ncommitter ${who}\n`));
     data(commit.message);
-    chunks.push(Buffer.from(`from ${commit.parent}\nD ${commit.folder}\n`));
-    for (const file of commit.files) {
-      chunks.push(Buffer.from(`M 100644 inline ${commit.folder}/${file.path}\n`));
-      data(file.content);
+    chunks.push(Buffer.from(`from ${commit.parent}\n`));
+    for (const { folder, files } of commit.folders) {
+      chunks.push(Buffer.from(`D ${folder}\n`));
+      for (const file of files) {
+        chunks.push(Buffer.from(`M 100644 inline ${folder}/${file.path}\n`));
+        data(file.content);
+      }
     }
   });
   chunks.push(Buffer.from(commits.map((_c, i) => `get-mark :${i + 1}\n`).join('')));

@@ -36,7 +36,7 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
 
   it('grants exactly get, list and patch on rollouts.argoproj.io, and nothing else', () => {
     for (const role of ofKind(objects, 'Role')) {
-      expect(role.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] }]);
+      expect(role.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] }]);
     }
     const verbsAndResources = JSON.stringify(ofKind(objects, 'Role').map((r) => r.rules));
     for (const forbidden of ['*', 'secrets', 'delete', 'create', 'update', 'escalate', 'bind']) {
@@ -138,7 +138,7 @@ describe('prune chart options', () => {
     const [clusterRole] = ofKind(objects, 'ClusterRole');
     const [binding] = ofKind(objects, 'ClusterRoleBinding');
     expect(clusterRole!.metadata.namespace).toBeUndefined();
-    expect(clusterRole!.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] }]);
+    expect(clusterRole!.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] }]);
     expect(binding!.metadata.namespace).toBeUndefined();
     expect(binding!.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'glidepath-notified-prune' });
     expect(binding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' }]);

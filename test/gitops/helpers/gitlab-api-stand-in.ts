@@ -91,15 +91,6 @@ export async function startGitlabApiStandIn(options: {
   };
 
   const server = await serveOnLoopback(handle);
-  const url = server.url;
   const [owner, repo] = [project.split('/').slice(0, -1).join('/'), project.split('/').at(-1)!];
-  return {
-    url,
-    owner,
-    repo,
-    pulls,
-    requests,
-    failures,
-    close: () => server.close(),
-  };
+  return { url: server.url, owner, repo, pulls, requests, failures, close: () => server.close() };
 }

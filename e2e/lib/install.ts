@@ -1,0 +1,165 @@
+import type { Json } from './kube';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { E2E_DIR } from './build';
+import type { ControlPlane } from './control-plane';
+import { E2eError } from './errors';
+import { runCommand } from './kube';
+import { waitFor } from './processes';
+import { ARGOCD_CRD_FILES, COMPONENTS, ROLLOUTS_CRD_DIR, ROLLOUTS_MODULE_CRD_FILES } from './versions';
+
+export const REPO_DIR = resolve(E2E_DIR, '..');
+export const CLUSTER_FILE = join(E2E_DIR, 'clusters', 'e2e.yaml');
+/** A namespace outside every Role of the prune, labelled restricted like the others. */
+export const OUTSIDE_NAMESPACE = 'e2e-outside';
+
+export interface E2eCluster {
+  readonly name: string;
+  readonly rolloutsNamespace: string;
+  readonly trackedNamespaces: string[];
+  readonly argocdNamespace: string;
+  readonly pruneNamespace: string;
+  readonly tokenSecretKey: string;
+  readonly resyncSeconds: number;
+  readonly heartbeatBucketSeconds: number;
+}
+
+export function readCluster(): E2eCluster {
+  const raw = parseDocument(readFileSync(CLUSTER_FILE, 'utf8')).toJS() as Json;
+  return {
+    name: raw.name,
+    rolloutsNamespace: raw.rollouts?.namespace ?? 'argo-rollouts',
+    trackedNamespaces: raw.tracked.namespaces,
+    argocdNamespace: raw.argocd.namespace,
+    pruneNamespace: raw.prune?.namespace ?? raw.rollouts?.namespace ?? 'argo-rollouts',
+    tokenSecretKey: raw.relay?.tokenSecretKey ?? 'glidepath-relay-token',
+    resyncSeconds: raw.rollouts?.resyncSeconds ?? 900,
+    heartbeatBucketSeconds: raw.rollouts?.heartbeatBucketSeconds ?? 600,
+  };
+}
+
+export interface Kubectl {
+  (args: readonly string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+export function kubectlFor(bin: string, kubeconfig: string, home: string): Kubectl {
+  return (args, input) => runCommand(bin, [`--kubeconfig=${kubeconfig}`, ...args], { HOME: home }, input);
+}
+
+export interface AppliedFolder {
+  readonly files: string[];
+  readonly objects: string[];
+  readonly warnings: string[];
+  readonly code: number;
+  readonly stderr: string;
+}
+
+export async function serverSideApply(kubectl: Kubectl, path: string): Promise<AppliedFolder> {
+  const files = readdirSync(path).filter((f) => f.endsWith('.yaml')).sort();
+  const result = await kubectl(['apply', '--server-side', '--field-manager=glidepath-gitops-e2e', '-f', path]);
+  const warnings = result.stderr.split('\n').filter((line) => /warning/i.test(line));
+  const objects = result.stdout.split('\n').filter((line) => line.trim() !== '');
+  return { files, objects, warnings, code: result.code, stderr: result.stderr.trim() };
+}
+
+async function applyOrThrow(kubectl: Kubectl, args: readonly string[], input?: string): Promise<void> {
+  const result = await kubectl(args, input);
+  if (result.code !== 0) throw new E2eError(`kubectl ${args.join(' ')} failed:\n${result.stderr}`);
+}
+
+/** Where the Go module cache holds a pinned component's source. */
+function moduleDir(name: string): string {
+  const component = COMPONENTS.find((c) => c.name === name)!;
+  const result = spawnSync('go', ['mod', 'download', '-json', `${component.module}@${component.version}`], {
+    cwd: join(E2E_DIR, 'modules', component.buildModule),
+    encoding: 'utf8',
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+  });
+  if (result.status !== 0) throw new E2eError(`cannot find the ${name} module for its CRDs: ${result.stderr || result.stdout}`);
+  return (JSON.parse(result.stdout) as { Dir: string }).Dir;
+}
+
+/** The CRDs a cluster with Argo Rollouts and Argo CD has, read from their pinned sources at run time. */
+export async function installCrds(kubectl: Kubectl, plane: ControlPlane): Promise<string[]> {
+  const rolloutsDir = process.env.GLIDEPATH_E2E_ROLLOUTS_CRDS ?? resolve(REPO_DIR, ROLLOUTS_CRD_DIR);
+  let rolloutsFiles: string[];
+  try {
+    rolloutsFiles = readdirSync(rolloutsDir).filter((f) => f.endsWith('.yaml')).map((f) => join(rolloutsDir, f));
+  } catch {
+    throw new E2eError(`the Argo Rollouts v1.9.1 CRDs are not in ${rolloutsDir}; set GLIDEPATH_E2E_ROLLOUTS_CRDS to the folder that holds them`);
+  }
+  const rolloutsModule = moduleDir('argo-rollouts');
+  const argoCd = moduleDir('argo-cd');
+  const files = [...rolloutsFiles, ...ROLLOUTS_MODULE_CRD_FILES.map((f) => join(rolloutsModule, f)), ...ARGOCD_CRD_FILES.map((f) => join(argoCd, f))];
+  for (const file of files) await applyOrThrow(kubectl, ['apply', '--server-side', '-f', file]);
+  const names = ['rollouts.argoproj.io', 'analysistemplates.argoproj.io', 'analysisruns.argoproj.io', 'experiments.argoproj.io', 'applications.argoproj.io', 'appprojects.argoproj.io'];
+  for (const name of names) {
+    await waitFor(`CRD ${name} to be established`, 30_000, async () => {
+      const response = await plane.admin.call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+      return response.body?.status?.conditions?.some((c: Json) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+    });
+  }
+  return files;
+}
+
+export function clusterNamespaces(cluster: E2eCluster): string[] {
+  return [...new Set([cluster.rolloutsNamespace, cluster.pruneNamespace, cluster.argocdNamespace, ...cluster.trackedNamespaces, OUTSIDE_NAMESPACE])];
+}
+
+export async function createNamespaces(kubectl: Kubectl, cluster: E2eCluster): Promise<string[]> {
+  const namespaces = clusterNamespaces(cluster);
+  const docs = namespaces.map((name) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name,
+        labels: {
+          'pod-security.kubernetes.io/enforce': 'restricted',
+          'pod-security.kubernetes.io/enforce-version': 'v1.28',
+          'pod-security.kubernetes.io/warn': 'restricted',
+        },
+      },
+    }),
+  );
+  await applyOrThrow(kubectl, ['apply', '--server-side', '-f', '-'], `{"apiVersion":"v1","kind":"List","items":[${docs.join(',')}]}`);
+  return namespaces;
+}
+
+/** The Secrets the charts reference; the relay token is made per run and never written to the report. */
+export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, relayToken: string): Promise<string[]> {
+  const secret = (namespace: string, name: string, data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace },
+    type: 'Opaque',
+    stringData: data,
+  });
+  const objects = [
+    secret(cluster.rolloutsNamespace, 'argo-rollouts-notification-secret', { [cluster.tokenSecretKey]: relayToken }),
+    secret(cluster.argocdNamespace, 'argocd-notifications-secret', { [cluster.tokenSecretKey]: relayToken }),
+    secret(cluster.argocdNamespace, 'argocd-secret', {}),
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argocd-cm', namespace: cluster.argocdNamespace }, data: {} },
+    ...cluster.trackedNamespaces.flatMap((namespace) => [
+      secret(namespace, 'veridor-credentials', { VERIDOR_OWNER_TOKEN: 'e2e-not-a-real-token' }),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'veridor-config', namespace }, data: { 'veridor.json': '{}' } },
+    ]),
+  ];
+  await applyOrThrow(kubectl, ['apply', '--server-side', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
+  return objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`);
+}
+
+/** Renders e2e/clusters/e2e.yaml with the project's own CLI, the relay port set to the catcher's. */
+export async function render(tmp: string, catcherPort: number): Promise<string> {
+  const clusters = join(tmp, 'clusters');
+  mkdirSync(clusters, { recursive: true });
+  const doc = parseDocument(readFileSync(CLUSTER_FILE, 'utf8'));
+  doc.setIn(['relay', 'port'], catcherPort);
+  writeFileSync(join(clusters, 'e2e.yaml'), doc.toString());
+  const out = join(tmp, 'render');
+  const result = await runCommand(process.execPath, [join(REPO_DIR, 'scripts', 'cli.mjs'), 'synth', '--clusters', clusters, '--out', out]);
+  if (result.code !== 0) throw new E2eError(`synth of ${CLUSTER_FILE} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`);
+  return join(out, 'e2e');
+}

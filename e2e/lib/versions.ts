@@ -1,0 +1,136 @@
+/**
+ * Every component `npm run e2e` builds, pinned in one place. Each `module` entry must match the `require` line
+ * of the build module's go.mod in `e2e/modules/<name>/` (checked before anything is built).
+ */
+
+/** A one-line change to an upstream source file, applied to a copy of the module (never to the module cache). */
+export interface SourcePatch {
+  readonly module: string;
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+  readonly why: string;
+}
+
+export interface Component {
+  readonly name: string;
+  /** Folder under e2e/modules/ holding the committed go.mod/go.sum. */
+  readonly buildModule: string;
+  /** The upstream module and its pinned version (the `require` line in the build module's go.mod). */
+  readonly module: string;
+  readonly version: string;
+  /** Binary name -> Go package built into it. */
+  readonly binaries: Readonly<Record<string, string>>;
+  readonly ldflags: readonly string[];
+  readonly patches: readonly SourcePatch[];
+  /** The command that makes the first binary print its own version. */
+  readonly versionArgs: readonly string[];
+  /** When it cannot be built, the run goes on without it and fails only the scenarios that need it. */
+  readonly optional?: boolean;
+}
+
+const K8S_VERSION = 'v1.28.15';
+const ROLLOUTS_VERSION = 'v1.9.1';
+const ROLLOUTS_COMMIT = 'b6bd3bcf8f60d717a98763d26acc983db7f97cb0';
+const ARGOCD_VERSION = 'v3.2.12';
+
+const LOOPBACK_ONLY = 'the upstream code listens on 0.0.0.0 with no flag to change it; the e2e listens on 127.0.0.1 only';
+
+export const COMPONENTS: readonly Component[] = [
+  {
+    name: 'etcd',
+    buildModule: 'etcd',
+    module: 'go.etcd.io/etcd/server/v3',
+    version: 'v3.5.35',
+    binaries: { etcd: 'go.etcd.io/etcd/server/v3' },
+    ldflags: [],
+    patches: [],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'kubernetes',
+    buildModule: 'kubernetes',
+    module: 'k8s.io/kubernetes',
+    version: K8S_VERSION,
+    binaries: {
+      'kube-apiserver': 'k8s.io/kubernetes/cmd/kube-apiserver',
+      'kube-controller-manager': 'k8s.io/kubernetes/cmd/kube-controller-manager',
+      'kube-scheduler': 'k8s.io/kubernetes/cmd/kube-scheduler',
+      kubectl: 'k8s.io/kubernetes/cmd/kubectl',
+    },
+    // What hack/lib/version.sh stamps into a release build, so that every binary reports v1.28.15.
+    ldflags: [
+      `-X k8s.io/component-base/version.gitVersion=${K8S_VERSION}`,
+      '-X k8s.io/component-base/version.gitMajor=1',
+      '-X k8s.io/component-base/version.gitMinor=28',
+      '-X k8s.io/component-base/version.gitTreeState=clean',
+      `-X k8s.io/client-go/pkg/version.gitVersion=${K8S_VERSION}`,
+    ],
+    patches: [],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'kwok',
+    buildModule: 'kwok',
+    module: 'sigs.k8s.io/kwok',
+    version: 'v0.8.0',
+    binaries: { kwok: 'sigs.k8s.io/kwok/cmd/kwok' },
+    ldflags: [],
+    patches: [],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'argo-rollouts',
+    buildModule: 'argo-rollouts',
+    module: 'github.com/argoproj/argo-rollouts',
+    version: ROLLOUTS_VERSION,
+    binaries: { 'rollouts-controller': 'github.com/argoproj/argo-rollouts/cmd/rollouts-controller' },
+    ldflags: [
+      `-X github.com/argoproj/argo-rollouts/utils/version.version=${ROLLOUTS_VERSION.slice(1)}`,
+      `-X github.com/argoproj/argo-rollouts/utils/version.gitTag=${ROLLOUTS_VERSION}`,
+      `-X github.com/argoproj/argo-rollouts/utils/version.gitCommit=${ROLLOUTS_COMMIT}`,
+      '-X github.com/argoproj/argo-rollouts/utils/version.gitTreeState=clean',
+    ],
+    patches: [
+      {
+        module: 'github.com/argoproj/argo-rollouts',
+        file: 'controller/controller.go',
+        from: 'listenAddr                         = "0.0.0.0:%d"',
+        to: 'listenAddr                         = "127.0.0.1:%d"',
+        why: `metrics and healthz: ${LOOPBACK_ONLY}`,
+      },
+    ],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'argo-cd',
+    buildModule: 'argo-cd',
+    module: 'github.com/argoproj/argo-cd/v3',
+    version: ARGOCD_VERSION,
+    // e2e/modules/argo-cd/cmd/argocd-notifications runs the command `argocd` serves as argocd-notifications.
+    binaries: { 'argocd-notifications': './cmd/argocd-notifications' },
+    // The module proxy records no commit for this tag, so it reports itself as v3.2.12+unknown.
+    ldflags: [
+      `-X github.com/argoproj/argo-cd/v3/common.version=${ARGOCD_VERSION.slice(1)}`,
+      `-X github.com/argoproj/argo-cd/v3/common.gitTag=${ARGOCD_VERSION}`,
+      '-X github.com/argoproj/argo-cd/v3/common.gitTreeState=clean',
+    ],
+    patches: [
+      {
+        module: 'github.com/argoproj/argo-cd/v3',
+        file: 'cmd/argocd-notification/commands/controller.go',
+        from: 'fmt.Sprintf("0.0.0.0:%d", metricsPort)',
+        to: 'fmt.Sprintf("127.0.0.1:%d", metricsPort)',
+        why: `metrics: ${LOOPBACK_ONLY}`,
+      },
+    ],
+    versionArgs: ['version'],
+    optional: true,
+  },
+];
+
+/** Kubernetes objects the run reads from outside the repository at run time (never copied into it). */
+export const ROLLOUTS_CRD_DIR = '../shared/crds/argo-rollouts-v1.9.1';
+/** The Rollouts CRDs that folder lacks and the controller watches, from the pinned argo-rollouts module. */
+export const ROLLOUTS_MODULE_CRD_FILES = ['manifests/crds/analysis-run-crd.yaml', 'manifests/crds/experiment-crd.yaml'];
+export const ARGOCD_CRD_FILES = ['manifests/crds/application-crd.yaml', 'manifests/crds/appproject-crd.yaml'];

@@ -1,0 +1,129 @@
+/**
+ * `npm run e2e`: builds the real components, starts a local control plane on 127.0.0.1 with the real
+ * Argo Rollouts and Argo CD notifications controllers, applies the rendered e2e cluster, replays the
+ * source documents' scenarios and writes e2e/report.json. Everything it started is stopped on every exit.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildAll, E2E_DIR, printedVersion } from './lib/build';
+import { Catcher } from './lib/catcher';
+import { addNode, binaries, startControlPlane } from './lib/control-plane';
+import { startControllers } from './lib/controllers';
+import { E2eError } from './lib/errors';
+import { createNamespaces, createSecrets, installCrds, kubectlFor, readCluster, render, serverSideApply, type Kubectl } from './lib/install';
+import { killAllNow, logTail, stopAll, type Started } from './lib/processes';
+import { reportedRequest, runScenario, writeReport, type ScenarioResult } from './lib/report';
+import type { E2eContext } from './scenarios/context';
+import { delivery } from './scenarios/delivery';
+import { SCENARIOS } from './scenarios/index';
+
+const REPORT_FILE = join(E2E_DIR, 'report.json');
+const log = (line: string): void => console.log(`e2e: ${line}`);
+
+let tmp: string | undefined;
+let catcher: Catcher | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAll();
+    await catcher?.stop();
+    if (tmp && process.env.GLIDEPATH_E2E_KEEP) log(`kept ${tmp} (GLIDEPATH_E2E_KEEP)`);
+    else if (tmp) rmSync(tmp, { recursive: true, force: true });
+    tmp = undefined;
+  })();
+  return cleaning;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping everything`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+process.on('exit', () => {
+  killAllNow();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** What the cluster looked like when a scenario failed, for the report. */
+async function clusterState(kubectl: Kubectl): Promise<Record<string, string>> {
+  const state: Record<string, string> = {};
+  for (const what of ['nodes', 'pods,replicasets,jobs,analysisruns', 'events']) {
+    const result = await kubectl(['get', what, '-A', '-o', 'wide']);
+    state[what] = `${result.stdout}${result.stderr}`.trim().split('\n').slice(0, 150).join('\n');
+  }
+  return state;
+}
+
+async function main(): Promise<number> {
+  const runStarted = Date.now();
+  const { built, failed: notBuilt } = await buildAll(log);
+  const buildSeconds = built.reduce((sum, b) => sum + b.seconds, 0);
+  const versions = Object.fromEntries(built.map((b) => [b.component.name, { pinned: b.component.version, printed: printedVersion(b), built: b.built, buildSeconds: b.seconds }]));
+  for (const [name, v] of Object.entries(versions)) log(`${name}: ${v.printed.split('\n')[0]}`);
+  const buildFailures = Object.fromEntries(notBuilt.map((f) => [f.component.name, { pinned: f.component.version, error: f.error }]));
+
+  tmp = mkdtempSync(join(tmpdir(), 'glidepath-e2e-'));
+  const bin = binaries(built);
+  const cluster = readCluster();
+  catcher = new Catcher();
+  await catcher.start();
+  const relayToken = randomBytes(18).toString('hex');
+
+  const plane = await startControlPlane(bin, tmp, log);
+  const kubectl = kubectlFor(bin.kubectl!, plane.adminKubeconfig, join(tmp, 'home'));
+  await addNode(plane.admin, plane.processes);
+  const crds = await installCrds(kubectl, plane);
+  const namespaces = await createNamespaces(kubectl, cluster);
+  const secrets = await createSecrets(kubectl, cluster, relayToken);
+  const rendered = await render(tmp, catcher.port);
+  const applied = await serverSideApply(kubectl, rendered);
+  log(`applied ${applied.objects.length} objects from ${applied.files.length} rendered files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`);
+  const controllers = await startControllers(bin, plane, cluster, tmp);
+  const setupSeconds = (Date.now() - runStarted) / 1000 - buildSeconds;
+
+  const ctx: E2eContext = { api: plane.admin, plane, catcher, cluster, kubectl, bin, controllers, tmp, rendered };
+  const results: ScenarioResult[] = [
+    await runScenario('apply the rendered cluster', 'issue: installs what a cluster has', async (s) => {
+      s.check('kubectl apply --server-side exits 0', applied.code === 0, applied.stderr);
+      s.check('every rendered object is accepted', applied.objects.length > 0 && applied.objects.every((line) => /serverside-applied$/.test(line)), applied.objects);
+      s.check('no warning', applied.warnings.length === 0, applied.warnings);
+    }, log),
+  ];
+  results.push(...(await Promise.all(SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)))));
+  results.push(await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s, relayToken), log));
+
+  const processes: Started[] = [...plane.processes, controllers.rollouts, ...(controllers.argocd ? [controllers.argocd] : [])];
+  const failed = results.filter((r) => !r.pass);
+  const diagnostics = failed.length ? await clusterState(kubectl) : undefined;
+  writeReport(REPORT_FILE, {
+    schema: 'glidepath-e2e/v1',
+    finishedAt: new Date().toISOString(),
+    seconds: { total: (Date.now() - runStarted) / 1000, build: buildSeconds, setup: setupSeconds },
+    versions,
+    ...(notBuilt.length ? { buildFailures } : {}),
+    cluster: { file: 'e2e/clusters/e2e.yaml', ...cluster, catcherPort: catcher.port },
+    installed: { crds, namespaces, secrets, applied: applied.objects },
+    scenarios: results,
+    ...(failed.length ? { diagnostics, logs: Object.fromEntries(processes.map((p) => [p.name, logTail(p, 60)])) } : {}),
+    requests: catcher.requests.map((r) => reportedRequest(r, relayToken)),
+  });
+  await cleanup();
+  const passed = results.length - failed.length;
+  log(`report: ${REPORT_FILE}`);
+  console.log(`e2e: ${passed} passed, ${failed.length} failed`);
+  return failed.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    await cleanup();
+    console.error(error instanceof E2eError ? `e2e: error: ${error.message}` : error);
+    console.log('e2e: 0 passed, 1 failed');
+    process.exit(error instanceof E2eError ? 2 : 1);
+  },
+);

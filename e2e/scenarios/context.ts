@@ -1,0 +1,20 @@
+import type { Catcher } from '../lib/catcher';
+import type { Binaries, ControlPlane } from '../lib/control-plane';
+import type { Controllers } from '../lib/controllers';
+import type { E2eCluster, Kubectl } from '../lib/install';
+import type { KubeApi } from '../lib/kube';
+
+/** What every scenario gets: the running cluster, the catcher, and the rendered folder. */
+export interface E2eContext {
+  readonly api: KubeApi;
+  readonly plane: ControlPlane;
+  readonly catcher: Catcher;
+  readonly cluster: E2eCluster;
+  readonly kubectl: Kubectl;
+  readonly bin: Binaries;
+  readonly controllers: Controllers;
+  readonly tmp: string;
+  readonly rendered: string;
+}
+
+export const secondsSince = (at: number): number => Math.round((Date.now() - at) / 100) / 10;
