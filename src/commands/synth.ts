@@ -2,7 +2,9 @@
 import { GlidepathError } from '../errors';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters } from '../render/render-pool';
-import { writeDist } from '../output/write-dist';
+import { valuesFolderName, writeDist } from '../output/write-dist';
+import { filesOf } from '../render/rendered-file';
+import { prerequisiteLines } from '../prerequisites';
 import { clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
 import { clusterSelection, envValue, relayIpOverride } from './options';
@@ -21,7 +23,11 @@ export default defineCommand({
     out: { type: 'string', value: 'DIR', description: `output folder (default: CDK8S_OUTDIR, else ${OUT_DIR_DEFAULT})` },
     stdout: { type: 'boolean', description: 'write the one selected cluster to stdout as multi-document YAML instead (for kubectl apply -f -)' },
     check: { type: 'boolean', description: 'write nothing; exit 3 when the output folder differs from this render (for CI)' },
-    summary: { type: 'boolean', description: "also print each cluster's growth budget of the notified annotation" },
+    summary: {
+      type: 'boolean',
+      description:
+        'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart settings, lowest engine versions) and its notified annotation budget',
+    },
   },
   notes: ['Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.'],
 
@@ -35,7 +41,8 @@ export default defineCommand({
       if (configs.length !== 1) {
         throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
       }
-      const files = context.render(configs[0]!);
+      // Manifests only: a helm values file is not an object kubectl could apply.
+      const files = filesOf(context.render(configs[0]!), 'manifests');
       context.print(
         files
           .map((file) => file.content)
@@ -56,11 +63,14 @@ export default defineCommand({
     }
     writeDist(outDir, clusters, scope, { onWait: context.warn });
     for (const cluster of clusters) {
-      context.print(`${outDir}/${cluster.name}/ (${cluster.files.length} files)`);
-      for (const file of cluster.files) context.print(`  ${file.path}`);
+      const values = filesOf(cluster.files, 'values');
+      context.print(`${outDir}/${cluster.name}/ (${cluster.files.length - values.length} files)`);
+      for (const file of filesOf(cluster.files, 'manifests')) context.print(`  ${file.path}`);
+      if (values.length > 0) context.print(`${outDir}/${valuesFolderName(cluster.name)}/ (${values.length} helm values files)`);
+      for (const file of values) context.print(`  ${file.path}`);
     }
     if (values.summary) {
-      for (const config of configs) for (const line of clusterBudgetSummary(config)) context.print(line);
+      for (const config of configs) for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);
     }
     return 'done';
   },

@@ -125,7 +125,12 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
     .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
   const problems = [...secretProblems, ...protoKeys];
-  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at)] };
+  // A problem at a line inside a team's ConfigMap value (extraData) is placed at that line of this file.
+  const atLine = (fieldPath: readonly PropertyKey[], line: number) => {
+    const first = parsed.firstValueLine(fieldPath);
+    return first === undefined ? at(fieldPath) : ` (line ${first + line - 1})`;
+  };
+  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine)] };
   if (problems.length > 0) return { file, ...name, problems };
   return { file, config: result.data };
 }
@@ -145,7 +150,10 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-function parseYaml(text: string): { data: Record<string, unknown>; locate: Locate } | { problems: string[] } {
+/** The first line of the text of the scalar at a field path: the line after `key: |` for a block scalar. */
+type FirstValueLine = (path: readonly PropertyKey[]) => number | undefined;
+
+function parseYaml(text: string): { data: Record<string, unknown>; locate: Locate; firstValueLine: FirstValueLine } | { problems: string[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
   if (doc.errors.length > 0) {
@@ -164,7 +172,13 @@ function parseYaml(text: string): { data: Record<string, unknown>; locate: Locat
       const kind = data === null ? 'an empty document' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
     }
-    return { data, locate: locator(doc, lineCounter) };
+    const firstValueLine: FirstValueLine = (path) => {
+      const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
+      if (node?.range === undefined) return undefined;
+      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+      return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
+    };
+    return { data, locate: locator(doc, lineCounter), firstValueLine };
   } catch (error) {
     return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
@@ -176,12 +190,23 @@ function withoutSource(message: string): string {
 }
 
 /** Each issue as `file: field: message (line L, column C)`. */
-function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], at: (path: readonly PropertyKey[], key?: string) => string): string[] {
+function formatIssues(
+  file: string,
+  issues: readonly z.core.$ZodIssue[],
+  at: (path: readonly PropertyKey[], key?: string) => string,
+  atLine: (path: readonly PropertyKey[], line: number) => string,
+): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`);
     }
     const field = shownPath(issue.path) || '(top level)';
+    if (issue.path[1] === 'extraData' && issue.path.length === 3) {
+      // A team's ConfigMap value: the key as it is written, and the line of the problem inside the value.
+      const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
+      const where = inner === undefined ? at(issue.path.slice(0, 2), String(issue.path[2])) : atLine(issue.path, inner);
+      return [`${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue)}${where}`];
+    }
     return [`${file}: ${field}: ${issueMessage(issue)}${at(issue.path)}`];
   });
 }
@@ -225,7 +250,17 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
       firstFile.set(config.name, file);
     }
   }
+  for (const { file, config } of loaded) {
+    const owner = loaded.find((other) => `${other.config.name}-values` === config.name && usesHelmValues(other.config));
+    if (owner !== undefined) {
+      problems.push(`${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, delivery: helm-values); rename this cluster`);
+    }
+  }
   return problems;
+}
+
+function usesHelmValues(config: ClusterConfig): boolean {
+  return config.rollouts.delivery === 'helm-values' || config.argocd.delivery === 'helm-values';
 }
 
 function isFilePath(cluster: string): boolean {

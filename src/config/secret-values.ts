@@ -118,6 +118,9 @@ export function findSecretLikeValues(data: unknown, known: readonly KnownSecret[
   return [];
 }
 
+/** What a secret-looking value becomes before validation; the finding already says what was wrong. */
+export const REDACTED = '[redacted]';
+
 /**
  * A copy of `data` with every secret-looking value replaced by `[redacted]`, so that no later message can
  * echo it, and the findings.
@@ -127,13 +130,13 @@ export function redactSecretLikeValues(data: unknown, known: readonly KnownSecre
   if (findings.length === 0) return { data, findings };
   const copy = structuredClone(data) as Record<string | number, unknown>;
   for (const { path, rawPath } of findings) {
-    if (rawPath.length === 0) return { data: '[redacted]', findings };
+    if (rawPath.length === 0) return { data: REDACTED, findings };
     let node: Record<string | number, unknown> = copy;
     for (const key of rawPath.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
     const last = rawPath[rawPath.length - 1]!;
     // A secret in a key name: drop the entry, so that no message names the key.
     if (path[path.length - 1] !== last) delete node[last];
-    else node[last] = '[redacted]';
+    else node[last] = REDACTED;
   }
   return { data: copy, findings };
 }

@@ -1,10 +1,10 @@
 /** `diff`: what a pull request would change in the gitops repo's base branch, as Markdown. */
 import type { RenderedFile } from '../render/render-cluster';
-import { readFolder } from './checkout';
-import { openGitopsRepo, renderedFolderFiles, type GitopsRepoOptions } from './gitops-repo';
+import { openGitopsRepo, type GitopsRepoOptions } from './gitops-repo';
+import { readOwnedFolders, renderedFolders, reviewOwned } from './owned-folders';
 import { renderReviewMarkdown } from './markdown';
 import { displayUrl } from './remote';
-import { hasChanges, reviewChanges, type Review } from './review';
+import { hasChanges, type Review } from './review';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
@@ -23,9 +23,9 @@ export interface DiffResult {
 }
 
 export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResult> {
-  const rendered = renderedFolderFiles(options.files);
+  const rendered = renderedFolders(options.files);
   const repo = await openGitopsRepo(options);
-  const review = reviewChanges(repo.folder, (await readFolder(repo.checkout, repo.baseCommit, repo.folder)).files, rendered);
+  const review = reviewOwned(repo.folders, await readOwnedFolders(repo.checkout, repo.baseCommit, repo.folders), rendered);
   const markdown = renderReviewMarkdown(review, {
     heading: `glidepath: \`${options.config.name}\` → \`${repo.folder}\``,
     context: [`Compared with \`${repo.base}\` of ${displayUrl(repo.remote)} at ${repo.baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],

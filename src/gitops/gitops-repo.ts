@@ -1,11 +1,11 @@
 /** Opens the cluster's gitops repository (cache, fetch, base commit): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import type { RenderedFile } from '../render/render-cluster';
 import { defaultCacheDir, fetchedTips, fetchRefs, isAncestor, openCache, refuseDirtyLocalRepo, remoteTip, type Checkout } from './checkout';
 import { GitopsError } from './errors';
 import { Git } from './git';
-import { checkFileName, ownedFolder } from './folder';
+import { ownedFolder } from './folder';
+import type { OwnedFolders } from './owned-folders';
 import { parseRemote, tokenScope, type RemoteUrl } from './remote';
 import type { FolderFile } from './review';
 
@@ -29,6 +29,8 @@ export interface OpenedGitopsRepo {
   readonly checkout: Checkout;
   readonly remote: RemoteUrl;
   readonly folder: string;
+  /** The owned folders: the manifests (`folder`) and the helm values. */
+  readonly folders: OwnedFolders;
   readonly base: string;
   readonly baseCommit: string;
   readonly branchPrefix: string;
@@ -46,6 +48,7 @@ export function branchPrefixOf(cluster: string): string {
 export async function openGitopsRepo(options: GitopsRepoOptions): Promise<OpenedGitopsRepo> {
   const { config } = options;
   const folder = ownedFolder(config.gitops.path, options.repo === undefined ? 'gitops.path' : `gitops.path (with --repo ${options.repo})`);
+  const folders: OwnedFolders = { manifests: folder, values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath') };
   const base = options.base ?? config.gitops.baseBranch;
   if (!BRANCH_NAME.test(base)) {
     throw new GitopsError('input', `base branch ${JSON.stringify(base)} is not a valid branch name`, 'e.g. --base main');
@@ -72,11 +75,7 @@ export async function openGitopsRepo(options: GitopsRepoOptions): Promise<Opened
   if (previousBase !== undefined && previousBase !== baseCommit && !(await isAncestor(checkout, previousBase, baseCommit))) {
     notes.push(`the base branch ${base} was rewritten (force-pushed) since the last run: ${previousBase.slice(0, 12)} is no longer in its history; using ${baseCommit.slice(0, 12)}`);
   }
-  return { checkout, remote, folder, base, baseCommit, branchPrefix, branchTips, notes };
-}
-
-export function renderedFolderFiles(files: readonly RenderedFile[]): FolderFile[] {
-  return files.map((f) => ({ path: checkFileName(f.path), content: f.content }));
+  return { checkout, remote, folder, folders, base, baseCommit, branchPrefix, branchTips, notes };
 }
 
 /** sha256 over the rendered files (names and bytes): the same render gives the same hash on every machine. */

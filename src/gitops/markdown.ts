@@ -36,11 +36,11 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   if (options.context !== undefined && options.context.length > 0) head.push('');
 
   if (!hasChanges(review)) {
-    head.push(`**No change**: \`${review.folder}\` already holds exactly what is rendered.`);
+    head.push(`**No change**: ${folderList(review)} already ${review.folders.length > 1 ? 'hold' : 'holds'} exactly what is rendered.`);
     return fit(head.join('\n') + '\n', maxChars);
   }
 
-  head.push(`**Objects: ${summaryLine(review)}** (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'} in \`${review.folder}\`)`, '');
+  head.push(`**Objects: ${summaryLine(review)}** (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'} in ${folderList(review)})`, '');
   if (review.objects.length > 0) {
     head.push('| Change | Kind | Namespace | Name |', '| --- | --- | --- | --- |');
     for (const o of review.objects) head.push(`| ${o.change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
@@ -70,6 +70,16 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   const shown = diff.slice(0, cutAt);
   const shownLines = shown.split('\n').length - 1;
   return prefix + shown + fence + '\n' + noteFor(shownLines) + '\n</details>\n';
+}
+
+/** `` `a` `` or `` `a` and `b` ``: the owned folders of the review. */
+export function folderList(review: Pick<Review, 'folders'>, suffix = ''): string {
+  return review.folders.map((f) => `\`${f}${suffix}\``).join(' and ');
+}
+
+/** A changed file as the commit message and the summary name it: relative to the manifests folder, else to the repo. */
+export function filePathLabel(review: Pick<Review, 'folder'>, file: { folder: string; path: string }): string {
+  return file.folder === review.folder ? file.path : `${file.folder}/${file.path}`;
 }
 
 /** A code fence longer than any run of backticks in the content. */

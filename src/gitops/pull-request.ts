@@ -5,15 +5,16 @@
  */
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
-import { commitTree, isAncestor, readFolder, sameFolder, treeWithFolder, type CommitIdentity } from './checkout';
+import { commitTree, isAncestor, type CommitIdentity } from './checkout';
 import { GitopsError } from './errors';
 import { GithubPulls, type GithubClientOptions, type PullRequest } from './github';
-import { contentHash, openGitopsRepo, renderedFolderFiles, type GitopsRepoOptions } from './gitops-repo';
-import { GITHUB_BODY_LIMIT, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import { contentHash, openGitopsRepo, type GitopsRepoOptions } from './gitops-repo';
+import { hashedFiles, readOwnedFolders, renderedFolders, reviewOwned, sameOwnedFolders, treeWithOwnedFolders } from './owned-folders';
+import { filePathLabel, folderList, GITHUB_BODY_LIMIT, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
 import { allInOrder } from './in-order';
 import { pushBranch } from './push';
 import { defaultApiUrl, displayUrl, type GithubRepo, type RemoteUrl } from './remote';
-import { hasChanges, reviewChanges, type Review } from './review';
+import { hasChanges, type Review } from './review';
 import { describeSource, sourceRevision, type SourceRevision } from './source';
 
 export const DEFAULT_IDENTITY: CommitIdentity = { name: 'glidepath-gitops', email: 'glidepath-gitops@users.noreply.github.com' };
@@ -72,19 +73,19 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   if (!dryRun && token === undefined) {
     throw new GitopsError('input', 'GITHUB_TOKEN is not set: it is needed to push the branch and open the pull request', 'export GITHUB_TOKEN=<token with Contents and Pull requests: read and write on the gitops repo>, or add --dry-run');
   }
-  const rendered = renderedFolderFiles(options.files);
+  const rendered = renderedFolders(options.files);
   const repo = await openGitopsRepo(options);
-  const { checkout, folder, base, baseCommit, branchPrefix } = repo;
+  const { checkout, folder, folders, base, baseCommit, branchPrefix } = repo;
   const notes = [...repo.notes];
   const github = githubClient(options, repo.remote, token, dryRun, notes);
 
   // Independent steps overlap (git and the API answer while the other works); failures keep the order written here.
-  const [snapshot, source] = await allInOrder([readFolder(checkout, baseCommit, folder), sourceRevision(options.sourceDir ?? process.cwd())]);
-  const review = reviewChanges(folder, snapshot.files, rendered);
-  const hash = contentHash(rendered);
+  const [snapshot, source] = await allInOrder([readOwnedFolders(checkout, baseCommit, folders), sourceRevision(options.sourceDir ?? process.cwd())]);
+  const review = reviewOwned(folders, snapshot, rendered);
+  const hash = contentHash(hashedFiles(rendered));
   const [open, tree] = await allInOrder([
     github === undefined ? Promise.resolve([]) : github.findOpen(base, branchPrefix),
-    hasChanges(review) ? treeWithFolder(checkout, folder, snapshot.outside, rendered) : Promise.resolve(undefined),
+    hasChanges(review) ? treeWithOwnedFolders(checkout, folders, snapshot, rendered) : Promise.resolve(undefined),
   ]);
   const common = { dryRun, cluster: config.name, repo: displayUrl(repo.remote), base, baseCommit, folder, review, source, notes };
 
@@ -110,7 +111,7 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   const branch = existing?.branch ?? `${branchPrefix}${hash.slice(0, 12)}`;
   const branchTip = repo.branchTips.get(branch);
   // Same folder content on the branch (proposed): already proposed, even when the base moved on since.
-  const [containsBase, proposed] = branchTip === undefined ? [false, false] : await allInOrder([isAncestor(checkout, baseCommit, branchTip), sameFolder(checkout, tree, branchTip, folder)]);
+  const [containsBase, proposed] = branchTip === undefined ? [false, false] : await allInOrder([isAncestor(checkout, baseCommit, branchTip), sameOwnedFolders(checkout, tree, branchTip, folders)]);
   if (proposed && !containsBase) notes.push(`${branch} does not contain the current ${base} (${baseCommit.slice(0, 12)}); its change to ${folder}/ is the same, so it was left as it is`);
   if (existing !== undefined && proposed) {
     return { ...common, action: 'up-to-date', pushed: false, branch, commit: branchTip, pullRequest: existing, closed: [] };
@@ -172,7 +173,7 @@ function pullRequestBody(review: Review, p: Provenance & { base: string; baseCom
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
     context: [
       `Rendered by glidepath-gitops from ${describeSource(p.source)}.`,
-      `Replaces exactly \`${review.folder}/\` on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+      `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
     ],
     maxChars: GITHUB_BODY_LIMIT,
     fullDiffCommand: `npm run diff -- --cluster ${p.cluster}`,
@@ -182,14 +183,15 @@ function pullRequestBody(review: Review, p: Provenance & { base: string; baseCom
 const MAX_LISTED = 40;
 
 function commitMessage(review: Review, p: Provenance & { title: string }): string {
-  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${review.folder}/ (the folder is replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
+  const into = review.folders.map((f) => `${f}/`).join(' and ');
+  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${review.folders.length > 1 ? 'the folders are' : 'the folder is'} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
   for (const change of ['added', 'changed', 'removed'] as const) {
     const objects = review.objects.filter((o) => o.change === change);
     if (objects.length === 0) continue;
     lines.push('', `${change[0]!.toUpperCase()}${change.slice(1)}:`, ...objects.slice(0, MAX_LISTED).map((o) => `  ${objectLabel(o)}`));
     if (objects.length > MAX_LISTED) lines.push(`  and ${objects.length - MAX_LISTED} more`);
   }
-  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${f.path}`));
+  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${filePathLabel(review, f)}`));
   if (review.files.length > MAX_LISTED) lines.push(`  and ${review.files.length - MAX_LISTED} more`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,8 @@ import type { PullRequestResult } from './pull-request';
 
 export function formatPullRequestResult(result: PullRequestResult): string[] {
   const lines: string[] = [];
-  const where = `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), folder ${result.folder}/`;
+  const folders = result.review.folders.map((f) => `${f}/`);
+  const where = `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), ${folders.length > 1 ? `folders ${folders.join(' and ')}` : `folder ${folders[0]}`}`;
   const would = result.dryRun ? 'dry run: would ' : '';
   switch (result.action) {
     case 'no-change':

@@ -1,6 +1,6 @@
 /** The review of a change to the owned folder: which Kubernetes objects change, and the text diff of each file. */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
 
 /** A file of the owned folder: path relative to the folder, and its text. */
@@ -20,15 +20,20 @@ export interface ObjectChange {
 }
 
 export interface FileChange {
+  /** Path relative to its folder. */
   readonly path: string;
+  /** The owned folder the file is in. */
+  readonly folder: string;
   readonly change: Change;
   /** Unified diff (3 lines of context) with `a/` and `b/` file headers relative to the repository root. */
   readonly patch: string;
 }
 
 export interface Review {
-  /** The owned folder inside the gitops repo. */
+  /** The owned folder inside the gitops repo (the manifests). */
   readonly folder: string;
+  /** Every owned folder: the manifests folder, then the helm values folder when there is one. */
+  readonly folders: readonly string[];
   readonly objects: readonly ObjectChange[];
   readonly files: readonly FileChange[];
   /** Files that are not YAML Kubernetes objects, compared as text only. */
@@ -41,8 +46,31 @@ export function hasChanges(review: Review): boolean {
 
 const CHANGE_ORDER: Record<Change, number> = { added: 0, changed: 1, removed: 2 };
 
+/** One owned folder: what it holds (`before`) and what was rendered for it (`after`). */
+export interface OwnedFolderChange {
+  readonly folder: string;
+  readonly before: readonly FolderFile[];
+  readonly after: readonly FolderFile[];
+  /** Helm values files, not Kubernetes objects: each file is one reviewed object. */
+  readonly values?: boolean;
+}
+
+/** The review of several owned folders as one: the first is the manifests folder. */
+export function reviewOwnedFolders(changes: readonly [OwnedFolderChange, ...OwnedFolderChange[]]): Review {
+  const reviews = changes.map((c) => reviewChanges(c.folder, c.before, c.after, c.values === true));
+  const objects = reviews.flatMap((r) => r.objects);
+  objects.sort(compareObjects);
+  return {
+    folder: changes[0].folder,
+    folders: changes.map((c) => c.folder),
+    objects,
+    files: reviews.flatMap((r) => r.files),
+    warnings: reviews.flatMap((r) => r.warnings),
+  };
+}
+
 /** Compares what the folder holds (`before`) with what was rendered (`after`). */
-export function reviewChanges(folder: string, before: readonly FolderFile[], after: readonly FolderFile[]): Review {
+export function reviewChanges(folder: string, before: readonly FolderFile[], after: readonly FolderFile[], values = false): Review {
   const warnings: string[] = [];
   const beforeByPath = new Map(before.map((f) => [f.path, f.content]));
   const afterByPath = new Map(after.map((f) => [f.path, f.content]));
@@ -64,11 +92,11 @@ export function reviewChanges(folder: string, before: readonly FolderFile[], aft
       undefined,
       { context: 3, headerOptions: FILE_HEADERS_ONLY },
     );
-    files.push({ path, change, patch });
+    files.push({ path, folder, change, patch });
   }
 
-  const oldObjects = objectsOf(before, warnings, 'in the gitops repo');
-  const newObjects = objectsOf(after, warnings, 'rendered');
+  const oldObjects = values ? valuesObjectsOf(before) : objectsOf(before, warnings, 'in the gitops repo');
+  const newObjects = values ? valuesObjectsOf(after) : objectsOf(after, warnings, 'rendered');
   const objects: ObjectChange[] = [];
   for (const key of [...new Set([...oldObjects.keys(), ...newObjects.keys()])]) {
     const old = oldObjects.get(key);
@@ -78,14 +106,35 @@ export function reviewChanges(folder: string, before: readonly FolderFile[], aft
     else if (next === undefined) objects.push({ change: 'removed', ...ref });
     else if (old.canonical !== next.canonical) objects.push({ change: 'changed', ...ref });
   }
-  objects.sort(
-    (a, b) =>
-      CHANGE_ORDER[a.change] - CHANGE_ORDER[b.change] ||
-      compareText(a.kind, b.kind) ||
-      compareText(a.namespace ?? '', b.namespace ?? '') ||
-      compareText(a.name, b.name),
+  objects.sort(compareObjects);
+  return { folder, folders: [folder], objects, files, warnings };
+}
+
+function compareObjects(a: ObjectChange, b: ObjectChange): number {
+  return (
+    CHANGE_ORDER[a.change] - CHANGE_ORDER[b.change] ||
+    compareText(a.kind, b.kind) ||
+    compareText(a.namespace ?? '', b.namespace ?? '') ||
+    compareText(a.name, b.name)
   );
-  return { folder, objects, files, warnings };
+}
+
+/** The kind a helm values file is listed as. */
+export const HELM_VALUES_KIND = 'Helm values';
+
+/** Each values file as one object, named by the file, compared as parsed YAML (text when it does not parse). */
+function valuesObjectsOf(files: readonly FolderFile[]): Map<string, ParsedObject> {
+  return new Map(
+    files.map((file) => {
+      let canonical: string;
+      try {
+        canonical = canonicalJson(parse(file.content));
+      } catch {
+        canonical = file.content;
+      }
+      return [file.path, { ref: { kind: HELM_VALUES_KIND, name: file.path }, canonical }];
+    }),
+  );
 }
 
 interface ParsedObject {

@@ -11,6 +11,10 @@ export const ROLLOUTS_NOTIFICATION_CONFIGMAP = 'argo-rollouts-notification-confi
 /** The ConfigMap an Argo CD instance's notifications controller reads. */
 export const ARGOCD_NOTIFICATIONS_CONFIGMAP = 'argocd-notifications-cm';
 
+/** The Secrets the controllers substitute `$key` references from (in the ConfigMap's namespace). */
+export const ROLLOUTS_NOTIFICATION_SECRET = 'argo-rollouts-notification-secret';
+export const ARGOCD_NOTIFICATIONS_SECRET = 'argocd-notifications-secret';
+
 /** Where the engine records what it sent; the prune Job removes it. */
 export const NOTIFIED_ANNOTATION = 'notified.notifications.argoproj.io';
 

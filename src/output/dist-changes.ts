@@ -3,10 +3,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
-import type { WriteScope } from './write-dist';
+import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
-export function distChanges(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+  // Each folder on its own: the manifests, and the helm values of a cluster that has any.
+  const clusters = outputFolders(renderedClusters);
   // What synth would refuse (a folder holding files glidepath did not write), --check refuses too.
   const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
   if (existsSync(outDir)) refuseForeignEntries(outDir, recorded);
@@ -21,11 +23,11 @@ export function distChanges(outDir: string, clusters: readonly RenderedCluster[]
     }
     for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }
-  if (scope === 'whole') {
-    const rendered = new Set(clusters.map((c) => c.name));
-    for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n) && Object.hasOwn(recorded, n))) {
-      for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
-    }
+  const rendered = new Set(clusters.map((c) => c.name));
+  // With --cluster, only a rendered cluster's values folder that it no longer has would go.
+  const retired = (name: string) => scope === 'whole' || renderedClusters.some((c) => valuesFolderName(c.name) === name);
+  for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n) && Object.hasOwn(recorded, n) && retired(n))) {
+    for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
   }
   return changes;
 }

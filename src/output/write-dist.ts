@@ -4,7 +4,7 @@
  * them are complete, so a failure or a kill leaves the old render or the new one, never a mix.
  */
 import { basename, join } from 'node:path';
-import type { RenderedCluster } from '../render/render-cluster';
+import { filesOf, type RenderedCluster } from '../render/rendered-file';
 import { lockOutDir, type LockOptions } from './out-dir-lock';
 import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
 import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
@@ -26,14 +26,28 @@ export function writeDist(outDir: string, clusters: readonly RenderedCluster[], 
     recoverOutDir(outDir);
     const record = readRecord(outDir);
     refuseForeignEntries(outDir, record);
-    const staged = stageClusters(outDir, clusters);
-    swapIn(outDir, journalFor(record, clusters, staged, scope));
+    const folders = outputFolders(clusters);
+    const staged = stageClusters(outDir, folders);
+    swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
   } finally {
     unlock();
   }
 }
 
-/** Writes every cluster into a staged folder; on a failure, removes what it staged. */
+/** The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster name). */
+export function valuesFolderName(cluster: string): string {
+  return `${cluster}-values`;
+}
+
+/** The folders a render writes, each as a name and its files: every cluster's manifests, and its helm values when it has any. */
+export function outputFolders(clusters: readonly RenderedCluster[]): RenderedCluster[] {
+  return clusters.flatMap((c) => {
+    const values = filesOf(c.files, 'values');
+    return [{ name: c.name, files: filesOf(c.files, 'manifests') }, ...(values.length > 0 ? [{ name: valuesFolderName(c.name), files: values }] : [])];
+  });
+}
+
+/** Writes every folder into a staged folder; on a failure, removes what it staged. */
 function stageClusters(outDir: string, clusters: readonly RenderedCluster[]): Map<string, string> {
   const staged = new Map<string, string>();
   try {
@@ -49,10 +63,19 @@ function stageClusters(outDir: string, clusters: readonly RenderedCluster[]): Ma
   return staged;
 }
 
-function journalFor(record: OutRecord, clusters: readonly RenderedCluster[], staged: ReadonlyMap<string, string>, scope: WriteScope): SwapJournal {
+function journalFor(
+  record: OutRecord,
+  clusters: readonly RenderedCluster[],
+  staged: ReadonlyMap<string, string>,
+  scope: WriteScope,
+  renderedClusters: readonly RenderedCluster[],
+): SwapJournal {
   const rendered: Record<string, readonly string[]> = Object.fromEntries(clusters.map((c) => [c.name, c.files.map((f) => f.path)]));
-  const kept = scope === 'whole' ? {} : Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name)));
-  const retired = scope === 'whole' ? Object.keys(record).filter((name) => !Object.hasOwn(rendered, name)) : [];
+  // With --cluster, a rendered cluster's values folder that this render no longer has goes too: glidepath wrote it.
+  const stale = new Set(renderedClusters.map((c) => valuesFolderName(c.name)).filter((name) => !Object.hasOwn(rendered, name)));
+  const isRetired = (name: string) => !Object.hasOwn(rendered, name) && (scope === 'whole' || stale.has(name));
+  const kept = Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name) && !isRetired(name)));
+  const retired = Object.keys(record).filter(isRetired);
   return {
     replace: clusters.map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
     retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),

@@ -13,13 +13,17 @@ export function formatReport(report: VerifyReport, file: string): string[] {
   for (const v of report.violations) {
     lines.push(`  ✗ ${v.object}: ${v.rule}: ${v.message}`, `      fix: ${v.fix}`);
   }
+  for (const w of report.warnings) {
+    lines.push(`  ! ${w.object}: ${w.rule}: ${w.message}`, `      consider: ${w.fix}`);
+  }
   return lines;
 }
 
 export function formatTotals(reports: readonly VerifyReport[]): string {
   const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
   const violations = sum((r) => r.violations.length);
-  return `verify: ${reports.length} clusters, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${violations} violations${violations > 0 ? ' (fix them, then run npm run verify again)' : ''}`;
+  const warnings = sum((r) => r.warnings.length);
+  return `verify: ${reports.length} clusters, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${violations} violations${warnings > 0 ? `, ${warnings} warnings` : ''}${violations > 0 ? ' (fix them, then run npm run verify again)' : ''}`;
 }
 
 /** Values of secret-named environment variables (GITHUB_TOKEN, ...): none of them may reach the output. */

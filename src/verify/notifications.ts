@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../is-record';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
+import { splitOwnedData } from '../notifications/config/extra-data';
 import { ConfigLoadError, loadConfigData, type LoadedConfig } from '../notifications/model/config-map';
 import type { Engine } from './notifications/engines';
 import type { NotificationsConfigMap } from './notifications/rule';
@@ -37,7 +38,9 @@ function notificationsConfigMap(object: RenderedObject, context: VerifyContext):
   const name = manifest.metadata?.name;
   const engine = typeof name === 'string' && Object.hasOwn(ENGINE_OF_CONFIGMAP, name) ? ENGINE_OF_CONFIGMAP[name] : undefined;
   if (manifest.kind !== 'ConfigMap' || !isRecord(manifest.data) || engine === undefined) return undefined;
-  const data = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
+  const all = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
+  // A team's own keys (extraData) are checked by verify/extra-data.ts, with the rules that fit them.
+  const data = splitOwnedData(all, context.config[engine].extraData).glidepath;
   const common = { engine, data, config: context.config, ...(object.source !== undefined ? { source: object.source } : {}) };
   try {
     return { configMap: { ...common, loadProblems: [] }, loaded: loadConfigData(data) };

@@ -1,8 +1,11 @@
 /** Renders a cluster and runs every rule family over its objects. Pure: no console, no exit codes. */
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { renderCluster, type RenderedFile } from '../render/render-cluster';
+import { renderCluster } from '../render/render-cluster';
+import { filesOf, type RenderedFile } from '../render/rendered-file';
+import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
+import { checkTeamNotifications } from './extra-data';
 import { checkPodSecurity } from './pod-security';
 import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
@@ -11,7 +14,7 @@ import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext,
 import { isRecord } from '../is-record';
 
 /** The rule families, in the order the report lists them. */
-export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications];
+export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications, checkTeamNotifications];
 
 export interface VerifyReport {
   readonly cluster: string;
@@ -19,6 +22,7 @@ export interface VerifyReport {
   readonly checks: number;
   readonly families: readonly FamilyReport[];
   readonly violations: readonly Violation[];
+  readonly warnings: readonly Violation[];
 }
 
 /** Parses rendered files into objects; a file that is not valid YAML is a bug in rendering and throws. */
@@ -45,6 +49,7 @@ export function verifyObjects(objects: readonly RenderedObject[], context: Verif
     checks: reports.reduce((sum, r) => sum + r.checks, 0),
     families: reports,
     violations: reports.flatMap((r) => r.violations),
+    warnings: reports.flatMap((r) => r.warnings ?? []),
   };
 }
 
@@ -55,8 +60,16 @@ export interface VerifyClusterOptions {
   readonly render?: (config: ClusterConfig) => RenderedFile[];
 }
 
+/**
+ * Every object of the cluster as the API server will get it: the rendered manifests, and the ConfigMap each chart
+ * renders from a helm values file.
+ */
+export function clusterObjects(config: ClusterConfig, render: (config: ClusterConfig) => RenderedFile[] = renderCluster): RenderedObject[] {
+  const files = render(config);
+  return [...renderedObjects(filesOf(files, 'manifests')), ...chartRenderedObjects(config, filesOf(files, 'values'))];
+}
+
 /** Renders the cluster and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptions = {}): VerifyReport {
-  const objects = renderedObjects((options.render ?? renderCluster)(config));
-  return verifyObjects(objects, { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+  return verifyObjects(clusterObjects(config, options.render), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
 }

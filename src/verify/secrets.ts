@@ -82,9 +82,13 @@ function literalSecretEnv(manifest: Manifest): { message: string; fix: string }[
   return problems;
 }
 
-/** `service.webhook.<name>` headers: an Authorization header must be `Bearer $<relay.tokenSecretKey>`. */
+/**
+ * `service.webhook.<name>` headers: glidepath's Authorization header must be `Bearer $<relay.tokenSecretKey>`; a
+ * team's own webhook (extraData) may use any `$key` reference, never a literal.
+ */
 function webhookHeaderProblems(data: Record<string, unknown>, context: VerifyContext): { message: string; fix: string }[] {
   const expected = `Bearer $${context.config.relay.tokenSecretKey}`;
+  const teamKeys = new Set([...Object.keys(context.config.rollouts.extraData), ...Object.keys(context.config.argocd.extraData)]);
   const problems: { message: string; fix: string }[] = [];
   for (const [key, text] of Object.entries(data)) {
     if (!key.startsWith('service.webhook.') || typeof text !== 'string') continue;
@@ -99,7 +103,12 @@ function webhookHeaderProblems(data: Record<string, unknown>, context: VerifyCon
       const value = typeof header.value === 'string' ? header.value : '';
       const isAuth = header.name.toLowerCase() === 'authorization' || /^bearer\b/i.test(value);
       if (!isAuth) return;
-      if (value !== expected) {
+      if (teamKeys.has(key)) {
+        // A team's own webhook (extraData): any Secret key will do, as long as it is a reference.
+        if (!SECRET_REFERENCE.test(value)) {
+          problems.push({ message: `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is a literal (${mask(value)})`, fix: 'put the token in the notifications Secret and write $<key> in the header' });
+        }
+      } else if (value !== expected) {
         problems.push({
           message: `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is ${SECRET_REFERENCE.test(value) ? JSON.stringify(value) : `a literal (${mask(value)})`}, expected "${expected}"`,
           fix: `reference the token as $${context.config.relay.tokenSecretKey}; the engine substitutes it from the notifications Secret`,

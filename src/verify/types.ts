@@ -46,6 +46,8 @@ export interface FamilyReport {
   readonly objects: number;
   readonly checks: number;
   readonly violations: readonly Violation[];
+  /** Findings worth a look that do not fail verify (e.g. a team trigger named `on-...`). @default none */
+  readonly warnings?: readonly Violation[];
 }
 
 export type RuleFamily = (objects: readonly RenderedObject[], context: VerifyContext) => FamilyReport;
@@ -63,6 +65,7 @@ export class Tally {
   private checkCount = 0;
   private readonly subjects = new Set<string>();
   readonly violations: Violation[] = [];
+  readonly warnings: Violation[] = [];
 
   constructor(readonly family: string) {}
 
@@ -84,8 +87,15 @@ export class Tally {
     for (const found of problems()) this.violations.push({ object, rule: `${this.family}/${rule}`, ...found });
   }
 
+  /** Like `checkEach`, for findings that warn without failing verify. */
+  warnEach(object: string, rule: string, problems: () => readonly { message: string; fix: string }[]): void {
+    this.checkCount += 1;
+    this.subjects.add(object);
+    for (const found of problems()) this.warnings.push({ object, rule: `${this.family}/${rule}`, ...found });
+  }
+
   report(): FamilyReport {
-    return { family: this.family, objects: this.subjects.size, checks: this.checkCount, violations: this.violations };
+    return { family: this.family, objects: this.subjects.size, checks: this.checkCount, violations: this.violations, ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}) };
   }
 }
 

@@ -17,7 +17,8 @@ describe('cluster file schema', () => {
       path: '/outcome/prod',
       tokenSecretKey: 'glidepath-relay-token',
     });
-    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', resyncSeconds: 900, heartbeatBucketSeconds: 600 });
+    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', resyncSeconds: 900, heartbeatBucketSeconds: 600, delivery: 'configmap', extraData: {} });
+    expect(config.argocd).toMatchObject({ delivery: 'configmap', extraData: {} });
     expect(config.veridor.namespaces).toEqual(['shop', 'billing']);
     expect(config.veridor).toMatchObject({
       clusterTemplate: false,
@@ -29,6 +30,7 @@ describe('cluster file schema', () => {
     expect(config.gitops).toEqual({
       repo: 'https://github.com/example/gitops.git',
       path: 'clusters/prod/glidepath',
+      valuesPath: 'clusters/prod/glidepath-values',
       baseBranch: 'main',
     });
     expect(config.prune.schedule).toBe('17 */6 * * *');

@@ -164,3 +164,19 @@ describe('the expressions the Argo CD sync-failure trigger needs', () => {
     expect(() => run('app.status.operationState.syncResult.revision', failed)).toThrow('cannot fetch revision from <nil>');
   });
 });
+
+describe("comparisons and string tests (what a team's own triggers use)", () => {
+  it('reads and prints < <= > >= contains startsWith endsWith with the precedence of ==', () => {
+    for (const text of ['a.b >= 5 and c < 2.5', 'name startsWith "web-" or name contains "api"', '1 + 2 > 2', 'not (a <= b)', 'x endsWith "-canary" == true']) {
+      expect(printExpr(parseExpr(text))).toBe(text);
+    }
+  });
+
+  it('compares numbers (int with float) and strings, and refuses other types as expr-lang does', () => {
+    const env = rolloutEnv({ status: { currentStepIndex: 3, phase: 'Progressing' } });
+    expect(run('rollout.status.currentStepIndex >= 3 and rollout.status.currentStepIndex < 3.5', env)).toBe(true);
+    expect(run('rollout.status.phase > "Healthy" and rollout.status.phase startsWith "Pro"', env)).toBe(true);
+    expect(run('rollout.status.phase endsWith "ing" and not (rollout.status.phase contains "x")', env)).toBe(true);
+    expect(() => run('rollout.status.phase < 3', env)).toThrow(ExprEvalError);
+  });
+});

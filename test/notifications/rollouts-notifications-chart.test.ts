@@ -18,6 +18,8 @@ describe('the Rollouts notifications chart', () => {
       name: 'argo-rollouts-notification-configmap',
       namespace: 'rollouts-system',
       labels: { 'app.kubernetes.io/managed-by': 'glidepath-gitops', 'app.kubernetes.io/part-of': 'glidepath' },
+      // Removing glidepath's folder (or its Application) must never delete the instance's notifications config.
+      annotations: { 'argocd.argoproj.io/sync-options': 'Delete=false' },
     });
     expect(Object.keys(object.data).sort()).toEqual([
       'service.webhook.glidepath-relay',

@@ -93,7 +93,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
       process.chdir(cwd);
       const before = readdirSync(cwd).sort();
       expect(await synth('--out', '.')).toBe(2);
-      expect(stderr.join('\n')).toMatch(/^\.\/: holds .*\.git, .* and \d+ more, which glidepath did not write/m);
+      expect(stderr.join('\n')).toMatch(/^\.\/: holds .*\.git\/?, .* and \d+ more, which glidepath did not write/m);
       expect(readdirSync(cwd).sort()).toEqual(before);
     } finally {
       process.chdir(cwd);

@@ -113,6 +113,7 @@ function entries<T>(record: Readonly<Record<string, unknown>>): [string, T][] {
   return Object.entries(record) as [string, T][];
 }
 
-function yaml(value: unknown): string {
+/** The YAML text of one ConfigMap value, as every builder writes it. */
+export function yaml(value: unknown): string {
   return stringify(value, { lineWidth: 0 });
 }

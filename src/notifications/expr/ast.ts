@@ -7,7 +7,25 @@
 
 export type LiteralValue = string | boolean | null | bigint | number;
 
-export type BinaryOperator = '==' | '!=' | 'and' | 'or' | 'in' | '+' | '-' | '*' | '/' | '%' | '??';
+export type BinaryOperator =
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'and'
+  | 'or'
+  | 'in'
+  | 'contains'
+  | 'startsWith'
+  | 'endsWith'
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '??';
 
 export type Expr =
   | { readonly kind: 'literal'; readonly value: LiteralValue }

@@ -1,8 +1,9 @@
 /**
- * Reads expr-lang text back into the AST: the subset the builders print (literals, arrays, identifiers, `.`/`?.`
- * members and indexes, `{}`, calls, `not`/`!`, `== != and or && || in not-in + - * / % ??`), with expr-lang v1.16's
- * precedences and its refusal to mix `??` with another operator unparenthesized. Anything else is an
- * `ExprSyntaxError` naming the position, so a model built on it never guesses at text it does not understand.
+ * Reads expr-lang text back into the AST: the subset the builders print and teams' own triggers use (literals,
+ * arrays, identifiers, `.`/`?.` members and indexes, `{}`, calls, `not`/`!`, `== != < <= > >= and or && || in
+ * not-in contains startsWith endsWith + - * / % ??`), with expr-lang v1.16's precedences and its refusal to mix `??`
+ * with another operator unparenthesized. Anything else is an `ExprSyntaxError` naming the position, so a model built
+ * on it never guesses at text it does not understand.
  */
 import type { BinaryOperator, Expr } from './ast';
 import { NOT_PRECEDENCE, PRECEDENCE } from './print';
@@ -23,8 +24,8 @@ interface Token {
   readonly value?: string | bigint | number;
 }
 
-const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in']);
-const SYMBOL_OPERATORS = ['?.', '??', '==', '!=', '&&', '||', '!', '+', '-', '*', '/', '%', '.', ','];
+const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'contains', 'startsWith', 'endsWith']);
+const SYMBOL_OPERATORS = ['?.', '??', '==', '!=', '<=', '>=', '<', '>', '&&', '||', '!', '+', '-', '*', '/', '%', '.', ','];
 const ALIASES: Readonly<Record<string, BinaryOperator>> = { '&&': 'and', '||': 'or' };
 
 export function parseExpr(source: string): Expr {

@@ -6,7 +6,7 @@ import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import type { Expr } from '../expr/ast';
 import { parseExpr } from '../expr/parse';
 import { GoTemplate } from './go-template';
-import { parseLabelSelector } from './label-selector';
+import { parseLabelSelector } from '../../config/label-selector';
 import { conditionKey } from '../engine-facts';
 import { isRecord } from '../../is-record';
 

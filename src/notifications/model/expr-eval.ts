@@ -73,6 +73,15 @@ function evalBinary(operator: BinaryOperator, leftExpr: Expr, rightExpr: Expr, e
       return !goEqual(left, right);
     case 'in':
       return isStringSetLiteral(rightExpr) ? inStringSet(left, right as string[]) : contains(right, left);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return compare(operator, left, right);
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith':
+      return stringTest(operator, left, right);
     default:
       return arithmetic(operator, left, right);
   }
@@ -147,6 +156,23 @@ function contains(haystack: GoValue, needle: GoValue): boolean {
   }
   if (haystack === null) return false;
   throw new ExprEvalError(`operator "in" not defined on ${goTypeName(haystack)}`);
+}
+
+/** expr-lang compares numbers (int and float mixed) and strings; anything else is a type error. */
+function compare(operator: '<' | '<=' | '>' | '>=', left: GoValue, right: GoValue): boolean {
+  const bothNumbers = isNumber(left) && isNumber(right);
+  if (!bothNumbers && !(typeof left === 'string' && typeof right === 'string')) {
+    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+  }
+  const [a, b] = bothNumbers ? [Number(left), Number(right)] : [left as string, right as string];
+  return operator === '<' ? a < b : operator === '<=' ? a <= b : operator === '>' ? a > b : a >= b;
+}
+
+function stringTest(operator: 'contains' | 'startsWith' | 'endsWith', left: GoValue, right: GoValue): boolean {
+  if (typeof left !== 'string' || typeof right !== 'string') {
+    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+  }
+  return operator === 'contains' ? left.includes(right) : operator === 'startsWith' ? left.startsWith(right) : left.endsWith(right);
 }
 
 function arithmetic(operator: BinaryOperator, left: GoValue, right: GoValue): GoValue {

@@ -6,8 +6,10 @@
 import { ENGINE_NAMES, missingFeatures, rowsFrom, type Engine as TableEngine } from '../../notifications/engine-versions';
 import { EXPR_FEATURE_SYNTAX, featuresOf } from '../../notifications/expr/features';
 import { declaredReleases } from '../../notifications/support/engine-support';
-import { conditions } from './engines';
-import type { NotificationRule } from './rule';
+import type { ClusterConfig } from '../../config/schema';
+import type { Expr } from '../../notifications/expr/ast';
+import { conditions, type Engine } from './engines';
+import type { NotificationRule, Problem } from './rule';
 
 const TABLE_ENGINE = { rollouts: 'argo-rollouts', argocd: 'argo-cd' } as const satisfies Record<string, TableEngine>;
 const RELEASE_FIELD = { rollouts: 'rollouts.controllerVersion', argocd: 'argocd.version' } as const;
@@ -16,29 +18,42 @@ export const engineRelease: NotificationRule = {
   name: 'engine-release',
   engines: ['rollouts', 'argocd'],
   reads: 'loaded',
-  check: ({ loaded, engine, config }) => {
-    const releases = declaredReleases(config);
-    const declared = engine === 'rollouts' ? releases.rollouts : releases.argocd;
-    const rows = rowsFrom(TABLE_ENGINE[engine], declared);
-    return conditions(loaded).flatMap(({ condition, at }) =>
-      [
-        { field: 'when', expr: condition.when, text: condition.whenText },
-        ...(condition.oncePer ? [{ field: 'oncePer', expr: condition.oncePer, text: condition.oncePerText! }] : []),
-      ].flatMap(({ field, expr, text }) => {
-        const needs = featuresOf([expr]);
-        const failing = rows.filter((row) => missingFeatures(row, needs).length > 0);
-        if (failing.length === 0) return [];
-        const first = failing[0]!;
-        const lacks = missingFeatures(first, needs)
-          .map((feature) => EXPR_FEATURE_SYNTAX[feature])
-          .join(' and ');
-        return [
-          {
-            message: `${at}.${field} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
-            fix: 'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a release that has them (docs/engine-versions.md)',
-          },
-        ];
-      }),
-    );
-  },
+  check: ({ loaded, engine, config }) =>
+    releaseProblems(
+      engine,
+      config,
+      conditions(loaded).flatMap(({ condition, at }) => [
+        { at: `${at}.when`, expr: condition.when, text: condition.whenText },
+        ...(condition.oncePer ? [{ at: `${at}.oncePer`, expr: condition.oncePer, text: condition.oncePerText! }] : []),
+      ]),
+    ),
 };
+
+/** An expression of a trigger, named by where it is (`trigger.x[0].when`). */
+export interface TriggerExpressionAt {
+  readonly at: string;
+  readonly expr: Expr;
+  readonly text: string;
+}
+
+/** The expressions that do not compile on the declared release or a later one (a team's triggers too). */
+export function releaseProblems(engine: Engine, config: ClusterConfig, expressions: readonly TriggerExpressionAt[]): Problem[] {
+  const releases = declaredReleases(config);
+  const declared = engine === 'rollouts' ? releases.rollouts : releases.argocd;
+  const rows = rowsFrom(TABLE_ENGINE[engine], declared);
+  return expressions.flatMap(({ at, expr, text }) => {
+    const needs = featuresOf([expr]);
+    const failing = rows.filter((row) => missingFeatures(row, needs).length > 0);
+    if (failing.length === 0) return [];
+    const first = failing[0]!;
+    const lacks = missingFeatures(first, needs)
+      .map((feature) => EXPR_FEATURE_SYNTAX[feature])
+      .join(' and ');
+    return [
+      {
+        message: `${at} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
+        fix: 'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a release that has them (docs/engine-versions.md)',
+      },
+    ];
+  });
+}

@@ -3,7 +3,8 @@
  * escapes, each `when`/`oncePer` in the printer's canonical form, and (for the Rollouts ConfigMap) every key
  * byte-identical to what the builder produced for this cluster.
  */
-import { isScalar, parseDocument, type Scalar } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { isScalar, parse, parseDocument, type Scalar } from 'yaml';
 import { isRecord } from '../../is-record';
 import { parseExpr } from '../../notifications/expr/parse';
 import { printExpr } from '../../notifications/expr/print';
@@ -76,8 +77,11 @@ function expressionTextProblems({ data }: NotificationsConfigMap): Problem[] {
 function builderProblems({ engine, data, config }: NotificationsConfigMap): Problem[] {
   if (engine !== 'rollouts') return [];
   const built = rolloutNotifications(config).data;
+  // A helm chart writes the subscriptions list again with toYaml: equal as YAML is what the engine reads.
+  const sameList = (key: string) =>
+    key === 'subscriptions' && built[key] !== undefined && data[key] !== undefined && isDeepStrictEqual(parse(built[key]), parse(data[key]));
   return [...new Set([...Object.keys(built), ...Object.keys(data)])].flatMap((key) =>
-    built[key] === data[key]
+    built[key] === data[key] || sameList(key)
       ? []
       : [
           {

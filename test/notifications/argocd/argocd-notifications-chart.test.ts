@@ -20,6 +20,8 @@ describe('the Argo CD notifications chart', () => {
       name: 'argocd-notifications-cm',
       namespace: 'argocd-tenant',
       labels: { 'app.kubernetes.io/managed-by': 'glidepath-gitops', 'app.kubernetes.io/part-of': 'glidepath' },
+      // Removing glidepath's folder (or its Application) must never delete the instance's notifications config.
+      annotations: { 'argocd.argoproj.io/sync-options': 'Delete=false' },
     });
     expect(Object.keys(object.data).sort()).toEqual([
       'context',

@@ -1,0 +1,61 @@
+/**
+ * `rollouts.extraData` and `argocd.extraData`: a team's own notification keys, merged into glidepath's ConfigMap.
+ * Each value is checked the way the engine reads it, so that a team's typo never makes the engine refuse the whole
+ * ConfigMap (and with it every Glidepath fact). A problem's `params.line` is the line inside the value.
+ */
+import { parse } from 'yaml';
+import * as z from 'zod';
+import type { NotificationsEngine } from './engine-keys';
+import { extraDataProblems } from './extra-data-parse';
+import { findSecretLikeValues, REDACTED } from './secret-values';
+
+/** `$key` or `$key` inside text: the engine substitutes it from the notifications Secret. */
+const SECRET_REFERENCE = /\$[\w-]+/;
+
+export function extraDataSchema(engine: NotificationsEngine) {
+  return z
+    .record(z.string(), z.string({ error: 'must be the text of the ConfigMap value (use a YAML block scalar: key: |)' }))
+    .superRefine((raw, ctx) => {
+      // A value the loader redacted as a secret is reported already: checking '[redacted]' would only add noise.
+      const data = Object.fromEntries(Object.entries(raw).filter(([, text]) => text !== REDACTED));
+      for (const problem of extraDataProblems(engine, data)) {
+        ctx.addIssue({ code: 'custom', path: [problem.key], message: problem.message, ...(problem.line !== undefined ? { params: { line: problem.line } } : {}) });
+      }
+      for (const [key, text] of Object.entries(data)) {
+        if (!key.startsWith('service.')) continue;
+        for (const finding of literalServiceSecrets(text)) ctx.addIssue({ code: 'custom', path: [key], message: finding });
+      }
+    })
+    .default({});
+}
+
+/**
+ * A service setting named like a secret (token, password, ...) that holds a literal: the value itself must live in
+ * the notifications Secret and be referenced as `$key`. Values that look like secrets anywhere are refused by the
+ * loader already.
+ */
+function literalServiceSecrets(text: string): string[] {
+  let service: unknown;
+  try {
+    service = parse(text, { version: '1.1' });
+  } catch {
+    return []; // reported as invalid YAML
+  }
+  const named = findSecretLikeValues(service)
+    .filter((finding) => finding.by === 'key-name')
+    .filter((finding) => !SECRET_REFERENCE.test(String(valueAt(service, finding.rawPath))))
+    .map((finding) => `${finding.path.join('.')}: ${finding.reason}; put it in the notifications Secret and write $<key> here`);
+  const headers = (service as { headers?: unknown } | null)?.headers;
+  const literalAuth = (Array.isArray(headers) ? headers : []).flatMap((header: unknown, i) => {
+    const { name, value } = (header ?? {}) as { name?: unknown; value?: unknown };
+    const isAuth = typeof name === 'string' && /^(authorization|proxy-authorization)$/i.test(name);
+    return isAuth && typeof value === 'string' && !SECRET_REFERENCE.test(value)
+      ? [`headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret and write $<key> here`]
+      : [];
+  });
+  return [...named, ...literalAuth];
+}
+
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], data);
+}

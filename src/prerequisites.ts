@@ -1,0 +1,48 @@
+/**
+ * What must be true on a cluster for Glidepath's facts to flow, as `synth --summary` prints it: the objects and
+ * settings glidepath does not render and cannot check from here.
+ */
+import type { ClusterConfig } from './config/schema';
+import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from './notifications/engine-facts';
+import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster/cluster-notifications';
+import { CHART_CONFIGMAP_SETTING, CHART_OF, valuesFileName } from './notifications/helm/chart-values';
+import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
+import { argocdExprFeatures } from './notifications/argocd/sync-failure-fact';
+import { lowestSupported } from './notifications/engine-versions';
+import { DEFAULT_ROLLOUTS_RELEASE } from './notifications/support/engine-support';
+
+const SECRET_OF: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
+  rollouts: ROLLOUTS_NOTIFICATION_SECRET,
+  argocd: ARGOCD_NOTIFICATIONS_SECRET,
+};
+const ENGINE_NAME: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = { rollouts: 'Argo Rollouts', argocd: 'Argo CD' };
+
+/** The `$key` references of a ConfigMap's services: each must be a key of the notifications Secret. */
+function secretKeys(configMap: ClusterNotificationsConfigMap): string[] {
+  const keys = Object.entries(configMap.data)
+    .filter(([key]) => key.startsWith('service.'))
+    .flatMap(([, text]) => [...text.matchAll(/\$([\w-]+)/g)].map((match) => match[1]!));
+  return [...new Set(keys)].sort();
+}
+
+function chartLine(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
+  const chart = CHART_OF[configMap.engine];
+  const setting = CHART_CONFIGMAP_SETTING[chart];
+  if (configMap.delivery === 'configmap') {
+    return `  chart     argo-helm ${chart} in ${configMap.namespace}, if installed: ${setting}: false (glidepath's ConfigMap replaces the chart's)`;
+  }
+  return `  chart     argo-helm ${chart} in ${configMap.namespace}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+}
+
+export function prerequisiteLines(config: ClusterConfig): string[] {
+  const configMaps = clusterNotificationConfigMaps(config);
+  return [
+    `${config.name}: what must be true on the cluster for facts to flow`,
+    ...configMaps.map((c) => `  secret    ${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}`),
+    `  label     ${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})`,
+    `  label     ${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
+    `  veridor   ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
+    ...configMaps.map((c) => chartLine(config, c)),
+    `  versions  ${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
+  ];
+}

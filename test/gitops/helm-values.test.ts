@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { diffAgainstGitops } from '../../src/gitops/diff';
+import { contentHash } from '../../src/gitops/gitops-repo';
+import { renderCluster } from '../../src/render/render-cluster';
+import type { Scenario } from './helpers/fixture';
+import { FOLDER, UNRELATED, scenario } from './helpers/fixture';
+import { filesAt } from './helpers/git-repos';
+
+const VALUES_FOLDER = `${FOLDER}-values`;
+const VALUES_FILE = 'argo-rollouts-notifications-values.yaml';
+
+let current: Scenario | undefined;
+afterEach(async () => {
+  await current?.api.close();
+  current = undefined;
+});
+
+function helmValues(config: Scenario['config']): Scenario['config'] {
+  return { ...config, rollouts: { ...config.rollouts, delivery: 'helm-values' } };
+}
+
+describe('pr and diff with a helm-values ConfigMap', () => {
+  it('pr commits the values into gitops.valuesPath beside the manifests folder, and names both folders', async () => {
+    const s = await scenario();
+    current = s;
+    const config = helmValues(s.config);
+    const rendered = renderCluster(config);
+    const result = await s.run({ config, files: rendered });
+
+    expect(result.action).toBe('opened');
+    const tree = filesAt(s.remote, result.branch!);
+    expect(tree[`${VALUES_FOLDER}/${VALUES_FILE}`]).toBe(rendered.find((f) => f.path === VALUES_FILE)!.content);
+    expect(Object.keys(tree).filter((p) => p.startsWith(`${FOLDER}/`)).sort()).toEqual(rendered.filter((f) => f.folder === undefined).map((f) => `${FOLDER}/${f.path}`).sort());
+    for (const [path, content] of Object.entries(UNRELATED)) expect(tree[path]).toBe(content);
+
+    // The base holds an older render without the Rollouts ConfigMap: it is not added, its values are.
+    expect(result.review.objects).toContainEqual({ change: 'added', kind: 'Helm values', name: VALUES_FILE });
+    expect(result.review.objects.filter((o) => o.name === 'argo-rollouts-notification-configmap')).toEqual([]);
+    expect(result.commitMessage).toContain(`into ${FOLDER}/ and ${VALUES_FOLDER}/ (the folders are replaced; nothing else changes)`);
+    expect(result.commitMessage).toContain(`  added   ${VALUES_FOLDER}/${VALUES_FILE}`);
+    expect(result.body).toContain(`Replaces exactly \`${FOLDER}/\` and \`${VALUES_FOLDER}/\``);
+    expect(result.body).toContain(`+++ b/${VALUES_FOLDER}/${VALUES_FILE}`);
+    expect(result.branch).toBe(`glidepath/prod/${contentHash([...rendered.filter((f) => f.folder === undefined), { path: `\0values/${VALUES_FILE}`, content: rendered.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`);
+  });
+
+  it('diff of the same render against that branch: no change in either folder; back to configmap: the values file goes', async () => {
+    const first = await scenario();
+    current = first;
+    const config = helmValues(first.config);
+    const opened = await first.run({ config, files: renderCluster(config) });
+    const onBranch = { ...config, gitops: { ...config.gitops, baseBranch: opened.branch! } };
+
+    const same = await diffAgainstGitops({ config: onBranch, files: renderCluster(onBranch), cacheDir: first.cacheDir });
+    expect(same.changed).toBe(false);
+    expect(same.markdown).toContain(`**No change**: \`${FOLDER}\` and \`${VALUES_FOLDER}\` already hold exactly what is rendered.`);
+
+    const back = { ...onBranch, rollouts: { ...onBranch.rollouts, delivery: 'configmap' as const } };
+    const undo = await diffAgainstGitops({ config: back, files: renderCluster(back), cacheDir: first.cacheDir });
+    expect(undo.review.objects).toEqual([
+      { change: 'added', kind: 'ConfigMap', namespace: 'argo-rollouts', name: 'argo-rollouts-notification-configmap' },
+      { change: 'removed', kind: 'Helm values', name: VALUES_FILE },
+    ]);
+    expect(undo.markdown).toContain(`--- a/${VALUES_FOLDER}/${VALUES_FILE}\n+++ /dev/null`);
+  });
+});
