@@ -2,14 +2,18 @@
 // side by side with `cdk8s synth`, and for generated fleets; writes bench/results.md.
 //   BENCH_RUNS=7 npm run bench          more runs
 //   BENCH_FLEETS=10,100 npm run bench   other fleet sizes
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+//   BENCH_ONLY=pr npm run bench         only the `pr --all` rows (their section of results.md is rewritten)
+//   BENCH_PR_FLEETS=10,100,300          fleet sizes of the `pr --all` rows
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { bundle, ROOT } from '../scripts/bundle.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FLEETS = (process.env.BENCH_FLEETS ?? '10,100,500').split(',').map(Number);
+const PR_FLEETS = (process.env.BENCH_PR_FLEETS ?? '10,30,100').split(',').map(Number);
+const ONLY_PR = process.env.BENCH_ONLY === 'pr';
 const NAMESPACES_PER_CLUSTER = 20;
 const SAMPLE_MS = 10;
 const work = mkdtempSync(join(tmpdir(), 'glidepath-bench-'));
@@ -29,11 +33,19 @@ function peakOfTree(pid) {
   return peak;
 }
 
-/** Runs a command to completion; returns wall seconds and peak memory. Fails loudly on a non-zero exit. */
-function timeProcess(command, args) {
+/** CPU seconds (user + system) of this process's waited-for children so far: what a finished child tree used. */
+function childrenCpuSeconds() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  // Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks of 1/100 s.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Runs a command to completion; returns wall seconds, CPU seconds and peak memory. Fails loudly on a non-zero exit. */
+function timeProcess(command, args, env = {}) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const cpuBefore = childrenCpuSeconds();
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     let peak = 0;
     child.stderr.on('data', (d) => (stderr += d));
@@ -42,7 +54,7 @@ function timeProcess(command, args) {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       clearInterval(sampler);
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${stderr}`));
-      else resolve({ seconds, peak });
+      else resolve({ seconds, peak, cpu: childrenCpuSeconds() - cpuBefore });
     });
   });
 }
@@ -64,10 +76,13 @@ async function measure(label, command, args, clusters) {
   return row;
 }
 
-/** `shared`: every cluster tracks app-00..app-19, as a fleet of the same apps does; otherwise no two clusters share one. */
-function fleetDir(size, { shared = true } = {}) {
-  const dir = join(work, `fleet-${size}-${shared ? 'shared' : 'unique'}`);
-  mkdirSync(dir);
+/**
+ * `shared`: every cluster tracks app-00..app-19, as a fleet of the same apps does; otherwise no two clusters share one.
+ * `repo`: the gitops repo of every cluster, shipped with provider none.
+ */
+function fleetDir(size, { shared = true, repo } = {}) {
+  const dir = join(work, `fleet-${size}-${shared ? 'shared' : 'unique'}${repo ? '-pr' : ''}`);
+  mkdirSync(dir, { recursive: true });
   for (let i = 0; i < size; i++) {
     const name = `c${String(i).padStart(4, '0')}`;
     const namespaces = Array.from({ length: NAMESPACES_PER_CLUSTER }, (_, n) => `    - ${shared ? '' : `${name}-`}app-${String(n).padStart(2, '0')}`);
@@ -83,12 +98,48 @@ function fleetDir(size, { shared = true } = {}) {
         'argocd: { namespace: argocd-apps, context: { argocdUrl: https://argocd.example } }',
         'prune: { image: "registry.k8s.io/kubectl:v1.28.15" }',
         'veridor: { image: "registry.example/veridor:1.0.0" }',
-        'gitops: { repo: "https://github.com/example/gitops.git" }',
+        repo ? `gitops: { repo: "${repo}", provider: none }` : 'gitops: { repo: "https://github.com/example/gitops.git" }',
         '',
       ].join('\n'),
     );
   }
   return dir;
+}
+
+/**
+ * `pr --all --provider none` against a local bare repo: `first` times a fresh remote and cache each run (every
+ * cluster proposed: one fetch, one commit write, one push), `rerun` the run after it (every cluster up to date).
+ */
+async function measurePr(size, kind) {
+  const remote = join(work, `gitops-${size}.git`);
+  const cache = join(work, `cache-${size}`);
+  const template = join(work, 'gitops-template.git');
+  if (!existsSync(template)) {
+    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', template]);
+    const now = `${Math.floor(Date.now() / 1000)} +0000`;
+    execFileSync('git', ['fast-import', '--quiet'], { cwd: template, input: `commit refs/heads/main\ncommitter bench <bench@example> ${now}\ndata 4\ninit\nM 100644 inline README.md\ndata 9\n# gitops\n\n` });
+  }
+  const clusters = fleetDir(size, { repo: remote });
+  const fresh = () => {
+    rmSync(remote, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+    cpSync(template, remote, { recursive: true });
+  };
+  const args = [cli, 'pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', cache, '--source-dir', ROOT];
+  const env = { GIT_AUTHOR_NAME: 'bench', GIT_COMMITTER_NAME: 'bench' };
+  const runs = [];
+  for (let i = 0; i <= RUNS; i++) {
+    if (kind === 'first' || i === 0) fresh();
+    if (kind === 'rerun' && i === 0) await timeProcess(process.execPath, args, env);
+    const run = await timeProcess(process.execPath, args, env);
+    if (i > 0) runs.push(run); // the first is the warm-up
+  }
+  const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
+  const label = kind === 'first' ? `glidepath pr --all --provider none, fleet of ${size}, every cluster proposed` : `glidepath pr --all --provider none, fleet of ${size}, rerun: every cluster up to date`;
+  const cpu = runs.map((r) => r.cpu).sort((a, b) => a - b);
+  const row = { label, clusters: size, median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1), cpu: cpu[Math.floor(cpu.length / 2)], peakMb: Math.max(...runs.map((r) => r.peak)) / 2 ** 20 };
+  console.error(`${label}: median ${row.median.toFixed(3)} s, ${row.cpu.toFixed(2)} CPU s, peak ${row.peakMb.toFixed(0)} MB`);
+  return row;
 }
 
 await bundle();
@@ -97,20 +148,56 @@ const cli = join(ROOT, 'scripts', 'cli.mjs');
 const cdk8s = join(ROOT, 'node_modules', '.bin', 'cdk8s');
 const shipped = (await import('node:fs')).readdirSync(join(ROOT, 'clusters')).filter((f) => /\.ya?ml$/.test(f)).length;
 
+const prRows = [];
+for (const size of PR_FLEETS) for (const kind of ['first', 'rerun']) prRows.push(await measurePr(size, kind));
+
 const rows = [];
-rows.push(await measure('glidepath synth, shipped clusters', process.execPath, [cli, 'synth', '--out', out('own')], shipped));
-rows.push(await measure('cdk8s synth (cdk8s.yaml app), shipped clusters', cdk8s, ['synth', '--check-upgrade=false', '--output', out('cdk8s')], shipped));
-for (const size of FLEETS) {
+if (!ONLY_PR) rows.push(await measure('glidepath synth, shipped clusters', process.execPath, [cli, 'synth', '--out', out('own')], shipped));
+if (!ONLY_PR) rows.push(await measure('cdk8s synth (cdk8s.yaml app), shipped clusters', cdk8s, ['synth', '--check-upgrade=false', '--output', out('cdk8s')], shipped));
+for (const size of ONLY_PR ? [] : FLEETS) {
   rows.push(await measure(`glidepath synth, fleet of ${size}`, process.execPath, [cli, 'synth', '--clusters', fleetDir(size), '--out', out(size)], size));
 }
 // The worst case for the render's YAML cache: no chart repeats across clusters.
-rows.push(await measure('glidepath synth, fleet of 100, no namespace shared', process.execPath, [cli, 'synth', '--clusters', fleetDir(100, { shared: false }), '--out', out('unique')], 100));
+if (!ONLY_PR) rows.push(await measure('glidepath synth, fleet of 100, no namespace shared', process.execPath, [cli, 'synth', '--clusters', fleetDir(100, { shared: false }), '--out', out('unique')], 100));
 rmSync(work, { recursive: true, force: true });
+
+const fmt = (s) => s.toFixed(3);
+const perCluster = (r) => (r.median / r.clusters) * 1000;
+const tableRow = (r) => `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
+const pr100 = prRows.find((r) => r.clusters === 100 && r.label.includes('proposed'));
+const firstRuns = prRows.filter((r) => r.label.includes('proposed')).sort((a, b) => a.clusters - b.clusters);
+const prSection = [
+  '<!-- pr-bench: rewritten by npm run bench and BENCH_ONLY=pr npm run bench -->',
+  '## Shipping a fleet: `npm run pr -- --all`',
+  '',
+  `On ${new Date().toISOString().slice(0, 10)}: every cluster into one local bare repo with \`--provider none\` (no API), ${RUNS} runs after a warm-up;`,
+  `load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
+  'A first run starts from a fresh remote and cache each time, so every cluster is rendered, committed and pushed; a',
+  'rerun finds every branch holding its render and pushes nothing. CPU is user + system time of the whole process',
+  'tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than wall time.',
+  '',
+  '| what | clusters | median s | min s | max s | ms per cluster | CPU s (median) | CPU ms per cluster | peak MB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...prRows.map((r) => `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`),
+  '',
+  ...(pr100 ? [`- [${pr100.median < 30 ? 'x' : ' '}] 100 clusters proposed in under 30 s (${fmt(pr100.median)} s)`] : []),
+  // CPU, not wall: on a shared machine the wall time of one row can double while the work stays the same.
+  `- [${firstRuns.every((r, i) => i === 0 || r.cpu / r.clusters < firstRuns[i - 1].cpu / firstRuns[i - 1].clusters) ? 'x' : ' '}] CPU per cluster falls as the fleet grows (${firstRuns.map((r) => `${r.clusters}: ${((r.cpu / r.clusters) * 1000).toFixed(0)} ms`).join(', ')}; wall: ${firstRuns.map((r) => `${perCluster(r).toFixed(0)} ms`).join(', ')})`,
+  '<!-- /pr-bench -->',
+  '',
+].join('\n');
+const resultsFile = join(ROOT, 'bench', 'results.md');
+if (ONLY_PR) {
+  const old = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n\n';
+  const kept = old.replace(/<!-- pr-bench[\s\S]*<!-- \/pr-bench -->\n?/, '').replace(/\n*$/, '\n\n');
+  writeFileSync(resultsFile, kept + prSection);
+  console.log(prSection);
+  process.exit(0);
+}
 
 const [own, viaCdk8s] = rows;
 const fleets = rows.slice(2).filter((r) => !r.label.includes('no namespace shared'));
 const unique100 = rows.find((r) => r.label.includes('no namespace shared'));
-const perCluster = (r) => (r.median / r.clusters) * 1000;
 const fleet100 = fleets.find((r) => r.clusters === 100);
 const checks = [
   [`shipped clusters at most 0.5 s wall`, own.median <= 0.5],
@@ -118,7 +205,6 @@ const checks = [
   ...(fleet100 ? [[`100 clusters at most 3 s and under 300 MB`, fleet100.median <= 3 && fleet100.peakMb < 300]] : []),
   ...(unique100 ? [[`100 clusters sharing no namespace at most 3 s and under 300 MB`, unique100.median <= 3 && unique100.peakMb < 300]] : []),
 ];
-const fmt = (s) => s.toFixed(3);
 const cpu = cpus();
 const md = [
   '# Benchmark results',
@@ -132,12 +218,13 @@ const md = [
   '',
   '| what | clusters | median s | min s | max s | ms per cluster | peak MB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.peakMb.toFixed(0)} |`),
+  ...rows.map(tableRow),
   '',
   'Targets:',
   '',
   ...checks.map(([text, ok]) => `- [${ok ? 'x' : ' '}] ${text}`),
   '',
+  prSection,
 ];
 writeFileSync(join(ROOT, 'bench', 'results.md'), md.join('\n'));
 console.log(md.join('\n'));

@@ -10,7 +10,10 @@ export type ParsedArguments<O extends OptionSpecs> = { readonly help: true } | {
 export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>, args: readonly string[]): ParsedArguments<O> {
   const specs: OptionSpecs = { ...command.options, help: HELP };
   const parseOptions = Object.fromEntries(
-    Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}) }]),
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.multiple === true ? { multiple: true } : {}) },
+    ]),
   );
   const { values, tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
   const helpHint = `npm run ${command.name} -- --help lists its options`;
@@ -42,7 +45,7 @@ export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>
 export function commandHelp(command: Command): string {
   const rows = Object.entries({ ...command.options, help: HELP }).map(([name, spec]) => {
     const short = spec.short !== undefined ? `-${spec.short}, ` : '';
-    const left = `${short}--${name}${spec.value !== undefined ? ` ${spec.value}` : ''}`;
+    const left = `${short}--${name}${spec.value !== undefined ? ` ${spec.value}` : ''}${spec.multiple === true ? ' ...' : ''}`;
     const description = spec.default !== undefined ? `${spec.description} (default: ${spec.default})` : spec.description;
     return [left, description] as const;
   });

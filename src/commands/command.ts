@@ -13,8 +13,11 @@ export interface CommandContext {
   readonly warn: (line: string) => void;
 }
 
-/** How a command ended; src/cli.ts turns it into the exit code. `not-ready`: check-live found something to fix. */
-export type Outcome = 'done' | 'violations' | 'changes' | 'not-ready';
+/**
+ * How a command ended; src/cli.ts turns it into the exit code. `failure`: some of its work failed (e.g. one cluster
+ * of pr --all); `not-ready`: check-live found something to fix.
+ */
+export type Outcome = 'done' | 'violations' | 'changes' | 'failure' | 'not-ready';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -23,13 +26,21 @@ export interface OptionSpec {
   readonly description: string;
   readonly short?: string;
   readonly default?: string;
+  /** May be given more than once; the values come as a list. */
+  readonly multiple?: boolean;
 }
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
 /** The parsed value of each option: booleans are set or not, strings with a default always have one. */
 export type OptionValues<O extends OptionSpecs> = {
-  readonly [K in keyof O]: O[K] extends { type: 'boolean' } ? boolean | undefined : O[K] extends { default: string } ? string : string | undefined;
+  readonly [K in keyof O]: O[K] extends { type: 'boolean' }
+    ? boolean | undefined
+    : O[K] extends { multiple: true }
+      ? string[] | undefined
+      : O[K] extends { default: string }
+        ? string
+        : string | undefined;
 };
 
 export interface Command<O extends OptionSpecs = OptionSpecs> {

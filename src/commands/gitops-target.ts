@@ -1,7 +1,8 @@
-/** The one cluster `pr` or `diff` works on, rendered, and the gitops repo to compare it with. */
+/** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
+import type { ClusterConfig } from '../config/schema';
 import { GlidepathError } from '../errors';
-import type { GitopsRepoOptions } from '../gitops/gitops-repo';
-import type { RenderedFile } from '../render/render-cluster';
+import { parseProvider } from '../gitops/providers';
+import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
 import { envValue } from './options';
 import { loadSupportedClusters } from './supported-clusters';
@@ -14,29 +15,50 @@ export interface GitopsTargetValues {
   readonly against?: string | undefined;
   readonly base?: string | undefined;
   readonly 'cache-dir'?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly 'allow-insecure-http'?: boolean | undefined;
 }
 
-export interface GitopsTarget extends GitopsRepoOptions {
-  readonly files: readonly RenderedFile[];
+export interface GitopsSettings {
+  readonly repo?: string;
+  readonly base?: string;
+  readonly cacheRoot?: string;
+  readonly provider?: ProviderName;
+  readonly tokens: { readonly github?: string; readonly gitlab?: string };
+  readonly allowInsecureHttp?: boolean;
 }
 
-export function gitopsTarget(command: string, values: GitopsTargetValues, context: CommandContext): GitopsTarget {
-  if (values.cluster === undefined) {
-    throw new GlidepathError(`${command} works on one cluster: --cluster is missing`, `e.g. npm run ${command} -- --cluster prod`);
-  }
+/** The settings from the command line and the environment (GITHUB_TOKEN, GITLAB_TOKEN). */
+export function gitopsSettings(values: GitopsTargetValues, context: CommandContext): GitopsSettings {
   if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
   }
-  const [loaded] = loadSupportedClusters(values, context);
-  const config = loaded!.config;
   const repo = values.repo ?? values.against;
-  const token = envValue(context.env, 'GITHUB_TOKEN');
+  const github = envValue(context.env, 'GITHUB_TOKEN');
+  const gitlab = envValue(context.env, 'GITLAB_TOKEN');
   return {
-    config,
-    files: context.render(config),
     ...(repo !== undefined ? { repo } : {}),
     ...(values.base !== undefined ? { base: values.base } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
-    ...(token !== undefined ? { token } : {}),
+    ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
+    tokens: { ...(github !== undefined ? { github } : {}), ...(gitlab !== undefined ? { gitlab } : {}) },
+    ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
   };
+}
+
+/** The one cluster of `--cluster`. */
+export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): ClusterConfig {
+  if (values.cluster === undefined) {
+    throw new GlidepathError(
+      `${command} works on one cluster: --cluster is missing`,
+      `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`,
+    );
+  }
+  return loadSupportedClusters(values, context)[0]!.config;
+}
+
+/** Every cluster of the clusters folder (each file must be valid). */
+export function everyCluster(values: GitopsTargetValues, context: CommandContext): ClusterConfig[] {
+  if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
+  return loadSupportedClusters(values, context).map((l) => l.config);
 }

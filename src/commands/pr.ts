@@ -1,48 +1,107 @@
-/** `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its pull request. */
-import { DEFAULT_IDENTITY, openPullRequest } from '../gitops/pull-request';
-import { parseGithubRepo } from '../gitops/remote';
-import { formatPullRequestResult } from '../gitops/report';
-import { defineCommand } from './command';
-import { gitopsTarget } from './gitops-target';
-import { envValue, GITHUB_TOKEN_NOTE, gitopsTargetOptions } from './options';
+/** `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its change; `--all` for every cluster. */
+import { GlidepathError } from '../errors';
+import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/pull-request';
+import { parseRepoPath } from '../gitops/remote';
+import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
+import { shipClusters } from '../gitops/ship';
+import { commitUrlBase } from '../gitops/source';
+import { renderCluster } from '../render/render-cluster';
+import { renderClusters } from '../render/render-pool';
+import { defineCommand, type CommandContext } from './command';
+import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
+import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions } from './options';
 
 export default defineCommand({
   name: 'pr',
-  summary: 'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull request',
-  usage: 'npm run pr -- --cluster NAME [options]',
+  summary: 'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull or merge request',
+  usage: 'npm run pr -- --cluster NAME|--all [options]',
   options: {
     ...gitopsTargetOptions,
-    'dry-run': { type: 'boolean', description: 'build the commit and the pull request text; push nothing, open nothing' },
+    cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },
+    all: { type: 'boolean', description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster' },
+    'dry-run': { type: 'boolean', description: "build the commit and the change's text; push nothing, open nothing" },
     'api-url': {
       type: 'string',
       value: 'URL',
-      description: 'GitHub API (default GITHUB_API_URL, else from the repo host: api.github.com or https://<host>/api/v3)',
+      description:
+        "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)",
     },
-    'github-repo': { type: 'string', value: 'OWNER/NAME', description: 'the repository on GitHub when the repo URL does not tell (a local path, a mirror)' },
+    'remote-path': {
+      type: 'string',
+      value: 'PATH',
+      description: 'the repository on its host when the URL does not tell: OWNER/NAME, or GROUP/SUBGROUP/NAME on GitLab',
+    },
+    'github-repo': { type: 'string', value: 'OWNER/NAME', description: 'the same as --remote-path, for GitHub (implies --provider github)' },
+    'push-option': {
+      type: 'string',
+      value: 'TEXT',
+      multiple: true,
+      description: 'passed to git push --push-option, e.g. merge_request.label=glidepath (repeatable)',
+    },
+    draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab)' },
+    label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab)' },
+    reviewer: { type: 'string', value: 'USER', multiple: true, description: 'ask for a review of a new change (repeatable; GitHub teams as ORG/TEAM)' },
+    'gitlab-auth': {
+      type: 'string',
+      value: 'MODE',
+      description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)',
+    },
     'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
+    'source-url': { type: 'string', value: 'URL', description: "this repo's web page, for a link to the source commit (default from the CI's environment)" },
   },
   notes: [
-    GITHUB_TOKEN_NOTE,
+    PROVIDER_TOKEN_NOTE,
     'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)',
     '',
-    'Exit codes: 0 done, 1 failure, 2 bad input.',
+    'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.',
   ],
 
   async run(values, context) {
-    const target = gitopsTarget('pr', values, context);
+    const configs = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
+    const gitlabAuth = values['gitlab-auth'];
+    if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
+      throw new GlidepathError(
+        `--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`,
+        'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens',
+      );
+    }
+    const settings = gitopsSettings(values, context);
     const apiUrl = values['api-url'] ?? envValue(context.env, 'GITHUB_API_URL');
-    const result = await openPullRequest({
-      ...target,
+    const remotePath = values['remote-path'] ?? values['github-repo'];
+    const sourceCommitUrl = commitUrlBase(context.env, values['source-url']);
+    const outcomes = await shipClusters({
+      ...settings,
+      // --github-repo says the host is GitHub's.
+      ...(settings.provider === undefined && values['github-repo'] !== undefined ? { provider: 'github' as const } : {}),
+      clusters: await rendered(configs, context),
       dryRun: values['dry-run'] ?? false,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
-      ...(values['github-repo'] !== undefined ? { githubRepo: parseGithubRepo(values['github-repo']) } : {}),
+      ...(remotePath !== undefined ? { remotePath: parseRepoPath(remotePath, values['remote-path'] !== undefined ? '--remote-path' : '--github-repo') } : {}),
+      ...(gitlabAuth !== undefined ? { gitlabAuth } : {}),
       ...(values['source-dir'] !== undefined ? { sourceDir: values['source-dir'] } : {}),
+      ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
+      ...(values['push-option'] !== undefined ? { pushOptions: values['push-option'] } : {}),
+      extras: { draft: values.draft ?? false, labels: values.label ?? [], reviewers: values.reviewer ?? [] },
       identity: {
         name: envValue(context.env, 'GLIDEPATH_GIT_NAME') ?? DEFAULT_IDENTITY.name,
         email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
       },
     });
-    for (const line of formatPullRequestResult(result)) context.print(line);
-    return 'done';
+    if (values.all !== true) {
+      const [outcome] = outcomes;
+      if (outcome?.error !== undefined) throw outcome.error;
+      for (const line of formatPullRequestResult(outcome!.result!)) context.print(line);
+      return 'done';
+    }
+    for (const outcome of outcomes) if (outcome.result !== undefined) for (const line of formatPullRequestResult(outcome.result)) context.print(line);
+    for (const line of formatFleetSummary(outcomes)) context.print(line);
+    return outcomes.some((o) => o.error !== undefined) ? 'failure' : 'done';
   },
 });
+
+/** A fleet renders on worker threads; an injected renderer (tests) renders here. */
+async function rendered(configs: readonly import('../config/schema').ClusterConfig[], context: CommandContext): Promise<ShipCluster[]> {
+  if (context.render !== renderCluster || configs.length === 1) return configs.map((config) => ({ config, files: context.render(config) }));
+  const clusters = await renderClusters(configs);
+  return configs.map((config, i) => ({ config, files: clusters[i]!.files }));
+}

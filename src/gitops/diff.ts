@@ -1,15 +1,24 @@
-/** `diff`: what a pull request would change in the gitops repo's base branch, as Markdown. */
+/** `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body). */
+import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
-import { openGitopsRepo, type GitopsRepoOptions } from './gitops-repo';
-import { readOwnedFolders, renderedFolders, reviewOwned } from './owned-folders';
+import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
+import { gitUserFor, inferProvider, tokenVariable } from './providers';
+import type { ShipSettings } from './pull-request';
+import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
+import { blobIds, contentsOf, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
 import { hasChanges, type Review } from './review';
+import { notesContext, reviewNotes } from './review-notes';
+import { checkToken, refuseCleartext } from './tokens';
+import { listTree, readBlobs } from './tree';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
 
-export interface DiffOptions extends GitopsRepoOptions {
+/** The settings `pr` takes that say where to compare; the tokens need read access only. */
+export interface DiffOptions extends Pick<ShipSettings, 'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp'> {
+  readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
   readonly maxChars?: number;
 }
@@ -23,14 +32,42 @@ export interface DiffResult {
 }
 
 export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResult> {
-  const rendered = renderedFolders(options.files);
-  const repo = await openGitopsRepo(options);
-  const review = reviewOwned(repo.folders, await readOwnedFolders(repo.checkout, repo.baseCommit, repo.folders), rendered);
-  const markdown = renderReviewMarkdown(review, {
-    heading: `glidepath: \`${options.config.name}\` → \`${repo.folder}\``,
-    context: [`Compared with \`${repo.base}\` of ${displayUrl(repo.remote)} at ${repo.baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
-    maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
-    fullDiffCommand: `npm run diff -- --cluster ${options.config.name}`,
-  });
-  return { review, changed: hasChanges(review), markdown, baseCommit: repo.baseCommit, notes: repo.notes };
+  const { config } = options;
+  const rendered = renderedFolders(config, options.files);
+  const target = clusterTarget(config, options.repo, options.base);
+  // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
+  const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
+  const variable = tokenVariable(provider);
+  const token = provider === 'gitlab' ? options.tokens?.gitlab : provider === 'github' ? options.tokens?.github : undefined;
+  if (variable !== undefined && token !== undefined && token !== '') {
+    checkToken(variable, token);
+    refuseCleartext(target.remote.url, 'the gitops repo', variable, options.allowInsecureHttp === true);
+  }
+  const repo = await openGitopsRepo(
+    {
+      remote: target.remote,
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+      ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
+      ...(token !== undefined && token !== '' ? { token, tokenUser: gitUserFor(provider) } : {}),
+    },
+    [target.base],
+    target.branchPrefix,
+  );
+  try {
+    const baseCommit = repo.fetched.bases.get(target.base);
+    if (baseCommit === undefined) throw missingBaseError(repo.cache, target.base);
+    const listing = ownedIn(await listTree(repo.cache, baseCommit), target.folders);
+    const before = contentsOf(listing, await readBlobs(repo.cache, blobIds(listing)));
+    const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
+    const markdown = renderReviewMarkdown(review, {
+      heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
+      context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
+      extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
+      maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
+      fullDiffCommand: `npm run diff -- --cluster ${config.name}`,
+    });
+    return { review, changed: hasChanges(review), markdown, baseCommit, notes: repo.notes };
+  } finally {
+    repo.release();
+  }
 }

@@ -18,8 +18,10 @@ export type GitopsErrorKind =
   | 'push-rejected'
   /** The update is not a fast-forward and the remote refuses those. */
   | 'non-fast-forward'
-  /** The GitHub API failed (5xx, rate limit) after its retries. */
+  /** The provider's API failed (5xx, rate limit) after its retries. */
   | 'api'
+  /** Another run holds the cache and did not finish in time. */
+  | 'locked'
   /** Any other git failure. */
   | 'git';
 

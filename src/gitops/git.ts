@@ -11,17 +11,19 @@ export interface GitResult {
 export interface GitOptions {
   /** The repository git works in (`git -C`). */
   readonly cwd: string;
-  /** GITHUB_TOKEN: sent to https remotes as an `http.<scope>.extraHeader`, set through GIT_CONFIG_* variables. */
+  /** The provider token: sent to https remotes as an `http.<scope>.extraHeader`, set through GIT_CONFIG_* variables. */
   readonly token?: string;
   /** URL prefix the header is limited to, e.g. `https://github.com/`; without it the token is not sent. */
   readonly tokenScope?: string;
+  /** The Basic user name the token goes with: `x-access-token` (GitHub, the default) or `oauth2` (GitLab). */
+  readonly tokenUser?: string;
   /** Kills a git command that runs longer (a hung network); default 5 minutes. */
   readonly timeoutMs?: number;
 }
 
 export interface RunOptions {
   /** Written to git's standard input. */
-  readonly input?: string;
+  readonly input?: string | Buffer;
   /** More environment, e.g. GIT_INDEX_FILE or the commit identity. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -116,7 +118,7 @@ export class Git {
       const index = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
       env.GIT_CONFIG_COUNT = String(index + 1);
       env[`GIT_CONFIG_KEY_${index}`] = `http.${tokenScope}.extraHeader`;
-      env[`GIT_CONFIG_VALUE_${index}`] = `Authorization: Basic ${basicCredentials(token)}`;
+      env[`GIT_CONFIG_VALUE_${index}`] = `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`;
     }
     return env;
   }

@@ -4,14 +4,16 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
 import { GitopsError } from './errors';
+import { GITHUB_BODY_LIMIT } from './markdown';
 import { redact, secretForms } from './redact';
-import type { GithubRepo } from './remote';
+import type { RepoPath } from './remote';
+import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 export interface GithubClientOptions {
   readonly token: string;
   /** `https://api.github.com`, or GitHub Enterprise Server's `https://<host>/api/v3`. */
   readonly apiUrl: string;
-  readonly repo: GithubRepo;
+  readonly repo: RepoPath;
   /** Retries of a request that failed with a 5xx or a network error; default 3. */
   readonly retries?: number;
   /** Unit of the retry back-off (retry n waits n² units) and of Retry-After seconds; default 1000 ms. Tests use 1. */
@@ -26,23 +28,27 @@ export interface GithubClientOptions {
   readonly timeoutMs?: number;
 }
 
-export interface PullRequest {
-  readonly number: number;
-  readonly url: string;
-  readonly branch: string;
-  readonly title: string;
-  readonly body: string;
+interface ApiPull {
+  number: number;
+  html_url: string;
+  title: string;
+  body?: string | null;
+  head: { ref: string };
+  base: { ref: string };
 }
 
-export interface PullRequestFields {
-  readonly title: string;
-  readonly body: string;
+function toChange(p: ApiPull): ChangeRequest {
+  return { number: p.number, url: p.html_url, branch: p.head.ref, base: p.base.ref, title: p.title, body: p.body ?? '' };
 }
 
 const RetryingOctokit = Octokit.plugin(retry, throttling);
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export class GithubPulls {
+export class GithubPulls implements ChangeHost {
+  readonly provider = 'github';
+  readonly noun = CHANGE_NOUNS.github;
+  readonly sigil = '#';
+  readonly bodyLimit = GITHUB_BODY_LIMIT;
   private readonly octokit: InstanceType<typeof RetryingOctokit>;
   private readonly secrets: string[];
 
@@ -75,35 +81,55 @@ export class GithubPulls {
   }
 
   get repoName(): string {
-    return `${this.options.repo.owner}/${this.options.repo.repo}`;
+    return `${this.options.repo.owner}/${this.options.repo.name}`;
   }
 
-  /** Open pull requests into `base` from this repository's branches whose name starts with `branchPrefix`, oldest first. */
-  async findOpen(base: string, branchPrefix: string): Promise<PullRequest[]> {
-    const { owner, repo } = this.options.repo;
+  /** Open pull requests from this repository's branches whose name starts with `branchPrefix`, oldest first. */
+  async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
+    const { owner, name: repo } = this.options.repo;
     const pulls = await this.call(`list the open pull requests of ${this.repoName}`, () =>
-      this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', base, per_page: 100 }),
+      this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 }),
     );
     return pulls
       .filter((p) => p.head.ref.startsWith(branchPrefix) && (p.head.repo === null || p.head.repo.full_name.toLowerCase() === p.base.repo.full_name.toLowerCase()))
       .sort((a, b) => a.number - b.number)
-      .map((p) => ({ number: p.number, url: p.html_url, branch: p.head.ref, title: p.title, body: p.body ?? '' }));
+      .map(toChange);
   }
 
-  async create(base: string, branch: string, fields: PullRequestFields): Promise<PullRequest> {
-    const { owner, repo } = this.options.repo;
+  async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
+    const { owner, name: repo } = this.options.repo;
     const { data } = await this.call(`open a pull request from ${branch} into ${base} of ${this.repoName}`, () =>
-      this.octokit.rest.pulls.create({ owner, repo, base, head: branch, title: fields.title, body: fields.body, maintainer_can_modify: false }),
+      this.octokit.rest.pulls.create({ owner, repo, base, head: branch, title: fields.title, body: fields.body, maintainer_can_modify: false, ...(extras.draft ? { draft: true } : {}) }),
     );
-    return { number: data.number, url: data.html_url, branch: data.head.ref, title: data.title, body: data.body ?? '' };
+    if (extras.labels !== undefined && extras.labels.length > 0) {
+      await this.call(`label pull request #${data.number} of ${this.repoName}`, () =>
+        this.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...extras.labels!] }),
+      );
+    }
+    if (extras.reviewers !== undefined && extras.reviewers.length > 0) {
+      const teams = extras.reviewers.filter((r) => r.includes('/')).map((r) => r.split('/').at(-1)!);
+      const users = extras.reviewers.filter((r) => !r.includes('/'));
+      await this.call(`request reviewers on pull request #${data.number} of ${this.repoName}`, () =>
+        this.octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: data.number, reviewers: users, team_reviewers: teams }),
+      );
+    }
+    return toChange(data);
   }
 
-  async update(number: number, fields: Partial<PullRequestFields> & { state?: 'open' | 'closed' }): Promise<PullRequest> {
-    const { owner, repo } = this.options.repo;
+  async update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest> {
+    return this.patch(change.number, { ...fields });
+  }
+
+  async close(change: ChangeRequest): Promise<ChangeRequest> {
+    return this.patch(change.number, { state: 'closed' });
+  }
+
+  private async patch(number: number, fields: { title?: string; body?: string; state?: 'closed' }): Promise<ChangeRequest> {
+    const { owner, name: repo } = this.options.repo;
     const { data } = await this.call(`update pull request #${number} of ${this.repoName}`, () =>
       this.octokit.rest.pulls.update({ owner, repo, pull_number: number, ...fields }),
     );
-    return { number: data.number, url: data.html_url, branch: data.head.ref, title: data.title, body: data.body ?? '' };
+    return toChange(data);
   }
 
   private async call<T>(action: string, request: () => Promise<T>): Promise<T> {

@@ -1,42 +1,26 @@
-/** Opens the cluster's gitops repository (cache, fetch, base commit): the part `pr` and `diff` share. */
+/** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import { defaultCacheDir, fetchedTips, fetchRefs, isAncestor, openCache, refuseDirtyLocalRepo, remoteTip, type Checkout } from './checkout';
+import { defaultCacheDir, openCache, refuseDirtyLocalRepo, type BareCache } from './cache';
+import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { ownedFolder } from './folder';
 import type { OwnedFolders } from './owned-folders';
+import { fetchRefs, isAncestor, readTips, type FetchedRefs } from './refs';
 import { parseRemote, tokenScope, type RemoteUrl } from './remote';
 import type { FolderFile } from './review';
 
-export interface GitopsRepoOptions {
-  readonly config: ClusterConfig;
-  /** Another repository than the cluster file's `gitops.repo` (URL or path). */
-  readonly repo?: string;
-  /** Another base branch than `gitops.baseBranch`. */
-  readonly base?: string;
-  /** The bare cache itself; default `<cacheRoot>/<repo>-<hash>`. */
-  readonly cacheDir?: string;
-  /** Folder of caches, one per gitops repository; default `.glidepath-cache` in the working directory. */
-  readonly cacheRoot?: string;
-  /** GITHUB_TOKEN, sent to https remotes as a header. */
-  readonly token?: string;
-  /** Timeout of one git command. */
-  readonly gitTimeoutMs?: number;
-}
-
-export interface OpenedGitopsRepo {
-  readonly checkout: Checkout;
+/** Where one cluster goes: the repository, its base branch, and the folders glidepath owns there. */
+export interface ClusterTarget {
   readonly remote: RemoteUrl;
-  readonly folder: string;
-  /** The owned folders: the manifests (`folder`) and the helm values. */
-  readonly folders: OwnedFolders;
   readonly base: string;
-  readonly baseCommit: string;
+  /** The manifests folder (`folders.manifests`). */
+  readonly folder: string;
+  /** The owned folders: the manifests and the helm values. */
+  readonly folders: OwnedFolders;
+  /** `glidepath/<cluster>/`: every branch of this cluster starts so. */
   readonly branchPrefix: string;
-  /** The fetched glidepath branches of this cluster (`glidepath/<cluster>/...`) with their commits. */
-  readonly branchTips: ReadonlyMap<string, string>;
-  readonly notes: string[];
 }
 
 const BRANCH_NAME = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[A-Za-z0-9._/-]+(?<![/.])$/;
@@ -45,37 +29,70 @@ export function branchPrefixOf(cluster: string): string {
   return `glidepath/${cluster}/`;
 }
 
-export async function openGitopsRepo(options: GitopsRepoOptions): Promise<OpenedGitopsRepo> {
-  const { config } = options;
-  const folder = ownedFolder(config.gitops.path, options.repo === undefined ? 'gitops.path' : `gitops.path (with --repo ${options.repo})`);
-  const folders: OwnedFolders = { manifests: folder, values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath') };
-  const base = options.base ?? config.gitops.baseBranch;
-  if (!BRANCH_NAME.test(base)) {
-    throw new GitopsError('input', `base branch ${JSON.stringify(base)} is not a valid branch name`, 'e.g. --base main');
+/** Checks a cluster's folder, base and repository before anything is fetched. */
+export function clusterTarget(config: ClusterConfig, repo?: string, base?: string): ClusterTarget {
+  const folder = ownedFolder(config.gitops.path, repo === undefined ? 'gitops.path' : `gitops.path (with --repo ${repo})`);
+  const branch = base ?? config.gitops.baseBranch;
+  if (!BRANCH_NAME.test(branch)) {
+    throw new GitopsError('input', `base branch ${JSON.stringify(branch)} is not a valid branch name`, 'e.g. --base main');
   }
-  const remote = parseRemote(options.repo ?? config.gitops.repo);
+  const folders: OwnedFolders = { manifests: folder, values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath') };
+  return { remote: parseRemote(repo ?? config.gitops.repo), base: branch, folder, folders, branchPrefix: branchPrefixOf(config.name) };
+}
+
+export interface RepoAccess {
+  readonly remote: RemoteUrl;
+  /** The bare cache itself; default `<cacheRoot>/<repo>-<hash>`. */
+  readonly cacheDir?: string;
+  /** Folder of caches, one per gitops repository; default `.glidepath-cache` in the working directory. */
+  readonly cacheRoot?: string;
+  /** The provider token, sent to https remotes as a header with `tokenUser`. */
+  readonly token?: string;
+  readonly tokenUser?: string;
+  /** Timeout of one git command. */
+  readonly gitTimeoutMs?: number;
+  readonly lock?: LockOptions;
+}
+
+export interface OpenedGitopsRepo {
+  readonly cache: BareCache;
+  readonly fetched: FetchedRefs;
+  /** A base branch rewritten since the last run, and the like. */
+  readonly notes: string[];
+  /** Lets the next run use the cache. */
+  release(): void;
+}
+
+/** Takes the cache's lock, opens (or makes) the cache and fetches every base and the branches under `branchPrefix`. */
+export async function openGitopsRepo(access: RepoAccess, bases: readonly string[], branchPrefix: string): Promise<OpenedGitopsRepo> {
+  const { remote } = access;
   const scope = tokenScope(remote);
   const git = new Git({
     cwd: process.cwd(),
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(access.token !== undefined ? { token: access.token } : {}),
     ...(scope !== undefined ? { tokenScope: scope } : {}),
-    ...(options.gitTimeoutMs !== undefined ? { timeoutMs: options.gitTimeoutMs } : {}),
+    ...(access.tokenUser !== undefined ? { tokenUser: access.tokenUser } : {}),
+    ...(access.gitTimeoutMs !== undefined ? { timeoutMs: access.gitTimeoutMs } : {}),
   });
   await refuseDirtyLocalRepo(git, remote);
-  const checkout = await openCache(git, remote, options.cacheDir ?? defaultCacheDir(remote, options.cacheRoot));
-  const branchPrefix = branchPrefixOf(config.name);
-  const notes: string[] = [];
-
-  const previousBase = checkout.created === true ? undefined : await remoteTip(checkout, base);
-  await fetchRefs(checkout, base, branchPrefix);
-  const { baseCommit, branches: branchTips } = await fetchedTips(checkout, base, branchPrefix);
-  if (baseCommit === undefined) {
-    throw new GitopsError('missing-base', `the base branch ${JSON.stringify(base)} was not fetched`, 'check that the branch exists on the remote and run again');
+  const dir = access.cacheDir ?? defaultCacheDir(remote, access.cacheRoot);
+  const release = await lockCache(dir, access.lock);
+  try {
+    const cache = await openCache(git, remote, dir);
+    const previous = cache.created === true ? new Map<string, string>() : (await readTips(cache, bases, '')).bases;
+    const fetched = await fetchRefs(cache, bases, branchPrefix);
+    const notes: string[] = [];
+    for (const [base, before] of previous) {
+      const now = fetched.bases.get(base);
+      if (now !== undefined && now !== before && !(await isAncestor(cache, before, now))) {
+        notes.push(`the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is no longer in its history; using ${now.slice(0, 12)}`);
+      }
+    }
+    return { cache, fetched, notes, release };
+  } catch (error) {
+    release();
+    throw error;
   }
-  if (previousBase !== undefined && previousBase !== baseCommit && !(await isAncestor(checkout, previousBase, baseCommit))) {
-    notes.push(`the base branch ${base} was rewritten (force-pushed) since the last run: ${previousBase.slice(0, 12)} is no longer in its history; using ${baseCommit.slice(0, 12)}`);
-  }
-  return { checkout, remote, folder, folders, base, baseCommit, branchPrefix, branchTips, notes };
 }
 
 /** sha256 over the rendered files (names and bytes): the same render gives the same hash on every machine. */

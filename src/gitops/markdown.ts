@@ -15,6 +15,8 @@ export interface MarkdownOptions {
   readonly fullDiffCommand?: string;
   /** Hidden lines (HTML comments) put first, e.g. a marker for later runs. */
   readonly hidden?: readonly string[];
+  /** Markdown lines between the objects table and the YAML diff (changed values, ConfigMap keys, a checklist). */
+  readonly extra?: readonly string[];
 }
 
 /** `2 added, 1 changed, 1 removed` (zero counts left out); for a change that moves no object, the files. */
@@ -48,6 +50,7 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   }
   for (const warning of review.warnings) head.push(`> ${warning}`);
   if (review.warnings.length > 0) head.push('');
+  head.push(...(options.extra ?? []));
 
   const fence = fenceFor(review.files.map((f) => f.patch).join('\n'));
   const open = [`<details><summary>YAML diff (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'})</summary>`, '', `${fence}diff`];

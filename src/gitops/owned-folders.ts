@@ -3,63 +3,69 @@
  * (gitops.valuesPath) when the cluster delivers a notifications ConfigMap as chart values or the base still holds
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
+import type { ClusterConfig } from '../config/schema';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
-import { readFolder, sameFolder, treeWithFolder, type Checkout, type FolderSnapshot } from './checkout';
+import { valuesFile } from './cluster-values';
 import { checkFileName } from './folder';
 import { reviewOwnedFolders, type FolderFile, type OwnedFolderChange, type Review } from './review';
+import { folderIn, type FolderListing, type ReplacedFolder, type TreeEntry } from './tree';
 
 export interface OwnedFolders {
   readonly manifests: string;
   readonly values: string;
 }
 
-export interface RenderedFolders {
-  readonly manifests: FolderFile[];
-  readonly values: FolderFile[];
+/** The files of each owned folder: the rendered ones, or what a commit holds. */
+export interface FolderContents {
+  readonly manifests: readonly FolderFile[];
+  readonly values: readonly FolderFile[];
 }
 
-export interface OwnedSnapshot {
-  readonly manifests: FolderSnapshot;
-  /** What the base holds in the values folder. */
-  readonly values: FolderFile[];
+export interface OwnedListing {
+  readonly manifests: FolderListing;
+  readonly values: FolderListing;
 }
 
-export function renderedFolders(files: readonly RenderedFile[]): RenderedFolders {
+/** What a cluster's render puts in each folder: the manifests with the cluster-values file, and the helm values. */
+export function renderedFolders(config: ClusterConfig, files: readonly RenderedFile[]): FolderContents {
   const plain = (list: readonly RenderedFile[]) => list.map((f) => ({ path: checkFileName(f.path), content: f.content }));
-  return { manifests: plain(filesOf(files, 'manifests')), values: plain(filesOf(files, 'values')) };
+  return { manifests: [...plain(filesOf(files, 'manifests')), valuesFile(config)], values: plain(filesOf(files, 'values')) };
 }
 
-export async function readOwnedFolders(checkout: Checkout, commit: string, folders: OwnedFolders): Promise<OwnedSnapshot> {
-  const manifests = await readFolder(checkout, commit, folders.manifests);
-  // The listing outside the manifests folder tells whether the values folder holds anything: usually not.
-  const inValues = manifests.outside.some((entry) => entry.split('\t')[1]?.startsWith(`${folders.values}/`));
-  return { manifests, values: inValues ? (await readFolder(checkout, commit, folders.values)).files : [] };
+/** Both folders in a tree listing (a parent of either that is not a folder is refused). */
+export function ownedIn(entries: readonly TreeEntry[], folders: OwnedFolders): OwnedListing {
+  return { manifests: folderIn(entries, folders.manifests), values: folderIn(entries, folders.values) };
 }
 
-function usesValues(snapshot: OwnedSnapshot, rendered: RenderedFolders): boolean {
-  return snapshot.values.length > 0 || rendered.values.length > 0;
+/** The ids of the files both folders hold, to read in one batch with the other clusters'. */
+export function blobIds(listing: OwnedListing): string[] {
+  return [...listing.manifests.blobs, ...listing.values.blobs].map((b) => b.id);
 }
 
-export function reviewOwned(folders: OwnedFolders, snapshot: OwnedSnapshot, rendered: RenderedFolders): Review {
-  const manifests: OwnedFolderChange = { folder: folders.manifests, before: snapshot.manifests.files, after: rendered.manifests };
-  if (!usesValues(snapshot, rendered)) return reviewOwnedFolders([manifests]);
-  return reviewOwnedFolders([manifests, { folder: folders.values, before: snapshot.values, after: rendered.values, values: true }]);
+/** What the listed folders hold, from the blobs read. */
+export function contentsOf(listing: OwnedListing, blobs: ReadonlyMap<string, string>): FolderContents {
+  const files = (folder: FolderListing) => folder.blobs.map((b) => ({ path: b.path, content: blobs.get(b.id) ?? '' }));
+  return { manifests: files(listing.manifests), values: files(listing.values) };
 }
 
-/** The base tree with both folders replaced: the manifests first, then the values folder of that tree. */
-export async function treeWithOwnedFolders(checkout: Checkout, folders: OwnedFolders, snapshot: OwnedSnapshot, rendered: RenderedFolders): Promise<string> {
-  const tree = await treeWithFolder(checkout, folders.manifests, snapshot.manifests.outside, rendered.manifests);
-  if (!usesValues(snapshot, rendered)) return tree;
-  const around = await readFolder(checkout, tree, folders.values);
-  return treeWithFolder(checkout, folders.values, around.outside, rendered.values);
+/** The values folder takes part when the render has values files or the base still holds some. */
+export function usesValues(listing: OwnedListing, rendered: FolderContents): boolean {
+  return listing.values.blobs.length > 0 || rendered.values.length > 0;
 }
 
-export async function sameOwnedFolders(checkout: Checkout, a: string, b: string, folders: OwnedFolders): Promise<boolean> {
-  const [manifests, values] = await Promise.all([sameFolder(checkout, a, b, folders.manifests), sameFolder(checkout, a, b, folders.values)]);
-  return manifests && values;
+/** The folders a change replaces, each with its rendered files: the manifests first. */
+export function replacedFolders(folders: OwnedFolders, rendered: FolderContents, withValues: boolean): ReplacedFolder[] {
+  const manifests = { folder: folders.manifests, files: rendered.manifests };
+  return withValues ? [manifests, { folder: folders.values, files: rendered.values }] : [manifests];
+}
+
+export function reviewOwned(folders: OwnedFolders, before: FolderContents, rendered: FolderContents, withValues: boolean): Review {
+  const manifests: OwnedFolderChange = { folder: folders.manifests, before: before.manifests, after: rendered.manifests };
+  if (!withValues) return reviewOwnedFolders([manifests]);
+  return reviewOwnedFolders([manifests, { folder: folders.values, before: before.values, after: rendered.values, values: true }]);
 }
 
 /** The files the content hash covers: values files only when there are any, so a render without them hashes as before. */
-export function hashedFiles(rendered: RenderedFolders): FolderFile[] {
+export function hashedFiles(rendered: FolderContents): FolderFile[] {
   return [...rendered.manifests, ...rendered.values.map((f) => ({ path: `\0values/${f.path}`, content: f.content }))];
 }

@@ -1,43 +1,64 @@
-/** Pushes one commit to one branch, only if the branch is still where this run saw it. */
+/** Pushes many branches in one `git push`, each only if it is still where this run saw it. */
+import type { BareCache } from './cache';
 import { GitopsError } from './errors';
 import { GitCommandError } from './git';
 import { describeGitFailure } from './git-failures';
 import { displayUrl } from './remote';
-import type { Checkout } from './checkout';
 
-/**
- * `expected` is the branch's commit when this run fetched it (undefined: the branch must not exist yet).
- * A branch that moved in between is not overwritten.
- */
-export async function pushBranch(checkout: Checkout, commit: string, branch: string, expected: string | undefined): Promise<void> {
-  const args = ['push', '--porcelain', `--force-with-lease=refs/heads/${branch}:${expected ?? ''}`, 'origin', `${commit}:refs/heads/${branch}`];
-  try {
-    await checkout.git.run(args);
-  } catch (error) {
-    throw describePushFailure(error, checkout, branch);
-  }
+export interface BranchUpdate {
+  readonly branch: string;
+  /** The commit to push, or undefined to delete the branch. */
+  readonly commit?: string;
+  /** The branch's commit when this run fetched it (undefined: the branch must not exist yet). */
+  readonly expected?: string;
 }
 
-function describePushFailure(error: unknown, checkout: Checkout, branch: string): Error {
-  if (!(error instanceof GitCommandError)) return describeGitFailure(error, `push ${branch}`, checkout.remote);
-  const output = `${error.result.stdout}\n${error.result.stderr}`;
-  const where = displayUrl(checkout.remote);
-  const refLine = output.split('\n').find((l) => l.startsWith('!') && l.includes(`refs/heads/${branch}`));
-  const reason = /\[(?:remote )?rejected\]\s*\(([^)]*(?:\([^)]*\))?[^)]*)\)/.exec(refLine ?? output)?.[1]?.trim();
+/**
+ * Every update in one push, not atomic: a branch that moved in between (or that a hook refuses) fails alone,
+ * and the others land. Returns the failure of each branch that did not land.
+ */
+export async function pushBranches(cache: BareCache, updates: readonly BranchUpdate[], pushOptions: readonly string[] = []): Promise<Map<string, Error>> {
+  const failures = new Map<string, Error>();
+  if (updates.length === 0) return failures;
+  const args = [
+    'push', '--porcelain',
+    ...pushOptions.flatMap((o) => ['--push-option', o]),
+    ...updates.map((u) => `--force-with-lease=refs/heads/${u.branch}:${u.expected ?? ''}`),
+    'origin',
+    ...updates.map((u) => `${u.commit ?? ''}:refs/heads/${u.branch}`),
+  ];
+  const result = await cache.git.tryRun(args);
+  if (result.code === 0) return failures;
+  const output = `${result.stdout}\n${result.stderr}`;
+  const error = new GitCommandError(args, result);
+  for (const update of updates) {
+    const refLine = output.split('\n').find((l) => l.includes(`:refs/heads/${update.branch}\t`) || l.endsWith(`refs/heads/${update.branch}`));
+    // Porcelain: `=` up to date, ` ` fast-forward, `+` forced, `-` deleted, `*` new, `!` rejected.
+    if (refLine !== undefined && !refLine.startsWith('!')) continue;
+    failures.set(update.branch, describePushFailure(error, refLine, output, cache, update.branch));
+  }
+  return failures;
+}
+
+function describePushFailure(error: GitCommandError, refLine: string | undefined, output: string, cache: BareCache, branch: string): Error {
+  const where = displayUrl(cache.remote);
+  // Only this branch's line decides, when git got that far; otherwise the whole output (a hook, the network).
+  const text = refLine ?? output;
+  const reason = /\[(?:remote )?rejected\]\s*\(([^)]*(?:\([^)]*\))?[^)]*)\)/.exec(text)?.[1]?.trim() ?? /\[remote rejected\][^(]*\(([^)]*)\)/.exec(output)?.[1]?.trim();
   // `stale info`: the lease failed before sending; `failed to update ref` / `cannot lock ref`: the remote's
   // compare-and-swap failed because someone pushed at the same moment.
-  if (/stale info|failed to update ref|cannot lock ref|incorrect old value/i.test(output)) {
+  if (/stale info|failed to update ref|cannot lock ref|incorrect old value/i.test(text)) {
     return new GitopsError(
       'push-rejected',
       `push of ${branch} to ${where} was rejected: the branch changed on the remote while this run worked`,
       'nothing was pushed; run again and glidepath builds on the branch as it is now',
     );
   }
-  if (/non-fast-forward/i.test(output)) {
+  if (/non-fast-forward/i.test(text)) {
     return new GitopsError(
       'non-fast-forward',
       `push of ${branch} to ${where} was rejected: the update is not a fast-forward (the base branch was rewritten or moved under the pull request) and the remote refuses those (${reason ?? 'non-fast-forward'})`,
-      `nothing was pushed; close the open glidepath pull request and delete the branch ${branch} on the remote, then run again to open a fresh one on the current base, or allow force pushes to glidepath/* branches`,
+      `nothing was pushed; close the open glidepath change and delete the branch ${branch} on the remote, then run again to open a fresh one on the current base, or allow force pushes to glidepath/* branches`,
     );
   }
   if (refLine !== undefined || /\[remote rejected\]|pre-receive hook declined|protected branch/i.test(output)) {
@@ -47,5 +68,5 @@ function describePushFailure(error: unknown, checkout: Checkout, branch: string)
       'nothing was pushed; allow the token to push branches named glidepath/* (branch protection, rulesets or hooks), then run again',
     );
   }
-  return describeGitFailure(error, `push ${branch} to ${where}`, checkout.remote);
+  return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote);
 }

@@ -1,14 +1,17 @@
 /** Removes credentials from text that may reach a terminal or a log: git's stderr, API error messages. */
 
+/** The Basic user names git sends a token with: GitHub's and GitLab's. */
+const GIT_USERS = ['x-access-token', 'oauth2'];
+
 /** The forms a token takes on its way to git: itself and inside a Basic authorization header. */
 export function secretForms(token: string | undefined): string[] {
   if (token === undefined || token === '') return [];
-  return [token, basicCredentials(token)];
+  return [token, ...GIT_USERS.map((user) => basicCredentials(token, user))];
 }
 
-/** `x-access-token:<token>` in base64, the Basic credentials GitHub accepts for git over https. */
-export function basicCredentials(token: string): string {
-  return Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+/** `<user>:<token>` in base64, the Basic credentials GitHub (`x-access-token`) and GitLab (`oauth2`) accept for git over https. */
+export function basicCredentials(token: string, user = 'x-access-token'): string {
+  return Buffer.from(`${user}:${token}`, 'utf8').toString('base64');
 }
 
 export function redact(text: string, secrets: readonly string[]): string {
@@ -19,5 +22,5 @@ export function redact(text: string, secrets: readonly string[]): string {
   // Credentials written into an https URL (https://user:secret@host/...) by whoever configured the remote.
   out = out.replace(/\b(https?:\/\/)[^/@\s]+@/gi, '$1***@');
   // An authorization header echoed by a verbose git or proxy.
-  return out.replace(/(authorization:\s*(?:basic|bearer|token)\s+)\S+/gi, '$1***');
+  return out.replace(/(authorization:\s*(?:basic|bearer|token)\s+)\S+/gi, '$1***').replace(/(private-token:\s*)\S+/gi, '$1***');
 }

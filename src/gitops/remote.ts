@@ -1,10 +1,12 @@
-/** The gitops repository's address: a URL or a local path, and the GitHub repository it names. */
+/** The gitops repository's address: a URL or a local path, and the repository path on its host that it names. */
 import { isAbsolute, resolve } from 'node:path';
 import { GitopsError } from './errors';
 
-export interface GithubRepo {
+/** A repository on a host: GitHub's `owner/name`, or GitLab's `group/subgroup/name` (nested groups). */
+export interface RepoPath {
+  /** Everything before the name: a GitHub owner, or a GitLab namespace such as `platform/k8s`. */
   readonly owner: string;
-  readonly repo: string;
+  readonly name: string;
 }
 
 export interface RemoteUrl {
@@ -14,8 +16,8 @@ export interface RemoteUrl {
   readonly protocol: 'https' | 'http' | 'ssh' | 'file';
   /** Host name for network remotes (with `:port` for http(s)). */
   readonly host?: string;
-  /** Owner and name from the URL's last two path segments, when it has them. */
-  readonly github?: GithubRepo;
+  /** The repository path from the URL (every segment: nested groups included), when it has at least two. */
+  readonly path?: RepoPath;
 }
 
 const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/;
@@ -42,43 +44,49 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
       throw new GitopsError('input', `gitops repo ${JSON.stringify(value)} is not a valid URL`, 'e.g. https://github.com/org/cluster-gitops.git');
     }
     if (scheme !== 'ssh' && url.password !== '') {
-      throw new GitopsError('input', 'the gitops repo URL contains a password or token', 'remove the credentials from the URL and set GITHUB_TOKEN instead; glidepath sends it as a header');
+      throw new GitopsError('input', 'the gitops repo URL contains a password or token', 'remove the credentials from the URL and set the provider token (GITHUB_TOKEN or GITLAB_TOKEN) instead; glidepath sends it as a header');
     }
-    const github = ownerAndRepo(url.pathname);
-    return { url: text, protocol: scheme, host: url.host, ...(github ? { github } : {}) };
+    const path = repoPathOf(decodeURIComponent(url.pathname));
+    return { url: text, protocol: scheme, host: url.host, ...(path ? { path } : {}) };
   }
   const scp = isAbsolute(text) || text.startsWith('.') ? null : SCP_LIKE.exec(text);
   if (scp !== null) {
-    const github = ownerAndRepo(scp[2] ?? '');
-    return { url: text, protocol: 'ssh', host: scp[1] ?? '', ...(github ? { github } : {}) };
+    const path = repoPathOf(scp[2] ?? '');
+    return { url: text, protocol: 'ssh', host: scp[1] ?? '', ...(path ? { path } : {}) };
   }
   return { url: resolve(baseDir, text), protocol: 'file' };
 }
 
-function ownerAndRepo(path: string): GithubRepo | undefined {
+function repoPathOf(path: string): RepoPath | undefined {
   const segments = path.split('/').filter((s) => s !== '');
-  const owner = segments.at(-2);
-  const repo = segments.at(-1)?.replace(/\.git$/, '');
-  if (owner === undefined || repo === undefined || repo === '') return undefined;
-  return { owner, repo };
+  const name = segments.at(-1)?.replace(/\.git$/, '');
+  if (segments.length < 2 || name === undefined || name === '') return undefined;
+  return { owner: segments.slice(0, -1).join('/'), name };
 }
 
-/** `OWNER/NAME` from --github-repo. */
-export function parseGithubRepo(value: string): GithubRepo {
-  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(value.trim());
-  if (match === null) {
-    throw new GitopsError('input', `--github-repo ${JSON.stringify(value)} is not OWNER/NAME`, 'e.g. --github-repo hangar-io/cluster-gitops');
+/** `OWNER/NAME` or `group/subgroup/name` from --remote-path (or --github-repo). */
+export function parseRepoPath(value: string, option = '--remote-path'): RepoPath {
+  const path = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(value.trim()) ? repoPathOf(value.trim()) : undefined;
+  if (path === undefined) {
+    throw new GitopsError('input', `${option} ${JSON.stringify(value)} is not OWNER/NAME (or GROUP/SUBGROUP/NAME on GitLab)`, `e.g. ${option} hangar-io/cluster-gitops`);
   }
-  return { owner: match[1] ?? '', repo: (match[2] ?? '').replace(/\.git$/, '') };
+  return path;
 }
 
-/** github.com's API, or GitHub Enterprise Server's `https://<host>/api/v3`. */
-export function defaultApiUrl(remote: RemoteUrl): string | undefined {
+export function fullPath(path: RepoPath): string {
+  return `${path.owner}/${path.name}`;
+}
+
+/** The host name without a port, lower case. */
+export function hostName(remote: RemoteUrl): string | undefined {
+  return remote.host?.replace(/:\d+$/, '').toLowerCase();
+}
+
+/** The host's web address: `https://<host>` (the remote's port kept for http(s) remotes only). */
+export function webRoot(remote: RemoteUrl): string | undefined {
   if (remote.host === undefined) return undefined;
-  const host = remote.host.replace(/:\d+$/, '').toLowerCase();
-  if (host === 'github.com' || host === 'www.github.com') return 'https://api.github.com';
-  if (remote.protocol === 'http') return `http://${remote.host}/api/v3`;
-  return `https://${host}/api/v3`;
+  if (remote.protocol === 'http' || remote.protocol === 'https') return `${remote.protocol}://${remote.host}`;
+  return `https://${hostName(remote)}`;
 }
 
 /** The URL prefix the token header is limited to: only https/http remotes get it. */

@@ -2,6 +2,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parse, parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
+import { VALUES_FILE } from './cluster-values';
 
 /** A file of the owned folder: path relative to the folder, and its text. */
 export interface FolderFile {
@@ -137,6 +138,24 @@ function valuesObjectsOf(files: readonly FolderFile[]): Map<string, ParsedObject
   );
 }
 
+/** Parsed files by their text: a fleet repeats files (the same namespaces' gates), and notes read them again. */
+const parsedByContent = new Map<string, unknown[] | string>();
+const MAX_REMEMBERED = 4000;
+
+/** The documents of a YAML text as plain values, or why it is not YAML. */
+export function parseYamlDocuments(content: string): unknown[] | string {
+  let parsed = parsedByContent.get(content);
+  if (parsed === undefined) {
+    const documents = parseAllDocuments(content);
+    const list = Array.isArray(documents) ? documents : [];
+    const broken = list.find((doc) => doc.errors.length > 0);
+    parsed = !Array.isArray(documents) || broken !== undefined ? (broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML') : list.map((doc) => doc.toJS() as unknown);
+    if (parsedByContent.size >= MAX_REMEMBERED) parsedByContent.clear();
+    parsedByContent.set(content, parsed);
+  }
+  return parsed;
+}
+
 interface ParsedObject {
   readonly ref: Omit<ObjectChange, 'change'>;
   readonly canonical: string;
@@ -146,20 +165,17 @@ interface ParsedObject {
 function objectsOf(files: readonly FolderFile[], warnings: string[], where: string): Map<string, ParsedObject> {
   const objects = new Map<string, ParsedObject>();
   for (const file of files) {
+    if (file.path === VALUES_FILE) continue; // glidepath's own record of the values, never an object
     if (!/\.ya?ml$/.test(file.path)) {
       warnings.push(`${file.path} (${where}) is not a YAML file: compared as text only`);
       continue;
     }
-    const documents = parseAllDocuments(file.content);
-    const list = Array.isArray(documents) ? documents : [];
-    const broken = list.find((doc) => doc.errors.length > 0);
-    if (!Array.isArray(documents) || broken !== undefined) {
-      const reason = broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML';
-      warnings.push(`${file.path} (${where}) is not valid YAML (${reason}): compared as text only`);
+    const parsed = parseYamlDocuments(file.content);
+    if (typeof parsed === 'string') {
+      warnings.push(`${file.path} (${where}) is not valid YAML (${parsed}): compared as text only`);
       continue;
     }
-    list.forEach((doc, index) => {
-      const value: unknown = doc.toJS();
+    parsed.forEach((value, index) => {
       if (value === null || value === undefined) return;
       const ref = objectRef(value) ?? { kind: '(not a Kubernetes object)', name: `${file.path}#${index + 1}` };
       let key = `${ref.kind}\0${ref.namespace ?? ''}\0${ref.name}`;

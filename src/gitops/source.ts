@@ -1,4 +1,4 @@
-/** Which commit of this repository a render came from, for the commit message and the pull request. */
+/** Which commit of this repository a render came from, for the commit message and the change's body. */
 import { Git } from './git';
 
 export interface SourceRevision {
@@ -6,10 +6,13 @@ export interface SourceRevision {
   readonly commit?: string;
   /** Uncommitted changes in the source tree: the render may not match any commit. */
   readonly dirty: boolean;
+  /** Where this repository's commits are shown, up to the id (`https://github.com/org/glidepath-gitops/commit/`), when known. */
+  readonly commitUrlBase?: string;
 }
 
-export async function sourceRevision(dir: string): Promise<SourceRevision> {
+export async function sourceRevision(dir: string, commitUrlBase?: string): Promise<SourceRevision> {
   const git = new Git({ cwd: dir });
+  const url = commitUrlBase === undefined ? {} : { commitUrlBase };
   // One process tells both: `# branch.oid <commit>` (`(initial)` before the first commit) and a line per change.
   // --no-optional-locks: only read; never refresh the index of a tree others are working in.
   const status = await git.tryRun(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '--untracked-files=normal']);
@@ -17,14 +20,33 @@ export async function sourceRevision(dir: string): Promise<SourceRevision> {
     const lines = status.stdout.split('\n');
     const commit = lines.find((l) => l.startsWith('# branch.oid '))?.slice('# branch.oid '.length).trim();
     if (commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) return { dirty: false };
-    return { commit, dirty: lines.some((l) => l.trim() !== '' && !l.startsWith('#')) };
+    return { commit, dirty: lines.some((l) => l.trim() !== '' && !l.startsWith('#')), ...url };
   }
   // No status (not a work tree, a broken index): HEAD may still name a commit, and then the render may not match it.
   const head = await git.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  return head.code === 0 ? { commit: head.stdout.trim(), dirty: true } : { dirty: false };
+  return head.code === 0 ? { commit: head.stdout.trim(), dirty: true, ...url } : { dirty: false };
+}
+
+/**
+ * Where this repository's commits are shown: `--source-url` (a repository page), else the CI's environment,
+ * GitHub Actions (GITHUB_SERVER_URL, GITHUB_REPOSITORY) or GitLab CI (CI_PROJECT_URL). Only https without credentials.
+ */
+export function commitUrlBase(env: NodeJS.ProcessEnv, sourceUrl?: string): string | undefined {
+  const page = sourceUrl ?? env.CI_PROJECT_URL ?? (env.GITHUB_SERVER_URL !== undefined && env.GITHUB_REPOSITORY !== undefined ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : undefined);
+  if (page === undefined || !/^https:\/\/[^/@\s]+\/[^\s?#]+$/.test(page)) return undefined;
+  const root = page.replace(/\/+$/, '').replace(/\.git$/, '');
+  // GitLab's pages live under `/-/`; GitHub's do not.
+  const gitlab = (sourceUrl === undefined && env.CI_PROJECT_URL !== undefined) || /gitlab/i.test(new URL(root).host);
+  return `${root}${gitlab ? '/-/commit/' : '/commit/'}`;
 }
 
 export function describeSource(source: SourceRevision): string {
   if (source.commit === undefined) return 'an unknown commit (the source folder is not a git checkout)';
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
+}
+
+/** `[abc123def456](https://…/commit/<id>) (clean tree)`, when the repository's page is known. */
+export function sourceLink(source: SourceRevision): string | undefined {
+  if (source.commit === undefined || source.commitUrlBase === undefined) return undefined;
+  return `[${source.commit.slice(0, 12)}](${source.commitUrlBase}${source.commit}) ${source.dirty ? '(with uncommitted changes: dirty tree)' : '(clean tree)'}`;
 }

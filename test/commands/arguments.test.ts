@@ -16,7 +16,10 @@ describe('each command has its own --help', () => {
   it.each([
     ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--help']],
     ['verify', ['--cluster', '--clusters', '--relay-ip', '--help']],
-    ['diff', ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--exit-code', '--help']],
+    [
+      'diff',
+      ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--exit-code', '--help'],
+    ],
     [
       'pr',
       [
@@ -27,10 +30,20 @@ describe('each command has its own --help', () => {
         '--against',
         '--base',
         '--cache-dir',
+        '--provider',
+        '--allow-insecure-http',
+        '--all',
         '--dry-run',
         '--api-url',
+        '--remote-path',
         '--github-repo',
+        '--push-option',
+        '--draft',
+        '--label',
+        '--reviewer',
+        '--gitlab-auth',
         '--source-dir',
+        '--source-url',
         '--help',
       ],
     ],

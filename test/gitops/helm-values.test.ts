@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { valuesFile } from '../../src/gitops/cluster-values';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render/render-cluster';
@@ -30,7 +31,9 @@ describe('pr and diff with a helm-values ConfigMap', () => {
     expect(result.action).toBe('opened');
     const tree = filesAt(s.remote, result.branch!);
     expect(tree[`${VALUES_FOLDER}/${VALUES_FILE}`]).toBe(rendered.find((f) => f.path === VALUES_FILE)!.content);
-    expect(Object.keys(tree).filter((p) => p.startsWith(`${FOLDER}/`)).sort()).toEqual(rendered.filter((f) => f.folder === undefined).map((f) => `${FOLDER}/${f.path}`).sort());
+    // The manifests folder holds the render and the cluster-values record, not the helm values.
+    const manifests = [...rendered.filter((f) => f.folder === undefined), valuesFile(config)];
+    expect(Object.keys(tree).filter((p) => p.startsWith(`${FOLDER}/`)).sort()).toEqual(manifests.map((f) => `${FOLDER}/${f.path}`).sort());
     for (const [path, content] of Object.entries(UNRELATED)) expect(tree[path]).toBe(content);
 
     // The base holds an older render without the Rollouts ConfigMap: it is not added, its values are.
@@ -40,7 +43,7 @@ describe('pr and diff with a helm-values ConfigMap', () => {
     expect(result.commitMessage).toContain(`  added   ${VALUES_FOLDER}/${VALUES_FILE}`);
     expect(result.body).toContain(`Replaces exactly \`${FOLDER}/\` and \`${VALUES_FOLDER}/\``);
     expect(result.body).toContain(`+++ b/${VALUES_FOLDER}/${VALUES_FILE}`);
-    expect(result.branch).toBe(`glidepath/prod/${contentHash([...rendered.filter((f) => f.folder === undefined), { path: `\0values/${VALUES_FILE}`, content: rendered.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`);
+    expect(result.branch).toBe(`glidepath/prod/${contentHash([...manifests, { path: `\0values/${VALUES_FILE}`, content: rendered.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`);
   });
 
   it('diff of the same render against that branch: no change in either folder; back to configmap: the values file goes', async () => {

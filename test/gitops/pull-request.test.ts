@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, UNRELATED, prodConfig, scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';
 
 let current: Scenario | undefined;
@@ -28,14 +28,15 @@ describe('pr: the first run', () => {
     const s = await setUp();
     const mainBefore = tip(s.remote, 'main');
     const rendered = renderCluster(s.config);
+    const folder = folderFilesOf(s.config);
 
     const result = await s.run();
 
-    const branch = `glidepath/prod/${contentHash(rendered).slice(0, 12)}`;
+    const branch = `glidepath/prod/${contentHash(folder).slice(0, 12)}`;
     expect(result).toMatchObject({ action: 'opened', pushed: true, branch, dryRun: false });
     expect(branches(s.remote)).toEqual([branch, 'main'].sort());
     expect(tip(s.remote, 'main')).toBe(mainBefore);
-    expect(filesAt(s.remote, branch)).toEqual(expectedTree(rendered));
+    expect(filesAt(s.remote, branch)).toEqual(expectedTree(folder));
     expect(git(s.remote, ['rev-parse', `${branch}^`]).trim()).toBe(mainBefore);
     expect(git(s.remote, ['log', '-1', '--format=%an <%ae>', branch]).trim()).toBe('glidepath-gitops <glidepath-gitops@users.noreply.github.com>');
 
@@ -45,7 +46,7 @@ describe('pr: the first run', () => {
     const added = objects.reduce((a, b) => a + b, 0) - 1;
     expect(message.split('\n')[0]).toBe(`glidepath: prod: ${added} added, 1 changed, 1 removed`);
     expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} (clean tree)`);
-    expect(message).toContain(`Content: sha256:${contentHash(rendered)}`);
+    expect(message).toContain(`Content: sha256:${contentHash(folder)}`);
     expect(message).toContain('Removed:\n  ConfigMap shop/retired');
     expect(message).toContain(`  removed retired-chart.k8s.yaml`);
 
@@ -56,7 +57,7 @@ describe('pr: the first run', () => {
     const body = create!.body!;
     expect(body).toMatchObject({ title: `glidepath: prod: ${added} added, 1 changed, 1 removed`, head: branch, base: 'main' });
     const text = String(body.body);
-    expect(text).toContain(`<!-- glidepath cluster=prod content=sha256:${contentHash(rendered)} -->`);
+    expect(text).toContain(`<!-- glidepath cluster=prod content=sha256:${contentHash(folder)} -->`);
     expect(text).toContain(`from ${s.source.commit} (clean tree)`);
     expect(text).toContain('| removed | ConfigMap | shop | retired |');
     const firstObject = parseAllDocuments(rendered[0]!.content) as unknown as { toJS(): { kind: string; metadata: { name: string } } }[];
@@ -98,7 +99,7 @@ describe('pr: idempotency', () => {
     const s = await setUp();
     const first = await s.run();
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const rendered = renderCluster(changed);
+    const rendered = folderFilesOf(changed);
 
     const second = await s.run({ config: changed });
 
@@ -143,8 +144,7 @@ describe('pr: idempotency', () => {
   });
 
   it('no change against the base: says so, pushes no branch, and opens nothing', async () => {
-    const rendered = renderCluster(prodConfig());
-    const s = await setUp(Object.fromEntries(rendered.map((f) => [f.path, f.content])));
+    const s = await setUp(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])));
     const result = await s.run();
     expect(result).toMatchObject({ action: 'no-change', pushed: false, closed: [] });
     expect(branches(s.remote)).toEqual(['main']);

@@ -3,7 +3,8 @@ import { GitopsError } from '../../src/gitops/errors';
 import { ownedFolder } from '../../src/gitops/folder';
 import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
 import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
-import { defaultApiUrl, parseGithubRepo, parseRemote, tokenScope } from '../../src/gitops/remote';
+import { defaultApiUrl } from '../../src/gitops/providers';
+import { parseRemote, parseRepoPath, tokenScope } from '../../src/gitops/remote';
 import { reviewChanges } from '../../src/gitops/review';
 
 describe('parseRemote', () => {
@@ -16,8 +17,8 @@ describe('parseRemote', () => {
     ['https://ghe.corp.example/hangar-io/cluster-gitops.git', 'https', 'ghe.corp.example', 'https://ghe.corp.example/api/v3'],
   ])('%s', (url, protocol, host, api) => {
     const remote = parseRemote(url);
-    expect(remote).toMatchObject({ url, protocol, host, github: { owner: 'hangar-io', repo: 'cluster-gitops' } });
-    expect(defaultApiUrl(remote)).toBe(api);
+    expect(remote).toMatchObject({ url, protocol, host, path: { owner: 'hangar-io', name: 'cluster-gitops' } });
+    expect(defaultApiUrl(remote, 'github')).toBe(api);
   });
 
   it('a path becomes absolute and has no GitHub repository', () => {
@@ -38,9 +39,10 @@ describe('parseRemote', () => {
     expect(() => parseRemote(url)).toThrow(message);
   });
 
-  it('--github-repo', () => {
-    expect(parseGithubRepo('hangar-io/cluster-gitops.git')).toEqual({ owner: 'hangar-io', repo: 'cluster-gitops' });
-    expect(() => parseGithubRepo('just-a-name')).toThrow(GitopsError);
+  it('--remote-path', () => {
+    expect(parseRepoPath('hangar-io/cluster-gitops.git')).toEqual({ owner: 'hangar-io', name: 'cluster-gitops' });
+    expect(parseRepoPath('platform/k8s/cluster-gitops')).toEqual({ owner: 'platform/k8s', name: 'cluster-gitops' });
+    expect(() => parseRepoPath('just-a-name')).toThrow(GitopsError);
   });
 });
 

@@ -57,9 +57,30 @@ describe('the glidepath workflow', () => {
     expect(runs('test')).toMatch(/for file in clusters\/\*\.yaml[\s\S]*npm run --silent diff -- --cluster "\$file"[\s\S]*>> "\$GITHUB_STEP_SUMMARY"/);
   });
 
-  it('on a push to main, runs npm run pr for every cluster after the tests', () => {
+  it('on a push to main, ships every cluster in one npm run pr -- --all after the tests', () => {
     expect(workflow.on.push).toEqual({ branches: ['main'] });
     expect(workflow.jobs['gitops-pr']!.if).toContain("github.ref == 'refs/heads/main'");
-    expect(runs('gitops-pr')).toMatch(/for file in clusters\/\*\.yaml[\s\S]*npm run --silent pr -- --cluster "\$file"/);
+    expect(runs('gitops-pr')).toMatch(/^npm run --silent pr -- --all /m);
+    expect(runs('gitops-pr')).not.toMatch(/for file in/);
+  });
+});
+
+describe('docs/gitlab-ci.yml, the GitLab CI counterpart', () => {
+  const file = join(import.meta.dirname, '..', '..', 'docs', 'gitlab-ci.yml');
+  const pipeline = parse(readFileSync(file, 'utf8')) as Record<string, { stage?: string; script?: string[]; rules?: { if: string }[]; needs?: string[]; variables?: Record<string, string> }>;
+  const script = (job: string) => (pipeline[job]?.script ?? []).join('\n');
+
+  it('has the same two jobs: the tests with CI=true and the diff on merge requests, then pr --all on the default branch', () => {
+    expect(pipeline.test?.variables).toMatchObject({ CI: 'true' });
+    expect(script('test')).toMatch(/npm ci --no-audit[\s\S]*npm test[\s\S]*npm run --silent diff -- --cluster "\$file"/);
+    expect(pipeline['gitops-mr']?.needs).toEqual(['test']);
+    expect(pipeline['gitops-mr']?.rules).toEqual([{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }]);
+    expect(script('gitops-mr')).toMatch(/^npm run --silent pr -- --all /m);
+  });
+
+  it('names no token in a script, and pins the image to an exact version', () => {
+    expect(readFileSync(file, 'utf8')).not.toMatch(/glpat-|ghp_|ghs_/);
+    expect(script('gitops-mr')).not.toMatch(/TOKEN=/);
+    expect((pipeline.default as unknown as { image: string }).image).toMatch(/^node:\d+\.\d+\.\d+-/);
   });
 });

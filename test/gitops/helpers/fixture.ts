@@ -2,12 +2,17 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
+import { valuesFile } from '../../../src/gitops/cluster-values';
+import { GitopsError } from '../../../src/gitops/errors';
+import { secretForms } from '../../../src/gitops/redact';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
 import { renderCluster, type RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
+import { startGitlabApiStandIn } from './gitlab-api-stand-in';
 import { bareRemote, sourceCheckout, tempDir } from './git-repos';
 
 export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
@@ -65,27 +70,26 @@ export interface Scenario {
 
 /**
  * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
- * file with other content, and a file that is no longer rendered.
+ * file with other content, a file that is no longer rendered, and the values it was rendered from.
  */
-export async function scenario(folderFiles?: Record<string, string>): Promise<Scenario> {
+export async function scenario(folderFiles?: Record<string, string>, provider: 'github' | 'gitlab' = 'github'): Promise<Scenario> {
   const config = prodConfig();
   const first = rendered(config)[0]!;
   const inFolder = folderFiles ?? {
     [first.path]: withOldLabel(first.content),
     'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
+    [valuesFile(config).path]: valuesFile(config).content,
   };
   const remote = copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
-  const api = await startGithubApiStandIn({
-    token: TOKEN,
-    branchExists: (branch) => {
-      try {
-        execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-  });
+  const branchExists = (branch: string) => {
+    try {
+      execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const api = provider === 'github' ? await startGithubApiStandIn({ token: TOKEN, branchExists }) : await startGitlabApiStandIn({ token: TOKEN, branchExists });
   const cacheDir = join(tempDir('cache'), 'cluster-gitops');
   const sourceRepo = (source ??= sourceCheckout());
   const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
@@ -101,8 +105,10 @@ export async function scenario(folderFiles?: Record<string, string>): Promise<Sc
         config: cfg,
         files: options.files ?? rendered(cfg),
         token: TOKEN,
-        apiUrl: api.url,
-        githubRepo: { owner: api.owner, repo: api.repo },
+        apiUrl: provider === 'github' ? api.url : `${api.url}/api/v4`,
+        provider,
+        remotePath: { owner: api.owner, name: api.repo },
+        allowInsecureHttp: true,
         cacheDir,
         sourceDir: sourceRepo.dir,
         api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
@@ -118,4 +124,23 @@ export function withOldLabel(content: string): string {
   if (!Array.isArray(docs) || docs.length === 0) throw new Error('rendered file without documents');
   docs[0]!.setIn(['metadata', 'labels', 'old'], 'true');
   return docs.map((d) => d.toString()).join('---\n');
+}
+
+/** What glidepath writes into the folder for a config: the render and the values file. */
+export function folderFilesOf(config: ClusterConfig): RenderedFile[] {
+  return [...rendered(config), valuesFile(config)];
+}
+
+/** Runs and returns the GitopsError, proving on the way that neither the token nor its Basic forms leak. */
+export async function failure(run: Promise<unknown>): Promise<GitopsError> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GitopsError);
+  const gitopsError = error as GitopsError;
+  for (const text of [gitopsError.message, gitopsError.fix, String(gitopsError.stack)]) {
+    for (const form of secretForms(TOKEN)) expect(text).not.toContain(form);
+  }
+  return gitopsError;
 }

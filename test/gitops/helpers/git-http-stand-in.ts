@@ -1,11 +1,10 @@
 /**
  * A STAND-IN for a git host over smart HTTP: `git http-backend` (shipped with git) behind a node:http server
  * on 127.0.0.1, serving the bare repositories in one folder. It accepts only Basic credentials of the form
- * GitHub uses (`x-access-token:<token>`), so the tests see what git sends and how a wrong token fails.
+ * the host uses (`x-access-token:<token>` on GitHub, `oauth2:<token>` on GitLab), so the tests see what git sends and how a wrong token fails.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './loopback';
 
 export interface GitHttpStandIn {
   /** `http://127.0.0.1:<port>/` */
@@ -16,11 +15,12 @@ export interface GitHttpStandIn {
   close(): Promise<void>;
 }
 
-export async function startGitHttpStandIn(projectRoot: string, token: string): Promise<GitHttpStandIn> {
-  const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+/** `user`: the Basic user name the host takes with a token: GitHub's `x-access-token`, GitLab's `oauth2`. */
+export async function startGitHttpStandIn(projectRoot: string, token: string, user = 'x-access-token'): Promise<GitHttpStandIn> {
+  const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   const authorizations: string[] = [];
   const requestUrls: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await serveOnLoopback((req, res) => {
     const auth = req.headers.authorization;
     requestUrls.push(req.url ?? '');
     if (auth !== undefined) authorizations.push(auth);
@@ -41,7 +41,7 @@ export async function startGitHttpStandIn(projectRoot: string, token: string): P
         CONTENT_TYPE: req.headers['content-type'] ?? '',
         HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
         GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
-        REMOTE_USER: 'x-access-token',
+        REMOTE_USER: user,
         REMOTE_ADDR: '127.0.0.1',
       },
     });
@@ -64,15 +64,5 @@ export async function startGitHttpStandIn(projectRoot: string, token: string): P
       res.end(raw.subarray(split + 4));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    authorizations,
-    requestUrls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.url}/`, authorizations, requestUrls, close: () => server.close() };
 }

@@ -1,9 +1,9 @@
 /**
  * A STAND-IN for GitHub's REST API, on 127.0.0.1 with a random port: only the pull request endpoints the
- * gitops flow calls (list, create, update), enough for Octokit to speak real HTTP to it. Not GitHub.
+ * gitops flow calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveOnLoopback } from './loopback';
 
 export interface StandInPull {
   number: number;
@@ -12,6 +12,9 @@ export interface StandInPull {
   body: string;
   head: string;
   base: string;
+  draft?: boolean;
+  labels?: string[];
+  reviewers?: string[];
 }
 
 export interface RecordedRequest {
@@ -97,9 +100,17 @@ export async function startGithubApiStandIn(options: {
       const head = String(body?.head ?? '');
       if (!options.branchExists(head)) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
       if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(422, { message: `A pull request already exists for ${owner}:${head}.` });
-      const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.body ?? ''), head, base: String(body?.base) };
+      const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.body ?? ''), head, base: String(body?.base), draft: body?.draft === true };
       pulls.push(pull);
       return send(201, toJson(pull));
+    }
+    const labels = new RegExp(`^/repos/${owner}/${repo}/issues/(\\d+)/labels$`).exec(parsed.pathname);
+    const reviewers = new RegExp(`^${prefix}/(\\d+)/requested_reviewers$`).exec(parsed.pathname);
+    const target = pulls.find((p) => p.number === Number((labels ?? reviewers)?.[1]));
+    if (method === 'POST' && target !== undefined) {
+      if (labels !== null) target.labels = [...(target.labels ?? []), ...((body?.labels as string[]) ?? [])];
+      else target.reviewers = [...((body?.reviewers as string[]) ?? []), ...((body?.team_reviewers as string[]) ?? []).map((t) => `team:${t}`)];
+      return send(labels !== null ? 200 : 201, toJson(target));
     }
     const one = new RegExp(`^${prefix}/(\\d+)$`).exec(parsed.pathname);
     const pull = one === null ? undefined : pulls.find((p) => p.number === Number(one[1]));
@@ -112,14 +123,8 @@ export async function startGithubApiStandIn(options: {
     return send(404, { message: 'Not Found (the stand-in implements only list, create and update pulls)' });
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.writeHead(500);
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await serveOnLoopback(handle);
+  url = server.url;
   return {
     url,
     owner,
@@ -127,10 +132,6 @@ export async function startGithubApiStandIn(options: {
     pulls,
     requests,
     failures,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 }

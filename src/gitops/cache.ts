@@ -1,0 +1,107 @@
+/**
+ * The local cache of a gitops repository: a bare clone that glidepath fetches into and builds commits in
+ * with git's plumbing, so there is no working tree to get dirty.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { GitopsError } from './errors';
+import { Git } from './git';
+import { displayUrl, type RemoteUrl } from './remote';
+
+/** `.glidepath-cache/<repo name>-<hash of the URL>`: one cache per gitops repository. */
+export function defaultCacheDir(remote: RemoteUrl, root: string = '.glidepath-cache'): string {
+  const name = basename(remote.url.replace(/\/+$/, '')).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
+  const hash = createHash('sha256').update(remote.url).digest('hex').slice(0, 10);
+  return resolve(root, `${name}-${hash}`);
+}
+
+export interface BareCache {
+  readonly git: Git;
+  readonly dir: string;
+  readonly remote: RemoteUrl;
+  /** This run made the cache, so it holds no refs yet. */
+  readonly created?: boolean;
+}
+
+/**
+ * Opens the cache at `dir`, creating it when missing. Refuses a folder that is not a bare repository of
+ * its own (a working checkout, or a folder inside another repository) or whose origin is another repository.
+ */
+export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promise<BareCache> {
+  // An empty folder (e.g. made by mktemp) is as good as none.
+  if (existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).length === 0) rmdirSync(dir);
+  if (!existsSync(dir)) {
+    mkdirSync(dirname(dir), { recursive: true });
+    // Built under a temporary name and renamed, so an interrupted first run leaves nothing half-made.
+    const building = `${dir}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+    try {
+      await git.at(dirname(dir)).run(['init', '--quiet', '--bare', building]);
+      // What `git remote add origin <url>` and `git config glidepath.cache true` would write, without two more processes.
+      appendFileSync(join(building, 'config'), `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`);
+      renameSync(building, dir);
+      return { git: git.at(dir), dir, remote, created: true };
+    } catch (error) {
+      rmSync(building, { recursive: true, force: true });
+      // Another run (one that took no lock) made the cache first: use its cache, checked like any other.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
+  }
+
+  const foreign = (why: string): never => {
+    throw new GitopsError(
+      'foreign-checkout',
+      `the cache folder ${dir} ${why}`,
+      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run again, or pass --cache-dir with another folder`,
+    );
+  };
+  if (!statSync(dir).isDirectory()) foreign('is not a folder');
+  const cache = git.at(dir);
+  const probe = await cache.tryRun(['rev-parse', '--absolute-git-dir', '--is-bare-repository']);
+  if (probe.code !== 0) foreign('is not a git repository');
+  const [gitDir = '', bare = ''] = probe.stdout.trim().split('\n');
+  if (bare !== 'true' && existsSync(join(dir, '.git')) && realpathSync(gitDir) === realpathSync(join(dir, '.git'))) {
+    foreign('is a working checkout with files, not a glidepath cache');
+  }
+  if (realpathSync(gitDir) !== realpathSync(dir)) foreign(`is a folder inside another git repository (${gitDir})`);
+  if (bare !== 'true') foreign('is not a bare repository, so it is not a glidepath cache');
+  const origin = await cache.tryRun(['config', '--get', 'remote.origin.url']);
+  if (origin.code !== 0) foreign(`has no origin remote; it is not a cache of ${displayUrl(remote)}`);
+  if (origin.stdout.trim() !== remote.url) {
+    foreign(`is a cache of ${JSON.stringify(origin.stdout.trim())}, not of ${displayUrl(remote)}`);
+  }
+  return { git: cache, dir, remote };
+}
+
+/** A git config value in double quotes, escaped as `git config` writes it, so any URL or path reads back unchanged. */
+export function configValue(value: string): string {
+  const escaped = value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\x08/g, '\\b');
+  return `"${escaped}"`;
+}
+
+/**
+ * Refuses a local gitops repository given by path when its working tree has uncommitted changes: they
+ * would not be part of the base the pull request is built on, which is rarely what the person meant.
+ */
+export async function refuseDirtyLocalRepo(git: Git, remote: RemoteUrl): Promise<void> {
+  if (remote.protocol !== 'file' || remote.url.startsWith('file:') || !existsSync(remote.url)) return;
+  // Only the top of a working tree (which has a .git folder or file) is checked: skips a git process for bare repos.
+  if (!existsSync(join(remote.url, '.git'))) return;
+  const local = git.at(remote.url);
+  const bare = await local.tryRun(['rev-parse', '--is-bare-repository']);
+  if (bare.code !== 0 || bare.stdout.trim() !== 'false') return;
+  const top = await local.tryRun(['rev-parse', '--show-toplevel']);
+  if (top.code !== 0 || realpathSync(top.stdout.trim()) !== realpathSync(remote.url)) return;
+  const status = await local.run(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=normal']);
+  const dirty = status.split('\n').filter((line) => line.trim() !== '');
+  if (dirty.length > 0) {
+    const shown = dirty.slice(0, 5).map((line) => line.slice(3)).join(', ');
+    throw new GitopsError(
+      'dirty-checkout',
+      `the local gitops checkout ${remote.url} has uncommitted changes (${shown}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''})`,
+      'glidepath builds on committed branches only: commit or stash those changes there, or pass the remote URL with --repo',
+    );
+  }
+}
+

@@ -1,0 +1,47 @@
+/** The words of a change: its title, the review body hosts show, and the commit message. */
+import { filePathLabel, folderList, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import type { Review } from './review';
+import { describeSource, sourceLink, type SourceRevision } from './source';
+
+export interface Provenance {
+  readonly cluster: string;
+  readonly base: string;
+  readonly baseCommit: string;
+  readonly hash: string;
+  readonly source: SourceRevision;
+}
+
+export function changeTitle(cluster: string, review: Review): string {
+  return `glidepath: ${cluster}: ${summaryLine(review)}`;
+}
+
+export function changeBody(review: Review, p: Provenance, maxChars: number, extra: readonly string[] = []): string {
+  return renderReviewMarkdown(review, {
+    hidden: [`<!-- glidepath cluster=${p.cluster} content=sha256:${p.hash} -->`],
+    heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
+    context: [
+      `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
+      `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+    ],
+    extra,
+    maxChars,
+    fullDiffCommand: `npm run diff -- --cluster ${p.cluster}`,
+  });
+}
+
+const MAX_LISTED = 40;
+
+export function commitMessage(review: Review, p: Provenance & { title: string }): string {
+  const into = review.folders.map((f) => `${f}/`).join(' and ');
+  const replaced = review.folders.length > 1 ? 'the folders are' : 'the folder is';
+  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
+  for (const change of ['added', 'changed', 'removed'] as const) {
+    const objects = review.objects.filter((o) => o.change === change);
+    if (objects.length === 0) continue;
+    lines.push('', `${change[0]!.toUpperCase()}${change.slice(1)}:`, ...objects.slice(0, MAX_LISTED).map((o) => `  ${objectLabel(o)}`));
+    if (objects.length > MAX_LISTED) lines.push(`  and ${objects.length - MAX_LISTED} more`);
+  }
+  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${filePathLabel(review, f)}`));
+  if (review.files.length > MAX_LISTED) lines.push(`  and ${review.files.length - MAX_LISTED} more`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,104 @@
+/** Fetching the refs a run needs into the bare cache, and reading what the fetch brought. */
+import type { BareCache } from './cache';
+import { GitopsError } from './errors';
+import { GitCommandError } from './git';
+import { describeGitFailure } from './git-failures';
+import { displayUrl } from './remote';
+
+const REMOTES = 'refs/remotes/origin/';
+
+export interface FetchedRefs {
+  /** Each base branch that exists on the remote, with its commit. */
+  readonly bases: ReadonlyMap<string, string>;
+  /** Base branches the remote does not have. */
+  readonly missingBases: readonly string[];
+  /** Every fetched branch under the prefix (e.g. `glidepath/`) with its commit. */
+  readonly branches: ReadonlyMap<string, string>;
+}
+
+/**
+ * One fetch of the base branches and of every branch under `branchPrefix`, pruned to what the remote has.
+ * A base the remote lacks is left out and named in `missingBases`, so the clusters on other bases go on.
+ */
+export async function fetchRefs(cache: BareCache, bases: readonly string[], branchPrefix: string): Promise<FetchedRefs> {
+  const wanted = [...new Set(bases)];
+  const missingBases: string[] = [];
+  for (;;) {
+    const present = wanted.filter((b) => !missingBases.includes(b));
+    try {
+      await cache.git.run([
+        'fetch', '--quiet', '--prune', '--no-tags', 'origin',
+        ...present.map((b) => `+refs/heads/${b}:${REMOTES}${b}`),
+        `+refs/heads/${branchPrefix}*:${REMOTES}${branchPrefix}*`,
+      ]);
+      break;
+    } catch (error) {
+      const missing = error instanceof GitCommandError ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1] : undefined;
+      if (missing === undefined || !present.includes(missing)) {
+        throw describeGitFailure(error, `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`, cache.remote);
+      }
+      missingBases.push(missing);
+    }
+  }
+  return { ...(await readTips(cache, wanted.filter((b) => !missingBases.includes(b)), branchPrefix)), missingBases };
+}
+
+export function missingBaseError(cache: BareCache, base: string): GitopsError {
+  return new GitopsError(
+    'missing-base',
+    `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(cache.remote)}`,
+    'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in the cluster file',
+  );
+}
+
+/** The remote-tracking refs of the bases (peeled to commits) and of the branches under `prefix`, in one process. */
+export async function readTips(cache: BareCache, bases: readonly string[], prefix: string): Promise<Omit<FetchedRefs, 'missingBases'>> {
+  if (bases.length === 0 && prefix === '') return { bases: new Map(), branches: new Map() };
+  const listing = await cache.git.run([
+    'for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)',
+    ...bases.map((b) => `${REMOTES}${b}`), `${REMOTES}${prefix}`,
+  ]);
+  const branches = new Map<string, string>();
+  const baseTips = new Map<string, string>();
+  for (const line of listing.split('\n').filter((l) => l !== '')) {
+    const [object = '', type, peeled = '', peeledType, ref = ''] = line.split(' ');
+    const name = ref.slice(REMOTES.length);
+    if (bases.includes(name)) {
+      // A tag of a tag, or no commit at all: let rev-parse peel it.
+      const commit = type === 'commit' ? object : type === 'tag' && peeledType === 'commit' ? peeled : await peel(cache, ref);
+      if (commit !== undefined) baseTips.set(name, commit);
+    }
+    if (name.startsWith(prefix)) branches.set(name, object);
+  }
+  return { bases: baseTips, branches };
+}
+
+async function peel(cache: BareCache, ref: string): Promise<string | undefined> {
+  const result = await cache.git.tryRun(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  return result.code === 0 ? result.stdout.trim() : undefined;
+}
+
+export async function isAncestor(cache: BareCache, ancestor: string, descendant: string): Promise<boolean> {
+  const args = ['merge-base', '--is-ancestor', ancestor, descendant];
+  const result = await cache.git.tryRun(args);
+  if (result.code > 1) throw new GitCommandError(args, result);
+  return result.code === 0;
+}
+
+/** The fetched branches under `prefix` whose history contains `commit`, in one process. */
+export async function branchesContaining(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
+  const listing = await cache.git.run(['for-each-ref', '--format=%(refname)', `--contains=${commit}`, `${REMOTES}${prefix}`]);
+  return new Set(listing.split('\n').filter((l) => l !== '').map((ref) => ref.slice(REMOTES.length)));
+}
+
+/** The fetched branches under `prefix` already merged into `commit` (their tip is in its history). */
+export async function branchesMergedInto(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
+  const listing = await cache.git.run(['for-each-ref', '--format=%(refname)', `--merged=${commit}`, `${REMOTES}${prefix}`]);
+  return new Set(listing.split('\n').filter((l) => l !== '').map((ref) => ref.slice(REMOTES.length)));
+}
+
+export async function mergeBase(cache: BareCache, a: string, b: string): Promise<string | undefined> {
+  const result = await cache.git.tryRun(['merge-base', a, b]);
+  if (result.code > 1) throw new GitCommandError(['merge-base', a, b], result);
+  return result.code === 0 ? result.stdout.trim().split('\n')[0] : undefined;
+}

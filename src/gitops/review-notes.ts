@@ -1,0 +1,151 @@
+/**
+ * What a reviewer wants before the YAML diff: which cluster-file values changed, which ConfigMap data keys
+ * changed (a word diff for long one-line expressions), and what to create by hand in new tracked namespaces.
+ */
+import { diffLines, diffWordsWithSpace } from 'diff';
+import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
+import { parseYamlDocuments, type FolderFile } from './review';
+
+export interface NotesContext {
+  /** ConfigMap and Secret each Veridor gate reads, from the cluster file. */
+  readonly veridorConfigMap: string;
+  readonly veridorSecret: string;
+  /** Where the gate runs (every namespace when it is a ClusterAnalysisTemplate): only there do the two matter. */
+  readonly veridorNamespaces: readonly string[] | 'all';
+}
+
+/** Markdown lines (empty when there is nothing to say), to put between the objects table and the YAML diff. */
+export function notesContext(veridor: { readonly configMap: string; readonly secret: string; readonly namespaces: readonly string[]; readonly clusterTemplate: boolean }): NotesContext {
+  return { veridorConfigMap: veridor.configMap, veridorSecret: veridor.secret, veridorNamespaces: veridor.clusterTemplate ? 'all' : veridor.namespaces };
+}
+
+export function reviewNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {
+  return [...valueNotes(before, after, context), ...configMapNotes(before, after)];
+}
+
+function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {
+  const next = parseValues(after.find((f) => f.path === VALUES_FILE)?.content ?? '');
+  if (next === undefined) return [];
+  const oldFile = before.find((f) => f.path === VALUES_FILE);
+  // A folder made before glidepath kept its values: what changed is unknown, and saying "all new" would mislead.
+  if (oldFile === undefined && before.length > 0) return ['_Cluster-file values: the base has no record of the values it was rendered from (first change since glidepath began recording them)._', ''];
+  const old = oldFile === undefined ? new Map<string, unknown>() : parseValues(oldFile.content);
+  if (old === undefined) return [];
+  const changes = valueChanges(old, next);
+  const lines: string[] = [];
+  // The first render into an empty folder: every value is new, so only the checklist is worth reading.
+  if (changes.length > 0 && oldFile !== undefined) {
+    lines.push(`**Cluster-file values changed since the base** (${changes.length}):`, '');
+    for (const change of changes) lines.push(`- \`${change.path}\`: ${inline(change.text)}`);
+    lines.push('');
+  }
+  const newNamespaces = changes.find((c) => c.path === 'tracked.namespaces')?.added ?? [];
+  if (newNamespaces.length > 0) {
+    lines.push('**Before merging, in each new tracked namespace:**', '');
+    for (const ns of newNamespaces) {
+      if (context.veridorNamespaces === 'all' || context.veridorNamespaces.includes(ns)) {
+        lines.push(
+          `- [ ] \`${ns}\`: create the ConfigMap \`${context.veridorConfigMap}\` (key \`veridor.json\`) for the Veridor gate`,
+          `- [ ] \`${ns}\`: create the Secret \`${context.veridorSecret}\` (Veridor's credentials; never through git)`,
+        );
+      }
+      lines.push(`- [ ] \`${ns}\`: label its Rollouts \`hangar.io/release-tracked=true\``);
+    }
+    lines.push('');
+  }
+  return lines;
+}
+
+type Data = Record<string, string>;
+
+/** ConfigMaps present before and after, by namespace/name, with their `data`. */
+function configMaps(files: readonly FolderFile[]): Map<string, Data> {
+  const maps = new Map<string, Data>();
+  for (const file of files) {
+    if (!/\.ya?ml$/.test(file.path) || !file.content.includes('ConfigMap')) continue;
+    const docs = parseYamlDocuments(file.content);
+    if (typeof docs === 'string') continue;
+    for (const doc of docs) {
+      const value = doc as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; data?: unknown } | null;
+      if (value?.kind !== 'ConfigMap' || typeof value.metadata?.name !== 'string') continue;
+      const data = typeof value.data === 'object' && value.data !== null ? (value.data as Data) : {};
+      maps.set(`${typeof value.metadata.namespace === 'string' ? value.metadata.namespace : '-'}/${value.metadata.name}`, data);
+    }
+  }
+  return maps;
+}
+
+/** A line this long or longer is shown as a word diff: a change hides at the end of it in a line diff. */
+const LONG_LINE = 100;
+const CONTEXT_CHARS = 40;
+
+function configMapNotes(before: readonly FolderFile[], after: readonly FolderFile[]): string[] {
+  const old = configMaps(before);
+  const lines: string[] = [];
+  for (const [name, next] of configMaps(after)) {
+    const previous = old.get(name);
+    if (previous === undefined) continue;
+    const keys = [...new Set([...Object.keys(previous), ...Object.keys(next)])].sort();
+    const changed = keys.filter((k) => previous[k] !== next[k]);
+    if (changed.length === 0) continue;
+    lines.push(`**ConfigMap \`${name}\`: data keys changed** (${changed.length}):`, '');
+    for (const key of changed) {
+      const was = previous[key];
+      const now = next[key];
+      if (was === undefined || now === undefined) {
+        lines.push(`- ${was === undefined ? 'added' : 'removed'} \`${key}\``);
+        continue;
+      }
+      lines.push(`- changed \`${key}\``);
+      const words = longLineWordDiffs(String(was), String(now));
+      if (words.length > 0) lines.push('', '  ```text', ...words.map((w) => `  ${w}`), '  ```');
+    }
+    lines.push('');
+  }
+  if (lines.length > 0) lines.push('_Word diffs: `[-removed-]{+added+}`, with the text around each change._', '');
+  return lines;
+}
+
+/** For each replaced line that is long, the changed words with some text around them. */
+function longLineWordDiffs(was: string, now: string): string[] {
+  const out: string[] = [];
+  const parts = diffLines(was, now);
+  for (let i = 0; i < parts.length; i++) {
+    const removed = parts[i];
+    const added = parts[i + 1];
+    if (!removed?.removed || !added?.added) continue;
+    const oldLines = removed.value.replace(/\n$/, '').split('\n');
+    const newLines = added.value.replace(/\n$/, '').split('\n');
+    for (let j = 0; j < Math.min(oldLines.length, newLines.length); j++) {
+      const a = oldLines[j]!;
+      const b = newLines[j]!;
+      if (a !== b && Math.max(a.length, b.length) >= LONG_LINE) out.push(wordDiff(a, b));
+    }
+    i++;
+  }
+  return out;
+}
+
+export function wordDiff(a: string, b: string): string {
+  const parts = diffWordsWithSpace(a, b);
+  let text = '';
+  parts.forEach((part, i) => {
+    if (part.added) text += `{+${part.value}+}`;
+    else if (part.removed) text += `[-${part.value}-]`;
+    else {
+      const value = part.value;
+      const first = i === 0;
+      const last = i === parts.length - 1;
+      const keep = first || last ? CONTEXT_CHARS : 2 * CONTEXT_CHARS;
+      if (value.length <= keep) text += value;
+      else if (first) text += `…${value.slice(-CONTEXT_CHARS)}`;
+      else if (last) text += `${value.slice(0, CONTEXT_CHARS)}…`;
+      else text += `${value.slice(0, CONTEXT_CHARS)} … ${value.slice(-CONTEXT_CHARS)}`;
+    }
+  });
+  return text;
+}
+
+function inline(text: string): string {
+  return text.replace(/`/g, "'").replace(/\|/g, '\\|');
+}

@@ -1,0 +1,90 @@
+/** Everything about one cluster that can be checked before any git or API work: target, provider, token, files. */
+import { GitopsError } from './errors';
+import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
+import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
+import type { ProviderName } from './change-host';
+import { chooseProvider, defaultApiUrl, tokenVariable } from './providers';
+import type { ShipCluster, ShipSettings } from './pull-request';
+import type { ClusterConfig } from '../config/schema';
+import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
+import { checkToken, refuseCleartext } from './tokens';
+import { folderTreeId } from './tree';
+
+export interface PreparedCluster extends ClusterTarget {
+  readonly input: ShipCluster;
+  readonly name: string;
+  readonly provider: ProviderName;
+  /** The provider's token; undefined for `none`, or when unset in a dry run. */
+  readonly token?: string;
+  readonly apiUrl?: string;
+  readonly repoPath?: RepoPath;
+  /** Each folder's files: the manifests with the cluster-values file, and the helm values files. */
+  readonly files: FolderContents;
+  /** The tree id of each folder holding exactly its files (undefined: no helm values). */
+  readonly treeIds: { readonly manifests: string | undefined; readonly values: string | undefined };
+  readonly hash: string;
+  readonly notes: string[];
+}
+
+export function prepareCluster(input: ShipCluster, settings: ShipSettings): PreparedCluster {
+  const { config } = input;
+  const target = clusterTarget(config, settings.repo, settings.base);
+  const notes: string[] = [];
+  const provider = providerOf(target.remote, config, settings, notes);
+  const variable = tokenVariable(provider);
+  const given = provider === 'github' ? settings.tokens?.github : provider === 'gitlab' ? settings.tokens?.gitlab : undefined;
+  const token = given === '' ? undefined : given;
+  if (variable !== undefined && token === undefined) {
+    if (settings.dryRun !== true) {
+      const scopes = provider === 'github' ? 'Contents and Pull requests: read and write' : 'the api scope';
+      throw new GitopsError('input', `${variable} is not set: it is needed to push the branch and open the ${provider === 'github' ? 'pull' : 'merge'} request`, `export ${variable}=<token with ${scopes} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`);
+    }
+    notes.push(`${variable} is not set: open ${provider === 'github' ? 'pull' : 'merge'} requests were not checked; a real run updates an open glidepath change instead of opening another`);
+  }
+  if (variable !== undefined && token !== undefined) checkToken(variable, token);
+  const apiUrl = settings.apiUrl ?? defaultApiUrl(target.remote, provider);
+  const repoPath = settings.remotePath ?? target.remote.path;
+  if (token !== undefined && variable !== undefined) {
+    refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
+    if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${provider === 'github' ? 'GitHub' : 'GitLab'} API`, variable, settings.allowInsecureHttp === true);
+  }
+  if (variable !== undefined && token !== undefined) {
+    // Each missing piece has its own message: the cause, and the option that supplies it.
+    const host = provider === 'github' ? 'GitHub' : 'GitLab';
+    if (repoPath === undefined) {
+      const what = provider === 'github' ? 'GitHub repository (owner/name)' : 'GitLab project (group/.../name)';
+      throw new GitopsError('input', `cannot tell the ${what} from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${provider === 'github' ? 'OWNER/NAME' : 'GROUP/NAME'} (and --api-url for a host of your own), or use the repository's URL on its host`);
+    }
+    if (apiUrl === undefined) {
+      throw new GitopsError('input', `cannot tell which ${host} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`, provider === 'github' ? 'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL' : 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)');
+    }
+  }
+  if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
+    notes.push('--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)');
+  }
+  const files = renderedFolders(config, input.files);
+  return {
+    ...target,
+    input,
+    name: config.name,
+    provider,
+    ...(token !== undefined ? { token } : {}),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+    ...(repoPath !== undefined ? { repoPath } : {}),
+    files,
+    treeIds: { manifests: folderTreeId(files.manifests), values: folderTreeId(files.values) },
+    hash: contentHash(hashedFiles(files)),
+    notes,
+  };
+}
+
+/** The provider; a dry run whose host nobody can tell goes on as `none`, saying so, since it contacts no API. */
+function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSettings, notes: string[]): ProviderName {
+  try {
+    return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
+  } catch (error) {
+    if (settings.dryRun !== true) throw error;
+    notes.push(`${(error as Error).message}: this dry run goes on as --provider none (set gitops.provider or pass --provider)`);
+    return 'none';
+  }
+}
