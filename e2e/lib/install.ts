@@ -56,9 +56,14 @@ export interface AppliedFolder {
   readonly stderr: string;
 }
 
+const KUSTOMIZATION = 'kustomization.yaml';
+
 export async function serverSideApply(kubectl: Kubectl, path: string): Promise<AppliedFolder> {
-  const files = readdirSync(path).filter((f) => f.endsWith('.yaml')).sort();
-  const result = await kubectl(['apply', '--server-side', '--field-manager=glidepath-gitops-e2e', '-f', path]);
+  // A rendered folder carries a kustomization.yaml listing its manifests: apply it as Argo CD does, through kustomize.
+  const all = readdirSync(path).filter((f) => f.endsWith('.yaml')).sort();
+  const kustomized = all.includes(KUSTOMIZATION);
+  const files = all.filter((f) => f !== KUSTOMIZATION);
+  const result = await kubectl(['apply', '--server-side', '--field-manager=glidepath-gitops-e2e', kustomized ? '-k' : '-f', path]);
   const warnings = result.stderr.split('\n').filter((line) => /warning/i.test(line));
   const objects = result.stdout.split('\n').filter((line) => line.trim() !== '');
   return { files, objects, warnings, code: result.code, stderr: result.stderr.trim() };
