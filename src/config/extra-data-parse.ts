@@ -41,8 +41,9 @@ function keyProblems(engine: NotificationsEngine, key: string, text: string): Om
 
 function parseValue(text: string): Parsed | { line?: number; message: string } {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { version: '1.1', uniqueKeys: true, lineCounter, prettyErrors: false });
-  const error = document.errors[0];
+  // logLevel 'error': a warning (an unresolved tag such as `!when`) is refused below instead of printed by node.
+  const document = parseDocument(text, { version: '1.1', uniqueKeys: true, lineCounter, prettyErrors: false, logLevel: 'error' });
+  const error = document.errors[0] ?? document.warnings[0];
   if (error !== undefined) {
     const line = lineCounter.linePos(error.pos[0]).line;
     return { line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
@@ -92,7 +93,10 @@ function templateProblems(parsed: Parsed): Problem[] {
     if (problem === undefined) return;
     const start = parsed.lineOf(node);
     const blockOffset = isBlockScalar(node) ? 1 : 0;
-    problems.push({ line: start === undefined ? undefined : start + blockOffset + problem.line - 1, message: `${path} does not parse as a Go template: ${problem.message}` });
+    problems.push({
+      line: start === undefined ? undefined : start + blockOffset + problem.line - 1,
+      message: `${path} does not parse as a Go template: ${problem.message}`,
+    });
   };
   if (template.message !== undefined && typeof template.message !== 'string') problems.push({ message: 'message must be a string' });
   check('message', template.message, nodeAt(parsed.root, ['message']));

@@ -19,7 +19,12 @@ export function extraDataSchema(engine: NotificationsEngine) {
       // A value the loader redacted as a secret is reported already: checking '[redacted]' would only add noise.
       const data = Object.fromEntries(Object.entries(raw).filter(([, text]) => text !== REDACTED));
       for (const problem of extraDataProblems(engine, data)) {
-        ctx.addIssue({ code: 'custom', path: [problem.key], message: problem.message, ...(problem.line !== undefined ? { params: { line: problem.line } } : {}) });
+        ctx.addIssue({
+          code: 'custom',
+          path: [problem.key],
+          message: problem.message,
+          ...(problem.line !== undefined ? { params: { line: problem.line } } : {}),
+        });
       }
       for (const [key, text] of Object.entries(data)) {
         if (!key.startsWith('service.')) continue;
@@ -37,7 +42,7 @@ export function extraDataSchema(engine: NotificationsEngine) {
 function literalServiceSecrets(text: string): string[] {
   let service: unknown;
   try {
-    service = parse(text, { version: '1.1' });
+    service = parse(text, { version: '1.1', logLevel: 'error' });
   } catch {
     return []; // reported as invalid YAML
   }

@@ -44,7 +44,7 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     tally.checkEach(ref, 'engine-accepts', () =>
       parseProblems.map((p) => ({
         message: `data[${JSON.stringify(p.key)}]${p.line !== undefined ? ` line ${p.line}` : ''}: ${p.message} (the engine would refuse the whole ConfigMap, glidepath's facts included)`,
-        fix: 'correct the key in the cluster file\'s extraData',
+        fix: "correct the key in the cluster file's extraData",
       })),
     );
     if (parseProblems.length > 0) continue;
@@ -62,7 +62,7 @@ function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[]
   return Object.entries(team)
     .filter(([key]) => key.startsWith('trigger.'))
     .flatMap(([key, text]) =>
-      (parse(text, { version: '1.1' }) as Record<string, unknown>[]).map((condition, i) => ({
+      (parse(text, { version: '1.1', logLevel: 'error' }) as Record<string, unknown>[]).map((condition, i) => ({
         at: `${key}[${i}]`,
         ...(typeof condition?.when === 'string' && condition.when !== '' ? { when: condition.when } : {}),
         ...(typeof condition?.oncePer === 'string' && condition.oncePer !== '' ? { oncePer: condition.oncePer } : {}),
@@ -73,14 +73,27 @@ function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[]
 
 /** Subscriptions and `send` lists must name what the ConfigMap defines: the engine drops the notification otherwise. */
 function referenceProblems(all: Readonly<Record<string, string>>, team: Readonly<Record<string, string>>, conditions: readonly TeamCondition[]): Problem[] {
-  const names = (prefix: string) => new Set(Object.keys(all).filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)));
+  const names = (prefix: string) =>
+    new Set(
+      Object.keys(all)
+        .filter((key) => key.startsWith(prefix))
+        .map((key) => key.slice(prefix.length)),
+    );
   const triggers = names('trigger.');
   const templates = names('template.');
-  const services = new Set(Object.keys(all).filter((key) => key.startsWith('service.')).map((key) => key.split('.')[2] ?? key.split('.')[1]!));
+  const services = new Set(
+    Object.keys(all)
+      .filter((key) => key.startsWith('service.'))
+      .map((key) => key.split('.')[2] ?? key.split('.')[1]!),
+  );
   const problems: Problem[] = [];
   for (const condition of conditions) {
     for (const template of condition.send) {
-      if (!templates.has(template)) problems.push({ message: `${condition.at}.send names template ${JSON.stringify(template)}, which is not defined`, fix: `add template.${template} to extraData, or fix the name` });
+      if (!templates.has(template))
+        problems.push({
+          message: `${condition.at}.send names template ${JSON.stringify(template)}, which is not defined`,
+          fix: `add template.${template} to extraData, or fix the name`,
+        });
     }
   }
   const lists: [string, string][] = [
@@ -88,15 +101,23 @@ function referenceProblems(all: Readonly<Record<string, string>>, team: Readonly
     ...Object.entries(team).filter(([key]) => key === 'defaultTriggers' || key.startsWith('defaultTriggers.')),
   ];
   for (const [key, text] of lists) {
-    const parsed = parse(text, { version: '1.1' }) as unknown[];
+    const parsed = parse(text, { version: '1.1', logLevel: 'error' }) as unknown[];
     parsed.forEach((entry, i) => {
       const subscription = isRecord(entry) ? entry : { triggers: [entry] };
       for (const trigger of (subscription.triggers as unknown[] | undefined) ?? []) {
-        if (!triggers.has(String(trigger))) problems.push({ message: `${key}[${i}] names trigger ${JSON.stringify(trigger)}, which is not defined`, fix: `add trigger.${String(trigger)} to extraData, or fix the name` });
+        if (!triggers.has(String(trigger)))
+          problems.push({
+            message: `${key}[${i}] names trigger ${JSON.stringify(trigger)}, which is not defined`,
+            fix: `add trigger.${String(trigger)} to extraData, or fix the name`,
+          });
       }
       for (const recipient of (subscription.recipients as unknown[] | undefined) ?? []) {
         const service = String(recipient).split(':')[0]!;
-        if (!services.has(service)) problems.push({ message: `${key}[${i}] sends to service ${JSON.stringify(service)}, which is not defined`, fix: `add service.<type>.${service} (or service.${service}) to extraData` });
+        if (!services.has(service))
+          problems.push({
+            message: `${key}[${i}] sends to service ${JSON.stringify(service)}, which is not defined`,
+            fix: `add service.<type>.${service} (or service.${service}) to extraData`,
+          });
       }
     });
   }

@@ -29,7 +29,7 @@ export function triggerExpressions(engine: NotificationsEngine, data: Readonly<R
     .filter((key) => key.startsWith('trigger.'))
     .sort()
     .flatMap((key) => {
-      const conditions: unknown = parse(data[key]!, { version: '1.1' });
+      const conditions: unknown = parse(data[key]!, { version: '1.1', logLevel: 'error' });
       return (Array.isArray(conditions) ? conditions : []).flatMap((condition, index) =>
         (['when', 'oncePer'] as const).flatMap((field): TriggerExpression[] => {
           const value = isRecord(condition) ? condition[field] : undefined;

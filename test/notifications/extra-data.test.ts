@@ -141,6 +141,8 @@ describe("a team's own notifications (extraData)", () => {
       /rollouts\.extraData\["notifiers\.yaml"\]: the engine reads nothing from this key; allowed: service.* \(line 9, column 5\)$/,
     );
     expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: rollout-degraded\n        - bad'))[0]).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\]: not valid YAML.* \(line \d+\)$/);
+    // A tag the engine cannot resolve is refused, not printed by node as a warning and rendered.
+    expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: [!when rollout-degraded]'))[0]).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\]: not valid YAML: .*tag.* \(line \d+\)$/);
   });
 
   it('refuses a literal secret: the value stays in the notifications Secret as $key', () => {

@@ -52,6 +52,6 @@ export function splitOwnedData(
 
 function subscriptionList(text: string | undefined): unknown[] {
   if (text === undefined) return [];
-  const list: unknown = parse(text, { version: '1.1' });
+  const list: unknown = parse(text, { version: '1.1', logLevel: 'error' });
   return Array.isArray(list) ? list : [];
 }

@@ -42,8 +42,8 @@ export function notificationsValues(configMap: ClusterNotificationsConfigMap): N
   let subscriptions: unknown[] | undefined;
   let context: Record<string, string> | undefined;
   for (const [key, text] of Object.entries(configMap.data)) {
-    if (key === 'subscriptions') subscriptions = parse(text, { version: '1.1' }) as unknown[];
-    else if (key === 'context') context = (parse(text, { version: '1.1' }) ?? {}) as Record<string, string>;
+    if (key === 'subscriptions') subscriptions = parse(text, { version: '1.1', logLevel: 'error' }) as unknown[];
+    else if (key === 'context') context = (parse(text, { version: '1.1', logLevel: 'error' }) ?? {}) as Record<string, string>;
     else groups[valuesGroup(key)][key] = text;
   }
   const { argocdUrl, ...rest } = context ?? {};
