@@ -1,5 +1,5 @@
-/** Runs git with explicit argument lists (never a shell), credentials only through the environment. */
-import { spawn } from 'node:child_process';
+/** Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the environment. */
+import { launch } from './launcher';
 import { basicCredentials, redact, secretForms } from './redact';
 
 export interface GitResult {
@@ -72,34 +72,24 @@ export class Git {
     return (await this.execute(args, options)).result;
   }
 
-  private execute(args: readonly string[], options: RunOptions): Promise<{ result: GitResult; stdout: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', args, {
-        cwd: this.options.cwd,
-        env: { ...this.environment(), ...options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      });
-      const stdout: Buffer[] = [];
-      const stderr: Buffer[] = [];
-      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-      child.on('error', (error) => reject(new Error(`cannot run git (${redact(error.message, this.secrets)}); is git installed and on PATH?`)));
-      child.on('close', (code, signal) => {
-        const err = redact(Buffer.concat(stderr).toString('utf8'), this.secrets);
-        const out = Buffer.concat(stdout);
-        resolve({
-          stdout: out,
-          result: {
-            code: code ?? 128,
-            stdout: redact(out.toString('utf8'), this.secrets),
-            stderr: signal === null ? err : `${err}\n(git was stopped by ${signal}: it ran longer than ${(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s)`,
-          },
-        });
-      });
-      child.stdin.on('error', () => undefined); // git may exit before reading its input; the exit code tells.
-      child.stdin.end(options.input ?? '');
-    });
+  private async execute(args: readonly string[], options: RunOptions): Promise<{ result: GitResult; stdout: Buffer }> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let launched;
+    try {
+      launched = await launch({ command: 'git', args, cwd: this.options.cwd, env: { ...this.environment(), ...options.env }, input: options.input ?? '', timeoutMs });
+    } catch (error) {
+      // The launcher's errors carry the reason only (spawn git ENOENT), never the environment with the token.
+      throw new Error(`cannot run git (${redact((error as Error).message, this.secrets)}); is git installed and on PATH?`, { cause: error });
+    }
+    const err = redact(launched.stderr.toString('utf8'), this.secrets);
+    return {
+      stdout: launched.stdout,
+      result: {
+        code: launched.code ?? 128,
+        stdout: redact(launched.stdout.toString('utf8'), this.secrets),
+        stderr: launched.signal === null ? err : `${err}\n(git was stopped by ${launched.signal}: it ran longer than ${timeoutMs / 1000} s)`,
+      },
+    };
   }
 
   private environment(): NodeJS.ProcessEnv {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
@@ -6,20 +6,15 @@ import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, tempDir } from './helpers/git-repos';
 
-let current: Scenario | undefined;
 const { stdout, stderr, clear } = capturePrintedLines();
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
-});
+afterAll(closeScenarios);
 
 /** The base branch holds exactly the render of the scenario's config (and the unrelated files). */
 async function inSync(): Promise<Scenario> {
-  current = await scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])));
-  return current;
+  return scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])));
 }
 function validConfig() {
   return { ...validClusterFile({ name: 'prod', gitops: { repo: 'unused', path: FOLDER } }) };
@@ -72,12 +67,8 @@ describe('diff', () => {
   it('--against compares with another repository', async () => {
     const s = await inSync();
     const other = await scenario();
-    try {
-      expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
-      expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
-    } finally {
-      await other.api.close();
-    }
+    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
+    expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
   });
 });
 
@@ -88,9 +79,8 @@ describe('npm run pr', () => {
   ];
 
   it('opens the pull request, then reports it as up to date; never prints the token', async () => {
-    current = await scenario();
-    const s = current;
-    commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
+    const s = await scenario();
+    await commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
     expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout[0]).toMatch(/^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/);
     expect(stdout).toContain('  https://github.test/hangar-io/cluster-gitops/pull/1');
@@ -100,20 +90,18 @@ describe('npm run pr', () => {
   });
 
   it('--dry-run prints what it would do and changes nothing', async () => {
-    current = await scenario();
-    const s = current;
+    const s = await scenario();
     expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'], { env: { GITHUB_TOKEN: '' } })).toBe(0);
     const out = stdout.join('\n');
     expect(out).toMatch(/^prod: dry run: would open a pull request into/);
     expect(out).toMatch(/branch glidepath\/prod\/[0-9a-f]{12}, commit [0-9a-f]{12} \(built locally, not pushed\)/);
     expect(out).toContain('    removed ConfigMap shop/retired');
     expect(out).toContain('note: GITHUB_TOKEN is not set');
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('a failure prints what failed and what to do, exit 1, and no token', async () => {
-    current = await scenario();
-    const s = current;
+    const s = await scenario();
     const wrong = 'ghs_wrongTokenForCli';
     expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: wrong } })).toBe(1);
     expect(stderr[0]).toMatch(/^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/);
@@ -124,8 +112,7 @@ describe('npm run pr', () => {
   });
 
   it('bad input is exit 2: no --cluster, a missing token, an unknown option', async () => {
-    current = await scenario();
-    const s = current;
+    const s = await scenario();
     expect(await main(['pr', '--clusters', clustersFor(s)], { env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: pr works on one cluster: --cluster is missing');
     expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: '' } })).toBe(2);
@@ -138,20 +125,16 @@ describe('the options pr and diff share', () => {
   it('diff takes --repo, and pr takes --against, as the same option', async () => {
     const s = await inSync();
     const other = await scenario();
-    try {
-      const clusters = clustersFor(s);
-      expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
-      expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
-      clear();
-      const dryRun = ['pr', '--clusters', clusters, '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--source-dir', s.source.dir, '--dry-run'];
-      expect(await main(dryRun, { env: { GITHUB_TOKEN: '' } })).toBe(0);
-      expect(stdout.join('\n')).toContain('    removed ConfigMap shop/retired');
-      clear();
-      expect(await main([...dryRun, '--repo', s.remote], { env: {} })).toBe(2);
-      expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
-    } finally {
-      await other.api.close();
-    }
+    const clusters = clustersFor(s);
+    expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
+    expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
+    clear();
+    const dryRun = ['pr', '--clusters', clusters, '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--source-dir', s.source.dir, '--dry-run'];
+    expect(await main(dryRun, { env: { GITHUB_TOKEN: '' } })).toBe(0);
+    expect(stdout.join('\n')).toContain('    removed ConfigMap shop/retired');
+    clear();
+    expect(await main([...dryRun, '--repo', s.remote], { env: {} })).toBe(2);
+    expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
   });
 
   it('--relay-ip reaches the render that diff compares and pr ships', async () => {

@@ -1,43 +1,38 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../src/gitops/cache';
 import { Git } from '../../src/gitops/git';
 import { basicCredentials } from '../../src/gitops/redact';
 import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import { closedPort } from './helpers/loopback';
 import { bareRemote, branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
-let current: Scenario | undefined;
 const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
+afterAll(async () => {
+  await closeScenarios();
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-async function setUp(): Promise<Scenario> {
-  current = await scenario();
-  return current;
-}
+const setUp = () => scenario();
 
 const refsOf = (bare: string) => git(bare, ['for-each-ref']);
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
-describe('pr faults', () => {
+describe.concurrent('pr faults', () => {
   it('push rejected by the remote: clear error, nothing pushed, no pull request', async () => {
     const s = await setUp();
     const hook = join(s.remote, 'hooks', 'pre-receive');
     writeFileSync(hook, '#!/bin/sh\necho "refusing: glidepath branches are protected" >&2\nexit 1\n');
     chmodSync(hook, 0o755);
-    const before = refsOf(s.remote);
+    const before = await refsOf(s.remote);
     const error = await failure(s.run());
     expect(error.kind).toBe('push-rejected');
     expect(error.message).toMatch(/push of glidepath\/prod\/[0-9a-f]{12} to .* was rejected by the remote \(pre-receive hook declined\)/);
     expect(error.fix).toMatch(/nothing was pushed.*glidepath\/\*/);
-    expect(refsOf(s.remote)).toBe(before);
+    expect(await refsOf(s.remote)).toBe(before);
     expect(writes(s)).toEqual([]);
   });
 
@@ -47,12 +42,12 @@ describe('pr faults', () => {
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
     // Someone pushes to the branch right after glidepath fetched it (the hook runs at push time).
     const hook = join(s.remote, 'hooks', 'pre-receive');
-    writeFileSync(hook, `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${tip(s.remote, 'main')}\nexit 0\n`);
+    writeFileSync(hook, `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${await tip(s.remote, 'main')}\nexit 0\n`);
     chmodSync(hook, 0o755);
     const error = await failure(s.run({ config: changed }));
     expect(error.kind).toBe('push-rejected');
     expect(error.message).toMatch(/changed on the remote while this run worked/);
-    expect(tip(s.remote, first.branch!)).toBe(tip(s.remote, 'main'));
+    expect(await tip(s.remote, first.branch!)).toBe(await tip(s.remote, 'main'));
     writeFileSync(hook, '#!/bin/sh\nexit 0\n');
     const retried = await s.run({ config: changed });
     expect(retried).toMatchObject({ action: 'updated', pushed: true });
@@ -61,26 +56,26 @@ describe('pr faults', () => {
   it('a rewritten base makes the update non-fast-forward; a remote that refuses those gets a clear error and keeps its branch', async () => {
     const s = await setUp();
     const first = await s.run();
-    commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
-    git(s.remote, ['config', 'receive.denyNonFastForwards', 'true']);
-    const before = refsOf(s.remote);
+    await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
+    await git(s.remote, ['config', 'receive.denyNonFastForwards', 'true']);
+    const before = await refsOf(s.remote);
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
     const error = await failure(s.run({ config: changed }));
     expect(error.kind).toBe('non-fast-forward');
     expect(error.message).toContain(`push of ${first.branch}`);
     expect(error.fix).toMatch(/close the open glidepath change and delete the branch/);
-    expect(refsOf(s.remote)).toBe(before);
+    expect(await refsOf(s.remote)).toBe(before);
   });
 
   it('a rewritten base with force pushes allowed: the branch is rebuilt on the new base and the run says the base was rewritten', async () => {
     const s = await setUp();
     const first = await s.run();
-    commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
+    await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
     const result = await s.run({ config: changed });
     expect(result.action).toBe('updated');
     expect(result.notes.join('\n')).toMatch(/base branch main was rewritten/);
-    expect(git(s.remote, ['rev-parse', `${first.branch}^`]).trim()).toBe(tip(s.remote, 'main'));
+    expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(await tip(s.remote, 'main'));
   });
 
   it('no token at all: refused up front (a dry run works without one)', async () => {
@@ -154,7 +149,7 @@ describe('pr faults', () => {
     expect(result.action).toBe('opened');
     expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
     expect(host.requestUrls.join(' ')).not.toContain(TOKEN);
-    expect(branches(s.remote)).toContain(result.branch);
+    expect(await branches(s.remote)).toContain(result.branch);
 
     const wrong = 'ghs_wrongGitToken42';
     const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
@@ -167,7 +162,7 @@ describe('pr faults', () => {
   it('a dirty local checkout given as --repo is refused', async () => {
     const s = await setUp();
     const work = join(tempDir('checkout'), 'gitops');
-    git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
+    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
     writeFileSync(join(work, 'README.md'), 'edited, not committed\n');
     const error = await failure(s.run({ repo: work }));
     expect(error.kind).toBe('dirty-checkout');
@@ -177,16 +172,16 @@ describe('pr faults', () => {
 
   it('a foreign cache (a clone of another repository) is refused and left alone', async () => {
     const s = await setUp();
-    const other = bareRemote({ 'x.txt': 'other\n' });
+    const other = await bareRemote({ 'x.txt': 'other\n' });
     const cacheDir = join(tempDir('cache'), 'foreign');
-    git(tempDir('x'), ['clone', '--quiet', '--bare', other, cacheDir]);
-    git(cacheDir, ['remote', 'set-url', 'origin', other]);
-    const before = refsOf(cacheDir);
+    await git(tempDir('x'), ['clone', '--quiet', '--bare', other, cacheDir]);
+    await git(cacheDir, ['remote', 'set-url', 'origin', other]);
+    const before = await refsOf(cacheDir);
     const error = await failure(s.run({ cacheDir }));
     expect(error.kind).toBe('foreign-checkout');
     expect(error.message).toContain(`is a cache of "${other}", not of ${s.remote}`);
     expect(error.fix).toMatch(/--cache-dir/);
-    expect(refsOf(cacheDir)).toBe(before);
+    expect(await refsOf(cacheDir)).toBe(before);
   });
 
   it('a cache made for a path that git config must quote is recognised as its own on the next run, and as no other', async () => {
@@ -204,7 +199,7 @@ describe('pr faults', () => {
   it('a cache folder that is a working checkout, or a plain folder inside another repository, is refused', async () => {
     const s = await setUp();
     const work = join(tempDir('checkout'), 'gitops');
-    git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
+    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
     expect((await failure(s.run({ cacheDir: work }))).message).toMatch(/is a working checkout with files/);
     const inside = join(work, 'cache');
     mkdirSync(inside);
@@ -225,22 +220,22 @@ describe('pr faults', () => {
     expect(error.kind).toBe('path-escape');
     expect(error.badInput).toBe(true);
     expect(error.message).toMatch(why);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('a symbolic link on the way to the folder is refused', async () => {
     const s = await setUp();
-    const blob = git(s.remote, ['hash-object', '-w', '--stdin'], '/etc').trim();
-    const base = tip(s.remote, 'main');
-    const rev = (path: string) => git(s.remote, ['rev-parse', `${base}:${path}`]).trim();
-    const clusters = git(s.remote, ['mktree'], `040000 tree ${rev('clusters/dev')}\tdev\n120000 blob ${blob}\tprod\n`).trim();
-    const root = git(s.remote, ['mktree'], `100644 blob ${rev('README.md')}\tREADME.md\n040000 tree ${clusters}\tclusters\n`).trim();
-    const withLink = git(s.remote, ['commit-tree', root, '-p', base, '-m', 'clusters/prod becomes a link']).trim();
-    git(s.remote, ['update-ref', 'refs/heads/main', withLink]);
+    const blob = (await git(s.remote, ['hash-object', '-w', '--stdin'], '/etc')).trim();
+    const base = await tip(s.remote, 'main');
+    const rev = async (path: string) => (await git(s.remote, ['rev-parse', `${base}:${path}`])).trim();
+    const clusters = (await git(s.remote, ['mktree'], `040000 tree ${await rev('clusters/dev')}\tdev\n120000 blob ${blob}\tprod\n`)).trim();
+    const root = (await git(s.remote, ['mktree'], `100644 blob ${await rev('README.md')}\tREADME.md\n040000 tree ${clusters}\tclusters\n`)).trim();
+    const withLink = (await git(s.remote, ['commit-tree', root, '-p', base, '-m', 'clusters/prod becomes a link'])).trim();
+    await git(s.remote, ['update-ref', 'refs/heads/main', withLink]);
     const error = await failure(s.run());
     expect(error.kind).toBe('path-escape');
     expect(error.message).toMatch(/clusters\/prod in the gitops repo is a symbolic link, not a folder/);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('a missing base branch is named', async () => {

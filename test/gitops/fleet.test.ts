@@ -26,11 +26,11 @@ const cluster = (name: string, repo: string) => ({ ...validClusterFile({ name })
 
 describe('pr --all', () => {
   it('ships every cluster with one fetch and one push of the repo; a failing cluster fails alone, and the exit code says so', async () => {
-    const remote = bareRemote(UNRELATED);
+    const remote = await bareRemote(UNRELATED);
     const files = { 'prod.yaml': cluster('prod', remote), 'dev.yaml': cluster('dev', remote), 'stage.yaml': cluster('stage', join(tempDir('missing'), 'no-repo.git')) };
     const dir = clusterDir(files);
     const cacheRoot = tempDir('cache');
-    const source = sourceCheckout();
+    const source = await sourceCheckout();
     const args = ['pr', '--all', '--clusters', dir, '--cache-dir', cacheRoot, '--source-dir', source.dir];
     vi.stubEnv('GITHUB_TOKEN', '');
     const commands = countGit();
@@ -43,11 +43,11 @@ describe('pr --all', () => {
     expect(summary[0]).toBe('pr --all: 3 clusters, 1 failed');
     expect(summary.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['dev proposed', 'prod proposed', 'stage failed:']);
     expect(summary[3]).toMatch(/stage +failed: git could not fetch main from .*no-repo\.git: .* is not a git repository/);
-    const pushed = branches(remote).filter((b) => b !== 'main');
+    const pushed = (await branches(remote)).filter((b) => b !== 'main');
     expect(pushed.map((b) => b.split('/').slice(0, 2).join('/'))).toEqual(['glidepath/dev', 'glidepath/prod']);
     for (const branch of pushed) {
       const name = branch.split('/')[1]!;
-      expect(Object.keys(filesAt(remote, branch)).filter((p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED))).toEqual([]);
+      expect(Object.keys(await filesAt(remote, branch)).filter((p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED))).toEqual([]);
     }
     expect(stderr).toEqual([]);
 

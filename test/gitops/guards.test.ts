@@ -1,41 +1,37 @@
 /** What the flow refuses or repairs: a branch that changes files outside the folder, racing runs, risky tokens. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
-let current: Scenario | undefined;
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
-});
+afterAll(closeScenarios);
 
-const outsideFolder = (s: Scenario, branch: string) =>
-  git(s.remote, ['diff', '--name-only', `main...${branch}`]).split('\n').filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));
+const outsideFolder = async (s: Scenario, branch: string) =>
+  (await git(s.remote, ['diff', '--name-only', `main...${branch}`])).split('\n').filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));
 
-describe('an open change never changes anything outside the folder', () => {
+describe.concurrent('an open change never changes anything outside the folder', () => {
   it('when the base dropped a commit, the same render rebuilds the branch on the base instead of re-adding that commit', async () => {
-    const s = (current = await scenario());
-    const before = tip(s.remote, 'main');
-    commitFiles(s.remote, 'main', { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' }, 'a commit the base will drop');
+    const s = await scenario();
+    const before = await tip(s.remote, 'main');
+    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' }, 'a commit the base will drop');
     const first = await s.run();
-    expect(outsideFolder(s, first.branch!)).toEqual([]);
-    git(s.remote, ['update-ref', 'refs/heads/main', before]); // main is rewritten without that commit
+    expect(await outsideFolder(s, first.branch!)).toEqual([]);
+    await git(s.remote, ['update-ref', 'refs/heads/main', before]); // main is rewritten without that commit
 
     const second = await s.run();
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
     expect(second.notes.join('\n')).toMatch(/changed clusters\/prod\/apps\/dropped\.yaml outside clusters\/prod\/glidepath\/ compared with main: rebuilt/);
-    expect(git(s.remote, ['rev-parse', `${first.branch}^`]).trim()).toBe(before);
-    expect(outsideFolder(s, first.branch!)).toEqual([]);
+    expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(before);
+    expect(await outsideFolder(s, first.branch!)).toEqual([]);
     expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
   });
 });
 
 describe('scratch files', () => {
   it('a run writes nothing to the temp folder: it works with TMPDIR pointing nowhere', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     vi.stubEnv('TMPDIR', join(tempDir('gone'), 'missing'));
     try {
       expect((await s.run()).action).toBe('opened');
@@ -45,9 +41,9 @@ describe('scratch files', () => {
   });
 });
 
-describe('two runs at once', () => {
+describe.concurrent('two runs at once', () => {
   it('that both create the cache: one waits for the other, both succeed, and one change is opened', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     const [a, b] = await Promise.all([s.run(), s.run()]);
     expect([a.action, b.action].sort()).toEqual(['opened', 'up-to-date']);
     expect(s.api.pulls).toHaveLength(1);
@@ -55,7 +51,7 @@ describe('two runs at once', () => {
   });
 
   it('a lock left by a process that is gone is taken over', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(`${s.cacheDir}.lock`, { recursive: true });
     writeFileSync(`${s.cacheDir}.lock/pid`, '999999999\n');
@@ -63,9 +59,9 @@ describe('two runs at once', () => {
   });
 });
 
-describe('the provider token', () => {
+describe.concurrent('the provider token', () => {
   it('holding a newline: says what is wrong with the token, before anything is fetched', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     const error = await failure(s.run({ token: `${TOKEN}\n` }));
     expect(error).toMatchObject({ kind: 'input' });
     expect(error.message).toMatch(/^GITHUB_TOKEN holds a line break \(at character \d+ of \d+\): a token is one line/);
@@ -73,7 +69,7 @@ describe('the provider token', () => {
   });
 
   it('is not sent to an http:// API or remote unless --allow-insecure-http', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     const error = await failure(s.run({ allowInsecureHttp: false }));
     expect(error.kind).toBe('input');
     expect(error.message).toMatch(/the GitHub API http:\/\/127\.0\.0\.1:\d+ is plain http:\/\/: GITHUB_TOKEN would travel in clear text/);
@@ -84,15 +80,15 @@ describe('the provider token', () => {
   });
 
   it('in the rendered files: nothing is pushed, and the error does not show it', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     const files = [{ path: 'leak.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\ndata:\n  token: ${TOKEN}\n` }];
     const error = await failure(s.run({ files }));
     expect(error.message).toMatch(/the render of prod holds the value of GITHUB_TOKEN/);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
     expect(s.api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     // With provider none the token is not the cluster's, and still never pushed.
     const none = await failure(s.run({ files, provider: 'none', token: undefined, tokens: { github: TOKEN }, bodyDir: tempDir('bodies') }));
     expect(none.message).toMatch(/holds the value of GITHUB_TOKEN/);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 });

@@ -1,35 +1,30 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { valuesFile } from '../../src/gitops/cluster-values';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, UNRELATED, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, UNRELATED, scenario } from './helpers/fixture';
 import { filesAt } from './helpers/git-repos';
 
 const VALUES_FOLDER = `${FOLDER}-values`;
 const VALUES_FILE = 'argo-rollouts-notifications-values.yaml';
 
-let current: Scenario | undefined;
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
-});
+afterAll(closeScenarios);
 
 function helmValues(config: Scenario['config']): Scenario['config'] {
   return { ...config, rollouts: { ...config.rollouts, delivery: 'helm-values' } };
 }
 
-describe('pr and diff with a helm-values ConfigMap', () => {
+describe.concurrent('pr and diff with a helm-values ConfigMap', () => {
   it('pr commits the values into gitops.valuesPath beside the manifests folder, and names both folders', async () => {
     const s = await scenario();
-    current = s;
     const config = helmValues(s.config);
     const rendered = renderCluster(config);
     const result = await s.run({ config, files: rendered });
 
     expect(result.action).toBe('opened');
-    const tree = filesAt(s.remote, result.branch!);
+    const tree = await filesAt(s.remote, result.branch!);
     expect(tree[`${VALUES_FOLDER}/${VALUES_FILE}`]).toBe(rendered.find((f) => f.path === VALUES_FILE)!.content);
     // The manifests folder holds the render and the cluster-values record, not the helm values.
     const manifests = [...rendered.filter((f) => f.folder === undefined), valuesFile(config)];
@@ -48,7 +43,6 @@ describe('pr and diff with a helm-values ConfigMap', () => {
 
   it('diff of the same render against that branch: no change in either folder; back to configmap: the values file goes', async () => {
     const first = await scenario();
-    current = first;
     const config = helmValues(first.config);
     const opened = await first.run({ config, files: renderCluster(config) });
     const onBranch = { ...config, gitops: { ...config.gitops, baseBranch: opened.branch! } };

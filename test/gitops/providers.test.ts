@@ -1,28 +1,24 @@
 /** The same behaviour from every provider with an API: GitHub, and GitLab through its stand-in. */
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../src/gitops/redact';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import type { Scenario } from './helpers/fixture';
 import { closedPort } from './helpers/loopback';
-import { TOKEN, failure, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { TOKEN, closeScenarios, failure, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
-let current: Scenario | undefined;
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
-});
+afterAll(closeScenarios);
 
 
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
-describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
+describe.concurrent.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
   const noun = provider === 'github' ? 'pull request' : 'merge request';
 
   it(`opens one ${noun}, does nothing on a rerun, updates the same one on a config change, and closes it once the base holds the render`, async () => {
-    const s = (current = await scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])), provider));
+    const s = await scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])), provider);
     const heartbeat = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
     const first = await s.run({ config: heartbeat });
     expect(first).toMatchObject({ action: 'opened', pushed: true, provider, noun });
@@ -34,10 +30,10 @@ describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
     expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
 
     const requests = s.api.requests.length;
-    const refs = git(s.remote, ['for-each-ref']);
+    const refs = await git(s.remote, ['for-each-ref']);
     expect(await s.run({ config: heartbeat })).toMatchObject({ action: 'up-to-date', pushed: false });
     expect(s.api.requests.slice(requests).map((r) => r.method)).toEqual(['GET']);
-    expect(git(s.remote, ['for-each-ref'])).toBe(refs);
+    expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
 
     const image = { ...heartbeat, veridor: { ...heartbeat.veridor, image: 'registry.test/veridor:2.0.0' } };
     const second = await s.run({ config: image });
@@ -45,7 +41,7 @@ describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
     expect(s.api.pulls).toHaveLength(1);
     expect(s.api.pulls[0]!.body).toContain('- `veridor.image`: "registry.test/veridor:1.0.0" → "registry.test/veridor:2.0.0"');
 
-    commitFiles(s.remote, 'main', filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
+    await commitFiles(s.remote, 'main', await filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
     const third = await s.run({ config: image });
     expect(third).toMatchObject({ action: 'no-change' });
     expect(third.closed.map((c) => c.number)).toEqual([1]);
@@ -53,54 +49,54 @@ describe.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
   });
 
   it('a wrong token: an auth error before anything is pushed', async () => {
-    const s = (current = await scenario(undefined, provider));
+    const s = await scenario(undefined, provider);
     const error = await failure(s.run({ token: 'glpat-wrongToken0000' }));
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/refused the token \(HTTP 401/);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('403: an auth error that says the token may not do this', async () => {
-    const s = (current = await scenario(undefined, provider));
+    const s = await scenario(undefined, provider);
     s.api.failures.push({ method: 'GET', path: /./, status: 403, message: '403 Forbidden', times: 100 });
     const error = await failure(s.run());
     expect(error.kind).toBe('auth');
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('5xx after the retries: a clear error; the pushed branch lets the next run complete', async () => {
-    const s = (current = await scenario(undefined, provider));
+    const s = await scenario(undefined, provider);
     s.api.failures.push({ method: 'POST', path: /merge_requests$|pulls$/, status: 502, times: 100 });
     const error = await failure(s.run());
     expect(error.kind).toBe('api');
     expect(error.message).toMatch(/HTTP 502 after 2 retries/);
     expect(writes(s)).toHaveLength(3);
-    const [branch] = branches(s.remote).filter((b) => b !== 'main');
+    const [branch] = (await branches(s.remote)).filter((b) => b !== 'main');
     s.api.failures.length = 0;
-    expect(await s.run()).toMatchObject({ action: 'opened', pushed: false, branch, commit: tip(s.remote, branch!) });
+    expect(await s.run()).toMatchObject({ action: 'opened', pushed: false, branch, commit: await tip(s.remote, branch!) });
   });
 
   it('network down: a clear network error, nothing pushed', async () => {
-    const s = (current = await scenario(undefined, provider));
+    const s = await scenario(undefined, provider);
     const api = `http://127.0.0.1:${await closedPort()}${provider === 'gitlab' ? '/api/v4' : ''}`;
     const error = await failure(s.run({ apiUrl: api }));
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/API at http:\/\/127\.0\.0\.1:\d+\S* is unreachable/);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
   });
 });
 
-describe('github', () => {
+describe.concurrent('github', () => {
   it('a new pull request as a draft, with labels and reviewers (users and ORG/TEAM)', async () => {
-    const s = (current = await scenario());
+    const s = await scenario();
     await s.run({ extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] } });
     expect(s.api.pulls[0]).toMatchObject({ draft: true, labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
   });
 });
 
-describe('gitlab', () => {
+describe.concurrent('gitlab', () => {
   it('addresses a project in nested groups by its URL-encoded path, with PRIVATE-TOKEN; draft, labels and reviewers on create', async () => {
-    const s = (current = await scenario(undefined, 'gitlab'));
+    const s = await scenario(undefined, 'gitlab');
     const result = await s.run({ extras: { draft: true, labels: ['glidepath', 'prod'], reviewers: ['alice'] } });
     expect(result.pullRequest?.url).toBe('https://gitlab.test/platform/k8s/cluster-gitops/-/merge_requests/1');
     const projectCalls = s.api.requests.filter((r) => r.path.startsWith('/api/v4/projects/'));
@@ -118,7 +114,7 @@ describe('gitlab', () => {
   });
 
   it('git over https gets the token as a Basic header with the user oauth2, limited to the gitops host', async () => {
-    const s = (current = await scenario(undefined, 'gitlab'));
+    const s = await scenario(undefined, 'gitlab');
     const root = tempDir('http-root');
     mkdirSync(join(root, 'platform', 'k8s'), { recursive: true });
     symlinkSync(s.remote, join(root, 'platform', 'k8s', 'cluster-gitops.git'));

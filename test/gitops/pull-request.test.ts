@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
 import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';
 
-let current: Scenario | undefined;
-afterEach(async () => {
-  await current?.api.close();
-  current = undefined;
-});
-async function setUp(folderFiles?: Record<string, string>): Promise<Scenario> {
-  current = await scenario(folderFiles);
-  return current;
-}
+afterAll(closeScenarios);
+const setUp = (folderFiles?: Record<string, string>) => scenario(folderFiles);
 
 /** What the remote must hold on the glidepath branch: everything outside the folder as it was, the render inside. */
 function expectedTree(files: { path: string; content: string }[]): Record<string, string> {
@@ -23,10 +16,10 @@ function expectedTree(files: { path: string; content: string }[]): Record<string
 
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
-describe('pr: the first run', () => {
+describe.concurrent('pr: the first run', () => {
   it('pushes a content-named branch that replaces exactly the folder, and opens the pull request', async () => {
     const s = await setUp();
-    const mainBefore = tip(s.remote, 'main');
+    const mainBefore = await tip(s.remote, 'main');
     const rendered = renderCluster(s.config);
     const folder = folderFilesOf(s.config);
 
@@ -34,13 +27,13 @@ describe('pr: the first run', () => {
 
     const branch = `glidepath/prod/${contentHash(folder).slice(0, 12)}`;
     expect(result).toMatchObject({ action: 'opened', pushed: true, branch, dryRun: false });
-    expect(branches(s.remote)).toEqual([branch, 'main'].sort());
-    expect(tip(s.remote, 'main')).toBe(mainBefore);
-    expect(filesAt(s.remote, branch)).toEqual(expectedTree(folder));
-    expect(git(s.remote, ['rev-parse', `${branch}^`]).trim()).toBe(mainBefore);
-    expect(git(s.remote, ['log', '-1', '--format=%an <%ae>', branch]).trim()).toBe('glidepath-gitops <glidepath-gitops@users.noreply.github.com>');
+    expect(await branches(s.remote)).toEqual([branch, 'main'].sort());
+    expect(await tip(s.remote, 'main')).toBe(mainBefore);
+    expect(await filesAt(s.remote, branch)).toEqual(expectedTree(folder));
+    expect((await git(s.remote, ['rev-parse', `${branch}^`])).trim()).toBe(mainBefore);
+    expect((await git(s.remote, ['log', '-1', '--format=%an <%ae>', branch])).trim()).toBe('glidepath-gitops <glidepath-gitops@users.noreply.github.com>');
 
-    const message = git(s.remote, ['log', '-1', '--format=%B', branch]);
+    const message = await git(s.remote, ['log', '-1', '--format=%B', branch]);
     // Every rendered object is new except the first one, which the base holds with an extra label.
     const objects = rendered.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
     const added = objects.reduce((a, b) => a + b, 0) - 1;
@@ -72,26 +65,26 @@ describe('pr: the first run', () => {
 
   it('names a dirty source tree in the commit message', async () => {
     const s = await setUp();
-    const source = sourceCheckout();
-    git(source.dir, ['rm', '--quiet', '--cached', 'README.md']);
+    const source = await sourceCheckout();
+    await git(source.dir, ['rm', '--quiet', '--cached', 'README.md']);
     await s.run({ sourceDir: source.dir });
-    const message = git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
+    const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
     expect(message).toContain(`Source: glidepath-gitops ${source.commit} with uncommitted changes (dirty tree)`);
   });
 });
 
-describe('pr: idempotency', () => {
+describe.concurrent('pr: idempotency', () => {
   it('a second run with the same render finds the open pull request and does nothing', async () => {
     const s = await setUp();
     const first = await s.run();
-    const refs = git(s.remote, ['for-each-ref']);
+    const refs = await git(s.remote, ['for-each-ref']);
     const requests = s.api.requests.length;
 
     const second = await s.run();
 
     expect(second).toMatchObject({ action: 'up-to-date', pushed: false, branch: first.branch, commit: first.commit });
     expect(second.pullRequest?.url).toBe(first.pullRequest?.url);
-    expect(git(s.remote, ['for-each-ref'])).toBe(refs);
+    expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
     expect(s.api.requests.slice(requests).map((r) => r.method)).toEqual(['GET']);
   });
 
@@ -105,9 +98,9 @@ describe('pr: idempotency', () => {
 
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
     expect(s.api.pulls).toHaveLength(1);
-    expect(branches(s.remote)).toEqual([first.branch!, 'main'].sort());
-    expect(git(s.remote, ['rev-parse', `${first.branch!}^`]).trim()).toBe(first.commit);
-    expect(filesAt(s.remote, first.branch!)).toEqual(expectedTree(rendered));
+    expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
+    expect((await git(s.remote, ['rev-parse', `${first.branch!}^`])).trim()).toBe(first.commit);
+    expect(await filesAt(s.remote, first.branch!)).toEqual(expectedTree(rendered));
     const patch = writes(s).at(-1)!;
     expect(patch).toMatchObject({ method: 'PATCH', path: '/repos/hangar-io/cluster-gitops/pulls/1' });
     expect(String(patch.body!.body)).toContain(`content=sha256:${contentHash(rendered)}`);
@@ -122,39 +115,39 @@ describe('pr: idempotency', () => {
   it('a base that moved on is fine: the update goes on top of the branch, which still merges cleanly', async () => {
     const s = await setUp();
     const first = await s.run();
-    commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
     const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
 
     const second = await s.run({ config: changed });
 
     expect(second.action).toBe('updated');
     // The branch no longer contains main, so it is rebuilt on main: the diff against main is the folder only.
-    expect(git(s.remote, ['rev-parse', `${first.branch!}^`]).trim()).toBe(tip(s.remote, 'main'));
-    const diff = git(s.remote, ['diff', '--name-only', 'main', first.branch!]).split('\n').filter(Boolean);
+    expect((await git(s.remote, ['rev-parse', `${first.branch!}^`])).trim()).toBe(await tip(s.remote, 'main'));
+    const diff = (await git(s.remote, ['diff', '--name-only', 'main', first.branch!])).split('\n').filter(Boolean);
     expect(diff.every((path) => path.startsWith(`${FOLDER}/`))).toBe(true);
   });
 
   it('the same render after the base moved on is still up to date: nothing is pushed', async () => {
     const s = await setUp();
     const first = await s.run();
-    commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
     const second = await s.run();
     expect(second).toMatchObject({ action: 'up-to-date', pushed: false, commit: first.commit });
-    expect(tip(s.remote, first.branch!)).toBe(first.commit);
+    expect(await tip(s.remote, first.branch!)).toBe(first.commit);
   });
 
   it('no change against the base: says so, pushes no branch, and opens nothing', async () => {
     const s = await setUp(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])));
     const result = await s.run();
     expect(result).toMatchObject({ action: 'no-change', pushed: false, closed: [] });
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
     expect(writes(s)).toEqual([]);
   });
 
   it('after the pull request was merged, the next run has nothing to do', async () => {
     const s = await setUp();
     const first = await s.run();
-    git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
+    await git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
     s.api.pulls[0]!.state = 'closed'; // what GitHub does on merge
     const result = await s.run();
     expect(result.action).toBe('no-change');
@@ -165,7 +158,7 @@ describe('pr: idempotency', () => {
     const s = await setUp();
     const first = await s.run();
     // Someone applied the same render to main by hand; the open pull request has nothing left to do.
-    commitFiles(s.remote, 'main', filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
+    await commitFiles(s.remote, 'main', await filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
     const result = await s.run();
     expect(result.action).toBe('no-change');
     expect(result.closed.map((p) => p.number)).toEqual([1]);
@@ -173,7 +166,7 @@ describe('pr: idempotency', () => {
   });
 });
 
-describe('pr --dry-run', () => {
+describe.concurrent('pr --dry-run', () => {
   it('builds the commit and the pull request text but pushes nothing and calls no write endpoint', async () => {
     const s = await setUp();
     const result = await s.run({ dryRun: true });
@@ -181,7 +174,7 @@ describe('pr --dry-run', () => {
     expect(result.title).toMatch(/^glidepath: prod: /);
     expect(result.body).toContain('<details>');
     expect(result.commitMessage).toContain(`Source: glidepath-gitops ${s.source.commit}`);
-    expect(branches(s.remote)).toEqual(['main']);
+    expect(await branches(s.remote)).toEqual(['main']);
     expect(writes(s)).toEqual([]);
   });
 
@@ -197,9 +190,9 @@ describe('pr --dry-run', () => {
     const s = await setUp();
     await s.run();
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:3.0.0' } };
-    const before = git(s.remote, ['for-each-ref']);
+    const before = await git(s.remote, ['for-each-ref']);
     const result = await s.run({ config: changed, dryRun: true });
     expect(result).toMatchObject({ action: 'updated', dryRun: true, pushed: false, pullRequest: { number: 1 } });
-    expect(git(s.remote, ['for-each-ref'])).toBe(before);
+    expect(await git(s.remote, ['for-each-ref'])).toBe(before);
   });
 });

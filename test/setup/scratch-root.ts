@@ -1,8 +1,12 @@
 /**
  * Every test run gets one scratch folder, and os.tmpdir() points into it for every test worker and every child
  * process (git, the CLI, cdk8s' Testing.app()), so that a run leaves nothing in the system temp folder.
+ *
+ * The folder is in memory (/dev/shm) where the system has one: the gitops tests make and copy some thousand small
+ * repositories, and git syncs each pack it writes to the disk. On an ext4 disk that alone made `npm test` 28 s
+ * instead of 22 s.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,7 +15,7 @@ const MARK = 'GLIDEPATH_TEST_SCRATCH';
 export default function setup(): () => void {
   // Each vitest project runs this; the first one makes the folder.
   if (process.env[MARK] !== undefined) return () => {};
-  const root = mkdtempSync(join(tmpdir(), 'glidepath-test-run-'));
+  const root = mkdtempSync(join(scratchParent(), 'glidepath-test-run-'));
   // Open to other users, so that a test can run a child process as one (nobody, for permission errors).
   chmodSync(root, 0o755);
   // Repositories the tests init (bare remotes, clone caches) start from a template with only an empty hooks/
@@ -31,4 +35,16 @@ export default function setup(): () => void {
     delete process.env[MARK];
     rmSync(root, { recursive: true, force: true });
   };
+}
+
+const IN_MEMORY = '/dev/shm';
+
+function scratchParent(): string {
+  try {
+    accessSync(IN_MEMORY, constants.W_OK | constants.X_OK);
+    if (statSync(IN_MEMORY).isDirectory()) return IN_MEMORY;
+  } catch {
+    // no such folder here (macOS), or not ours to write
+  }
+  return tmpdir();
 }

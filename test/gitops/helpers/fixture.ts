@@ -1,5 +1,4 @@
 /** One gitops scenario: a bare remote with content around the owned folder, the API stand-in, a source checkout. */
-import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -13,7 +12,7 @@ import { renderCluster, type RenderedFile } from '../../../src/render/render-clu
 import { clusterConfig } from '../../helpers/cluster-files';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { startGitlabApiStandIn } from './gitlab-api-stand-in';
-import { bareRemote, sourceCheckout, tempDir } from './git-repos';
+import { bareRemote, isRef, sourceCheckout, tempDir } from './git-repos';
 
 export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
 export const FOLDER = 'clusters/prod/glidepath';
@@ -43,10 +42,10 @@ function rendered(config: ClusterConfig): RenderedFile[] {
 }
 
 /** Each distinct remote is made once per test file (git init + fast-import) and copied for every test. */
-const templates = new Map<string, string>();
-let source: { dir: string; commit: string } | undefined;
+const templates = new Map<string, Promise<string>>();
+let source: Promise<{ dir: string; commit: string }> | undefined;
 
-function copyOfRemote(files: Record<string, string>): string {
+async function copyOfRemote(files: Record<string, string>): Promise<string> {
   const key = JSON.stringify(files);
   let template = templates.get(key);
   if (template === undefined) {
@@ -54,8 +53,18 @@ function copyOfRemote(files: Record<string, string>): string {
     templates.set(key, template);
   }
   const copy = join(tempDir('remote'), 'cluster-gitops.git');
-  cpSync(template, copy, { recursive: true });
+  cpSync(await template, copy, { recursive: true });
   return copy;
+}
+
+/** Every scenario's API stand-in stays up until its test file ends, so that the file's tests can run at once. */
+const running = new Set<Scenario>();
+
+/** Each gitops test file ends with this: `afterAll(closeScenarios)`. */
+export async function closeScenarios(): Promise<void> {
+  const closing = [...running];
+  running.clear();
+  await Promise.all(closing.map((s) => s.api.close()));
 }
 
 export interface Scenario {
@@ -80,20 +89,13 @@ export async function scenario(folderFiles?: Record<string, string>, provider: '
     'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
     [valuesFile(config).path]: valuesFile(config).content,
   };
-  const remote = copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
-  const branchExists = (branch: string) => {
-    try {
-      execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: remote, stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const remote = await copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
+  const branchExists = (branch: string) => isRef(remote, `refs/heads/${branch}`);
   const api = provider === 'github' ? await startGithubApiStandIn({ token: TOKEN, branchExists }) : await startGitlabApiStandIn({ token: TOKEN, branchExists });
   const cacheDir = join(tempDir('cache'), 'cluster-gitops');
-  const sourceRepo = (source ??= sourceCheckout());
+  const sourceRepo = await (source ??= sourceCheckout());
   const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
-  return {
+  const opened: Scenario = {
     remote,
     api,
     cacheDir,
@@ -116,6 +118,8 @@ export async function scenario(folderFiles?: Record<string, string>, provider: '
       });
     },
   };
+  running.add(opened);
+  return opened;
 }
 
 /** The same objects with one more label on the first: "changed" at the object level. */

@@ -1,8 +1,12 @@
-/** Real git repositories on disk for the gitops tests: a bare "remote", its contents, and a source checkout. */
-import { execFileSync } from 'node:child_process';
+/**
+ * Real git repositories on disk for the gitops tests: a bare "remote", its contents, and a source checkout.
+ * git runs through the same launcher as src/, so that the tests of a file can run at the same time: a synchronous
+ * child process would stop every test of the worker while it runs.
+ */
 import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { launch } from '../../../src/gitops/launcher';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Test Person',
@@ -11,14 +15,15 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'person@example.test',
 };
 
-export function git(cwd: string, args: string[], input?: string): string {
-  return execFileSync('git', args, {
-    cwd,
-    env: { ...process.env, ...IDENTITY, LC_ALL: 'C' },
-    encoding: 'utf8',
-    stdio: ['pipe', 'pipe', 'pipe'],
-    ...(input !== undefined ? { input } : {}),
-  });
+/** Runs git and returns its standard output; a non-zero exit throws with git's message. */
+export async function git(cwd: string, args: string[], input: string = ''): Promise<string> {
+  return (await gitBytes(cwd, args, input)).toString('utf8');
+}
+
+async function gitBytes(cwd: string, args: string[], input: string): Promise<Buffer> {
+  const result = await launch({ command: 'git', args, cwd, env: { ...process.env, ...IDENTITY, LC_ALL: 'C' }, input, timeoutMs: 60_000 });
+  if (result.code !== 0) throw new Error(`git ${args.join(' ')} in ${cwd} exited with ${result.code ?? result.signal}: ${result.stderr.toString('utf8').trim()}`);
+  return result.stdout;
 }
 
 export function tempDir(prefix: string): string {
@@ -26,13 +31,13 @@ export function tempDir(prefix: string): string {
 }
 
 /** A bare repository with one commit on `branch` holding `files` (path -> content). */
-export function bareRemote(files: Record<string, string>, branch = 'main'): string {
+export async function bareRemote(files: Record<string, string>, branch = 'main'): Promise<string> {
   const root = tempDir('remote');
   const bare = join(root, 'cluster-gitops.git');
-  git(root, ['init', '--quiet', '--bare', `--initial-branch=${branch}`, bare]);
+  await git(root, ['init', '--quiet', '--bare', `--initial-branch=${branch}`, bare]);
   // No `git gc --auto` after every push: one process less per push, and nothing the tests look at.
   appendFileSync(join(bare, 'config'), '[receive]\n\tautogc = false\n');
-  commitFiles(bare, branch, files, 'initial gitops content', { replace: true });
+  await commitFiles(bare, branch, files, 'initial gitops content', { replace: true });
   return bare;
 }
 
@@ -42,15 +47,15 @@ export function bareRemote(files: Record<string, string>, branch = 'main'): stri
  * the branch move to a commit that does not contain its old tip. One `git fast-import` (plus a look-up
  * of the branch when it is continued) instead of a clone, commit and push.
  */
-export function commitFiles(
+export async function commitFiles(
   bare: string,
   branch: string,
   files: Record<string, string | null>,
   message: string,
   options: { replace?: boolean; force?: boolean } = {},
-): string {
+): Promise<string> {
   const ref = `refs/heads/${branch}`;
-  const continues = !options.replace && isRef(bare, ref);
+  const continues = !options.replace && (await isRef(bare, ref));
   const now = `${Math.floor(Date.now() / 1000)} +0000`;
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
   const commands = Object.entries(files).map(([path, content]) => {
@@ -67,23 +72,19 @@ export function commitFiles(
     ...commands,
     '\nget-mark :1\n',
   ].join('');
-  return git(bare, ['fast-import', '--quiet', ...(options.force || options.replace ? ['--force'] : [])], stream).trim();
+  return (await git(bare, ['fast-import', '--quiet', ...(options.force || options.replace ? ['--force'] : [])], stream)).trim();
 }
 
-function isRef(bare: string, ref: string): boolean {
-  try {
-    git(bare, ['rev-parse', '--verify', '--quiet', ref]);
-    return true;
-  } catch {
-    return false;
-  }
+export async function isRef(bare: string, ref: string): Promise<boolean> {
+  const result = await launch({ command: 'git', args: ['rev-parse', '--verify', '--quiet', ref], cwd: bare, env: process.env, input: '', timeoutMs: 60_000 });
+  return result.code === 0;
 }
 
 /** Every file of a ref in the bare repo: path -> content. */
-export function filesAt(bare: string, ref: string): Record<string, string> {
-  const paths = git(bare, ['ls-tree', '-r', '-z', '--name-only', ref]).split('\0').filter((p) => p !== '');
+export async function filesAt(bare: string, ref: string): Promise<Record<string, string>> {
+  const paths = (await git(bare, ['ls-tree', '-r', '-z', '--name-only', ref])).split('\0').filter((p) => p !== '');
   // One `cat-file --batch` for all files: "<id> blob <size>\n<bytes>\n" each.
-  const out = execFileSync('git', ['cat-file', '--batch'], { cwd: bare, input: paths.map((p) => `${ref}:${p}\n`).join('') });
+  const out = await gitBytes(bare, ['cat-file', '--batch'], paths.map((p) => `${ref}:${p}\n`).join(''));
   const files: Record<string, string> = {};
   let offset = 0;
   for (const path of paths) {
@@ -95,27 +96,28 @@ export function filesAt(bare: string, ref: string): Record<string, string> {
   return files;
 }
 
-export function branches(bare: string): string[] {
-  return git(bare, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/']).split('\n').filter((b) => b !== '').sort();
+export async function branches(bare: string): Promise<string[]> {
+  return (await git(bare, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/'])).split('\n').filter((b) => b !== '').sort();
 }
 
-export function tip(bare: string, ref: string): string {
-  return git(bare, ['rev-parse', ref]).trim();
+export async function tip(bare: string, ref: string): Promise<string> {
+  return (await git(bare, ['rev-parse', ref])).trim();
 }
 
-let sourceTemplate: { dir: string; commit: string } | undefined;
+let sourceTemplate: Promise<{ dir: string; commit: string }> | undefined;
 
 /** A checkout of "this repository" with one commit, so the commit message can name a source commit; each call a fresh copy. */
-export function sourceCheckout(): { dir: string; commit: string } {
-  if (sourceTemplate === undefined) {
+export async function sourceCheckout(): Promise<{ dir: string; commit: string }> {
+  sourceTemplate ??= (async () => {
     const dir = tempDir('source-template');
-    git(dir, ['init', '--quiet']);
+    await git(dir, ['init', '--quiet']);
     writeFileSync(join(dir, 'README.md'), 'glidepath-gitops\n');
-    git(dir, ['add', '--all']);
-    git(dir, ['commit', '--quiet', '-m', 'source']);
-    sourceTemplate = { dir, commit: git(dir, ['rev-parse', 'HEAD']).trim() };
-  }
+    await git(dir, ['add', '--all']);
+    await git(dir, ['commit', '--quiet', '-m', 'source']);
+    return { dir, commit: (await git(dir, ['rev-parse', 'HEAD'])).trim() };
+  })();
+  const template = await sourceTemplate;
   const dir = tempDir('source');
-  cpSync(sourceTemplate.dir, dir, { recursive: true });
-  return { dir, commit: sourceTemplate.commit };
+  cpSync(template.dir, dir, { recursive: true });
+  return { dir, commit: template.commit };
 }

@@ -49,7 +49,7 @@ export async function startGithubApiStandIn(options: {
   owner?: string;
   repo?: string;
   /** GitHub refuses a pull request whose head branch does not exist; the stand-in asks this. */
-  branchExists: (branch: string) => boolean;
+  branchExists: (branch: string) => Promise<boolean>;
 }): Promise<ApiStandIn> {
   const owner = options.owner ?? 'hangar-io';
   const repo = options.repo ?? 'cluster-gitops';
@@ -98,7 +98,7 @@ export async function startGithubApiStandIn(options: {
     }
     if (method === 'POST' && parsed.pathname === prefix) {
       const head = String(body?.head ?? '');
-      if (!options.branchExists(head)) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
+      if (!(await options.branchExists(head))) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
       if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(422, { message: `A pull request already exists for ${owner}:${head}.` });
       const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.body ?? ''), head, base: String(body?.base), draft: body?.draft === true };
       pulls.push(pull);

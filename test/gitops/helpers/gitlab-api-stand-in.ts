@@ -11,7 +11,7 @@ export async function startGitlabApiStandIn(options: {
   token: string;
   /** The project's full path, e.g. `platform/k8s/cluster-gitops`. */
   project?: string;
-  branchExists: (branch: string) => boolean;
+  branchExists: (branch: string) => Promise<boolean>;
   users?: Record<string, number>;
 }): Promise<ApiStandIn> {
   const project = options.project ?? 'platform/k8s/cluster-gitops';
@@ -72,7 +72,7 @@ export async function startGitlabApiStandIn(options: {
     }
     if (method === 'POST' && path === prefix) {
       const head = String(body?.source_branch ?? '');
-      if (!options.branchExists(head)) return send(422, { message: ['Source branch does not exist'] });
+      if (!(await options.branchExists(head))) return send(422, { message: ['Source branch does not exist'] });
       if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(409, { message: ['Another open merge request already exists for this source branch'] });
       const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.description ?? ''), head, base: String(body?.target_branch) };
       pulls.push(pull);
