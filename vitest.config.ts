@@ -16,5 +16,8 @@ export default defineConfig({
     // Sharing loaded modules between files (cdk8s, the schemas, Octokit) halves the suite's time. No test replaces
     // a module: the CLI takes its renderer and environment as arguments instead.
     isolate: false,
+    // Transformed modules are kept in node_modules/.experimental-vitest-cache, keyed by content: a second run
+    // skips the TypeScript transforms (about 1.5 s of the main process's CPU on this 2-core machine).
+    experimental: { fsModuleCache: true },
   },
 });

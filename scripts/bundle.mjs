@@ -35,6 +35,8 @@ export async function bundle() {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
+    // src/render/render-pool.ts imports esbuild only when it runs from src/, never from the bundle.
+    external: ['esbuild'],
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });

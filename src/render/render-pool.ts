@@ -3,9 +3,10 @@
  * measured with --cpu-prof), and it is CPU work that splits cleanly by cluster. Small runs stay in this thread:
  * starting a worker costs more than rendering a few clusters.
  */
-import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClusterConfig } from '../config/schema';
 import { renderCluster, type RenderedCluster, type RenderedFile } from './render-cluster';
@@ -32,25 +33,50 @@ export async function renderClusters(configs: readonly ClusterConfig[], options:
 }
 
 function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
-  return new Promise((resolve, reject) => {
-    const worker = FROM_SOURCE
-      ? new Worker(tsxBootstrap(new URL('./render-worker.ts', import.meta.url)), { eval: true, workerData: configs })
-      : new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: configs });
-    worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
-    });
-  });
+  return workerScript().then(
+    (script) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(script, { workerData: configs });
+        worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
+        worker.once('error', reject);
+        worker.once('exit', (code) => {
+          if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
+        });
+      }),
+  );
 }
 
 /** Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), it is the .ts file. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
-/** A worker script that registers tsx's loader, then runs the TypeScript worker. */
-function tsxBootstrap(script: URL): string {
-  // The ES module of tsx's `tsx/esm/api` export (require.resolve would give its CommonJS twin).
-  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
-  const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(tsxPackage)).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); });`;
+let sourceWorker: Promise<URL> | undefined;
+
+function workerScript(): Promise<URL> {
+  if (!FROM_SOURCE) return Promise.resolve(new URL('./render-worker.mjs', import.meta.url));
+  sourceWorker ??= bundleSourceWorker();
+  return sourceWorker;
+}
+
+/**
+ * Run from src/, render-worker.ts and what it imports are bundled by esbuild into one module, once per process,
+ * as scripts/bundle.mjs does for the CLI: a thread that loaded src/ through tsx's loader spent about 1.5 s of CPU
+ * transpiling before it rendered anything. The folder goes when the process exits.
+ */
+async function bundleSourceWorker(): Promise<URL> {
+  // A development dependency, reached only from src/: the bundle leaves it out (scripts/bundle.mjs).
+  const { build } = await import('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'glidepath-render-worker-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const outfile = join(dir, 'render-worker.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./render-worker.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  return pathToFileURL(outfile);
 }

@@ -2,11 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
-import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
 import { branches, commitFiles, tempDir } from './helpers/git-repos';
 
 const { stdout, stderr, clear } = capturePrintedLines();
@@ -26,7 +25,7 @@ function clustersFor(s: Scenario, overrides: Record<string, unknown> = {}): stri
 describe('diff', () => {
   it('an unchanged cluster: says so', async () => {
     const s = await inSync();
-    const result = await diffAgainstGitops({ config: s.config, files: renderCluster(s.config), cacheDir: s.cacheDir });
+    const result = await diffAgainstGitops({ config: s.config, files: rendered(s.config), cacheDir: s.cacheDir });
     expect(result.changed).toBe(false);
     expect(result.review.objects).toEqual([]);
     expect(result.markdown).toContain(`**No change**: \`${FOLDER}\` already holds exactly what is rendered.`);
@@ -37,7 +36,7 @@ describe('diff', () => {
     const changed = { ...s.config, veridor: { ...s.config.veridor, namespaces: ['shop'] } };
     const before = folderFilesOf(s.config);
     const after = folderFilesOf(changed);
-    const result = await diffAgainstGitops({ config: changed, files: renderCluster(changed), cacheDir: s.cacheDir });
+    const result = await diffAgainstGitops({ config: changed, files: rendered(changed), cacheDir: s.cacheDir });
 
     // Expectations from the renders themselves: whatever charts exist, only billing's gate goes away.
     const removedFiles = before.filter((b) => !after.some((a) => a.path === b.path)).map((f) => f.path);

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
-import { renderCluster } from '../../src/render/render-cluster';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -20,7 +19,7 @@ describe.concurrent('pr: the first run', () => {
   it('pushes a content-named branch that replaces exactly the folder, and opens the pull request', async () => {
     const s = await setUp();
     const mainBefore = await tip(s.remote, 'main');
-    const rendered = renderCluster(s.config);
+    const renderedFiles = rendered(s.config);
     const folder = folderFilesOf(s.config);
 
     const result = await s.run();
@@ -35,7 +34,7 @@ describe.concurrent('pr: the first run', () => {
 
     const message = await git(s.remote, ['log', '-1', '--format=%B', branch]);
     // Every rendered object is new except the first one, which the base holds with an extra label.
-    const objects = rendered.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
+    const objects = renderedFiles.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
     const added = objects.reduce((a, b) => a + b, 0) - 1;
     expect(message.split('\n')[0]).toBe(`glidepath: prod: ${added} added, 1 changed, 1 removed`);
     expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} (clean tree)`);
@@ -53,12 +52,12 @@ describe.concurrent('pr: the first run', () => {
     expect(text).toContain(`<!-- glidepath cluster=prod content=sha256:${contentHash(folder)} -->`);
     expect(text).toContain(`from ${s.source.commit} (clean tree)`);
     expect(text).toContain('| removed | ConfigMap | shop | retired |');
-    const firstObject = parseAllDocuments(rendered[0]!.content) as unknown as { toJS(): { kind: string; metadata: { name: string } } }[];
+    const firstObject = parseAllDocuments(renderedFiles[0]!.content) as unknown as { toJS(): { kind: string; metadata: { name: string } } }[];
     const { kind, metadata } = firstObject[0]!.toJS();
     expect(text).toMatch(new RegExp(`\\| changed \\| ${kind} \\| [^|]+ \\| ${metadata.name} \\|`));
     expect(text).toMatch(/<details><summary>YAML diff \(\d+ files\)<\/summary>\n\n```diff\n--- a\/clusters\/prod\/glidepath\//);
     expect(text).toContain('-    old: "true"');
-    expect(text).toContain(`+++ b/${FOLDER}/${rendered[1]!.path}`);
+    expect(text).toContain(`+++ b/${FOLDER}/${renderedFiles[1]!.path}`);
     expect(result.pullRequest).toMatchObject({ number: 1, url: 'https://github.test/hangar-io/cluster-gitops/pull/1', branch });
     expect(s.api.pulls).toHaveLength(1);
   });

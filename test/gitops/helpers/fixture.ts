@@ -29,10 +29,14 @@ export function prodConfig(overrides: Partial<ClusterFile> = {}, repo = 'unused'
   return clusterConfig({ name: 'prod', gitops: { repo, path: FOLDER }, ...overrides });
 }
 
-/** The render of a config, made once per test file: rendering is deterministic and other tests pin its output. */
+/**
+ * The render of a config, made once per test worker: rendering is deterministic and other tests pin its output.
+ * The key leaves out gitops.repo, the one thing that differs between scenarios (each has its own remote), which no
+ * manifest depends on.
+ */
 const renders = new Map<string, RenderedFile[]>();
-function rendered(config: ClusterConfig): RenderedFile[] {
-  const key = JSON.stringify(config);
+export function rendered(config: ClusterConfig): RenderedFile[] {
+  const key = JSON.stringify({ ...config, gitops: { ...config.gitops, repo: undefined } });
   let files = renders.get(key);
   if (files === undefined) {
     files = renderCluster(config);

@@ -3,7 +3,7 @@
  * git runs through the same launcher as src/, so that the tests of a file can run at the same time: a synchronous
  * child process would stop every test of the worker while it runs.
  */
-import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../../../src/gitops/launcher';
@@ -76,8 +76,36 @@ export async function commitFiles(
 }
 
 export async function isRef(bare: string, ref: string): Promise<boolean> {
-  const result = await launch({ command: 'git', args: ['rev-parse', '--verify', '--quiet', ref], cwd: bare, env: process.env, input: '', timeoutMs: 60_000 });
-  return result.code === 0;
+  return ref.startsWith(HEADS) && branchTips(bare).has(ref.slice(HEADS.length));
+}
+
+const HEADS = 'refs/heads/';
+
+/**
+ * Every branch of a bare repository with its commit, read from its files instead of a git process per look: git
+ * writes a ref it updates (push, fast-import, update-ref) as a file under refs/heads/, and packed-refs holds those
+ * that were packed (clone packs them; these remotes never run gc). A loose ref wins over its packed copy.
+ */
+function branchTips(bare: string): Map<string, string> {
+  const tips = new Map<string, string>();
+  const packed = join(bare, 'packed-refs');
+  if (existsSync(packed)) {
+    for (const line of readFileSync(packed, 'utf8').split('\n')) {
+      const match = /^([0-9a-f]{40}) refs\/heads\/(.+)$/.exec(line);
+      if (match !== null) tips.set(match[2]!, match[1]!);
+    }
+  }
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+      else if (!entry.name.endsWith('.lock')) {
+        const id = readFileSync(join(dir, entry.name), 'utf8').trim();
+        if (/^[0-9a-f]{40}$/.test(id)) tips.set(`${prefix}${entry.name}`, id);
+      }
+    }
+  };
+  walk(join(bare, HEADS), '');
+  return tips;
 }
 
 /** Every file of a ref in the bare repo: path -> content. */
@@ -97,11 +125,12 @@ export async function filesAt(bare: string, ref: string): Promise<Record<string,
 }
 
 export async function branches(bare: string): Promise<string[]> {
-  return (await git(bare, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/'])).split('\n').filter((b) => b !== '').sort();
+  return [...branchTips(bare).keys()].sort();
 }
 
+/** The commit of a branch (or, for any other revision, what rev-parse says). */
 export async function tip(bare: string, ref: string): Promise<string> {
-  return (await git(bare, ['rev-parse', ref])).trim();
+  return branchTips(bare).get(ref) ?? (await git(bare, ['rev-parse', '--verify', ref])).trim();
 }
 
 let sourceTemplate: Promise<{ dir: string; commit: string }> | undefined;
