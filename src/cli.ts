@@ -23,13 +23,19 @@ export interface CliOptions {
   readonly render?: Renderer;
   /** @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where each line of output goes. @default console.log */
+  readonly print?: (line: string) => void;
+  /** Where each line of errors and warnings goes. @default console.error */
+  readonly printError?: (line: string) => void;
 }
 
 export async function main(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const [name = 'synth', ...args] = argv[0]?.startsWith('-') ? ['synth', ...argv] : argv;
+  const print = options.print ?? ((line: string) => console.log(line));
+  const printError = options.printError ?? ((line: string) => console.error(line));
   try {
     if (name === 'help') {
-      console.log(await overview());
+      print(await overview());
       return EXIT_CODES.done;
     }
     const entry = COMMANDS.find((c) => c.name === name);
@@ -40,18 +46,18 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     const command = (await entry.load()).default;
     const parsed = parseCommandArguments(command, args);
     if (parsed.help) {
-      console.log(commandHelp(command));
+      print(commandHelp(command));
       return EXIT_CODES.done;
     }
     const context: CommandContext = {
       render: options.render ?? renderCluster,
       env: options.env ?? process.env,
-      print: (line) => console.log(line),
-      warn: (line) => console.error(`warning: ${line}`),
+      print,
+      warn: (line) => printError(`warning: ${line}`),
     };
     return EXIT_CODES[await command.run(parsed.values, context)];
   } catch (error) {
-    return reportError(error);
+    return reportError(error, printError);
   }
 }
 
@@ -68,21 +74,21 @@ async function overview(): Promise<string> {
   ].join('\n');
 }
 
-function reportError(error: unknown): number {
+function reportError(error: unknown, printError: (line: string) => void): number {
   if (error instanceof GlidepathError) {
-    for (const line of error.report()) console.error(line);
+    for (const line of error.report()) printError(line);
     return error.badInput ? EXIT_CODES['bad-input'] : EXIT_CODES.failure;
   }
   if (error instanceof FileSystemError) {
-    console.error(`error: ${error.message}`);
+    printError(`error: ${error.message}`);
     return EXIT_CODES.failure;
   }
   // Any other file-system failure: one line with the path and the cause, not a stack trace.
   if (isErrnoError(error) && error.path !== undefined) {
-    console.error(`error: ${new FileSystemError(error.path, error.code, `cannot ${error.syscall ?? 'use'}`).message}`);
+    printError(`error: ${new FileSystemError(error.path, error.code, `cannot ${error.syscall ?? 'use'}`).message}`);
     return EXIT_CODES.failure;
   }
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  printError(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return EXIT_CODES.failure;
 }
 

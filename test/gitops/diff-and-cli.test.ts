@@ -3,12 +3,11 @@ import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
-import { capturePrintedLines } from '../helpers/console';
+import { cliLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
 import { branches, commitFiles, tempDir } from './helpers/git-repos';
 
-const { stdout, stderr, clear } = capturePrintedLines();
 afterAll(closeScenarios);
 
 /** The base branch holds exactly the render of the scenario's config (and the unrelated files). */
@@ -22,7 +21,7 @@ function clustersFor(s: Scenario, overrides: Record<string, unknown> = {}): stri
   return clusterDir({ 'prod.yaml': { ...validConfig(), gitops: { repo: s.remote, path: FOLDER }, ...overrides } });
 }
 
-describe('diff', () => {
+describe.concurrent('diff', () => {
   it('an unchanged cluster: says so', async () => {
     const s = await inSync();
     const result = await diffAgainstGitops({ config: s.config, files: rendered(s.config), cacheDir: s.cacheDir });
@@ -51,46 +50,50 @@ describe('diff', () => {
   });
 
   it('npm run diff: Markdown on stdout; --exit-code gives 3 only when something differs', async () => {
+    const { stdout, clear, sinks } = cliLines();
     const s = await inSync();
     const same = clustersFor(s);
-    expect(await main(['diff', '--clusters', same, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'])).toBe(0);
+    expect(await main(['diff', '--clusters', same, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'], sinks)).toBe(0);
     expect(stdout.join('\n')).toContain('**No change**');
 
     clear();
     const different = clustersFor(s, { veridor: { image: 'registry.test/veridor:9.9.9' } });
-    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir])).toBe(0);
-    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'])).toBe(3);
+    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir], sinks)).toBe(0);
+    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toMatch(/^\+.*registry\.test\/veridor:9\.9\.9/m);
   });
 
   it('--against compares with another repository', async () => {
+    const { stdout, sinks } = cliLines();
     const s = await inSync();
     const other = await scenario();
-    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
+    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
   });
 });
 
-describe('npm run pr', () => {
+describe.concurrent('npm run pr', () => {
   const prArgs = (s: Scenario, clusters: string) => [
     'pr', '--clusters', clusters, '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops',
     '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http',
   ];
 
   it('opens the pull request, then reports it as up to date; never prints the token', async () => {
+    const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     await commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
-    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout[0]).toMatch(/^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/);
     expect(stdout).toContain('  https://github.test/hangar-io/cluster-gitops/pull/1');
-    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout.at(-1)).toBe('prod: already proposed: pull request #1 holds this render: https://github.test/hangar-io/cluster-gitops/pull/1');
     expect(`${stdout.join('\n')}${stderr.join('\n')}`).not.toContain(TOKEN);
   });
 
   it('--dry-run prints what it would do and changes nothing', async () => {
+    const { stdout, sinks } = cliLines();
     const s = await scenario();
-    expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'], { env: { GITHUB_TOKEN: '' } })).toBe(0);
+    expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(0);
     const out = stdout.join('\n');
     expect(out).toMatch(/^prod: dry run: would open a pull request into/);
     expect(out).toMatch(/branch glidepath\/prod\/[0-9a-f]{12}, commit [0-9a-f]{12} \(built locally, not pushed\)/);
@@ -100,9 +103,10 @@ describe('npm run pr', () => {
   });
 
   it('a failure prints what failed and what to do, exit 1, and no token', async () => {
+    const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     const wrong = 'ghs_wrongTokenForCli';
-    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: wrong } })).toBe(1);
+    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: wrong } })).toBe(1);
     expect(stderr[0]).toMatch(/^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/);
     expect(stderr[1]).toMatch(/^fix: set GITHUB_TOKEN to a valid token/);
     const all = `${stdout.join('\n')}${stderr.join('\n')}`;
@@ -111,58 +115,63 @@ describe('npm run pr', () => {
   });
 
   it('bad input is exit 2: no --cluster, a missing token, an unknown option', async () => {
+    const { stderr, sinks } = cliLines();
     const s = await scenario();
-    expect(await main(['pr', '--clusters', clustersFor(s)], { env: { GITHUB_TOKEN: '' } })).toBe(2);
+    expect(await main(['pr', '--clusters', clustersFor(s)], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: pr works on one cluster: --cluster is missing');
-    expect(await main(prArgs(s, clustersFor(s)), { env: { GITHUB_TOKEN: '' } })).toBe(2);
+    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: GITHUB_TOKEN is not set');
-    expect(await main(['diff', '--cluster', 'prod', '--dry-run'], { env: { GITHUB_TOKEN: '' } })).toBe(2);
+    expect(await main(['diff', '--cluster', 'prod', '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
   });
 });
 
-describe('the options pr and diff share', () => {
+describe.concurrent('the options pr and diff share', () => {
   it('diff takes --repo, and pr takes --against, as the same option', async () => {
+    const { stdout, stderr, clear, sinks } = cliLines();
     const s = await inSync();
     const other = await scenario();
     const clusters = clustersFor(s);
-    expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'])).toBe(3);
+    expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
     clear();
     const dryRun = ['pr', '--clusters', clusters, '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--source-dir', s.source.dir, '--dry-run'];
-    expect(await main(dryRun, { env: { GITHUB_TOKEN: '' } })).toBe(0);
+    expect(await main(dryRun, { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(0);
     expect(stdout.join('\n')).toContain('    removed ConfigMap shop/retired');
     clear();
-    expect(await main([...dryRun, '--repo', s.remote], { env: {} })).toBe(2);
+    expect(await main([...dryRun, '--repo', s.remote], { ...sinks, env: {} })).toBe(2);
     expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
   });
 
   it('--relay-ip reaches the render that diff compares and pr ships', async () => {
+    const { stdout, clear, sinks } = cliLines();
     const s = await inSync();
     const clusters = clustersFor(s);
     const args = ['--clusters', clusters, '--cluster', 'prod', '--cache-dir', s.cacheDir];
-    expect(await main(['diff', ...args, '--relay-ip', '10.9.8.7', '--exit-code'])).toBe(3);
+    expect(await main(['diff', ...args, '--relay-ip', '10.9.8.7', '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toMatch(/^\+.*10\.9\.8\.7/m);
     clear();
-    expect(await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], { env: {} })).toBe(0);
+    expect(await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], { ...sinks, env: {} })).toBe(0);
     expect(stdout[0]).toMatch(/^prod: dry run: would push branch glidepath\/prod\/[0-9a-f]{12} for a change/);
     expect(stdout.join('\n')).toMatch(/note: cannot tell which host serves the gitops repo .*: this dry run goes on as --provider none/);
   });
 
   it('a base branch that does not exist is bad input: exit 2', async () => {
+    const { stderr, sinks } = cliLines();
     const s = await inSync();
-    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--base', 'nope'])).toBe(2);
+    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--base', 'nope'], sinks)).toBe(2);
     expect(stderr[0]).toMatch(/^error: the base branch "nope" does not exist in /);
   });
 
   it('a local --repo with --github-repo but no API URL says that the API URL is missing', async () => {
+    const { stderr, clear, sinks } = cliLines();
     const s = await inSync();
     const args = ['pr', '--clusters', clustersFor(s), '--cluster', 'prod', '--repo', s.remote, '--github-repo', 'hangar-io/cluster-gitops', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
-    expect(await main(args, { env: { GITHUB_TOKEN: TOKEN } })).toBe(2);
+    expect(await main(args, { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(2);
     expect(stderr[0]).toMatch(/^error: cannot tell which GitHub API serves hangar-io\/cluster-gitops: the gitops repo .* names no host$/);
     expect(stderr[1]).toMatch(/^fix: .*--api-url/);
     expect(stderr.join('\n')).not.toContain('pass --github-repo');
     clear();
-    expect(await main(args, { env: {} })).toBe(2);
+    expect(await main(args, { ...sinks, env: {} })).toBe(2);
     expect(stderr).toEqual([expect.stringMatching(/^error: GITHUB_TOKEN is not set/), expect.stringMatching(/^fix: /)]);
   });
 });

@@ -18,7 +18,7 @@ function helmValues(config: Scenario['config']): Scenario['config'] {
   return { ...config, rollouts: { ...config.rollouts, delivery: 'helm-values' } };
 }
 
-describe.each(['github', 'gitlab'] as const)('helm values with provider %s', (provider) => {
+describe.concurrent.each(['github', 'gitlab'] as const)('helm values with provider %s', (provider) => {
   it('commits both folders, the rerun finds them proposed, and a new render goes onto the same branch', async () => {
     const s = await scenario(undefined, provider);
     const config = helmValues(s.config);

@@ -25,3 +25,26 @@ export function capturePrintedLines(): PrintedLines {
   afterEach(() => vi.restoreAllMocks());
   return printed;
 }
+
+/** The lines one CLI run prints, without touching the console: for tests that run at the same time. */
+export interface CliLines {
+  readonly stdout: string[];
+  readonly stderr: string[];
+  /** `main(args, { ...lines.sinks })` sends its output here. */
+  readonly sinks: { readonly print: (line: string) => void; readonly printError: (line: string) => void };
+  clear(): void;
+}
+
+export function cliLines(): CliLines {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    sinks: { print: (line) => void stdout.push(line), printError: (line) => void stderr.push(line) },
+    clear() {
+      stdout.length = 0;
+      stderr.length = 0;
+    },
+  };
+}
