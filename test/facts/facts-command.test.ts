@@ -12,10 +12,10 @@ import { parseGoDuration } from '../../src/config/go-duration';
 import { loadClusters } from '../../src/config/loader';
 import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes';
-import { renderCluster } from '../../src/render/render-cluster';
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
+import { renderOnce } from '../helpers/render-once';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SCENARIOS = join(ROOT, 'test/notifcheck-scenarios');
@@ -36,7 +36,7 @@ interface Entry {
 
 async function factsJson(args: string[]): Promise<Entry[]> {
   printed.clear();
-  const code = await main(['facts', ...args, '--json']);
+  const code = await main(['facts', ...args, '--json'], { render: renderOnce });
   expect(printed.stderr).toEqual([]);
   expect(code).toBe(0);
   return JSON.parse(printed.stdout.join('\n')) as Entry[];
@@ -56,7 +56,7 @@ const CASES = [
 function replayBodies(steps: readonly Json[], option: string, cluster: string): Json[][] {
   const [loaded] = loadClusters({ dir: join(ROOT, 'clusters'), cluster });
   const mode = option === '--rollout' ? ROLLOUTS_MODE : ARGOCD_MODE;
-  const yaml = renderCluster(loaded!.config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`))!.content;
+  const yaml = renderOnce(loaded!.config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`))!.content;
   const replay = new Replay(mode, loadConfigMapYaml(yaml, mode.configMapName), steps[0]!.object as Json);
   let clock = 0;
   return steps.map((step) => {
@@ -143,7 +143,7 @@ describe('npm run facts on bad input', () => {
   async function problems(args: string[], files: Record<string, string> = {}): Promise<string[]> {
     const dir = clusterDir(files);
     printed.clear();
-    const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))]);
+    const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))], { render: renderOnce });
     expect(code).toBe(2);
     expect(printed.stdout).toEqual([]);
     return printed.stderr.map((line) => line.replace(`${dir}/`, ''));

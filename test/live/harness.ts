@@ -11,6 +11,7 @@ import { main } from '../../src/cli';
 import type { PrintedLines } from '../helpers/console';
 import type { Answer } from './recorded-prod';
 import { startStandInApiServer } from './stand-in-api-server';
+import { renderOnce } from '../helpers/render-once';
 
 export interface LiveRun {
   readonly code: number;
@@ -32,7 +33,7 @@ export function useLiveHarness(printed: PrintedLines) {
 
   async function run(args: readonly string[]): Promise<LiveRun> {
     printed.clear();
-    const code = await main(['check-live', '--cluster', 'prod', ...args]);
+    const code = await main(['check-live', '--cluster', 'prod', ...args], { render: renderOnce });
     return { code, out: printed.stdout.join('\n'), err: printed.stderr.join('\n') };
   }
 

@@ -14,6 +14,7 @@ import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fa
 import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 
 const printed = capturePrintedLines();
 
@@ -25,7 +26,7 @@ function issues(overrides: Parameters<typeof validClusterFile>[0]): string[] {
 
 /** The features of every `when` and `oncePer` in one rendered notifications ConfigMap. */
 function renderedFeatures(overrides: Parameters<typeof validClusterFile>[0], file: string): string[] {
-  const rendered = renderCluster(clusterConfig(overrides)).find((f) => f.path === file)!;
+  const rendered = renderOnce(clusterConfig(overrides)).find((f) => f.path === file)!;
   const data = (parse(rendered.content) as { data: Record<string, string> }).data;
   const exprs = Object.entries(data)
     .filter(([key]) => key.startsWith('trigger.'))

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
-import { renderCluster } from '../../src/render/render-cluster';
 import { notificationChecks } from '../helpers/notification-checks';import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 
 const { stdout, stderr } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
@@ -19,7 +19,7 @@ function fixtureConfig() {
 }
 
 function configMapData(file: string): Record<string, string> {
-  const rendered = renderCluster(fixtureConfig()).find((f) => f.path === file);
+  const rendered = renderOnce(fixtureConfig()).find((f) => f.path === file);
   return (parse(rendered!.content) as { data: Record<string, string> }).data;
 }
 

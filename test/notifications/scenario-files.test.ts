@@ -11,8 +11,8 @@ import { clusterConfigSchema, type ClusterFile } from '../../src/config/schema';
 import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
 import type { Delivery, ReconcileResult } from '../../src/notifications/model/engine';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes';
-import { renderCluster } from '../../src/render/render-cluster';
 import { Replay, type Json } from './helpers/replay';
+import { renderOnce } from '../helpers/render-once';
 
 const ROOT = join(import.meta.dirname, '..', 'notifcheck-scenarios');
 const PROD = parse(readFileSync(join(import.meta.dirname, '..', '..', 'clusters', 'prod.yaml'), 'utf8')) as ClusterFile;
@@ -156,7 +156,7 @@ describe('the scenario files', () => {
     const mode = MODES[scenario.mode];
     expect(mode, `mode ${scenario.mode}`).toBeDefined();
     const clusterFile = (CLUSTER_FILE_OF_FOLDER[relative(ROOT, dirname(join(ROOT, file)))] ?? ((f) => f))(PROD);
-    const rendered = renderCluster(clusterConfigSchema.parse(clusterFile))
+    const rendered = renderOnce(clusterConfigSchema.parse(clusterFile))
       .map((f) => f.content)
       .join('---\n');
     const config = loadConfigMapYaml(rendered, mode.configMapName);

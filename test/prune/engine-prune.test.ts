@@ -12,8 +12,8 @@ import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { NOTIFIED_ANNOTATION, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
 import { nextCronRun } from '../../src/config/cron-gaps';
 import { clusterGrowthBudget } from '../../src/prune/growth-budget';
-import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
+import { renderOnce } from '../helpers/render-once';
 
 type Json = Record<string, any>;
 
@@ -51,7 +51,7 @@ function rolloutObject(namespace: string, name: string, state: RolloutState, ann
 
 /** One cluster's rendered notifications engine and prune CronJob. */
 function renderedCluster(config: ClusterConfig) {
-  const files = renderCluster(config);
+  const files = renderOnce(config);
   const text = (path: string) => files.find((f) => f.path === path)?.content ?? '';
   const engine = new NotificationsEngine(loadConfigMapYaml(text('rollouts-notifications.k8s.yaml'), ROLLOUTS_NOTIFICATION_CONFIGMAP), ROLLOUTS_MODE);
   const cronJob = parseAllDocuments(text('notified-prune.k8s.yaml'))

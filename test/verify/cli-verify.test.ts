@@ -5,10 +5,11 @@ import type { Renderer } from '../../src/commands/command';
 import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 
 /** Renders as synth does, plus one planted object. */
 function plantingRenderer(planted: string): Renderer {
-  return (config) => [...renderCluster(config), { path: 'planted.k8s.yaml', content: planted }];
+  return (config) => [...renderOnce(config), { path: 'planted.k8s.yaml', content: planted }];
 }
 
 const { stdout, stderr } = capturePrintedLines();
