@@ -6,6 +6,7 @@ import { main } from '../src/cli';
 import { renderCluster } from '../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
 import { capturePrintedLines } from './helpers/console';
+import { renderOnce } from './helpers/render-once';
 
 const { stdout, stderr, clear } = capturePrintedLines();
 
@@ -39,7 +40,7 @@ describe('synth', () => {
   it('renders every cluster into <out>/<cluster>/ and replaces what was there', async () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = withPreviousDist();
-    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
     expect(readdirSync(join(out, 'prod'))).not.toContain('old.k8s.yaml');
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
@@ -48,9 +49,9 @@ describe('synth', () => {
   it('--cluster renders one cluster and leaves the others in place', async () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = clusterDir({});
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'], { render: renderOnce })).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev']);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
   });
 
@@ -58,8 +59,8 @@ describe('synth', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const before = clusterDir({});
     const after = clusterDir({});
-    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'])).toBe(0);
-    expect(await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'], { render: renderOnce })).toBe(0);
     const a = tree(before);
     const b = tree(after);
     expect(Object.keys(b)).toEqual(Object.keys(a));
@@ -69,7 +70,7 @@ describe('synth', () => {
   });
 
   it('--help explains the command', async () => {
-    expect(await main(['synth', '--help'])).toBe(0);
+    expect(await main(['synth', '--help'], { render: renderOnce })).toBe(0);
     expect(stdout.join('\n')).toContain('--relay-ip IP');
   });
 
@@ -77,7 +78,7 @@ describe('synth', () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'], { render: renderOnce })).toBe(0);
     expect(stdout).toHaveLength(1);
     const documents = parseAllDocuments(`${stdout[0]}\n`) as Document[];
     const expected = renderCluster(clusterConfig({ name: 'prod' })).flatMap((file) => parseAllDocuments(file.content) as Document[]);
@@ -88,38 +89,38 @@ describe('synth', () => {
 
   it('--stdout needs exactly one cluster', async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
-    expect(await main(['synth', '--clusters', dir, '--stdout'])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--stdout'], { render: renderOnce })).toBe(2);
     expect(stderr).toEqual(['error: --stdout writes one cluster, and 2 are selected', 'fix: add --cluster NAME']);
-    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'], { render: renderOnce })).toBe(2);
   });
 
   it('--check exits 3 when the output folder would change, 0 when it is current, and writes nothing', async () => {
     const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'prod', 'old.k8s.yaml')}`);
     expect(stdout).toContain(`added   ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
     expect(tree(out)).toEqual(before);
 
-    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(0);
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
     expect(stdout).toEqual([`${out}/ is up to date`]);
 
     writeFileSync(join(out, 'dev', 'veridor-gate-shop.k8s.yaml'), 'edited by hand\n');
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
     expect(stdout[0]).toBe(`changed ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce })).toBe(0);
     // A cluster glidepath rendered earlier (its record says so) that is no longer in the clusters folder.
     mkdirSync(join(out, 'gone'));
     writeFileSync(join(out, 'gone', 'x.k8s.yaml'), 'kind: Old\n');
     const record = JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8'));
     writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ ...record, clusters: { ...record.clusters, gone: ['x.k8s.yaml'] } }));
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce })).toBe(0);
     clear();
-    expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'])).toBe(3);
+    expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'], { render: renderOnce })).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'gone', 'x.k8s.yaml')}`);
   });
 });
@@ -127,10 +128,10 @@ describe('synth', () => {
 describe('a folder of cluster files as a new user keeps it', () => {
   it('warns when a file is named unlike the cluster it holds', async () => {
     const dir = clusterDir({ 'staging.yaml': validClusterFile({ name: 'prod' }) });
-    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { render: renderOnce })).toBe(0);
     expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename it to prod\.yaml/)]);
     stderr.length = 0;
-    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }), '--out', clusterDir({})])).toBe(0);
+    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }), '--out', clusterDir({})], { render: renderOnce })).toBe(0);
     expect(stderr).toEqual([]);
   });
 
@@ -138,24 +139,24 @@ describe('a folder of cluster files as a new user keeps it', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 } });
     const out = clusterDir({});
     const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'])).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
     expect(clusterFolders()).toEqual(['prod']);
     expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/)]);
     stderr.length = 0;
-    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
     expect(clusterFolders()).toEqual(['prod']);
   });
 
   it('a broken file that may be the selected cluster still fails', async () => {
     const dir = clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 }, 'dev.yaml': validClusterFile({ name: 'dev' }) });
-    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
   });
 
   it('schema errors carry the line and column of the field, as YAML syntax errors do', async () => {
     const text = ['name: prod', 'kubernetesVersion: "1.28"', 'relay:', '  ip: 10.0.0', '  port: 30880', 'colour: blue', ''].join('\n');
-    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})])).toBe(2);
+    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})], { render: renderOnce })).toBe(2);
     const lines = stderr.join('\n');
     expect(lines).toMatch(/prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m);
     expect(lines).toMatch(/prod\.yaml: colour: unknown key; .* \(line 6, column 1\)$/m);
@@ -181,7 +182,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
     const dir = clusterDir({ 'ok.yaml': validClusterFile({ name: 'fine' }), ...files });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--out', out, ...args])).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', out, ...args], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toMatch(message);
     expect(stderr.at(-1)).toBe('nothing was written.');
     expect(tree(out)).toEqual(before);
@@ -189,7 +190,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
   });
 
   it('an unknown option exits 2 with the usage', async () => {
-    expect(await main(['synth', '--clsuter', 'prod'])).toBe(2);
+    expect(await main(['synth', '--clsuter', 'prod'], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toContain('error: --clsuter is not an option of synth');
     expect(stderr.join('\n')).toContain('did you mean --cluster?');
   });

@@ -11,6 +11,7 @@ import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { runChild } from './helpers/child-processes';
 import { writeChild } from './helpers/kill-harness';
+import { renderOnce } from '../helpers/render-once';
 
 const { stderr } = capturePrintedLines();
 const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
@@ -30,7 +31,7 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args]);
+const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args], { render: renderOnce });
 
 describe('synth --out replaces only what glidepath wrote', () => {
   it('refuses a folder that holds anything else (a git checkout, notes), with exit 2, and leaves it untouched', async () => {
@@ -46,7 +47,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
     expect(await synth('--out', out, '--check')).toBe(2);
     // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
-    expect(await main(['synth', '--clusters', clusters], { env: { ...process.env, CDK8S_OUTDIR: out } })).toBe(2);
+    expect(await main(['synth', '--clusters', clusters], { render: renderOnce, env: { ...process.env, CDK8S_OUTDIR: out } })).toBe(2);
     expect(snapshot(out)).toEqual(before);
   });
 
@@ -64,9 +65,9 @@ describe('synth --out replaces only what glidepath wrote', () => {
     const out = scratch();
     const one = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }) });
     expect(await synth('--out', out)).toBe(0);
-    expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'])).toBe(0);
+    expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'], { render: renderOnce })).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
-    expect(await main(['synth', '--clusters', one, '--out', out])).toBe(0);
+    expect(await main(['synth', '--clusters', one, '--out', out], { render: renderOnce })).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev']);
     expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({ dev: readdirSync(join(out, 'dev')).sort() });
   });
@@ -160,11 +161,11 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
   it.skipIf(!mountable)('a full disk: the earlier render stays, no staged folder is left', async () => {
     const dir = tmpfs('size=64k');
     const small = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop'] } }) });
-    expect(await main(['synth', '--clusters', small, '--out', dir])).toBe(0);
+    expect(await main(['synth', '--clusters', small, '--out', dir], { render: renderOnce })).toBe(0);
     const before = snapshot(dir);
     // A fleet that does not fit in the space left.
     const many = clusterDir(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [i === 0 ? 'prod.yaml' : `c${i}.yaml`, validClusterFile({ name: i === 0 ? 'prod' : `c${i}` })])));
-    expect(await main(['synth', '--clusters', many, '--out', dir])).toBe(1);
+    expect(await main(['synth', '--clusters', many, '--out', dir], { render: renderOnce })).toBe(1);
     expect(stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(new RegExp(`^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`));
     expect(snapshot(dir)).toEqual(before);
