@@ -43,6 +43,8 @@ const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 
 export class Git {
   private readonly secrets: string[];
+  /** git's environment, made once: reading all of process.env (a runtime call per variable) for each command adds up. */
+  private baseEnvironment?: NodeJS.ProcessEnv;
 
   constructor(readonly options: GitOptions) {
     this.secrets = secretForms(options.token);
@@ -50,7 +52,9 @@ export class Git {
 
   /** Another repository, same credentials. */
   at(cwd: string): Git {
-    return new Git({ ...this.options, cwd });
+    const git = new Git({ ...this.options, cwd });
+    git.baseEnvironment = this.baseEnvironment;
+    return git;
   }
 
   /** Runs git and throws GitCommandError on a non-zero exit. */
@@ -76,7 +80,7 @@ export class Git {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let launched;
     try {
-      launched = await launch({ command: 'git', args, cwd: this.options.cwd, env: { ...this.environment(), ...options.env }, input: options.input ?? '', timeoutMs });
+      launched = await launch({ command: 'git', args, cwd: this.options.cwd, env: options.env === undefined ? (this.baseEnvironment ??= this.environment()) : { ...(this.baseEnvironment ??= this.environment()), ...options.env }, input: options.input ?? '', timeoutMs });
     } catch (error) {
       // The launcher's errors carry the reason only (spawn git ENOENT), never the environment with the token.
       throw new Error(`cannot run git (${redact((error as Error).message, this.secrets)}); is git installed and on PATH?`, { cause: error });

@@ -18,7 +18,7 @@ describe('npm run verify', () => {
   it('passes every shipped cluster and prints how many objects and checks ran', async () => {
     const shipped = loadClusters({ dir: 'clusters' });
     expect(shipped.map((c) => c.config.name)).toEqual(expect.arrayContaining(['dev', 'prod']));
-    expect(await main(['verify'])).toBe(0);
+    expect(await main(['verify'], { render: renderOnce })).toBe(0);
     const text = stdout.join('\n');
     for (const { file, config } of shipped) {
       expect(text).toMatch(new RegExp(`^cluster ${config.name} \\(${file.replace('.', '\\.')}\\): \\d+ objects, \\d+ checks, 0 violations$`, 'm'));
@@ -28,7 +28,7 @@ describe('npm run verify', () => {
   });
 
   it('--cluster verifies one cluster', async () => {
-    expect(await main(['verify', '--cluster', 'prod'])).toBe(0);
+    expect(await main(['verify', '--cluster', 'prod'], { render: renderOnce })).toBe(0);
     expect(stdout.at(-1)).toMatch(/^verify: 1 clusters, /);
   });
 
