@@ -8,8 +8,9 @@ import { valuesFile } from '../../../src/gitops/cluster-values';
 import { GitopsError } from '../../../src/gitops/errors';
 import { secretForms } from '../../../src/gitops/redact';
 import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
-import { renderCluster, type RenderedFile } from '../../../src/render/render-cluster';
+import type { RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
+import { renderOnce } from '../../helpers/render-once';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { startGitlabApiStandIn } from './gitlab-api-stand-in';
 import { bareRemote, isRef, sourceCheckout, tempDir } from './git-repos';
@@ -30,19 +31,11 @@ export function prodConfig(overrides: Partial<ClusterFile> = {}, repo = 'unused'
 }
 
 /**
- * The render of a config, made once per test worker: rendering is deterministic and other tests pin its output.
- * The key leaves out gitops.repo, the one thing that differs between scenarios (each has its own remote), which no
- * manifest depends on.
+ * The render of a scenario's config, once per test worker: each scenario has its own remote, and no manifest
+ * depends on gitops.repo, so the render is of the config with the repo left out.
  */
-const renders = new Map<string, RenderedFile[]>();
 export function rendered(config: ClusterConfig): RenderedFile[] {
-  const key = JSON.stringify({ ...config, gitops: { ...config.gitops, repo: undefined } });
-  let files = renders.get(key);
-  if (files === undefined) {
-    files = renderCluster(config);
-    renders.set(key, files);
-  }
-  return files;
+  return renderOnce({ ...config, gitops: { ...config.gitops, repo: '' } });
 }
 
 /** Each distinct remote is made once per test file (git init + fast-import) and copied for every test. */

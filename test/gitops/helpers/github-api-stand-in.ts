@@ -3,7 +3,7 @@
  * gitops flow calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveOnLoopback } from './loopback';
+import { jsonExchange, serveOnLoopback } from './loopback';
 
 export interface StandInPull {
   number: number;
@@ -69,18 +69,9 @@ export async function startGithubApiStandIn(options: {
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const parsed = new URL(req.url ?? '/', 'http://stand-in');
-    const method = req.method ?? 'GET';
-    const body = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+    const { url: parsed, method, body, send } = await jsonExchange(req, res, 'application/json; charset=utf-8');
     requests.push({ method, path: `${parsed.pathname}${parsed.search}`, authorization: req.headers.authorization, body });
 
-    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-      res.end(JSON.stringify(data));
-    };
     const failure = failures.find((f) => f.times > 0 && f.method === method && f.path.test(parsed.pathname));
     if (failure !== undefined) {
       failure.times--;

@@ -4,7 +4,7 @@
  * full path (nested groups). Not GitLab. Same shape as the GitHub stand-in, so one test matrix drives both.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveOnLoopback } from './loopback';
+import { jsonExchange, serveOnLoopback } from './loopback';
 import type { ApiStandIn, InjectedFailure, RecordedRequest, StandInPull } from './github-api-stand-in';
 
 export async function startGitlabApiStandIn(options: {
@@ -35,20 +35,10 @@ export async function startGitlabApiStandIn(options: {
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
     // The raw path: the project id must arrive URL-encoded (%2F), as GitLab requires.
-    const raw = req.url ?? '/';
-    const parsed = new URL(raw, 'http://stand-in');
-    const method = req.method ?? 'GET';
-    const body = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
+    const { raw, url: parsed, method, body, send } = await jsonExchange(req, res, 'application/json');
     const authorization = typeof req.headers['private-token'] === 'string' ? `PRIVATE-TOKEN ${req.headers['private-token']}` : req.headers.authorization;
     requests.push({ method, path: raw, authorization, body });
-    const send = (status: number, data: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(data));
-    };
     const failure = failures.find((f) => f.times > 0 && f.method === method && f.path.test(parsed.pathname));
     if (failure !== undefined) {
       failure.times--;

@@ -28,6 +28,34 @@ export async function serveOnLoopback(handle: (req: IncomingMessage, res: Server
   };
 }
 
+/** One request to a JSON API stand-in: what was asked, and how to answer. */
+export interface JsonExchange {
+  /** The path as sent, query included, not decoded. */
+  readonly raw: string;
+  readonly url: URL;
+  readonly method: string;
+  readonly body: Record<string, unknown> | undefined;
+  send(status: number, data: unknown, headers?: Record<string, string>): void;
+}
+
+/** Reads the request's JSON body; `send` answers with JSON of `contentType`. */
+export async function jsonExchange(req: IncomingMessage, res: ServerResponse, contentType: string): Promise<JsonExchange> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const raw = req.url ?? '/';
+  return {
+    raw,
+    url: new URL(raw, 'http://stand-in'),
+    method: req.method ?? 'GET',
+    body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>),
+    send(status, data, headers = {}) {
+      res.writeHead(status, { 'content-type': contentType, ...headers });
+      res.end(JSON.stringify(data));
+    },
+  };
+}
+
 /** A port on 127.0.0.1 that was free a moment ago: connecting to it is refused (the network is "down"). */
 export async function closedPort(): Promise<number> {
   const server = createTcpServer();
