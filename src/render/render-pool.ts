@@ -32,21 +32,19 @@ export async function renderClusters(configs: readonly ClusterConfig[], options:
   return configs.map((_, index) => rendered[index % workers]![Math.floor(index / workers)]!);
 }
 
-function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
-  return workerScript().then(
-    (script) =>
-      new Promise((resolve, reject) => {
-        const worker = new Worker(script, { workerData: configs });
-        worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
-        worker.once('error', reject);
-        worker.once('exit', (code) => {
-          if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
-        });
-      }),
-  );
+async function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
+  const script = await workerScript();
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: configs });
+    worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
+    });
+  });
 }
 
-/** Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), it is the .ts file. */
+/** Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), render-worker.ts bundled here. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 let sourceWorker: Promise<URL> | undefined;
