@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import base from './vitest.config.ts';
 
 /** `npm run test:slow`: tests that build the bundle or start many processes; CI runs them after `npm test`. */
 export default defineConfig({
@@ -8,5 +9,6 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/setup/scratch-root.ts'],
     include: ['test/**/*.slow.test.ts'],
+    server: base.test?.server,
   },
 });

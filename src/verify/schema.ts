@@ -1,7 +1,8 @@
 /**
  * Schema: every object validates against its Kubernetes schema. Core kinds use kubernetes-models (Kubernetes
  * 1.27 OpenAPI), Argo Rollouts kinds use @kubernetes-models/argo-rollouts (CRDs of Rollouts v1.5.0); docs/verify.md
- * notes the version skew. Both ship their schemas compiled, so this works offline on a fresh clone.
+ * notes the version skew. Both ship their schemas, so this works offline on a fresh clone; the Rollouts ones are
+ * compiled at install (rollouts-schemas.ts).
  * On top of the schemas: metadata names, and namespaces set exactly on namespaced kinds.
  */
 import { AnalysisTemplate } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/AnalysisTemplate';
@@ -24,6 +25,7 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
 import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
 import { isRecord } from '../is-record';
+import { rolloutsSchemaErrors, type RolloutsKind } from './rollouts-schemas';
 
 /** A model class: validates a manifest of its kind, throwing an error with ajv-style `errors`. */
 interface ModelClass {
@@ -34,6 +36,8 @@ interface ModelClass {
 
 interface KindInfo {
   readonly model: ModelClass;
+  /** The schema's errors for an object of this kind, [] when it is valid. */
+  readonly errors: (object: { validate(): void }) => readonly AjvError[];
   readonly namespaced: boolean;
   /** Where the schema comes from, for messages. */
   readonly source: string;
@@ -43,7 +47,20 @@ const CORE = 'kubernetes-models 4.5.1 (Kubernetes 1.27)';
 const ROLLOUTS = '@kubernetes-models/argo-rollouts 0.3.2 (Argo Rollouts 1.5.0 CRDs)';
 
 function entry(model: ModelClass, namespaced: boolean, source: string): [string, KindInfo] {
-  return [`${model.apiVersion}/${model.kind}`, { model, namespaced, source }];
+  const errors = source === ROLLOUTS ? (object: object) => rolloutsSchemaErrors(model.kind as RolloutsKind, object) : modelErrors;
+  return [`${model.apiVersion}/${model.kind}`, { model, namespaced, source, errors }];
+}
+
+/** kubernetes-models ships its validators compiled: the model's own `validate()`. */
+function modelErrors(object: { validate(): void }): readonly AjvError[] {
+  try {
+    object.validate();
+    return [];
+  } catch (error) {
+    const errors = (error as { errors?: readonly AjvError[] }).errors;
+    if (!Array.isArray(errors)) throw error;
+    return errors;
+  }
 }
 
 /** The kinds this tool renders or may render. A kind that is not here is a violation, not a pass. */
@@ -95,17 +112,11 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
 }
 
 function schemaProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
-  try {
-    new info.model(manifest as never).validate();
-    return [];
-  } catch (error) {
-    const errors = (error as { errors?: readonly AjvError[] }).errors;
-    if (!Array.isArray(errors)) throw error;
-    return errors.map((e) => ({
-      message: `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ${info.source})`,
-      fix: `set this field as the ${String(manifest.kind)} schema requires`,
-    }));
-  }
+  // The model, not the manifest: its constructor drops undefined fields and fills in apiVersion and kind.
+  return info.errors(new info.model(manifest as never)).map((e) => ({
+    message: `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ${info.source})`,
+    fix: `set this field as the ${String(manifest.kind)} schema requires`,
+  }));
 }
 
 function formatParams(params: Record<string, unknown> | undefined): string {
