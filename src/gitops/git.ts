@@ -1,5 +1,5 @@
 /** Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the environment. */
-import { launch } from './launcher';
+import { launch } from '../launcher';
 import { basicCredentials, redact, secretForms } from './redact';
 
 export interface GitResult {

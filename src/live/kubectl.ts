@@ -2,8 +2,8 @@
  * Read-only access to the live cluster through the user's kubectl and kubeconfig: only `kubectl get`, and Secret
  * keys through a template that prints each key and the length of its value, so no value reaches this process.
  */
-import { execFile } from 'node:child_process';
 import { GlidepathError } from '../errors';
+import { launch, type LaunchResult } from '../launcher';
 
 export type Json = Record<string, unknown>;
 
@@ -42,24 +42,27 @@ export class Kubectl {
     return { found: true, value: keys };
   }
 
-  private get(args: readonly string[]): Promise<ReadResult<string>> {
+  private async get(args: readonly string[]): Promise<ReadResult<string>> {
     const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
-    return new Promise((resolve, reject) => {
-      execFile(this.binary, argv, { timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        if (!error) return resolve({ found: true, value: stdout });
-        const text = stderr.trim();
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(new GlidepathError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH', false));
-        }
-        if (/NotFound|not found/.test(text) && !/context/.test(text)) return resolve({ found: false });
-        if (/doesn't have a resource type/.test(text)) return resolve({ found: false, reason: 'its CustomResourceDefinition is not installed' });
-        if (/Forbidden|forbidden/.test(text)) return resolve({ found: false, reason: `forbidden: your kubeconfig user may not read it (${firstLine(text)})` });
-        if (/context .*(does not exist|not found)/.test(text)) {
-          return reject(new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true));
-        }
-        reject(new GlidepathError(`kubectl ${argv.join(' ')} failed: ${firstLine(text) || String(error.message)}`, 'check that the cluster is reachable: kubectl cluster-info', false));
-      });
-    });
+    let result: LaunchResult;
+    try {
+      result = await launch({ command: this.binary, args: argv, cwd: process.cwd(), env: process.env, input: '', timeoutMs: TIMEOUT_MS });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new GlidepathError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH', false);
+      }
+      throw error;
+    }
+    if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
+    const text = result.stderr.toString('utf8').trim();
+    if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };
+    if (/doesn't have a resource type/.test(text)) return { found: false, reason: 'its CustomResourceDefinition is not installed' };
+    if (/Forbidden|forbidden/.test(text)) return { found: false, reason: `forbidden: your kubeconfig user may not read it (${firstLine(text)})` };
+    if (/context .*(does not exist|not found)/.test(text)) {
+      throw new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true);
+    }
+    const ending = result.signal !== null ? `stopped by ${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}` : `exit code ${result.code}`;
+    throw new GlidepathError(`kubectl ${argv.join(' ')} failed: ${firstLine(text) || ending}`, 'check that the cluster is reachable: kubectl cluster-info', false);
   }
 }
 

@@ -97,4 +97,12 @@ describe('npm run check-live', () => {
     expect(await main(['check-live', '--cluster', 'prod'])).toBe(1);
     expect(printed.stderr.join('\n')).toContain('error: kubectl is not on PATH');
   });
+
+  it('exits 1 naming the command and its exit code when kubectl fails without a word', async () => {
+    const { calls } = readyProd();
+    calls[getDeployments('argo-rollouts')] = { code: 7 };
+    const { code, err } = await checkLive(calls);
+    expect(err).toMatch(/error: kubectl --context prod-admin get deployments -n argo-rollouts .*failed: exit code 7\nfix: check that the cluster is reachable: kubectl cluster-info/);
+    expect(code).toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { launch, type LaunchRequest } from '../../src/gitops/launcher';
-import { bundleEntry, runChild } from '../output/helpers/child-processes';
+import { launch, type LaunchRequest } from '../src/launcher';
+import { bundleEntry, runChild } from './output/helpers/child-processes';
 
 const request = (command: string, args: string[], input: string | Buffer = '', timeoutMs = 10_000): LaunchRequest => ({ command, args, cwd: process.cwd(), env: process.env, input, timeoutMs });
 
