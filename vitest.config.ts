@@ -19,7 +19,7 @@ export default defineConfig({
     // Transformed modules are kept in node_modules/.experimental-vitest-cache, keyed by content: a second run
     // skips the TypeScript transforms (about 1.5 s of the main process's CPU on this 2-core machine).
     experimental: { fsModuleCache: true },
-    // Generated at install (scripts/build-validators.mjs), 4.8 MB of CommonJS: Node loads it as it is.
+    // Generated at install (scripts/build-validators.mjs), 4.8 MB: Node loads it as it is.
     server: { deps: { external: [/\/generated\//] } },
   },
 });

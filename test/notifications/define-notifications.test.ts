@@ -1,6 +1,7 @@
 /** Cross-references between services, templates, triggers and subscriptions: type errors, and synth-time errors. */
 import { describe, expect, it } from 'vitest';
-import { defineNotifications, NotificationsConfigError } from '../../src/notifications/config/define';
+import { defineNotifications, NotificationsConfigError, yaml } from '../../src/notifications/config/define';
+import { stringify } from 'yaml';
 import type { NotificationsSpec } from '../../src/notifications/config/types';
 import { bool } from '../../src/notifications/expr/ast';
 
@@ -67,5 +68,23 @@ describe('defineNotifications', () => {
         subscriptions: [{ recipients: ['relay'], triggers: ['state'], selector: { matchLabels: {} } }],
       }),
     ).toThrow(/empty selector/);
+  });
+
+  it('writes each value as the yaml library does, also values whose JSON is alike', () => {
+    const moment = new Date(Date.UTC(2026, 11, 1));
+    const values: unknown[] = [
+      { when: 'a', send: ['x'] },
+      { when: 'a', send: ['x'] },
+      { at: moment.toISOString() },
+      { at: moment },
+      [null, 1],
+      [undefined, 1],
+      [Number.NaN, 1],
+      [Number.POSITIVE_INFINITY, 1],
+      { a: undefined, b: 1 },
+      { b: 1 },
+      { big: 10n },
+    ];
+    for (const value of values) expect(yaml(value)).toBe(stringify(value, { lineWidth: 0 }));
   });
 });
