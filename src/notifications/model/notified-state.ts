@@ -62,7 +62,8 @@ export class NotifiedState {
   /** The annotation's value, or undefined when empty (the engine then removes the annotation). */
   serialize(): string | undefined {
     if (this.entries.size === 0) return undefined;
-    const sorted = [...this.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)); // json.Marshal sorts map keys
-    return JSON.stringify(Object.fromEntries(sorted));
+    // json.Marshal sorts map keys. sort() without a comparator compares UTF-16 code units, as `<` does, only faster.
+    const keys = [...this.entries.keys()].sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(this.entries.get(key))}`).join(',')}}`;
   }
 }
