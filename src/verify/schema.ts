@@ -5,9 +5,6 @@
  * compiled at install (rollouts-schemas.ts).
  * On top of the schemas: metadata names, and namespaces set exactly on namespaced kinds.
  */
-import { AnalysisTemplate } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/AnalysisTemplate';
-import { ClusterAnalysisTemplate } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/ClusterAnalysisTemplate';
-import { Rollout } from '@kubernetes-models/argo-rollouts/argoproj.io/v1alpha1/Rollout';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
@@ -27,7 +24,7 @@ import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject
 import { isRecord } from '../is-record';
 import { rolloutsSchemaErrors, type RolloutsKind } from './rollouts-schemas';
 
-/** A model class: validates a manifest of its kind, throwing an error with ajv-style `errors`. */
+/** A model class of kubernetes-models: validates a manifest of its kind, throwing an error with ajv-style `errors`. */
 interface ModelClass {
   readonly apiVersion: string;
   readonly kind: string;
@@ -35,9 +32,8 @@ interface ModelClass {
 }
 
 interface KindInfo {
-  readonly model: ModelClass;
-  /** The schema's errors for an object of this kind, [] when it is valid. */
-  readonly errors: (object: { validate(): void }) => readonly AjvError[];
+  /** The schema's errors for a manifest of this kind, [] when it is valid. */
+  readonly errors: (manifest: Manifest) => readonly AjvError[];
   readonly namespaced: boolean;
   /** Where the schema comes from, for messages. */
   readonly source: string;
@@ -45,43 +41,48 @@ interface KindInfo {
 
 const CORE = 'kubernetes-models 4.5.1 (Kubernetes 1.27)';
 const ROLLOUTS = '@kubernetes-models/argo-rollouts 0.3.2 (Argo Rollouts 1.5.0 CRDs)';
-
-function entry(model: ModelClass, namespaced: boolean, source: string): [string, KindInfo] {
-  const errors = source === ROLLOUTS ? (object: object) => rolloutsSchemaErrors(model.kind as RolloutsKind, object) : modelErrors;
-  return [`${model.apiVersion}/${model.kind}`, { model, namespaced, source, errors }];
-}
+const ROLLOUTS_API = 'argoproj.io/v1alpha1';
 
 /** kubernetes-models ships its validators compiled: the model's own `validate()`. */
-function modelErrors(object: { validate(): void }): readonly AjvError[] {
-  try {
-    object.validate();
-    return [];
-  } catch (error) {
-    const errors = (error as { errors?: readonly AjvError[] }).errors;
-    if (!Array.isArray(errors)) throw error;
-    return errors;
-  }
+function core(model: ModelClass, namespaced: boolean): [string, KindInfo] {
+  const errors = (manifest: Manifest): readonly AjvError[] => {
+    try {
+      // The model, not the manifest: its constructor drops undefined fields and fills in apiVersion and kind.
+      new model(manifest as never).validate();
+      return [];
+    } catch (error) {
+      const errors = (error as { errors?: readonly AjvError[] }).errors;
+      if (!Array.isArray(errors)) throw error;
+      return errors;
+    }
+  };
+  return [`${model.apiVersion}/${model.kind}`, { errors, namespaced, source: CORE }];
+}
+
+/** The Argo Rollouts kinds validate with the compiled schemas of rollouts-schemas.ts. */
+function rollouts(kind: RolloutsKind, namespaced: boolean): [string, KindInfo] {
+  return [`${ROLLOUTS_API}/${kind}`, { errors: (manifest) => rolloutsSchemaErrors(kind, manifest), namespaced, source: ROLLOUTS }];
 }
 
 /** The kinds this tool renders or may render. A kind that is not here is a violation, not a pass. */
 export const KNOWN_KINDS: ReadonlyMap<string, KindInfo> = new Map([
-  entry(ConfigMap as unknown as ModelClass, true, CORE),
-  entry(Namespace as unknown as ModelClass, false, CORE),
-  entry(Pod as unknown as ModelClass, true, CORE),
-  entry(Service as unknown as ModelClass, true, CORE),
-  entry(ServiceAccount as unknown as ModelClass, true, CORE),
-  entry(Deployment as unknown as ModelClass, true, CORE),
-  entry(CronJob as unknown as ModelClass, true, CORE),
-  entry(Job as unknown as ModelClass, true, CORE),
-  entry(NetworkPolicy as unknown as ModelClass, true, CORE),
-  entry(PodDisruptionBudget as unknown as ModelClass, true, CORE),
-  entry(Role as unknown as ModelClass, true, CORE),
-  entry(RoleBinding as unknown as ModelClass, true, CORE),
-  entry(ClusterRole as unknown as ModelClass, false, CORE),
-  entry(ClusterRoleBinding as unknown as ModelClass, false, CORE),
-  entry(AnalysisTemplate as unknown as ModelClass, true, ROLLOUTS),
-  entry(ClusterAnalysisTemplate as unknown as ModelClass, false, ROLLOUTS),
-  entry(Rollout as unknown as ModelClass, true, ROLLOUTS),
+  core(ConfigMap as unknown as ModelClass, true),
+  core(Namespace as unknown as ModelClass, false),
+  core(Pod as unknown as ModelClass, true),
+  core(Service as unknown as ModelClass, true),
+  core(ServiceAccount as unknown as ModelClass, true),
+  core(Deployment as unknown as ModelClass, true),
+  core(CronJob as unknown as ModelClass, true),
+  core(Job as unknown as ModelClass, true),
+  core(NetworkPolicy as unknown as ModelClass, true),
+  core(PodDisruptionBudget as unknown as ModelClass, true),
+  core(Role as unknown as ModelClass, true),
+  core(RoleBinding as unknown as ModelClass, true),
+  core(ClusterRole as unknown as ModelClass, false),
+  core(ClusterRoleBinding as unknown as ModelClass, false),
+  rollouts('AnalysisTemplate', true),
+  rollouts('ClusterAnalysisTemplate', false),
+  rollouts('Rollout', true),
 ]);
 
 interface AjvError {
@@ -112,8 +113,7 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
 }
 
 function schemaProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
-  // The model, not the manifest: its constructor drops undefined fields and fills in apiVersion and kind.
-  return info.errors(new info.model(manifest as never)).map((e) => ({
+  return info.errors(manifest).map((e) => ({
     message: `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ${info.source})`,
     fix: `set this field as the ${String(manifest.kind)} schema requires`,
   }));

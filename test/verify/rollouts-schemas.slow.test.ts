@@ -26,8 +26,9 @@ function packageErrors(kind: RolloutsKind, object: unknown): unknown[] {
   }
 }
 
+/** As verify calls them: on the manifest as parsed, which has no undefined field for the model to drop. */
 function compiledErrors(kind: RolloutsKind, object: unknown): unknown[] {
-  return [...rolloutsSchemaErrors(kind, new MODELS[kind](object as never))];
+  return [...rolloutsSchemaErrors(kind, object)];
 }
 
 const rendered = objectsFor(contextFor({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }))
@@ -66,7 +67,8 @@ describe('the compiled Argo Rollouts validators', () => {
   });
 
   it.each(SAMPLES)('report what the package reports on a mutated %s', (kind, object) => {
-    const all = paths(object);
+    // verify picks the validator by apiVersion and kind, so they are always there and right.
+    const all = paths(object).filter(([first]) => first !== 'apiVersion' && first !== 'kind');
     const mutation = fc.record({
       path: fc.constantFrom(...all),
       change: fc.constantFrom('replace' as const, 'delete' as const, 'add' as const),
