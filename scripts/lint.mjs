@@ -15,6 +15,8 @@ export const FORMATTED = [
   'src/config/reference.ts',
   'src/errors.ts',
   'src/is-record.ts',
+  'src/memo.ts',
+  'test/memo.test.ts',
   'src/notifications/engine-facts.ts',
   'src/notifications/model/go-template-parse.ts',
   'src/config/yaml-position.ts',

@@ -6,6 +6,7 @@
  * `Yaml.stringify`. test/render/fast-yaml.test.ts checks equality on random JSON values.
  */
 import { Yaml } from 'cdk8s';
+import { Memo, plainDataKey } from '../memo';
 
 const INDENT = '  ';
 /** Keys written as they are: the yaml library writes these plain in any position. */
@@ -82,6 +83,14 @@ function writeCollection(value: object, indent: string, out: string[]): void {
   }
 }
 
+/** The documents written by `Yaml.stringify`: a fleet's ConfigMaps of templates repeat from cluster to cluster. */
+const slowlyWritten = new Memo<string>(1_000);
+
+function slowly(value: unknown): string {
+  const key = plainDataKey(value);
+  return key === undefined ? Yaml.stringify(value) : slowlyWritten.get(key, () => Yaml.stringify(value));
+}
+
 function document(value: unknown): string {
   if (!isCollection(value) || isEmpty(value)) return Yaml.stringify(value);
   try {
@@ -89,7 +98,7 @@ function document(value: unknown): string {
     writeCollection(value, '', out);
     return out.join('');
   } catch (error) {
-    if (error instanceof NotSimple) return Yaml.stringify(value);
+    if (error instanceof NotSimple) return slowly(value);
     throw error;
   }
 }

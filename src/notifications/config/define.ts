@@ -2,6 +2,7 @@
 import { stringify } from 'yaml';
 import { renderBodyTemplate } from '../body/json-body';
 import { printExpr } from '../expr/print';
+import { Memo, plainDataKey } from '../../memo';
 import type { LabelSelector, NotificationsSpec, NotificationService, NotificationTemplate, TriggerCondition } from './types';
 
 export class NotificationsConfigError extends Error {
@@ -114,48 +115,14 @@ function entries<T>(record: Readonly<Record<string, unknown>>): [string, T][] {
 }
 
 /**
- * The text of each value already written. A fleet's clusters (and a test run's renders) write the same templates
- * and triggers again and again: about 150 distinct values in 8,500 calls of `npm test`. The key is the value's
- * JSON, with what JSON cannot tell apart (undefined, NaN, Infinity) spelled out; a value that is not plain data
- * (a Date, a class, a bigint) is written without the memo.
+ * A fleet's clusters (and a test run's renders) write the same templates and triggers again and again: about 150
+ * distinct values in 8,500 writes of `npm test`.
  */
-const written = new Map<string, string>();
-const WRITTEN_LIMIT = 2_000;
-
-class NotPlain extends Error {}
-
-function valueKey(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  // `this[key]`: the value before JSON.stringify called its toJSON (a Date would arrive as a string).
-  const original = this[key];
-  if (original === undefined) return '\u0000undefined';
-  if (typeof original === 'number' && !Number.isFinite(original)) return `\u0000${original}`;
-  if (typeof original === 'bigint' || typeof original === 'function' || typeof original === 'symbol') throw new NotPlain();
-  if (typeof original === 'object' && original !== null && !Array.isArray(original)) {
-    const prototype = Object.getPrototypeOf(original);
-    if (prototype !== Object.prototype && prototype !== null) throw new NotPlain();
-  }
-  return value;
-}
-
-function plainKey(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value, valueKey);
-  } catch (error) {
-    if (error instanceof NotPlain) return undefined;
-    throw error;
-  }
-}
+const written = new Memo<string>(2_000);
 
 /** The YAML text of one ConfigMap value, as every builder writes it. */
 export function yaml(value: unknown): string {
-  const key = plainKey(value);
-  let text = key === undefined ? undefined : written.get(key);
-  if (text === undefined) {
-    text = stringify(value, { lineWidth: 0 });
-    if (key !== undefined) {
-      if (written.size >= WRITTEN_LIMIT) written.clear();
-      written.set(key, text);
-    }
-  }
-  return text;
+  const write = () => stringify(value, { lineWidth: 0 });
+  const key = plainDataKey(value);
+  return key === undefined ? write() : written.get(key, write);
 }
