@@ -58,19 +58,25 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
   };
   if (!statSync(dir).isDirectory()) foreign('is not a folder');
   const cache = git.at(dir);
-  const probe = await cache.tryRun(['rev-parse', '--absolute-git-dir', '--is-bare-repository']);
-  if (probe.code !== 0) foreign('is not a git repository');
-  const [gitDir = '', bare = ''] = probe.stdout.trim().split('\n');
-  if (bare !== 'true' && existsSync(join(dir, '.git')) && realpathSync(gitDir) === realpathSync(join(dir, '.git'))) {
-    foreign('is a working checkout with files, not a glidepath cache');
+  // One process reads both settings, from the folder as a repository of its own: GIT_DIR stops git from looking
+  // for a repository around it. Only a folder that is not one needs a second look, to say what it is.
+  const probe = await cache.tryRun(['config', '--local', '--null', '--get-regexp', '^(core\\.bare|remote\\.origin\\.url)$'], { env: { GIT_DIR: dir } });
+  if (probe.code !== 0 && probe.code !== 1) {
+    if (existsSync(join(dir, '.git'))) foreign('is a working checkout with files, not a glidepath cache');
+    const around = await cache.tryRun(['rev-parse', '--absolute-git-dir']);
+    if (around.code === 0) foreign(`is a folder inside another git repository (${around.stdout.trim()})`);
+    foreign('is not a git repository');
   }
-  if (realpathSync(gitDir) !== realpathSync(dir)) foreign(`is a folder inside another git repository (${gitDir})`);
-  if (bare !== 'true') foreign('is not a bare repository, so it is not a glidepath cache');
-  const origin = await cache.tryRun(['config', '--get', 'remote.origin.url']);
-  if (origin.code !== 0) foreign(`has no origin remote; it is not a cache of ${displayUrl(remote)}`);
-  if (origin.stdout.trim() !== remote.url) {
-    foreign(`is a cache of ${JSON.stringify(origin.stdout.trim())}, not of ${displayUrl(remote)}`);
-  }
+  const settings = new Map(
+    probe.stdout
+      .split('\0')
+      .filter((entry) => entry !== '')
+      .map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1)] as const),
+  );
+  if (settings.get('core.bare') !== 'true') foreign('is not a bare repository, so it is not a glidepath cache');
+  const origin = settings.get('remote.origin.url');
+  if (origin === undefined) foreign(`has no origin remote; it is not a cache of ${displayUrl(remote)}`);
+  if (origin !== remote.url) foreign(`is a cache of ${JSON.stringify(origin)}, not of ${displayUrl(remote)}`);
   return { git: cache, dir, remote };
 }
 

@@ -207,6 +207,20 @@ describe.concurrent('pr faults', () => {
     expect((await failure(s.run({ cacheDir: inside }))).message).toMatch(/is a folder inside another git repository/);
   });
 
+  it('a cache folder that is no repository, the git folder of a checkout, or a bare repository without origin is refused', async () => {
+    const s = await setUp();
+    const plain = join(tempDir('plain'), 'cache');
+    mkdirSync(plain);
+    writeFileSync(join(plain, 'notes.txt'), 'not a cache\n');
+    expect((await failure(s.run({ cacheDir: plain }))).message).toMatch(/cache folder .* is not a git repository$/);
+    const work = join(tempDir('checkout'), 'gitops');
+    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
+    expect((await failure(s.run({ cacheDir: join(work, '.git') }))).message).toMatch(/is not a bare repository, so it is not a glidepath cache/);
+    const noOrigin = join(tempDir('bare'), 'cache.git');
+    await git(tempDir('x'), ['init', '--quiet', '--bare', noOrigin]);
+    expect((await failure(s.run({ cacheDir: noOrigin }))).message).toMatch(/has no origin remote; it is not a cache of/);
+  });
+
   it.each([
     ['../outside', /has an empty, "\." or "\.\." segment/],
     ['clusters/../../etc', /segment/],
