@@ -35,8 +35,10 @@ export function plainDataKey(value: unknown): string | undefined {
 function plainValue(this: Record<string, unknown>, key: string, value: unknown): unknown {
   // `this[key]`: the value before JSON.stringify called its toJSON (a Date would arrive as a string).
   const original = this[key];
+  // The marks start with one NUL; a string that starts with one gets another, so that no string reads as a mark.
   if (original === undefined) return '\u0000undefined';
   if (typeof original === 'number' && !Number.isFinite(original)) return `\u0000${original}`;
+  if (typeof original === 'string' && original.startsWith('\u0000')) return `\u0000${original}`;
   if (typeof original === 'bigint' || typeof original === 'function' || typeof original === 'symbol') throw new NotPlain();
   if (typeof original === 'object' && original !== null && !Array.isArray(original)) {
     const prototype = Object.getPrototypeOf(original);

@@ -31,6 +31,8 @@ describe('plainDataKey', () => {
       [[Number.NaN], [Number.POSITIVE_INFINITY]],
       [{ a: undefined, b: 1 }, { b: 1 }],
       [{ n: 1 }, { n: '1' }],
+      [[undefined], ['\u0000undefined']],
+      [[Number.NaN], ['\u0000NaN']],
     ];
     for (const [a, b] of pairs) expect(plainDataKey(a)).not.toBe(plainDataKey(b));
     expect(plainDataKey({ when: 'a', send: ['x'] })).toBe(plainDataKey({ when: 'a', send: ['x'] }));
