@@ -35,7 +35,7 @@ export function renderedObjects(files: readonly RenderedFile[]): RenderedObject[
   );
 }
 
-/** A fleet's clusters render many files alike (the prune, the gates), and `verify` after `synth` reads them again. */
+/** Files of the same text parse to the same objects: a fleet renders many alike (the prune, the gates). */
 const parsedFiles = new Memo<readonly { readonly manifest: Manifest; readonly source?: string }[]>(1_000);
 
 function documentsOf(file: RenderedFile): readonly { readonly manifest: Manifest; readonly source?: string }[] {
