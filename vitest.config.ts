@@ -8,7 +8,7 @@ export default defineConfig({
     // Snapshots are written only on purpose (`npm run test:update`); with CI=true a missing or changed one fails.
     update: false,
     testTimeout: 20_000,
-    globalSetup: ['test/setup/scratch-root.ts'],
+    globalSetup: ['test/setup/scratch-root.ts', 'test/setup/generated.ts'],
     pool: 'forks',
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],

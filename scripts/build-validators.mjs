@@ -6,7 +6,7 @@
 // The validators are the package's own: its schemas, registered by its own code, compiled by the same ajv with the
 // options and formats of @kubernetes-models/validate. test/verify/rollouts-schemas.slow.test.ts checks that both
 // report the same errors.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ROOT } from './bundle.mjs';
@@ -74,6 +74,11 @@ export async function buildValidators(out = VALIDATORS) {
     renameSync(staging, path);
   }
   return out;
+}
+
+/** Builds them when they are missing: an install that skipped scripts (npm ci --ignore-scripts) has none yet. */
+export async function ensureValidators() {
+  if (!existsSync(VALIDATORS)) await buildValidators();
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) await buildValidators();

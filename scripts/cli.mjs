@@ -4,8 +4,11 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, ENTRY_FILES, ROOT, bundle } from './bundle.mjs';
+import { VALIDATORS, ensureValidators } from './build-validators.mjs';
 
-const INPUTS = ['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p));
+await ensureValidators();
+
+const INPUTS = [...['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p)), VALIDATORS];
 
 function newestChange(path) {
   const stat = statSync(path);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureValidators } from './build-validators.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
@@ -66,9 +67,11 @@ function run(command, args, { quiet }) {
   });
 }
 
-// The type-check's errors are printed after the tests, so that they are not lost in the tests' output.
+// Both read the compiled validators, which an install that skipped scripts has not built yet.
+await ensureValidators();
 // vitest starts first: hashing the type-check's inputs reads some hundred files.
 const testing = run(bin('vitest'), ['run', ...process.argv.slice(2)], { quiet: false });
 const [typecheck, tests] = await Promise.all([typecheckUnlessUnchanged(), testing]);
+// The type-check's errors are printed after the tests, so that they are not lost in the tests' output.
 if (typecheck.code !== 0) process.stderr.write(`\ntype-check failed (npm run typecheck):\n${typecheck.output}`);
 process.exitCode = typecheck.code !== 0 ? typecheck.code : tests.code;
