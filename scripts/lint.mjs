@@ -17,6 +17,8 @@ export const FORMATTED = [
   'src/is-record.ts',
   'src/memo.ts',
   'test/memo.test.ts',
+  'test/output/make-folder.test.ts',
+  'test/output/helpers/make-folder-child.ts',
   'src/notifications/engine-facts.ts',
   'src/notifications/model/go-template-parse.ts',
   'src/config/yaml-position.ts',

@@ -47,9 +47,21 @@ export function makeFolder(path: string, what: string): void {
     existing = parent;
   }
   for (const folder of missing) {
-    onPath(shown(folder), 'cannot create the folder', () => mkdirSync(folder, { mode: FOLDER_MODE }));
-    onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
+    if (onPath(shown(folder), 'cannot create the folder', () => createdFolder(folder))) {
+      onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
+    }
     killPoint();
+  }
+}
+
+/** Whether this run made the folder: another run on the same --out may make it first, and keeps its mode. */
+function createdFolder(folder: string): boolean {
+  try {
+    mkdirSync(folder, { mode: FOLDER_MODE });
+    return true;
+  } catch (error) {
+    if (isErrnoError(error) && error.code === 'EEXIST' && statOrUndefined(folder)?.isDirectory()) return false;
+    throw error;
   }
 }
 
