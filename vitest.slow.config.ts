@@ -7,7 +7,7 @@ export default defineConfig({
     update: false,
     testTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/setup/scratch-root.ts', 'test/setup/generated.ts'],
+    globalSetup: base.test?.globalSetup,
     include: ['test/**/*.slow.test.ts'],
     server: base.test?.server,
   },

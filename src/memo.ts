@@ -15,6 +15,12 @@ export class Memo<V> {
     this.values.set(key, value);
     return value;
   }
+
+  /** `get` keyed by a value's plain data; a value that is not plain data is made each time. */
+  getByValue(value: unknown, make: () => V): V {
+    const key = plainDataKey(value);
+    return key === undefined ? make() : this.get(key, make);
+  }
 }
 
 class NotPlain extends Error {}

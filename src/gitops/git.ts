@@ -109,11 +109,14 @@ export class Git {
     };
     const { token, tokenScope } = this.options;
     if (token !== undefined && token !== '' && tokenScope !== undefined) {
-      const index = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
-      env.GIT_CONFIG_COUNT = String(index + 1);
-      env[`GIT_CONFIG_KEY_${index}`] = `http.${tokenScope}.extraHeader`;
-      env[`GIT_CONFIG_VALUE_${index}`] = `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`;
+      Object.assign(env, gitConfigEntry(env, `http.${tokenScope}.extraHeader`, `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`));
     }
     return env;
   }
+}
+
+/** The variables that add `key = value` to git's configuration after the GIT_CONFIG_* entries `env` has already. */
+export function gitConfigEntry(env: NodeJS.ProcessEnv, key: string, value: string): Record<string, string> {
+  const index = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
+  return { GIT_CONFIG_COUNT: String(index + 1), [`GIT_CONFIG_KEY_${index}`]: key, [`GIT_CONFIG_VALUE_${index}`]: value };
 }

@@ -6,7 +6,7 @@
  * `Yaml.stringify`. test/render/fast-yaml.test.ts checks equality on random JSON values.
  */
 import { Yaml } from 'cdk8s';
-import { Memo, plainDataKey } from '../memo';
+import { Memo } from '../memo';
 
 const INDENT = '  ';
 /** Keys written as they are: the yaml library writes these plain in any position. */
@@ -87,8 +87,7 @@ function writeCollection(value: object, indent: string, out: string[]): void {
 const slowlyWritten = new Memo<string>(1_000);
 
 function slowly(value: unknown): string {
-  const key = plainDataKey(value);
-  return key === undefined ? Yaml.stringify(value) : slowlyWritten.get(key, () => Yaml.stringify(value));
+  return slowlyWritten.getByValue(value, () => Yaml.stringify(value));
 }
 
 function document(value: unknown): string {

@@ -6,7 +6,8 @@
 import * as compiled from '#rollouts-validators';
 import type { ErrorObject } from 'ajv';
 
-export type RolloutsKind = 'AnalysisTemplate' | 'ClusterAnalysisTemplate' | 'Rollout';
+/** The kinds scripts/build-validators.mjs compiles (its KINDS). */
+export type RolloutsKind = keyof typeof compiled;
 
 /** The errors the package's `validate()` would throw for this object, [] when it is valid. */
 export function rolloutsSchemaErrors(kind: RolloutsKind, object: unknown): readonly ErrorObject[] {

@@ -9,6 +9,7 @@
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gitConfigEntry } from '../../src/gitops/git';
 
 const MARK = 'GLIDEPATH_TEST_SCRATCH';
 
@@ -23,14 +24,11 @@ export default function setup(): () => void {
   const gitTemplate = join(root, 'git-template');
   mkdirSync(join(gitTemplate, 'hooks'), { recursive: true });
   // No `git maintenance run --auto` after every fetch into a cache: one process less per fetch, on repositories
-  // that live for one test. Added to the GIT_CONFIG_* list, as src/gitops/git.ts adds the token's header.
-  const count = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  // that live for one test.
   const changed: Record<string, string> = {
     TMPDIR: root,
     GIT_TEMPLATE_DIR: gitTemplate,
-    GIT_CONFIG_COUNT: String(count + 1),
-    [`GIT_CONFIG_KEY_${count}`]: 'maintenance.auto',
-    [`GIT_CONFIG_VALUE_${count}`]: 'false',
+    ...gitConfigEntry(process.env, 'maintenance.auto', 'false'),
     [MARK]: root,
   };
   const previous = Object.fromEntries(Object.keys(changed).map((name) => [name, process.env[name]]));

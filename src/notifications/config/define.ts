@@ -2,7 +2,7 @@
 import { stringify } from 'yaml';
 import { renderBodyTemplate } from '../body/json-body';
 import { printExpr } from '../expr/print';
-import { Memo, plainDataKey } from '../../memo';
+import { Memo } from '../../memo';
 import type { LabelSelector, NotificationsSpec, NotificationService, NotificationTemplate, TriggerCondition } from './types';
 
 export class NotificationsConfigError extends Error {
@@ -122,7 +122,5 @@ const written = new Memo<string>(2_000);
 
 /** The YAML text of one ConfigMap value, as every builder writes it. */
 export function yaml(value: unknown): string {
-  const write = () => stringify(value, { lineWidth: 0 });
-  const key = plainDataKey(value);
-  return key === undefined ? write() : written.get(key, write);
+  return written.getByValue(value, () => stringify(value, { lineWidth: 0 }));
 }
