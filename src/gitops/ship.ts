@@ -90,20 +90,19 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     else plannable.push(cluster);
   }
   const plans = await planClusters(plannable, { cache, fetched, baseTrees, open, host, source, dryRun, notes: opened.notes });
-  const building = plans.filter((p): p is ClusterPlan & { build: NonNullable<ClusterPlan['build']> } => p.build !== undefined && p.error === undefined);
-  const commits = await writeFolderCommits(cache, building.map((p) => p.build), settings.identity ?? DEFAULT_IDENTITY);
-  building.forEach((plan, i) => (plan.result = { ...plan.result!, commit: commits[i]! }));
-
+  // The provider token must never travel in what is pushed or written, the cache's commits included.
+  const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
   for (const plan of plans) {
     if (plan.error !== undefined) continue;
     try {
-      // The provider token must never travel in what is pushed or written.
-      const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
       refuseTokenIn(plan.cluster.name, tokens, [plan.result!.title, plan.result!.body, plan.result!.commitMessage, ...[...plan.cluster.files.manifests, ...plan.cluster.files.values].map((f) => f.content)]);
     } catch (error) {
       plan.error = error as Error;
     }
   }
+  const building = plans.filter((p): p is ClusterPlan & { build: NonNullable<ClusterPlan['build']> } => p.build !== undefined && p.error === undefined);
+  const commits = await writeFolderCommits(cache, building.map((p) => p.build), settings.identity ?? DEFAULT_IDENTITY);
+  building.forEach((plan, i) => (plan.result = { ...plan.result!, commit: commits[i]! }));
   if (dryRun || host === undefined) {
     for (const plan of plans) outcomes.push(plan.error !== undefined ? { cluster: plan.cluster.name, error: plan.error } : { cluster: plan.cluster.name, result: plan.result! });
     return outcomes;

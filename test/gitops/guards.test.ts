@@ -85,6 +85,8 @@ describe.concurrent('the provider token', () => {
     const error = await failure(s.run({ files }));
     expect(error.message).toMatch(/the render of prod holds the value of GITHUB_TOKEN/);
     expect(await branches(s.remote)).toEqual(['main']);
+    // Nor written: no object of the cache holds it.
+    expect(await git(s.cacheDir, ['cat-file', '--batch-all-objects', '--batch'])).not.toContain(TOKEN);
     expect(s.api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     // With provider none the token is not the cluster's, and still never pushed.
     const none = await failure(s.run({ files, provider: 'none', token: undefined, tokens: { github: TOKEN }, bodyDir: tempDir('bodies') }));
