@@ -64,6 +64,11 @@ export interface LoadedConfig {
 
 /** The named ConfigMap from a (multi-document) YAML file, e.g. a chart's `dist/<cluster>/*.k8s.yaml`. */
 export function loadConfigMapYaml(yamlText: string, configMapName: string): LoadedConfig {
+  return loadConfigData(configMapData(yamlText, configMapName));
+}
+
+/** The `data` of the ConfigMap named `configMapName` in a YAML text (a List's items included). */
+export function configMapData(yamlText: string, configMapName: string): Readonly<Record<string, string>> {
   const documents = parseAllDocuments(yamlText).map((document) => document.toJS() as unknown);
   const objects = documents.flatMap((document) => (isList(document) ? document.items : [document]));
   const configMap = objects.find(
@@ -71,7 +76,7 @@ export function loadConfigMapYaml(yamlText: string, configMapName: string): Load
       isRecord(object) && object.kind === 'ConfigMap' && isRecord(object.metadata) && object.metadata.name === configMapName,
   );
   if (configMap === undefined) throw new ConfigLoadError([`no ConfigMap named ${configMapName} in the YAML`]);
-  return loadConfigData(configMap.data ?? {});
+  return configMap.data ?? {};
 }
 
 export function loadConfigData(data: Readonly<Record<string, string>>): LoadedConfig {
