@@ -5,6 +5,7 @@ import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
 import { loadConfigMapYaml } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
+import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
 import { clusterSelection } from './options';
@@ -33,7 +34,7 @@ export default defineCommand({
 
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!);
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
-    const manifest = context.render(config).find((f) => f.content.includes(`name: ${mode.configMapName}\n`));
+    const manifest = fileWithConfigMap(context.render(config), mode.configMapName);
     if (manifest === undefined)
       throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);

@@ -3,12 +3,18 @@ import * as z from 'zod';
 import { quantityValue } from './quantity';
 import { strict } from './strict-object';
 
-interface ResourceAmounts {
+export interface ResourceAmounts {
+  /** Kubernetes quantity, e.g. `100m`. */
   readonly cpu: string;
+  /** Kubernetes quantity, e.g. `128Mi`. */
   readonly memory: string;
 }
 
-interface ContainerResources {
+/**
+ * What the analysis container asks for. Without any, a namespace whose ResourceQuota or LimitRange requires them
+ * refuses the pod, and the rollout aborts when the Job deadline passes.
+ */
+export interface ContainerResources {
   readonly requests: ResourceAmounts;
   readonly limits: ResourceAmounts;
 }
@@ -24,7 +30,7 @@ export const VERIDOR_GATE_RESOURCES: ContainerResources = {
 
 function quantity(kind: 'cpu' | 'memory') {
   const example = kind === 'cpu' ? '100m or 0.5' : '128Mi or 1Gi';
-  return z.string().refine((text) => quantityValue(text) !== undefined && quantityValue(text)! > 0, {
+  return z.string().refine((text) => (quantityValue(text) ?? 0) > 0, {
     error: `must be a positive Kubernetes quantity in quotes, e.g. ${example}`,
   });
 }

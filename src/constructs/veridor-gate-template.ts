@@ -6,6 +6,7 @@ import {
   type AnalysisTemplateSpec,
 } from '../../imports/analysistemplate-argoproj.io';
 import { ClusterAnalysisTemplate, type ClusterAnalysisTemplateSpec } from '../../imports/clusteranalysistemplate-argoproj.io';
+import type { ContainerResources } from '../config/container-resources';
 import { VERIDOR_GATE_NAME } from '../veridor/gate-name';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
@@ -16,22 +17,6 @@ const CONFIG_DIR = '/config';
 const WORK_DIR = '/work';
 /** The uid/gid of the restricted-profile pod Veridor's own chart renders. */
 const VERIDOR_UID = 10001;
-
-export interface ResourceAmounts {
-  /** Kubernetes quantity, e.g. `100m`. */
-  readonly cpu: string;
-  /** Kubernetes quantity, e.g. `128Mi`. */
-  readonly memory: string;
-}
-
-/**
- * What the analysis container asks for. Without any, a namespace whose ResourceQuota or LimitRange requires them
- * refuses the pod, and the rollout aborts when the Job deadline passes.
- */
-export interface ContainerResources {
-  readonly requests: ResourceAmounts;
-  readonly limits: ResourceAmounts;
-}
 
 export interface VeridorGateTemplateProps {
   /** Namespace of the AnalysisTemplate; omit for a cluster-scoped ClusterAnalysisTemplate. */

@@ -8,7 +8,12 @@ import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
 import { GoDurationError, parseGoDuration } from '../config/go-duration';
+import { isRecord } from '../is-record';
 import { mergePatch, type Json } from './object-state';
+
+import { parseRfc3339 } from '../notifications/model/argocd-refresh';
+
+export { parseRfc3339 };
 
 export type { Json };
 
@@ -184,13 +189,3 @@ export function isoSeconds(date: Date): string {
   return date.toISOString().replace('.000Z', 'Z');
 }
 
-/** Milliseconds of an RFC 3339 time with its zone, or undefined. */
-export function parseRfc3339(text: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
-  const millis = Date.parse(text);
-  return Number.isNaN(millis) ? undefined : millis;
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

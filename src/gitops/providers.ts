@@ -1,6 +1,7 @@
 /** Which provider ships a cluster, its API address and repository path, and the token it takes. */
 import { GitopsError } from './errors';
-import { hostName, type RemoteUrl } from './remote';
+import { GIT_USER } from './redact';
+import { hostName, webRoot, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
 /** github.com and gitlab.com tell their provider; any other host needs gitops.provider or --provider. */
@@ -32,11 +33,10 @@ export function parseProvider(value: string): ProviderName {
 /** github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, or GitLab's `https://<host>/api/v4`. */
 export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string | undefined {
   const host = hostName(remote);
-  if (host === undefined || provider === 'none') return undefined;
-  const scheme = remote.protocol === 'http' ? 'http' : 'https';
-  const authority = remote.protocol === 'http' || remote.protocol === 'https' ? remote.host : host;
-  if (provider === 'github') return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${scheme}://${authority}/api/v3`;
-  return `${scheme}://${authority}/api/v4`;
+  const root = webRoot(remote);
+  if (host === undefined || root === undefined || provider === 'none') return undefined;
+  if (provider === 'github') return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${root}/api/v3`;
+  return `${root}/api/v4`;
 }
 
 /** The environment variable that holds a provider's token; `none` takes none (git's own credentials do). */
@@ -46,5 +46,5 @@ export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_
 
 /** The Basic user name git sends the token with over https: GitHub's `x-access-token`, GitLab's `oauth2`. */
 export function gitUserFor(provider: ProviderName): string {
-  return provider === 'gitlab' ? 'oauth2' : 'x-access-token';
+  return provider === 'gitlab' ? GIT_USER.gitlab : GIT_USER.github;
 }

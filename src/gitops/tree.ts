@@ -69,11 +69,6 @@ export async function readBlobs(cache: BareCache, ids: readonly string[]): Promi
   return contents;
 }
 
-export async function readFolderFiles(cache: BareCache, listing: FolderListing): Promise<FolderFile[]> {
-  const contents = await readBlobs(cache, listing.blobs.map((b) => b.id));
-  return listing.blobs.map((b) => ({ path: b.path, content: contents.get(b.id) ?? '' }));
-}
-
 /**
  * The id git gives a folder that holds exactly `files` (plain names, mode 100644), computed here: equal to a
  * folder's tree id in a commit exactly when the folder holds the same files. Undefined for no files (no folder).

@@ -5,7 +5,7 @@ import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from '../no
 import { CHART_CONFIGMAP_SETTING, CHART_OF } from '../notifications/helm/chart-values';
 import { configMapData, loadConfigData } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
-import type { RenderedFile } from '../render/render-cluster';
+import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
 
 /** The Secret each engine substitutes `$key` from. */
 const NOTIFICATION_SECRETS: Readonly<Record<NotificationsEngine, string>> = { rollouts: ROLLOUTS_NOTIFICATION_SECRET, argocd: ARGOCD_NOTIFICATIONS_SECRET };
@@ -37,7 +37,7 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
     [ARGOCD_MODE, 'argocd', config.argocd.namespace, 'Argo CD'],
   ];
   return targets.flatMap(([mode, key, namespace, engine]) => {
-    const file = manifests.find((f) => f.content.includes(`name: ${mode.configMapName}\n`));
+    const file = fileWithConfigMap(manifests, mode.configMapName);
     if (file === undefined) return [];
     const data = configMapData(file.content, mode.configMapName);
     const loaded = loadConfigData(data);

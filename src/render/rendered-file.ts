@@ -16,6 +16,11 @@ export interface RenderedCluster {
   readonly files: readonly RenderedFile[];
 }
 
+/** The rendered file that holds the ConfigMap `name` (each notifications ConfigMap has a file of its own). */
+export function fileWithConfigMap(files: readonly RenderedFile[], name: string): RenderedFile | undefined {
+  return files.find((file) => file.content.includes(`name: ${name}\n`));
+}
+
 /** The files of one folder: the manifests, or (`values`) the helm values files. */
 export function filesOf(files: readonly RenderedFile[], folder: 'manifests' | 'values'): RenderedFile[] {
   return files.filter((file) => (file.folder === 'values') === (folder === 'values'));

@@ -37,7 +37,7 @@ function nested(object: GoMap, ...keys: readonly string[]): GoValue | undefined 
 }
 
 /** Milliseconds since the epoch of an RFC 3339 time (what Go's `time.Parse(time.RFC3339, ...)` accepts). */
-function parseRfc3339(value: GoValue | undefined): number | undefined {
+export function parseRfc3339(value: GoValue | undefined): number | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
   const millis = Date.parse(value);
   return Number.isNaN(millis) ? undefined : millis;
