@@ -3,12 +3,12 @@
  * glidepath branch counts as the open change, so a rerun finds it, and a new render goes onto it.
  */
 import { fullPath, webRoot, type RemoteUrl } from './remote';
-import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest, type ProviderName } from './change-host';
+import { CHANGE_NOUNS, CHANGE_SIGILS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest, type ProviderName } from './change-host';
 
 export class BranchOnlyHost implements ChangeHost {
   readonly provider = 'none';
   readonly noun = CHANGE_NOUNS.none;
-  readonly sigil = '';
+  readonly sigil = CHANGE_SIGILS.none;
   readonly bodyLimit = 1_000_000;
 
   /**

@@ -5,6 +5,8 @@ export type ProviderName = (typeof PROVIDERS)[number];
 
 /** How messages name a provider's change. */
 export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = { github: 'pull request', gitlab: 'merge request', none: 'branch' };
+/** What goes before a change's number: `#12`, `!12`. */
+export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = { github: '#', gitlab: '!', none: '' };
 
 /** A pull request (GitHub), a merge request (GitLab), or a pushed branch waiting for a person (none). */
 export interface ChangeRequest {

@@ -3,7 +3,7 @@ import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { renderReviewMarkdown } from './markdown';
-import { gitUserFor, inferProvider, tokenVariable } from './providers';
+import { gitUserFor, inferProvider, providerToken, tokenVariable } from './providers';
 import type { ShipSettings } from './pull-request';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
@@ -38,8 +38,8 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
   const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
   const variable = tokenVariable(provider);
-  const token = provider === 'gitlab' ? options.tokens?.gitlab : provider === 'github' ? options.tokens?.github : undefined;
-  if (variable !== undefined && token !== undefined && token !== '') {
+  const token = providerToken(provider, options.tokens);
+  if (variable !== undefined && token !== undefined) {
     checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, options.allowInsecureHttp === true);
   }
@@ -48,7 +48,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       remote: target.remote,
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
       ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
-      ...(token !== undefined && token !== '' ? { token, tokenUser: gitUserFor(provider) } : {}),
+      ...(token !== undefined ? { token, tokenUser: gitUserFor(provider) } : {}),
     },
     [target.base],
     target.branchPrefix,

@@ -7,7 +7,7 @@ import { GitopsError } from './errors';
 import { GITHUB_BODY_LIMIT } from './markdown';
 import { redact, secretForms } from './redact';
 import type { RepoPath } from './remote';
-import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
+import { CHANGE_NOUNS, CHANGE_SIGILS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 export interface GithubClientOptions {
   readonly token: string;
@@ -47,7 +47,7 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
 export class GithubPulls implements ChangeHost {
   readonly provider = 'github';
   readonly noun = CHANGE_NOUNS.github;
-  readonly sigil = '#';
+  readonly sigil = CHANGE_SIGILS.github;
   readonly bodyLimit = GITHUB_BODY_LIMIT;
   private readonly octokit: InstanceType<typeof RetryingOctokit>;
   private readonly secrets: string[];

@@ -2,7 +2,7 @@
 import { GitopsError } from './errors';
 import { redact, secretForms } from './redact';
 import { fullPath, type RepoPath } from './remote';
-import { CHANGE_NOUNS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
+import { CHANGE_NOUNS, CHANGE_SIGILS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 import { NetworkFailure, requestJson, type JsonAnswer, type RetryPolicy } from './http-json';
 
 /** GitLab's limit on a merge request description is 1,048,576 characters. */
@@ -40,7 +40,7 @@ function toChange(mr: ApiMergeRequest): ChangeRequest {
 export class GitlabMergeRequests implements ChangeHost {
   readonly provider = 'gitlab';
   readonly noun = CHANGE_NOUNS.gitlab;
-  readonly sigil = '!';
+  readonly sigil = CHANGE_SIGILS.gitlab;
   readonly bodyLimit = GITLAB_BODY_LIMIT;
   private readonly secrets: string[];
   private readonly projectUrl: string;

@@ -44,6 +44,12 @@ export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_
   return provider === 'github' ? 'GITHUB_TOKEN' : provider === 'gitlab' ? 'GITLAB_TOKEN' : undefined;
 }
 
+/** The provider's token from `tokens`; an empty one counts as none. */
+export function providerToken(provider: ProviderName, tokens: { readonly github?: string; readonly gitlab?: string } | undefined): string | undefined {
+  const given = provider === 'github' ? tokens?.github : provider === 'gitlab' ? tokens?.gitlab : undefined;
+  return given === '' ? undefined : given;
+}
+
 /** The Basic user name git sends the token with over https: GitHub's `x-access-token`, GitLab's `oauth2`. */
 export function gitUserFor(provider: ProviderName): string {
   return provider === 'gitlab' ? GIT_USER.gitlab : GIT_USER.github;

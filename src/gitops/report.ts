@@ -1,12 +1,12 @@
 /** What `pr` tells the person who ran it, as lines (the CLI prints them). */
+import { CHANGE_SIGILS } from './change-host';
 import { GitopsError } from './errors';
 import { objectLabel, summaryLine } from './markdown';
 import type { ClusterOutcome, PullRequestResult } from './pull-request';
 
 function changeName(result: PullRequestResult, number?: number): string {
   if (result.provider === 'none') return 'branch';
-  const sigil = result.provider === 'gitlab' ? '!' : '#';
-  return number === undefined ? result.noun : `${result.noun} ${sigil}${number}`;
+  return number === undefined ? result.noun : `${result.noun} ${CHANGE_SIGILS[result.provider]}${number}`;
 }
 
 export function formatPullRequestResult(result: PullRequestResult): string[] {

@@ -3,7 +3,7 @@ import { GitopsError } from './errors';
 import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
 import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
 import type { ProviderName } from './change-host';
-import { chooseProvider, defaultApiUrl, tokenVariable } from './providers';
+import { chooseProvider, defaultApiUrl, providerToken, tokenVariable } from './providers';
 import type { ShipCluster, ShipSettings } from './pull-request';
 import type { ClusterConfig } from '../config/schema';
 import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
@@ -32,8 +32,7 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
   const notes: string[] = [];
   const provider = providerOf(target.remote, config, settings, notes);
   const variable = tokenVariable(provider);
-  const given = provider === 'github' ? settings.tokens?.github : provider === 'gitlab' ? settings.tokens?.gitlab : undefined;
-  const token = given === '' ? undefined : given;
+  const token = providerToken(provider, settings.tokens);
   if (variable !== undefined && token === undefined) {
     if (settings.dryRun !== true) {
       const scopes = provider === 'github' ? 'Contents and Pull requests: read and write' : 'the api scope';
@@ -41,14 +40,12 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     }
     notes.push(`${variable} is not set: open ${provider === 'github' ? 'pull' : 'merge'} requests were not checked; a real run updates an open glidepath change instead of opening another`);
   }
-  if (variable !== undefined && token !== undefined) checkToken(variable, token);
   const apiUrl = settings.apiUrl ?? defaultApiUrl(target.remote, provider);
   const repoPath = settings.remotePath ?? target.remote.path;
-  if (token !== undefined && variable !== undefined) {
+  if (variable !== undefined && token !== undefined) {
+    checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
     if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${provider === 'github' ? 'GitHub' : 'GitLab'} API`, variable, settings.allowInsecureHttp === true);
-  }
-  if (variable !== undefined && token !== undefined) {
     // Each missing piece has its own message: the cause, and the option that supplies it.
     const host = provider === 'github' ? 'GitHub' : 'GitLab';
     if (repoPath === undefined) {
