@@ -1,7 +1,8 @@
 /**
  * One run at a time per cache: a lock folder beside the cache (`<cache>.lock`), made with mkdir, which either
  * creates it or fails, so two runs that start together cannot both win. The winner writes its pid into it; a
- * lock whose process is gone (killed, machine rebooted) is taken over.
+ * lock whose process is gone (killed, machine rebooted) is taken over, by one run at a time (`<cache>.lock.break`),
+ * which removes it only if it is still the dead run's: two runs may find it dead at once.
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,10 +30,8 @@ export async function lockCache(cacheDir: string, options: LockOptions = {}): Pr
         release();
       };
     }
-    if (ownerIsGone(lock)) {
-      rmSync(lock, { recursive: true, force: true });
-      continue;
-    }
+    const holder = readPid(lock);
+    if (ownerIsGone(lock, holder) && breakStaleLock(lock, holder)) continue;
     if (Date.now() > deadline) {
       throw new GitopsError(
         'locked',
@@ -57,18 +56,45 @@ function tryCreate(lock: string): boolean {
 /** A lock without its pid for this long was left by a run killed right after making it. */
 const UNFINISHED_LOCK_MS = 10_000;
 
-/** True when the lock names a process that no longer runs, or never got its pid written. */
-function ownerIsGone(lock: string): boolean {
-  let pid: number;
+/** The pid the lock holds; undefined while it has none (being made, or left by a run killed meanwhile). */
+function readPid(lock: string): number | undefined {
   try {
-    pid = Number(readFileSync(join(lock, 'pid'), 'utf8').trim());
+    return Number(readFileSync(join(lock, 'pid'), 'utf8').trim());
   } catch {
-    try {
-      return Date.now() - statSync(lock).mtimeMs > UNFINISHED_LOCK_MS;
-    } catch {
-      return false;
-    }
+    return undefined;
   }
+}
+
+/**
+ * Removes the lock if it still holds `stalePid`: whoever breaks it holds `<lock>.break` meanwhile. False when
+ * another run is breaking it: wait, then look again.
+ */
+function breakStaleLock(lock: string, stalePid: number | undefined): boolean {
+  const breaker = `${lock}.break`;
+  if (!tryCreate(breaker)) {
+    // A break folder this old belongs to a run killed while breaking.
+    if (ageMs(breaker) > UNFINISHED_LOCK_MS) rmSync(breaker, { recursive: true, force: true });
+    return false;
+  }
+  try {
+    if (readPid(lock) === stalePid) rmSync(lock, { recursive: true, force: true });
+  } finally {
+    rmSync(breaker, { recursive: true, force: true });
+  }
+  return true;
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** True when the lock names a process that no longer runs, or never got its pid written. */
+function ownerIsGone(lock: string, pid: number | undefined): boolean {
+  if (pid === undefined) return ageMs(lock) > UNFINISHED_LOCK_MS;
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

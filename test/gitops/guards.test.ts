@@ -57,6 +57,17 @@ describe.concurrent('two runs at once', () => {
     writeFileSync(`${s.cacheDir}.lock/pid`, '999999999\n');
     expect((await s.run()).action).toBe('opened');
   });
+
+  it('a dead lock that another run is taking over is left to that run', async () => {
+    const s = await scenario();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(`${s.cacheDir}.lock`, { recursive: true });
+    writeFileSync(`${s.cacheDir}.lock/pid`, '999999999\n');
+    mkdirSync(`${s.cacheDir}.lock.break`);
+    const error = await failure(s.run({ lock: { waitMs: 300, pollMs: 20 } }));
+    expect(error.kind).toBe('locked');
+    expect(existsSync(`${s.cacheDir}.lock/pid`)).toBe(true);
+  });
 });
 
 describe.concurrent('the provider token', () => {
