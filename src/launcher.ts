@@ -14,33 +14,80 @@ export interface LaunchRequest {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly input: string | Buffer;
+  /** The command and every process of its group are stopped after this long. */
   readonly timeoutMs: number;
 }
+
+/** A command that does not end on SIGTERM gets SIGKILL this much later. */
+const KILL_AFTER_MS = 2_000;
+/** How long a command's helpers may outlive it before they are stopped. */
+const EXIT_GRACE_MS = 1_000;
 
 export interface LaunchResult {
   /** null when the process was stopped by a signal. */
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
+  /** The command ran longer than its timeout and was stopped. */
+  readonly timedOut: boolean;
   readonly stdout: Buffer;
   readonly stderr: Buffer;
 }
 
-/** The launcher's own code, run with `node -e`: no file to find, whether glidepath runs from src/ or a bundle. */
+/**
+ * The launcher's own code, run with `node -e`: no file to find, whether glidepath runs from src/ or a bundle.
+ *
+ * Each command starts in a process group of its own (`detached`), and a command that runs too long is stopped with
+ * its whole group: SIGTERM, then SIGKILL. A command's helpers (git's `git-remote-http`, `ssh`) hold its output pipes;
+ * stopping only the command would leave them running, and its output would never end. For the same reason the
+ * result is settled on the command's exit: helpers still alive in its group a moment after it exited are stopped,
+ * so that its pipes close. When the launcher is told to stop (the CLI went away, or Ctrl-C), it stops every group.
+ */
 const LAUNCHER_SOURCE = `
 const { spawn } = require('node:child_process');
 const bytes = (chunks) => Buffer.concat(chunks);
+const running = new Set();
+const KILL_AFTER_MS = ${KILL_AFTER_MS};
+const EXIT_GRACE_MS = ${EXIT_GRACE_MS};
+const signalGroup = (child, signal) => {
+  try { process.kill(-child.pid, signal); return true; } catch { return false; }
+};
 process.on('message', (job) => {
-  const child = spawn(job.command, job.args, { cwd: job.cwd, env: job.env, stdio: 'pipe', timeout: job.timeoutMs });
+  const child = spawn(job.command, job.args, { cwd: job.cwd, env: job.env, stdio: 'pipe', detached: true });
   const stdout = [];
   const stderr = [];
+  let timedOut = false;
+  let exited;
+  const timers = [];
+  const later = (ms, action) => timers.push(setTimeout(action, ms));
   child.stdout.on('data', (chunk) => stdout.push(chunk));
   child.stderr.on('data', (chunk) => stderr.push(chunk));
-  child.on('error', (error) => process.send({ id: job.id, error: { message: error.message, code: error.code } }));
-  child.on('close', (code, signal) => process.send({ id: job.id, code, signal, stdout: bytes(stdout), stderr: bytes(stderr) }));
+  child.on('error', (error) => {
+    timers.forEach(clearTimeout);
+    process.send({ id: job.id, error: { message: error.message, code: error.code } });
+  });
+  if (child.pid === undefined) return;
+  running.add(child);
+  later(job.timeoutMs, () => {
+    timedOut = true;
+    signalGroup(child, 'SIGTERM');
+    later(KILL_AFTER_MS, () => signalGroup(child, 'SIGKILL'));
+  });
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+    // Whatever of its group still runs a moment later is a helper that outlived it, holding its pipes.
+    later(EXIT_GRACE_MS, () => setImmediate(() => signalGroup(child, 'SIGKILL')));
+  });
+  child.on('close', () => {
+    timers.forEach(clearTimeout);
+    running.delete(child);
+    process.send({ id: job.id, ...exited, timedOut, stdout: bytes(stdout), stderr: bytes(stderr) });
+  });
   child.stdin.on('error', () => undefined);
   child.stdin.end(job.input);
 });
-process.on('disconnect', () => process.exit(0));
+const stopAll = (signal) => { for (const child of running) signalGroup(child, signal); };
+process.on('disconnect', () => { stopAll('SIGTERM'); process.exit(0); });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => { stopAll(signal); process.exit(1); });
 `;
 
 interface Pending {
@@ -53,6 +100,7 @@ interface LauncherReply {
   readonly error?: { readonly message: string; readonly code?: string };
   readonly code?: number | null;
   readonly signal?: NodeJS.Signals | null;
+  readonly timedOut?: boolean;
   readonly stdout?: Uint8Array;
   readonly stderr?: Uint8Array;
 }
@@ -91,7 +139,7 @@ class Launcher {
       pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
       return;
     }
-    pending.resolve({ code: reply.code ?? null, signal: reply.signal ?? null, stdout: toBuffer(reply.stdout), stderr: toBuffer(reply.stderr) });
+    pending.resolve({ code: reply.code ?? null, signal: reply.signal ?? null, timedOut: reply.timedOut === true, stdout: toBuffer(reply.stdout), stderr: toBuffer(reply.stderr) });
   }
 
   private fail(id: number, error: Error): void {

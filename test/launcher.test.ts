@@ -19,7 +19,22 @@ describe('the process launcher', () => {
 
   it('reports the exit code, standard error, and a command stopped for running too long', async () => {
     expect(await launch(request('sh', ['-c', 'echo oops >&2; exit 3']))).toMatchObject({ code: 3, signal: null, stderr: Buffer.from('oops\n') });
-    expect(await launch(request('sleep', ['5'], '', 50))).toMatchObject({ code: null, signal: 'SIGTERM' });
+    expect(await launch(request('sleep', ['5'], '', 50))).toMatchObject({ code: null, signal: 'SIGTERM', timedOut: true });
+  });
+
+  it('stops a command that runs too long with the helpers it started, which hold its output', async () => {
+    // What git fetch does: its helper (git-remote-http) writes to the same standard error and outlives a kill of git.
+    const started = Date.now();
+    const result = await launch(request('sh', ['-c', 'sleep 30 & echo started >&2; wait'], '', 300));
+    expect(result).toMatchObject({ code: null, signal: 'SIGTERM', timedOut: true, stderr: Buffer.from('started\n') });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("settles on the command's exit: a helper left running with its output is stopped a moment later", async () => {
+    const started = Date.now();
+    const result = await launch(request('sh', ['-c', '(sleep 30 &); echo done']));
+    expect(result).toMatchObject({ code: 0, timedOut: false, stdout: Buffer.from('done\n') });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('rejects a command that cannot start, with the reason', async () => {

@@ -24,6 +24,7 @@ const NETWORK = [
   /ssl_connect|tls connection/i,
   /was stopped by SIG/i,
 ];
+const NO_ANSWER_FIX = "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun continues where this one stopped";
 const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
 
 /** `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`. */
@@ -32,12 +33,27 @@ export function describeGitFailure(error: unknown, action: string, remote: Remot
   const output = `${error.result.stderr}\n${error.result.stdout}`;
   const detail = firstMeaningfulLine(output);
   const where = displayUrl(remote);
+  if (error.result.timedOutAfterMs !== undefined) {
+    return new GitopsError(
+      'network',
+      `git could not ${action}: no result within the timeout of ${error.result.timedOutAfterMs / 1000} s, so git and its helpers were stopped`,
+      NO_ANSWER_FIX,
+    );
+  }
+  const stalled = /operation too slow\. less than \d+ bytes\/sec transferred the last (\d+) seconds/i.exec(output);
+  if (stalled !== null) {
+    return new GitopsError(
+      'network',
+      `git could not ${action}: ${where} stopped answering (nothing arrived for ${stalled[1]} s)`,
+      NO_ANSWER_FIX,
+    );
+  }
   if (AUTH.some((re) => re.test(output))) {
     return new GitopsError(
       'auth',
       `git could not ${action}: authentication failed (${detail})`,
       remote.protocol === 'ssh'
-        ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'})`
+        ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'}); a key with a passphrase must be in ssh-agent (ssh-add), as git runs without a terminal`
         : `set GITHUB_TOKEN to a token that can read and push ${where} (fine-grained: Contents read and write); it is sent as an HTTP header, never in the URL`,
     );
   }

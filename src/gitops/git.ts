@@ -6,6 +6,8 @@ export interface GitResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** Set when git ran longer than its timeout and was stopped with its helpers: the timeout in milliseconds. */
+  readonly timedOutAfterMs?: number;
 }
 
 export interface GitOptions {
@@ -17,7 +19,10 @@ export interface GitOptions {
   readonly tokenScope?: string;
   /** The Basic user name the token goes with: `x-access-token` (GitHub, the default) or `oauth2` (GitLab). */
   readonly tokenUser?: string;
-  /** Kills a git command that runs longer (a hung network); default 5 minutes. */
+  /**
+   * Stops a git command that runs longer (a hung network), with every helper it started; default 5 minutes. A fifth
+   * of it (at most 60 s, at least 1 s) is git's own http.lowSpeedTime: a transfer that stalls that long fails in git.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -40,6 +45,11 @@ export class GitCommandError extends Error {
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** git's http.lowSpeedTime for a timeout: a fifth of it, from 1 to 60 s. */
+export function lowSpeedSeconds(timeoutMs: number): number {
+  return Math.max(1, Math.min(60, Math.floor(timeoutMs / 5000)));
+}
 
 export class Git {
   private readonly secrets: string[];
@@ -91,7 +101,8 @@ export class Git {
       result: {
         code: launched.code ?? 128,
         stdout: redact(launched.stdout.toString('utf8'), this.secrets),
-        stderr: launched.signal === null ? err : `${err}\n(git was stopped by ${launched.signal}: it ran longer than ${timeoutMs / 1000} s)`,
+        stderr: launched.timedOut ? `${err}\n(git was stopped: it ran longer than ${timeoutMs / 1000} s)` : launched.signal === null ? err : `${err}\n(git was stopped by ${launched.signal})`,
+        ...(launched.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       },
     };
   }
@@ -107,6 +118,10 @@ export class Git {
       // No ext:: or other exotic transports from a repo URL.
       GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
     };
+    // A server that accepts and then says nothing: git gives up on its own, with its message, before the timeout.
+    // GIT_HTTP_LOW_SPEED_LIMIT and GIT_HTTP_LOW_SPEED_TIME in the environment still win over these.
+    Object.assign(env, gitConfigEntry(env, 'http.lowSpeedLimit', '1'));
+    Object.assign(env, gitConfigEntry(env, 'http.lowSpeedTime', String(lowSpeedSeconds(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS))));
     const { token, tokenScope } = this.options;
     if (token !== undefined && token !== '' && tokenScope !== undefined) {
       Object.assign(env, gitConfigEntry(env, `http.${tokenScope}.extraHeader`, `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`));

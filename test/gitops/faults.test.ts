@@ -8,7 +8,7 @@ import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
-import { closedPort } from './helpers/loopback';
+import { closedPort, hangingServer } from './helpers/loopback';
 import { bareRemote, branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -134,6 +134,29 @@ describe.concurrent('pr faults', () => {
     const error = await failure(s.run({ repo: `http://127.0.0.1:${await closedPort()}/hangar-io/cluster-gitops.git` }));
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: the remote is unreachable/);
+  });
+
+  it('a remote that accepts and then says nothing: git gives up on its own (its low-speed limit), naming the remote', async () => {
+    const s = await setUp();
+    const server = await hangingServer();
+    cleanups.push(() => server.close());
+    const started = Date.now();
+    // A 5 s timeout gives git a low-speed time of 1 s.
+    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 5_000 }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toBe(`git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: ${server.url}/hangar-io/cluster-gitops.git stopped answering (nothing arrived for 1 s)`);
+    expect(Date.now() - started).toBeLessThan(4_500);
+  });
+
+  it('a remote that answers too slowly to ever finish: git and its helper are stopped at the timeout, which the message names', async () => {
+    const s = await setUp();
+    const server = await hangingServer(100);
+    cleanups.push(() => server.close());
+    const started = Date.now();
+    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toBe(`git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout of 1.5 s, so git and its helpers were stopped`);
+    expect(Date.now() - started).toBeLessThan(6_000);
   });
 
   it('git over https: the token travels as an Authorization header (never in the URL), and a wrong one is an auth error that never shows it', async () => {

@@ -64,3 +64,34 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * A TCP server on 127.0.0.1 that accepts and then, with `trickle`, answers an HTTP request with headers and a body
+ * that never ends, one byte each `trickle` ms; without it, it says nothing at all.
+ */
+export async function hangingServer(trickle?: number): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    if (trickle === undefined) return;
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000000\r\n\r\n');
+      const timer = setInterval(() => socket.write('0'), trickle);
+      timers.add(timer);
+      socket.on('close', () => clearInterval(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearInterval(timer);
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
