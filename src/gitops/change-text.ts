@@ -45,3 +45,8 @@ export function commitMessage(review: Review, p: Provenance & { title: string })
   if (review.files.length > MAX_LISTED) lines.push(`  and ${review.files.length - MAX_LISTED} more`);
   return `${lines.join('\n')}\n`;
 }
+
+/** A commit message commitMessage wrote: its render line and its content line. */
+export function isGlidepathCommit(message: string): boolean {
+  return /^Render of cluster \S+ into .+ \((?:the folder is|the folders are) replaced; nothing else changes\)\.$/m.test(message) && /^Content: sha256:[0-9a-f]{64}$/m.test(message);
+}

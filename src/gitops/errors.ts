@@ -20,6 +20,8 @@ export type GitopsErrorKind =
   | 'non-fast-forward'
   /** The provider's API failed (5xx, rate limit) after its retries. */
   | 'api'
+  /** The glidepath branch holds a commit glidepath did not write, which the update would drop. */
+  | 'foreign-commit'
   /** Another run holds the cache and did not finish in time. */
   | 'locked'
   /** Any other git failure. */

@@ -1,6 +1,8 @@
 /** What each cluster needs, decided from one read of the base trees, the branch tips and the open changes. */
 import type { BareCache } from './cache';
+import { describeCommits, foreignCommits, type BranchCommit } from './branch-commits';
 import { changeBody, changeTitle, commitMessage } from './change-text';
+import { GitopsError } from './errors';
 import { CHANGE_NOUNS, changeLabel, type ChangeHost, type ChangeRequest } from './change-host';
 import type { PullRequestResult } from './pull-request';
 import { branchesContaining, mergeBase, type FetchedRefs } from './refs';
@@ -115,12 +117,13 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
 /**
  * For each changed cluster whose branch exists: is the render already there, and does the branch change
  * nothing outside the folder compared with its base? A branch that is behind its base is fine (hosts diff
- * against the merge base); one that would re-add or drop files outside the folder is rebuilt on the base.
+ * against the merge base) unless the base changed the folder since: merging it would not give the render. One
+ * that would re-add or drop files outside the folder is rebuilt on the base. A rebuild never drops a commit
+ * glidepath did not write: the render goes on top of it when that is safe, else the cluster fails, naming it.
  */
 async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): Promise<void> {
   const { cache, fetched } = ctx;
   const withTip = plans.filter((p) => p.tip !== undefined);
-  const folderIds = await resolveSpecs(cache, withTip.flatMap((p) => p.folders.map((f) => `${p.tip}:${f.folder}`)));
   const containing = new Map<string, Set<string>>();
   for (const commit of new Set(withTip.map((p) => fetched.bases.get(p.cluster.base)!))) containing.set(commit, await branchesContaining(cache, commit, 'glidepath/'));
   const bases = new Map<ClusterPlan, string | undefined>();
@@ -128,33 +131,92 @@ async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): P
     const baseCommit = fetched.bases.get(plan.cluster.base)!;
     bases.set(plan, containing.get(baseCommit)!.has(plan.result!.branch!) ? baseCommit : await mergeBase(cache, baseCommit, plan.tip!));
   }
+  // The branch's folders, and those of its merge base and its base when it is behind (did the base change them since?).
+  const folderIds = await resolveSpecs(
+    cache,
+    withTip.flatMap((p) => {
+      const from = bases.get(p);
+      const behind = from !== undefined && from !== p.result!.baseCommit;
+      return p.folders.flatMap((f) => [`${p.tip}:${f.folder}`, ...(behind ? [`${from}:${f.folder}`, `${p.result!.baseCommit}:${f.folder}`] : [])]);
+    }),
+  );
   const pairs = withTip.filter((p) => bases.get(p) !== undefined && bases.get(p) !== p.tip).map((p) => [p.tip!, bases.get(p)!] as const);
   const changes = await changedPaths(cache, pairs);
 
+  const rebuilds: Rebuild[] = [];
   for (const plan of plans) {
     const { cluster } = plan;
     const result = plan.result!;
     const baseCommit = result.baseCommit;
-    const build = (parent: string) => ({ parent, folders: plan.folders, message: result.commitMessage! });
     if (plan.tip === undefined) {
-      plan.build = build(baseCommit);
+      plan.build = build(plan, baseCommit);
       continue;
     }
-    const containsBase = bases.get(plan) === baseCommit;
-    const outside = bases.get(plan) === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !plan.folders.some((f) => p.startsWith(`${f.folder}/`)));
+    const from = bases.get(plan);
+    const containsBase = from === baseCommit;
+    const outside = from === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !plan.folders.some((f) => p.startsWith(`${f.folder}/`)));
     const proposed = plan.folders.every((f) => folderIds.get(`${plan.tip}:${f.folder}`) === renderedTreeId(cluster, f.folder));
-    const notes = result.notes as string[];
-    if (outside.length > 0) {
-      notes.push(`${result.branch} changed ${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''} outside ${folderNames(plan)} compared with ${result.base}: rebuilt on ${result.base} (${baseCommit.slice(0, 12)}) so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`);
-      plan.build = build(baseCommit);
-      continue;
-    }
-    if (proposed) {
-      if (!containsBase) notes.push(`${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change to ${folderNames(plan)} is the same, so it was left as it is`);
+    const baseChangedFolder = !containsBase && from !== undefined && plan.folders.some((f) => folderIds.get(`${from}:${f.folder}`) !== folderIds.get(`${baseCommit}:${f.folder}`));
+    if (outside.length === 0 && proposed && !baseChangedFolder) {
+      if (!containsBase) (result.notes as string[]).push(`${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change to ${folderNames(plan)} is the same, so it was left as it is`);
       plan.result = { ...result, commit: plan.tip, ...(plan.existing !== undefined ? { action: 'up-to-date' } : {}) };
       continue;
     }
     // On top of the branch while it still contains the base; otherwise rebuilt on the base (it moved on or was rewritten).
-    plan.build = build(containsBase ? plan.tip : baseCommit);
+    if (outside.length === 0 && containsBase) plan.build = build(plan, plan.tip);
+    else rebuilds.push({ plan, outside, proposed, baseChangedFolder, mergeBase: from });
+  }
+  await rebuildOnBases(rebuilds, cache);
+}
+
+interface Rebuild {
+  readonly plan: ClusterPlan;
+  /** What the branch changes outside the folders compared with its merge base. */
+  readonly outside: readonly string[];
+  /** The branch holds the render already. */
+  readonly proposed: boolean;
+  /** The base changed the folders since the branch's merge base. */
+  readonly baseChangedFolder: boolean;
+  readonly mergeBase: string | undefined;
+}
+
+function build(plan: ClusterPlan, parent: string): FolderCommit {
+  return { parent, folders: plan.folders, message: plan.result!.commitMessage! };
+}
+
+/** Each branch to rebuild on its base, unless that drops a commit glidepath did not write (one `git log` per base). */
+async function rebuildOnBases(rebuilds: readonly Rebuild[], cache: BareCache): Promise<void> {
+  const foreign = new Map<string, BranchCommit[]>();
+  for (const base of new Set(rebuilds.map((r) => r.plan.result!.baseCommit))) {
+    for (const [tip, commits] of await foreignCommits(cache, base, rebuilds.filter((r) => r.plan.result!.baseCommit === base).map((r) => r.plan.tip!))) foreign.set(tip, commits);
+  }
+  for (const { plan, outside, proposed, baseChangedFolder, mergeBase } of rebuilds) {
+    const result = plan.result!;
+    const notes = result.notes as string[];
+    const at = `${result.base} (${result.baseCommit.slice(0, 12)})`;
+    const outsideList = `${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}`;
+    const theirs = foreign.get(plan.tip!) ?? [];
+    if (theirs.length === 0) {
+      if (outside.length > 0) notes.push(`${result.branch} changed ${outsideList} outside ${folderNames(plan)} compared with ${result.base}: rebuilt on ${at} so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`);
+      else if (proposed) notes.push(`${result.branch} holds this render, but ${result.base} changed ${folderNames(plan)} since the branch was made (${mergeBase?.slice(0, 12)} to ${result.baseCommit.slice(0, 12)}): rebuilt on ${at}, so that merging it gives exactly this render`);
+      plan.build = build(plan, result.baseCommit);
+      continue;
+    }
+    const them = theirs.length === 1 ? 'it' : 'them';
+    const which = `${theirs.length === 1 ? 'a commit' : `${theirs.length} commits`} glidepath did not write: ${describeCommits(theirs)}`;
+    if (outside.length === 0 && !baseChangedFolder) {
+      // Behind the base, which left the folders alone: on top of the branch, the change still merges to the render.
+      notes.push(`${result.branch} holds ${which}; the new render went on top of ${them} (replacing ${folderNames(plan)}) instead of onto ${at}, so that the branch keeps ${them}`);
+      plan.build = build(plan, plan.tip!);
+      continue;
+    }
+    const why = outside.length > 0 ? `the branch changes ${outsideList} outside ${folderNames(plan)}` : `${result.base} changed ${folderNames(plan)} since the branch was made`;
+    plan.error = new GitopsError(
+      'foreign-commit',
+      `${result.branch} holds ${which}; ${why}, so the render must be rebuilt on ${at}, which would drop ${them}: nothing was pushed for ${plan.cluster.name}`,
+      outside.length > 0
+        ? `move the change outside ${folderNames(plan)} into a change of its own (or into the cluster file), remove ${them} from ${result.branch} or delete the branch (git push origin --delete ${result.branch}), and run again`
+        : `merge ${result.base} into ${result.branch} (glidepath then builds on top of it), or put the change into the cluster file and delete the branch (git push origin --delete ${result.branch}); then run again`,
+    );
   }
 }

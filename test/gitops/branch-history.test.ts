@@ -1,0 +1,59 @@
+/** A glidepath branch whose base moved on: when it is left alone, rebuilt on the base, or kept with a reviewer's commit. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeScenarios, FOLDER, UNRELATED, folderFilesOf, failure, scenario } from './helpers/fixture';
+import { commitFiles, filesAt, git, tip } from './helpers/git-repos';
+
+afterAll(closeScenarios);
+
+const parentOf = async (bare: string, ref: string) => (await git(bare, ['rev-parse', `${ref}^`])).trim();
+
+describe.concurrent('pr: the base moved on under the branch', () => {
+  it('the base added files inside the folder after the push: the same render is rebuilt on the base, so that merging gives exactly the render', async () => {
+    const s = await scenario();
+    const first = await s.run();
+    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n', [`${FOLDER}/also-by-hand.yaml`]: 'kind: Secret\n' }, 'two files into the folder');
+
+    const second = await s.run();
+
+    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+    expect(second.notes.join('\n')).toMatch(new RegExp(`holds this render, but main changed ${FOLDER}/ since the branch was made .*: rebuilt on main`));
+    expect(second.body).toMatch(/by-hand\.yaml/);
+    expect(await parentOf(s.remote, first.branch!)).toBe(await tip(s.remote, 'main'));
+    const files = await filesAt(s.remote, first.branch!);
+    expect(files).toEqual({ ...UNRELATED, ...Object.fromEntries(folderFilesOf(s.config).map((f) => [`${FOLDER}/${f.path}`, f.content])) });
+    expect((await s.run()).action).toBe('up-to-date');
+  });
+
+  it("a reviewer's commit on the branch, the base moved on elsewhere and the render changed: the render goes on top of the commit, with a note", async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' }, 'reviewer: a note');
+    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+
+    const second = await s.run({ config: changed });
+
+    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+    expect(await parentOf(s.remote, first.branch!)).toBe(reviewed);
+    expect(second.notes.join('\n')).toContain(`holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: a note"); the new render went on top of it`);
+    const diff = (await git(s.remote, ['diff', '--name-only', `${first.branch}...main`])).split('\n').filter(Boolean);
+    expect(diff).toEqual(['clusters/prod/apps/other.yaml']);
+  });
+
+  it("a reviewer's commit on the branch and a base that changed the folder: refused, naming the commit and its author; the branch is left as it was", async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' }, 'reviewer: a note');
+    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' }, 'a file into the folder');
+    const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+
+    const error = await failure(s.run({ config: changed }));
+
+    expect(error.kind).toBe('foreign-commit');
+    expect(error.message).toBe(
+      `${first.branch} holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: a note"); main changed ${FOLDER}/ since the branch was made, so the render must be rebuilt on main (${(await tip(s.remote, 'main')).slice(0, 12)}), which would drop it: nothing was pushed for prod`,
+    );
+    expect(error.fix).toContain(`merge main into ${first.branch}`);
+    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+  });
+});
