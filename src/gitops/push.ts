@@ -4,6 +4,7 @@ import { GitopsError } from './errors';
 import { GitCommandError } from './git';
 import { describeGitFailure } from './git-failures';
 import { displayUrl } from './remote';
+import { refetchBranches, trackingRef } from './refs';
 
 export interface BranchUpdate {
   readonly branch: string;
@@ -40,6 +41,34 @@ export async function pushBranches(cache: BareCache, updates: readonly BranchUpd
   return failures;
 }
 
+/** The lease failed: someone pushed the branch after this run fetched it. */
+export class BranchMovedError extends GitopsError {
+  constructor(branch: string, where: string) {
+    super('push-rejected', `push of ${branch} to ${where} was rejected: the branch changed on the remote while this run worked`, 'nothing was pushed; run again and glidepath builds on the branch as it is now');
+  }
+}
+
+/**
+ * The branches whose push failed because another run pushed them first, with the commit it pushed, when that commit
+ * is this run's in all but its date and author: the same tree on the same parents. One fetch and one look.
+ */
+export async function pushedAlike(cache: BareCache, failed: readonly (BranchUpdate & { readonly commit: string })[]): Promise<Map<string, string>> {
+  const alike = new Map<string, string>();
+  if (failed.length === 0) return alike;
+  if (!(await refetchBranches(cache, failed.map((u) => u.branch)))) return alike;
+  const specs = failed.flatMap((u) => [u.commit, trackingRef(u.branch)]);
+  const shown = await cache.git.tryRun(['show', '--no-patch', '--format=%H %T %P', ...specs]);
+  if (shown.code !== 0) return alike;
+  const lines = shown.stdout.split('\n');
+  failed.forEach((update, i) => {
+    const [ours = '', theirs = ''] = [lines[2 * i], lines[2 * i + 1]];
+    const [, ...ourShape] = ours.split(' ');
+    const [theirId, ...theirShape] = theirs.split(' ');
+    if (theirId !== undefined && ourShape.length > 0 && ourShape.join(' ') === theirShape.join(' ')) alike.set(update.branch, theirId);
+  });
+  return alike;
+}
+
 function describePushFailure(error: GitCommandError, refLine: string | undefined, output: string, cache: BareCache, branch: string): Error {
   const where = displayUrl(cache.remote);
   // Only this branch's line decides, when git got that far; otherwise the whole output (a hook, the network).
@@ -47,13 +76,7 @@ function describePushFailure(error: GitCommandError, refLine: string | undefined
   const reason = /\[(?:remote )?rejected\]\s*\(([^)]*(?:\([^)]*\))?[^)]*)\)/.exec(text)?.[1]?.trim() ?? /\[remote rejected\][^(]*\(([^)]*)\)/.exec(output)?.[1]?.trim();
   // `stale info`: the lease failed before sending; `failed to update ref` / `cannot lock ref`: the remote's
   // compare-and-swap failed because someone pushed at the same moment.
-  if (/stale info|failed to update ref|cannot lock ref|incorrect old value/i.test(text)) {
-    return new GitopsError(
-      'push-rejected',
-      `push of ${branch} to ${where} was rejected: the branch changed on the remote while this run worked`,
-      'nothing was pushed; run again and glidepath builds on the branch as it is now',
-    );
-  }
+  if (/stale info|failed to update ref|cannot lock ref|incorrect old value|reference already exists/i.test(text)) return new BranchMovedError(branch, where);
   if (/non-fast-forward/i.test(text)) {
     return new GitopsError(
       'non-fast-forward',

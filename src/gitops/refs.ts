@@ -43,6 +43,17 @@ export async function fetchRefs(cache: BareCache, bases: readonly string[], bran
   return { ...(await readTips(cache, wanted.filter((b) => !missingBases.includes(b)), branchPrefix)), missingBases };
 }
 
+/** Where the cache keeps the remote's branch. */
+export function trackingRef(branch: string): string {
+  return `${REMOTES}${branch}`;
+}
+
+/** Fetches these branches again (a push found them moved); false when that fails, e.g. one was deleted meanwhile. */
+export async function refetchBranches(cache: BareCache, branches: readonly string[]): Promise<boolean> {
+  const result = await cache.git.tryRun(['fetch', '--quiet', '--no-tags', 'origin', ...branches.map((b) => `+refs/heads/${b}:${trackingRef(b)}`)]);
+  return result.code === 0;
+}
+
 export function missingBaseError(cache: BareCache, base: string): GitopsError {
   return new GitopsError(
     'missing-base',

@@ -26,7 +26,9 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
       lines.push(
         result.provider === 'none'
           ? `${result.cluster}: already proposed: branch ${result.branch} holds this render; nothing pushed`
-          : `${result.cluster}: already proposed: ${changeName(result, pr?.number)} holds this render: ${pr?.url}`,
+          : pr === undefined
+            ? `${result.cluster}: already proposed: branch ${result.branch} holds this render; nothing pushed`
+            : `${result.cluster}: already proposed: ${changeName(result, pr.number)} holds this render: ${pr.url}`,
       );
       break;
     case 'opened':

@@ -12,7 +12,7 @@ import type { ChangeHost } from './change-host';
 import { gitUserFor } from './providers';
 import type { ClusterOutcome, PullRequestResult, ShipOptions, ShipSettings } from './pull-request';
 import { DEFAULT_IDENTITY } from './pull-request';
-import { pushBranches, type BranchUpdate } from './push';
+import { BranchMovedError, pushBranches, pushedAlike, type BranchUpdate } from './push';
 import { missingBaseError } from './refs';
 import { sourceRevision, type SourceRevision } from './source';
 import { planClusters, type ClusterPlan } from './ship-plan';
@@ -118,6 +118,7 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     if (host.provider === 'none') for (const change of plan.obsolete) updates.push({ branch: change.branch, expected: fetched.branches.get(change.branch)! });
   }
   const pushFailures = await pushBranches(cache, updates, settings.pushOptions);
+  await settleRaces(plans, updates, pushFailures, cache);
   for (const plan of plans) {
     if (plan.error !== undefined) {
       outcomes.push({ cluster: plan.cluster.name, error: plan.error });
@@ -130,6 +131,24 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     }
   }
   return outcomes;
+}
+
+/**
+ * Two runs with the same render and different caches (two CI jobs): the one whose push comes second finds the branch
+ * moved. When the other run pushed this very change (the same tree on the same parents), nothing differs: the branch
+ * is up to date, and the run that pushed it opens or updates the change (or, if it stopped, the next run does).
+ */
+async function settleRaces(plans: readonly ClusterPlan[], updates: readonly BranchUpdate[], pushFailures: Map<string, Error>, cache: OpenedGitopsRepo['cache']): Promise<void> {
+  const moved = updates.filter((u): u is BranchUpdate & { commit: string } => u.commit !== undefined && pushFailures.get(u.branch) instanceof BranchMovedError);
+  const alike = await pushedAlike(cache, moved);
+  for (const plan of plans) {
+    const result = plan.result;
+    const theirs = result?.branch === undefined ? undefined : alike.get(result.branch);
+    if (result === undefined || theirs === undefined) continue;
+    pushFailures.delete(result.branch!);
+    const next = plan.existing === undefined && plan.cluster.provider !== 'none' ? `: that run opens the ${result.noun} (or, if it stopped, the next run does)` : '';
+    plan.result = { ...result, action: 'up-to-date', commit: theirs, notes: [...result.notes, `another run pushed this same render to ${result.branch} (${theirs.slice(0, 12)}) while this run worked, so nothing was pushed${next}`] };
+  }
 }
 
 /** After the push: open, update or close the cluster's change. */

@@ -1,7 +1,12 @@
-/** A glidepath branch whose base moved on: when it is left alone, rebuilt on the base, or kept with a reviewer's commit. */
+/**
+ * A glidepath branch whose base moved on: when it is left alone, rebuilt on the base, or kept with a reviewer's commit;
+ * and a branch another run pushed while this one worked.
+ */
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeScenarios, FOLDER, UNRELATED, folderFilesOf, failure, scenario } from './helpers/fixture';
-import { commitFiles, filesAt, git, tip } from './helpers/git-repos';
+import { commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
@@ -55,5 +60,29 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     );
     expect(error.fix).toContain(`merge main into ${first.branch}`);
     expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+  });
+});
+
+describe.concurrent('pr: two runs at once', () => {
+  it('two runs with different caches and the same render: the one that pushes second finds its change there, and is up to date', async () => {
+    const s = await scenario();
+    // The other run (another CI job: its own cache, its own commit identity) builds the same change...
+    const otherCache = join(tempDir('cache'), 'other');
+    const other = await s.run({ cacheDir: otherCache, dryRun: true, identity: { name: 'another job', email: 'job@example.test' } });
+    await git(otherCache, ['push', '--quiet', s.remote, `${other.commit}:refs/other/commit`]);
+    // ...and pushes it after this run fetched and before this run's push lands.
+    const hook = join(s.remote, 'hooks', 'pre-receive');
+    writeFileSync(hook, `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${other.branch} ${other.commit}\nexit 0\n`);
+    chmodSync(hook, 0o755);
+
+    const result = await s.run();
+
+    expect(result).toMatchObject({ action: 'up-to-date', pushed: false, branch: other.branch, commit: other.commit });
+    expect(result.notes.join('\n')).toContain(`another run pushed this same render to ${other.branch} (${other.commit!.slice(0, 12)}) while this run worked, so nothing was pushed: that run opens the pull request`);
+    expect(await tip(s.remote, other.branch!)).toBe(other.commit);
+    expect(s.api.pulls).toEqual([]);
+    // Had the other run stopped before opening it, the next run does, without pushing.
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n');
+    expect(await s.run()).toMatchObject({ action: 'opened', pushed: false, commit: other.commit });
   });
 });
