@@ -1,11 +1,12 @@
 /**
- * The bytes cdk8s's `Yaml.stringify` writes for Kubernetes objects (the `yaml` library, YAML 1.1, lineWidth 0),
- * produced several times faster: the block structure is written here, and every scalar's text comes from the
- * `yaml` library itself, rendered once and remembered. Whatever this writer is not sure to write alike (a
- * multi-line string, a key that is not a plain name, a list inside a list, undefined) sends that document to
- * `Yaml.stringify`. test/render/fast-yaml.test.ts checks equality on random JSON values.
+ * The bytes of `writeYaml11` (cdk8s's `Yaml.stringify`: the `yaml` library, YAML 1.1, lineWidth 0, with every
+ * string Go would misread double-quoted, see src/go-yaml.ts) for Kubernetes objects, produced several times
+ * faster: the block structure is written here, and every scalar's text comes from `writeYaml11` itself, rendered
+ * once and remembered. Whatever this writer is not sure to write alike (a multi-line string, a key that is not a
+ * plain name, a list inside a list, undefined) sends that document to `writeYaml11`.
+ * test/render/fast-yaml.test.ts checks equality on random JSON values.
  */
-import { Yaml } from 'cdk8s';
+import { stringifyForGo } from '../go-yaml';
 import { Memo } from '../memo';
 
 const INDENT = '  ';
@@ -15,6 +16,11 @@ const YAML_1_1_WORDS = /^(y|yes|n|no|true|false|on|off|null)$/i;
 
 class NotSimple extends Error {}
 
+/** One document as cdk8s's `Yaml.stringify` writes it, Go's misreadings quoted: the reference of this writer. */
+export function writeYaml11(value: unknown): string {
+  return stringifyForGo(value, { keepUndefined: true, lineWidth: 0, version: '1.1' });
+}
+
 const scalarText = new Map<unknown, string>();
 
 /** The text the yaml library writes for a single-line scalar, e.g. `"{{args.image}}"` or `60`. */
@@ -22,7 +28,7 @@ function scalar(value: string | number | boolean | null): string {
   let text = scalarText.get(value);
   if (text === undefined) {
     if (typeof value === 'string' && /[\n\r]/.test(value)) throw new NotSimple();
-    text = Yaml.stringify(value).replace(/\n$/, '');
+    text = writeYaml11(value).replace(/\n$/, '');
     if (text.includes('\n')) throw new NotSimple();
     scalarText.set(value, text);
   }
@@ -87,11 +93,11 @@ function writeCollection(value: object, indent: string, out: string[]): void {
 const slowlyWritten = new Memo<string>(1_000);
 
 function slowly(value: unknown): string {
-  return slowlyWritten.getByValue(value, () => Yaml.stringify(value));
+  return slowlyWritten.getByValue(value, () => writeYaml11(value));
 }
 
 function document(value: unknown): string {
-  if (!isCollection(value) || isEmpty(value)) return Yaml.stringify(value);
+  if (!isCollection(value) || isEmpty(value)) return writeYaml11(value);
   try {
     const out: string[] = [];
     writeCollection(value, '', out);
@@ -102,7 +108,7 @@ function document(value: unknown): string {
   }
 }
 
-/** `Yaml.stringify(...docs)`, byte for byte. */
+/** `writeYaml11` of each document, joined as `Yaml.stringify(...docs)` joins them, byte for byte. */
 export function stringifyYaml(...docs: readonly unknown[]): string {
   return docs.map((doc) => (doc === undefined ? '\n' : document(doc))).join('---\n');
 }

@@ -5,7 +5,7 @@ import { buildGoTool } from '../../tools/go-tool.mjs';
 
 const JUDGES_MODULE = fileURLToPath(new URL('../../tools/judges', import.meta.url));
 
-export function askGoJudge<Answer>(command: 'cronjudge' | 'refjudge', requests: readonly object[]): Answer[] {
+export function askGoJudge<Answer>(command: 'cronjudge' | 'refjudge' | 'yamljudge', requests: readonly object[]): Answer[] {
   const binary = buildGoTool(JUDGES_MODULE, `./cmd/${command}`);
   const input = requests.map((request) => JSON.stringify(request)).join('\n') + '\n';
   const result = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });

@@ -1,15 +1,17 @@
 /**
  * `npm run judge`: the project's validators against the real Go parsers on generated inputs (fixed seeds).
  * Needs Go (and the module proxy, or a filled module cache, on the first run). Exits 1 on any disagreement.
- * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N.
+ * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N, JUDGE_YAML_STRINGS=N.
  */
 import { GoToolError } from '../../tools/go-tool.mjs';
 import { cronDisagreements } from './cron-differential';
 import type { Disagreement } from './disagreement';
 import { imageRefDisagreements } from './image-ref-differential';
+import { yamlReadbackDisagreements } from './yaml-readback-differential';
 
 const CRON_SCHEDULES = Number(process.env.JUDGE_SCHEDULES ?? 2_400);
 const IMAGE_REFS = Number(process.env.JUDGE_REFS ?? 800);
+const YAML_STRINGS = Number(process.env.JUDGE_YAML_STRINGS ?? 400);
 const SEED = process.env.JUDGE_SEED === undefined ? undefined : Number(process.env.JUDGE_SEED);
 
 function main(): number {
@@ -18,6 +20,17 @@ function main(): number {
   const suites: [string, () => { checked: number; disagreements: Disagreement[] }][] = [
     ['cron schedules (validity and run times, then never-runs) vs robfig/cron v3.0.1 + Kubernetes 1.28', () => cronDisagreements(CRON_SCHEDULES, SEED)],
     ['image references vs docker/distribution/reference v2.8.2', () => imageRefDisagreements(IMAGE_REFS, SEED)],
+    [
+      'rendered files and ConfigMap values read back through sigs.k8s.io/yaml v1.6.0 (YAML 1.1)',
+      () => {
+        const { corpus, ...result } = yamlReadbackDisagreements(YAML_STRINGS, SEED);
+        console.log(
+          `yaml read-back corpus: ${corpus.clusters} shipped and fixture clusters, ${corpus.fixed} fixed and ${corpus.generated} generated strings ` +
+            `(${corpus.refusedAtLoad} refused by the loader, still checked through the writers)`,
+        );
+        return result;
+      },
+    ],
   ];
   for (const [title, run] of suites) {
     const { checked, disagreements } = run();

@@ -1,7 +1,8 @@
 import { Yaml } from 'cdk8s';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyYaml } from '../../src/render/fast-yaml';
+import { parse } from 'yaml';
+import { stringifyYaml, writeYaml11 } from '../../src/render/fast-yaml';
 import { buildClusterApp } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 import { propertyRuns } from '../helpers/property-runs';
@@ -31,25 +32,46 @@ const value = fc.letrec((tie) => ({
   seq: fc.array(tie('node'), { maxLength: 4 }),
 })).node;
 
+/** The reference: each document through writeYaml11, joined as cdk8s's Yaml.stringify joins documents. */
+function reference(...docs: unknown[]): string {
+  return docs.map((doc) => (doc === undefined ? '\n' : writeYaml11(doc))).join('---\n');
+}
+
+describe('writeYaml11', () => {
+  it("writes what cdk8s's Yaml.stringify writes, but for quotes: the yaml library reads both as the same value", () => {
+    fc.assert(
+      fc.property(value, (doc) => {
+        expect(parse(writeYaml11(doc), { version: '1.1' })).toEqual(parse(Yaml.stringify(doc), { version: '1.1' }));
+      }),
+      { numRuns: propertyRuns(200), seed: 20261201 },
+    );
+  });
+
+  it('double-quotes what Go reads as a number or a merge, which Yaml.stringify writes plain', () => {
+    expect(Yaml.stringify({ a: '0o17', b: '<<', '0o17': 'k' })).toBe('a: 0o17\nb: <<\n0o17: k\n');
+    expect(writeYaml11({ a: '0o17', b: '<<', '0o17': 'k' })).toBe('a: "0o17"\nb: !!str "<<"\n"0o17": k\n');
+  });
+});
+
 describe('stringifyYaml', () => {
-  it('writes the bytes Yaml.stringify writes, for random JSON documents', () => {
+  it('writes the bytes writeYaml11 writes, for random JSON documents', () => {
     fc.assert(
       fc.property(fc.array(value, { minLength: 1, maxLength: 3 }), (docs) => {
-        expect(stringifyYaml(...docs)).toBe(Yaml.stringify(...docs));
+        expect(stringifyYaml(...docs)).toBe(reference(...docs));
       }),
       { numRuns: propertyRuns(300), seed: 20261129 },
     );
   });
 
-  it('writes the bytes Yaml.stringify writes, for every tricky string as a key, a value and a list item', () => {
+  it('writes the bytes writeYaml11 writes, for every tricky string as a key, a value and a list item', () => {
     for (const text of TRICKY) {
       const doc = { [text]: text, list: [text, { [text]: [text] }], nested: { inner: text } };
-      expect(stringifyYaml(doc), JSON.stringify(text)).toBe(Yaml.stringify(doc));
+      expect(stringifyYaml(doc), JSON.stringify(text)).toBe(reference(doc));
     }
   });
 
-  it('writes the bytes Yaml.stringify writes, for every chart of a cluster', () => {
+  it('writes the bytes writeYaml11 writes, for every chart of a cluster', () => {
     const app = buildClusterApp(clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }));
-    for (const chart of app.charts) expect(stringifyYaml(...chart.toJson())).toBe(Yaml.stringify(...chart.toJson()));
+    for (const chart of app.charts) expect(stringifyYaml(...chart.toJson())).toBe(reference(...chart.toJson()));
   });
 });

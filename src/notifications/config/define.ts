@@ -1,5 +1,5 @@
 /** Builds the ConfigMap `data` of a notifications engine from the typed spec, checking every cross-reference. */
-import { stringify } from 'yaml';
+import { stringifyForGo } from '../../go-yaml';
 import { renderBodyTemplate } from '../body/json-body';
 import { printExpr } from '../expr/print';
 import { Memo } from '../../memo';
@@ -122,5 +122,5 @@ const written = new Memo<string>(2_000);
 
 /** The YAML text of one ConfigMap value, as every builder writes it. */
 export function yaml(value: unknown): string {
-  return written.getByValue(value, () => stringify(value, { lineWidth: 0 }));
+  return written.getByValue(value, () => stringifyForGo(value, { lineWidth: 0 }));
 }

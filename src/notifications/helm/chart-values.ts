@@ -5,7 +5,8 @@
  * ConfigMap's data key by key and write `subscriptions` as one YAML list; the argo-cd chart also writes
  * `context` from `argocdUrl` and `context`. `model/helm-charts.ts` renders these values back the way the charts do.
  */
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
+import { stringifyForGo } from '../../go-yaml';
 import type { ClusterNotificationsConfigMap } from '../cluster/cluster-notifications';
 import type { NotificationsEngine } from '../../config/engine-keys';
 
@@ -42,8 +43,9 @@ export function notificationsValues(configMap: ClusterNotificationsConfigMap): N
   let subscriptions: unknown[] | undefined;
   let context: Record<string, string> | undefined;
   for (const [key, text] of Object.entries(configMap.data)) {
-    if (key === 'subscriptions') subscriptions = parse(text, { version: '1.1', logLevel: 'error' }) as unknown[];
-    else if (key === 'context') context = (parse(text, { version: '1.1', logLevel: 'error' }) ?? {}) as Record<string, string>;
+    // Both are glidepath's own text (config/define.ts `yaml`): read back with the schema they were written in.
+    if (key === 'subscriptions') subscriptions = parse(text, { logLevel: 'error' }) as unknown[];
+    else if (key === 'context') context = (parse(text, { logLevel: 'error' }) ?? {}) as Record<string, string>;
     else groups[valuesGroup(key)][key] = text;
   }
   const { argocdUrl, ...rest } = context ?? {};
@@ -72,5 +74,5 @@ export function notificationsValuesFile(configMap: ClusterNotificationsConfigMap
     `# in the cluster file's extraData instead; glidepath appends them here. The chart must keep`,
     `# ${CHART_CONFIGMAP_SETTING[chart]}: true (its default). Rendered by glidepath-gitops; do not edit.`,
   ];
-  return `${header.join('\n')}\n${stringify(notificationsValues(configMap), { lineWidth: 0, blockQuote: 'literal' })}`;
+  return `${header.join('\n')}\n${stringifyForGo(notificationsValues(configMap), { lineWidth: 0, blockQuote: 'literal' })}`;
 }
