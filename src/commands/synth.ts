@@ -1,8 +1,11 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
+import { join } from 'node:path';
 import { GlidepathError } from '../errors';
+import { asFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters } from '../render/render-pool';
 import { valuesFolderName, writeDist } from '../output/write-dist';
+import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
 import { filesOf } from '../render/rendered-file';
 import { prerequisiteLines } from '../prerequisites';
 import { clusterBudgetSummary } from '../prune/budget-summary';
@@ -21,7 +24,10 @@ export default defineCommand({
     ...clusterSelection,
     ...relayIpOverride,
     out: { type: 'string', value: 'DIR', description: `output folder (default: CDK8S_OUTDIR, else ${OUT_DIR_DEFAULT})` },
-    stdout: { type: 'boolean', description: 'write the one selected cluster to stdout as multi-document YAML instead (for kubectl apply -f -)' },
+    stdout: {
+      type: 'boolean',
+      description: `write the one selected cluster's objects to stdout as multi-document YAML instead, for kubectl apply -f - (without ${KUSTOMIZATION_FILE}, which kubectl apply refuses; kubectl apply -k takes a synth folder)`,
+    },
     check: { type: 'boolean', description: 'write nothing; exit 3 when the output folder differs from this render (for CI)' },
     summary: {
       type: 'boolean',
@@ -41,8 +47,9 @@ export default defineCommand({
       if (configs.length !== 1) {
         throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
       }
-      // Manifests only: a helm values file is not an object kubectl could apply.
-      const files = filesOf(context.render(configs[0]!), 'manifests');
+      // Kubernetes objects only: kubectl apply -f - refuses kustomize's Kustomization (it is no API object), and a
+      // helm values file is not an object at all.
+      const files = filesOf(context.render(configs[0]!), 'manifests').filter((file) => isManifestFile(file.path));
       context.print(
         files
           .map((file) => file.content)
@@ -58,15 +65,17 @@ export default defineCommand({
     if (values.check) {
       const changes = distChanges(outDir, clusters, scope);
       for (const change of changes) context.print(change);
-      context.print(changes.length === 0 ? `${outDir}/ is up to date` : `${outDir}/ would change (${changes.length} files); run npm run synth`);
+      context.print(
+        changes.length === 0 ? `${asFolder(outDir)} is up to date` : `${asFolder(outDir)} would change (${changes.length} files); run npm run synth`,
+      );
       return changes.length === 0 ? 'done' : 'changes';
     }
     writeDist(outDir, clusters, scope, { onWait: context.warn });
     for (const cluster of clusters) {
       const values = filesOf(cluster.files, 'values');
-      context.print(`${outDir}/${cluster.name}/ (${cluster.files.length - values.length} files)`);
+      context.print(`${asFolder(join(outDir, cluster.name))} (${cluster.files.length - values.length} files)`);
       for (const file of filesOf(cluster.files, 'manifests')) context.print(`  ${file.path}`);
-      if (values.length > 0) context.print(`${outDir}/${valuesFolderName(cluster.name)}/ (${values.length} helm values files)`);
+      if (values.length > 0) context.print(`${asFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`);
       for (const file of values) context.print(`  ${file.path}`);
     }
     if (values.summary) {

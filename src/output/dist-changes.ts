@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
+import { writtenRecord } from './swap-journal';
 import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
@@ -11,7 +12,7 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
   const clusters = outputFolders(renderedClusters);
   // What synth would refuse (a folder holding files glidepath did not write), --check refuses too.
   const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
-  if (existsSync(outDir)) refuseForeignEntries(outDir, recorded);
+  if (existsSync(outDir)) refuseForeignEntries(outDir, writtenRecord(outDir));
   const changes: string[] = [];
   for (const cluster of clusters) {
     const dir = join(outDir, cluster.name);

@@ -15,6 +15,16 @@ export function shown(path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }
 
+/** A folder as the user should see it, ending in one `/`: `dist/`, `./`, `/` (never `//`). */
+export function shownFolder(path: string): string {
+  return asFolder(shown(path));
+}
+
+/** `dist` -> `dist/`, `/` -> `/`: a folder path with one trailing `/`. */
+export function asFolder(path: string): string {
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
 export function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path);

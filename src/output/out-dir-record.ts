@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
-import { lstatOrUndefined, replaceFile, shown } from './out-dir-fs';
-import { isOwnName, isPlainName, RECORD } from './out-dir-names';
+import { lstatOrUndefined, replaceFile, shown, shownFolder } from './out-dir-fs';
+import { isOwnEntry, isOwnName, isPlainName, RECORD } from './out-dir-names';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
 export type OutRecord = Readonly<Record<string, readonly string[]>>;
@@ -30,15 +30,25 @@ function parseRecord(text: string): OutRecord | undefined {
   try {
     const data: unknown = JSON.parse(text);
     if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== FORMAT) return undefined;
-    const clusters = (data as { clusters?: unknown }).clusters;
-    if (typeof clusters !== 'object' || clusters === null || Array.isArray(clusters)) return undefined;
-    const entries = Object.entries(clusters);
-    // Names of entries of this folder only: a record never makes glidepath replace anything outside it.
-    if (!entries.every(([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName))) return undefined;
-    return Object.fromEntries(entries) as OutRecord;
+    return validRecord((data as { clusters?: unknown }).clusters);
   } catch {
     return undefined;
   }
+}
+
+/** `clusters` as a record, if it names only entries of this folder: a record never makes glidepath replace anything outside it. */
+export function validRecord(clusters: unknown): OutRecord | undefined {
+  if (typeof clusters !== 'object' || clusters === null || Array.isArray(clusters)) return undefined;
+  const entries = Object.entries(clusters);
+  if (!entries.every(([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName))) return undefined;
+  return Object.fromEntries(entries) as OutRecord;
+}
+
+/** Both records, a folder's files being those either lists: what the folder may hold in the middle of a swap. */
+export function mergedRecords(a: OutRecord, b: OutRecord): OutRecord {
+  const merged: Record<string, readonly string[]> = { ...a };
+  for (const [name, files] of Object.entries(b)) merged[name] = [...new Set([...(merged[name] ?? []), ...files])];
+  return merged;
 }
 
 export function writeRecord(outDir: string, record: OutRecord): void {
@@ -50,7 +60,7 @@ export function writeRecord(outDir: string, record: OutRecord): void {
 export function foreignEntries(outDir: string, record: OutRecord): string[] {
   const foreign: string[] = [];
   for (const entry of onPath(shown(outDir), 'cannot list the folder', () => readdirSync(outDir, { withFileTypes: true }))) {
-    if (isOwnName(entry.name)) continue;
+    if (isOwnEntry(entry)) continue;
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (files === undefined || !entry.isDirectory()) {
       foreign.push(entry.isDirectory() ? `${entry.name}/` : entry.name);
@@ -70,6 +80,6 @@ export function refuseForeignEntries(outDir: string, record: OutRecord): void {
   if (foreign.length === 0) return;
   const names = foreign.slice(0, MAX_NAMES_SHOWN).join(', ') + (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
   throw new ConfigError([
-    `${shown(outDir)}/: holds ${names}, which glidepath did not write; it replaces only the cluster folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ${foreign.length === 1 ? 'that' : 'those'} away`,
+    `${shownFolder(outDir)}: holds ${names}, which glidepath did not write; it replaces only the cluster folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ${foreign.length === 1 ? 'that' : 'those'} away`,
   ]);
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
 import { lstatOrUndefined, move, remove, replaceFile, shown } from './out-dir-fs';
-import { isOwnName, isPlainName, JOURNAL, KEPT, OLD_PREFIX, STAGE_PREFIX } from './out-dir-names';
-import { writeRecord, type OutRecord } from './out-dir-record';
+import { isLeftover, isOwnName, isPlainName, JOURNAL, RETIRED_NAME, STAGED_NAME } from './out-dir-names';
+import { mergedRecords, readRecord, validRecord, writeRecord, type OutRecord } from './out-dir-record';
 
 export interface SwapJournal {
   /** Cluster folders to replace with (or create from) a staged folder; the current one moves to `old` first. */
@@ -28,11 +28,24 @@ export function swapIn(outDir: string, journal: SwapJournal): void {
 
 /** Finishes an interrupted swap, if any, and removes every leftover of interrupted runs. Needs the lock. */
 export function recoverOutDir(outDir: string): void {
-  const journalPath = join(outDir, JOURNAL);
-  if (lstatOrUndefined(journalPath) !== undefined) {
-    finishSwap(outDir, readJournal(journalPath));
-  }
+  const journal = readJournalIfAny(outDir);
+  if (journal !== undefined) finishSwap(outDir, journal);
   removeLeftovers(outDir);
+}
+
+/**
+ * What glidepath wrote into the folder: its record, and while a killed swap waits to be finished, the journal's
+ * record too (the clusters the swap adds are already in place, the record does not list them yet).
+ */
+export function writtenRecord(outDir: string): OutRecord {
+  const record = readRecord(outDir);
+  const journal = readJournalIfAny(outDir);
+  return journal === undefined ? record : mergedRecords(record, journal.record);
+}
+
+function readJournalIfAny(outDir: string): SwapJournal | undefined {
+  const path = join(outDir, JOURNAL);
+  return lstatOrUndefined(path) === undefined ? undefined : readJournal(path);
 }
 
 function readJournal(path: string): SwapJournal {
@@ -41,9 +54,9 @@ function readJournal(path: string): SwapJournal {
     const journal = JSON.parse(text) as SwapJournal;
     // Every name must be one entry of this folder: a journal never moves anything outside it.
     const entries = [...journal.replace, ...journal.retire];
-    const valid = entries.every((e) => isPlainName(e.name) && !isOwnName(e.name) && isPlainName(e.old) && e.old.startsWith(OLD_PREFIX))
-      && journal.replace.every((e) => isPlainName(e.stage) && e.stage.startsWith(STAGE_PREFIX));
-    if (valid && typeof journal.record === 'object' && journal.record !== null) return journal;
+    const valid = entries.every((e) => isPlainName(e.name) && !isOwnName(e.name) && typeof e.old === 'string' && RETIRED_NAME.test(e.old))
+      && journal.replace.every((e) => typeof e.stage === 'string' && STAGED_NAME.test(e.stage));
+    if (valid && validRecord(journal.record) !== undefined) return journal;
   } catch {
     // reported below
   }
@@ -66,8 +79,8 @@ function finishSwap(outDir: string, journal: SwapJournal): void {
   remove(join(outDir, JOURNAL));
 }
 
-/** Staged folders, retired folders and temporary files of runs that were killed. */
+/** Staged folders, retired folders and temporary files of runs that were killed: only those, by their exact names. */
 export function removeLeftovers(outDir: string): void {
-  const names = onPath(shown(outDir), 'cannot list the folder', () => readdirSync(outDir));
-  for (const name of names) if (isOwnName(name) && !KEPT.has(name)) remove(join(outDir, name));
+  const entries = onPath(shown(outDir), 'cannot list the folder', () => readdirSync(outDir, { withFileTypes: true }));
+  for (const entry of entries) if (isLeftover(entry)) remove(join(outDir, entry.name));
 }

@@ -8,8 +8,8 @@ import { filesOf, type RenderedCluster } from '../render/rendered-file';
 import { lockOutDir, type LockOptions } from './out-dir-lock';
 import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
 import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
-import { foreignEntries, readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
-import { recoverOutDir, swapIn, type SwapJournal } from './swap-journal';
+import { readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
+import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-journal';
 
 /**
  * `whole`: `outDir` becomes exactly these clusters (cluster folders glidepath wrote earlier are removed).
@@ -19,13 +19,13 @@ export type WriteScope = 'whole' | 'clusters';
 
 export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope, options: LockOptions = {}): void {
   makeFolder(outDir, 'the output folder');
-  // Refuse a foreign folder before taking the lock, so that it is left exactly as it was.
-  if (foreignEntries(outDir, readRecord(outDir)).length > 0) refuseForeignEntries(outDir, readRecord(outDir));
   const unlock = lockOutDir(outDir, options);
   try {
+    // Only under the lock: another run may be swapping its clusters in. A killed swap's clusters count as
+    // glidepath's (its journal lists them), and a foreign folder is refused before anything in it moves.
+    refuseForeignEntries(outDir, writtenRecord(outDir));
     recoverOutDir(outDir);
     const record = readRecord(outDir);
-    refuseForeignEntries(outDir, record);
     const folders = outputFolders(clusters);
     const staged = stageClusters(outDir, folders);
     swapIn(outDir, journalFor(record, folders, staged, scope, clusters));

@@ -1,6 +1,7 @@
 /** What the flow refuses or repairs: a branch that changes files outside the folder, racing runs, risky tokens. */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
@@ -53,20 +54,20 @@ describe.concurrent('two runs at once', () => {
   it('a lock left by a process that is gone is taken over', async () => {
     const s = await scenario();
     const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(`${s.cacheDir}.lock`, { recursive: true });
-    writeFileSync(`${s.cacheDir}.lock/pid`, '999999999\n');
+    mkdirSync(dirname(s.cacheDir), { recursive: true });
+    writeFileSync(`${s.cacheDir}.lock`, `${JSON.stringify({ pid: 999999999, host: hostname() })}\n`);
     expect((await s.run()).action).toBe('opened');
   });
 
   it('a dead lock that another run is taking over is left to that run', async () => {
     const s = await scenario();
     const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(`${s.cacheDir}.lock`, { recursive: true });
-    writeFileSync(`${s.cacheDir}.lock/pid`, '999999999\n');
-    mkdirSync(`${s.cacheDir}.lock.break`);
+    mkdirSync(dirname(s.cacheDir), { recursive: true });
+    writeFileSync(`${s.cacheDir}.lock`, `${JSON.stringify({ pid: 999999999, host: hostname() })}\n`);
+    writeFileSync(`${s.cacheDir}.lock.break`, `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
     const error = await failure(s.run({ lock: { waitMs: 300, pollMs: 20 } }));
     expect(error.kind).toBe('locked');
-    expect(existsSync(`${s.cacheDir}.lock/pid`)).toBe(true);
+    expect(existsSync(`${s.cacheDir}.lock`)).toBe(true);
   });
 });
 

@@ -1,11 +1,12 @@
 /** synth --out: glidepath replaces only what it wrote, refuses every other folder untouched, and fails in one line. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
-import { FileSystemError } from '../../src/output/fs-error';
+import { LockHeldError } from '../../src/output/holder-lock';
+import { processStartTime } from '../../src/output/lock-holder';
 import { writeDist } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
@@ -13,7 +14,8 @@ import { runChild } from './helpers/child-processes';
 import { writeChild } from './helpers/kill-harness';
 import { renderOnce } from '../helpers/render-once';
 
-const { stderr } = capturePrintedLines();
+const { stdout, stderr } = capturePrintedLines();
+const isRoot = process.getuid?.() === 0;
 const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
 
 function scratch(): string {
@@ -72,6 +74,40 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({ dev: readdirSync(join(out, 'dev')).sort() });
   });
 
+  it('never removes a .glidepath- entry it did not write: only its exact names, each of its own kind, are its own', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    writeFileSync(join(out, '.glidepath-notes.md'), 'mine\n');
+    mkdirSync(join(out, '.glidepath-stage-mine'));
+    writeFileSync(join(out, '.glidepath-old-prod-1-abc-x'), 'a file, where glidepath retires folders\n');
+    writeFileSync(join(out, '.glidepath-tmp-mine'), 'mine\n');
+    // A leftover of a killed run, with the exact name a run gives a staged folder: removed.
+    mkdirSync(join(out, '.glidepath-stage-dev-Ab12Cd'));
+    const before = snapshot(out);
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toBe(
+      `${out}/: holds .glidepath-notes.md, .glidepath-old-prod-1-abc-x, .glidepath-stage-mine/, .glidepath-tmp-mine, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`,
+    );
+    expect(snapshot(out)).toEqual(before);
+    for (const name of ['.glidepath-notes.md', '.glidepath-stage-mine', '.glidepath-old-prod-1-abc-x', '.glidepath-tmp-mine']) rmSync(join(out, name), { recursive: true });
+    expect(await synth('--out', out)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+  });
+
+  it('names the folder with one slash: --out /, --out dist/', async () => {
+    const out = `${scratch()}/`;
+    expect(await synth('--out', out)).toBe(0);
+    expect(stdout.filter((line) => line.endsWith('files)'))).toEqual([`${out}dev/ (6 files)`, `${out}prod/ (6 files)`]);
+    expect(await synth('--out', out, '--check')).toBe(0);
+    expect(stdout.at(-1)).toBe(`${out} is up to date`);
+    // The root holds bin/, etc/...: refused (as root), or its lock may not be made (anyone else); never `//`.
+    stderr.length = 0;
+    expect(await synth('--out', '/')).not.toBe(0);
+    expect(stderr[0]).toMatch(isRoot ? /^\/: holds \S/ : /^error: \/\.glidepath-lock: cannot create the lock/);
+    expect(stderr.join('\n')).not.toContain('//');
+    expect(existsSync('/.glidepath-lock')).toBe(false);
+  });
+
   it('refuses --out naming a file, or a path through one, and leaves the file as it was', async () => {
     const dir = scratch();
     const file = join(dir, 'somefile');
@@ -115,7 +151,6 @@ describe('synth --out replaces only what glidepath wrote', () => {
   });
 });
 
-const isRoot = process.getuid?.() === 0;
 /** Mounts a tmpfs (root only; the CI container is root). */
 function canMount(): boolean {
   if (!isRoot) return false;
@@ -197,14 +232,18 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
 });
 
 describe('another run holding the folder', () => {
-  it('is waited for, and after the wait it fails in one line that names the lock', () => {
+  it('is waited for, and after the wait it fails naming the holder (pid, host, since when) and how to clear the lock', () => {
     const out = scratch();
-    writeFileSync(join(out, '.glidepath-lock'), `${process.pid} ${hostname()}\n`);
+    const holder = { pid: process.pid, start: processStartTime(process.pid), host: hostname(), since: '2026-12-01T09:00:00Z' };
+    writeFileSync(join(out, '.glidepath-lock'), JSON.stringify(holder));
     const waits: string[] = [];
     expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
-      new FileSystemError(out, 'EBUSY', `another glidepath run (pid ${process.pid}) is still writing it after 1 s`, `remove ${out}/.glidepath-lock if no glidepath runs`),
+      new LockHeldError(
+        `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is still writing it after 1 s (lock ${out}/.glidepath-lock)`,
+        `wait for it to finish and run again; if process ${process.pid} is not a glidepath run (ps -p ${process.pid}), remove ${out}/.glidepath-lock`,
+      ),
     );
-    expect(waits).toEqual([`${out}/: another glidepath run (pid ${process.pid}) is writing it; waiting for it to finish`]);
+    expect(waits).toEqual([`${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is writing it; waiting up to 1 s for it to finish`]);
   });
 });
 

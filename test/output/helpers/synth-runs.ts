@@ -1,0 +1,81 @@
+/**
+ * `npm run synth` itself (scripts/cli.mjs, the bundle users run) killed at a step of its write, or run three
+ * times at once, on real cluster files. The old render is dev and prod; the new one adds a cluster (staging) and a
+ * namespace to prod (so a new file in prod/): the render that, killed between the renames, was never recovered.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { main } from '../../../src/cli';
+import { loadClusters } from '../../../src/config/loader';
+import { outputFolders } from '../../../src/output/write-dist';
+import { clusterDir, validClusterFile } from '../../helpers/cluster-files';
+import { renderOnce } from '../../helpers/render-once';
+import { scratch, tree } from './kill-harness';
+
+export { scratch, tree } from './kill-harness';
+
+const CLI = join(import.meta.dirname, '../../../scripts/cli.mjs');
+
+export const OLD_CLUSTERS = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }), 'prod.yaml': validClusterFile({ name: 'prod' }) });
+export const NEW_CLUSTERS = clusterDir({
+  'dev.yaml': validClusterFile({ name: 'dev' }),
+  'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop', 'billing', 'payments'] } }),
+  'staging.yaml': validClusterFile({ name: 'staging' }),
+});
+
+/** `synth --clusters DIR --out OUT` in this process (the run after a kill). */
+export async function synthHere(clusters: string, out: string): Promise<{ code: number; stderr: string[] }> {
+  const stderr: string[] = [];
+  const code = await main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce, print: () => {}, printError: (line) => stderr.push(line) });
+  return { code, stderr };
+}
+
+export interface SynthResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+/** `node scripts/cli.mjs synth --clusters DIR --out OUT`, killed at its `killAt`-th step when given. */
+export function synthProcess(clusters: string, out: string, killAt?: number): Promise<SynthResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...(killAt !== undefined ? { GLIDEPATH_TEST_KILL_AT: String(killAt) } : {}) };
+    const child = spawn(process.execPath, [CLI, 'synth', '--clusters', clusters, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+/**
+ * The steps of writing the new render over the old one (each file-system change is one, as kill-points.ts counts
+ * them): staging every folder and its files, the journal (a temporary file and its rename), then `renames`
+ * renames (a replaced folder moves aside and the new one in; a new cluster's only moves in).
+ */
+export function newRenderSteps(): { journal: number; renames: number } {
+  const oldNames = new Set(loadClusters({ dir: OLD_CLUSTERS }).map((c) => c.config.name));
+  const folders = outputFolders(loadClusters({ dir: NEW_CLUSTERS }).map(({ config }) => ({ name: config.name, files: renderOnce(config) })));
+  const staged = folders.reduce((sum, folder) => sum + 1 + folder.files.length, 0);
+  return { journal: staged + 2, renames: folders.reduce((sum, folder) => sum + (oldNames.has(folder.name) ? 2 : 1), 0) };
+}
+
+/** `rounds` times: three synth runs started at once on a fresh folder; each must succeed and leave one complete render. */
+export async function threeAtOnce(rounds: number): Promise<void> {
+  const fresh = scratch();
+  await synthHere(NEW_CLUSTERS, fresh);
+  const expected = tree(fresh);
+  for (let round = 1; round <= rounds; round++) {
+    const out = join(scratch(), 'dist');
+    const results = await Promise.all([1, 2, 3].map(() => synthProcess(NEW_CLUSTERS, out)));
+    // A run that waits for another says so; nothing else.
+    const problems = results.map((r) => [r.code, r.stderr.split('\n').filter((line) => line !== '' && !line.includes('waiting up to'))]);
+    expect(problems, `round ${round}`).toEqual([
+      [0, []],
+      [0, []],
+      [0, []],
+    ]);
+    expect(tree(out), `round ${round}`).toEqual(expected);
+  }
+}
