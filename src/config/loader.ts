@@ -1,15 +1,14 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './errors';
 import { isIpAddress, SECRET_KEY } from './names';
+import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, type KnownSecret } from './secret-values';
 import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
 import { describeValue, shownPath } from './shown-input';
-import { locator, type Locate } from './yaml-position';
 import { isRecord } from '../is-record';
 
 export interface LoadedCluster {
@@ -38,8 +37,6 @@ export interface BrokenClusterFile {
   readonly name?: string;
 }
 
-/** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
-const MAX_ALIASES = 50;
 /** Above this many top-level keys and no known one, the file is not a cluster file: its keys are not listed. */
 const MAX_UNKNOWN_KEYS_LISTED = 5;
 
@@ -97,7 +94,7 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
   const file = display(path);
   const read = readClusterText(path);
   if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
-  const parsed = parseYaml(read.text);
+  const parsed = parseClusterYaml(read.text);
   if ('problems' in parsed) return { file, problems: parsed.problems.map((p) => `${file}: ${p}`) };
   const name = typeof parsed.data.name === 'string' ? { name: parsed.data.name } : {};
   const at = (fieldPath: readonly PropertyKey[], key?: string) => {
@@ -148,45 +145,6 @@ function secretFix(data: unknown): string {
   const relay = isRecord(data) && isRecord(data.relay) ? data.relay : {};
   const key = typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey) ? relay.tokenSecretKey : 'glidepath-relay-token';
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
-}
-
-/** The first line of the text of the scalar at a field path: the line after `key: |` for a block scalar. */
-type FirstValueLine = (path: readonly PropertyKey[]) => number | undefined;
-
-function parseYaml(text: string): { data: Record<string, unknown>; locate: Locate; firstValueLine: FirstValueLine } | { problems: string[] } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
-  if (doc.errors.length > 0) {
-    return {
-      problems: doc.errors.map((e) => {
-        const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
-        const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
-        return `${where}: not valid YAML: ${what}`;
-      }),
-    };
-  }
-  try {
-    const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-    if (!isRecord(data)) {
-      // Only the kind: the content of a file that is not a cluster file (a token, an environment dump) is never shown.
-      const kind = data === null ? 'an empty document' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-      return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
-    }
-    const firstValueLine: FirstValueLine = (path) => {
-      const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
-      if (node?.range === undefined) return undefined;
-      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
-      return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
-    };
-    return { data, locate: locator(doc, lineCounter), firstValueLine };
-  } catch (error) {
-    return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
-  }
-}
-
-/** The yaml library's description without the piece of the file it quotes after a colon (an anchor, a token). */
-function withoutSource(message: string): string {
-  return message.replace(/:\s.*$/, '');
 }
 
 /** Each issue as `file: field: message (line L, column C)`. */

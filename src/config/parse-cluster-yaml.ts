@@ -1,0 +1,102 @@
+/**
+ * A cluster file's text as a YAML document: its data, where each field is, and its comments. Every problem is a
+ * `line L, column C: ...` message that never quotes the file.
+ */
+import { isScalar, Lexer, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { locator, type Locate } from './yaml-position';
+import { isRecord } from '../is-record';
+
+/** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
+const MAX_ALIASES = 50;
+
+/** The first line of the text of the scalar at a field path: the line after `key: |` for a block scalar. */
+export type FirstValueLine = (path: readonly PropertyKey[]) => number | undefined;
+
+/** A comment of the file: its text after `#`, and its line. */
+export interface YamlComment {
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface ParsedClusterYaml {
+  readonly data: Record<string, unknown>;
+  readonly locate: Locate;
+  readonly firstValueLine: FirstValueLine;
+  readonly comments: () => YamlComment[];
+}
+
+export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: string[] } {
+  const lineCounter = new LineCounter();
+  // The library's own unique-keys check compares each key with every earlier one of its mapping: 70,000 keys took
+  // half a minute. duplicateKeys() does the same check once, with a set per mapping.
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `line ${line}, column ${col}`;
+  };
+  const problems = [
+    ...doc.errors.map((e) => {
+      const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
+      const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
+      return `${where}: not valid YAML: ${what}`;
+    }),
+    ...duplicateKeys(doc).map((offset) => `${at(offset)}: not valid YAML: Map keys must be unique`),
+  ];
+  if (problems.length > 0) return { problems };
+  try {
+    const data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    if (!isRecord(data)) {
+      // Only the kind: the content of a file that is not a cluster file (a token, an environment dump) is never shown.
+      const kind = data === null ? 'an empty document' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+      return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
+    }
+    const firstValueLine: FirstValueLine = (path) => {
+      const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
+      if (node?.range === undefined) return undefined;
+      const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+      return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
+    };
+    return { data, locate: locator(doc, lineCounter), firstValueLine, comments: () => commentsOf(text, lineCounter) };
+  } catch (error) {
+    return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
+  }
+}
+
+/**
+ * Where a key repeats one of its mapping, as the yaml library's `uniqueKeys` finds them (scalars by value, other
+ * keys by identity), in linear time.
+ */
+function duplicateKeys(doc: Document): number[] {
+  const offsets: number[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        const identity = isScalar(key) ? key.value : key;
+        if (seen.has(identity)) offsets.push((key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0);
+        seen.add(identity);
+      }
+    },
+  });
+  return offsets.sort((a, b) => a - b);
+}
+
+/** The comments of the text, read by the yaml library's lexer (a `#` inside a quoted or block scalar is not one). */
+function commentsOf(text: string, lineCounter: LineCounter): YamlComment[] {
+  const comments: YamlComment[] = [];
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token.startsWith('#')) comments.push({ line: lineCounter.linePos(offset).line, text: token.slice(1) });
+    // The lexer's own markers (document mode, scalar start, flow end) are not characters of the source.
+    if (!VIRTUAL_TOKENS.has(token)) offset += token.length;
+  }
+  return comments;
+}
+
+const VIRTUAL_TOKENS: ReadonlySet<string> = new Set(['\x02', '\x18', '\x1f']);
+
+/** The yaml library's description without the piece of the file it quotes after a colon (an anchor, a token). */
+function withoutSource(message: string): string {
+  return message.replace(/:\s.*$/, '');
+}
+
