@@ -19,15 +19,37 @@ export const ENTRY_FILES = [BUNDLE, join(CURRENT, 'render-worker.mjs')];
 /** A build that is no longer current is removed once it is this old: no run still loads chunks from it. */
 const RETIRED_BUILD_TTL_MS = 10 * 60 * 1000;
 
+/** Where `npm pack` (prepack) puts the bundle that the installed package's bin/glidepath.mjs runs. */
+export const PACKAGE_BUNDLE = join(ROOT, 'bundle');
+
 /** Builds into a new folder, makes it current and returns it. */
 export async function bundle() {
-  const { build } = await import('esbuild');
   mkdirSync(BUILD_DIR, { recursive: true });
   const id = `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const staging = join(BUILD_DIR, `.tmp-${id}`);
+  await buildInto(staging);
+  const folder = join(BUILD_DIR, id);
+  renameSync(staging, folder);
+  // rename() replaces the link in one step: a reader sees the old build or the new one.
+  const link = join(BUILD_DIR, `.tmp-link-${id}`);
+  symlinkSync(id, link);
+  renameSync(link, CURRENT);
+  removeRetiredBuilds();
+  return folder;
+}
+
+/** The bundle of the package: bundle/ replaced whole (scripts/pack-bundle.mjs, which `npm pack` runs). */
+export async function bundlePackage() {
+  rmSync(PACKAGE_BUNDLE, { recursive: true, force: true });
+  await buildInto(PACKAGE_BUNDLE);
+  return PACKAGE_BUNDLE;
+}
+
+async function buildInto(outdir) {
+  const { build } = await import('esbuild');
   await build({
     entryPoints: { cli: join(ROOT, 'src', 'cli.ts'), 'render-worker': join(ROOT, 'src', 'render', 'render-worker.ts') },
-    outdir: staging,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -40,14 +62,6 @@ export async function bundle() {
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
-  const folder = join(BUILD_DIR, id);
-  renameSync(staging, folder);
-  // rename() replaces the link in one step: a reader sees the old build or the new one.
-  const link = join(BUILD_DIR, `.tmp-link-${id}`);
-  symlinkSync(id, link);
-  renameSync(link, CURRENT);
-  removeRetiredBuilds();
-  return folder;
 }
 
 function removeRetiredBuilds() {

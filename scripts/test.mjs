@@ -56,9 +56,17 @@ async function typecheckUnlessUnchanged() {
   return result;
 }
 
-function run(command, args, { quiet }) {
+/**
+ * Vitest colours its output whenever CI is set, even into a log file; in CI its colour codes are off unless
+ * FORCE_COLOR asks for them (NO_COLOR, https://no-color.org, is passed on as it is).
+ */
+function vitestEnv(env) {
+  return 'CI' in env && !('FORCE_COLOR' in env) ? { ...env, NO_COLOR: '1' } : env;
+}
+
+function run(command, args, { quiet, env = process.env }) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
@@ -70,7 +78,7 @@ function run(command, args, { quiet }) {
 // Both read the compiled validators, which an install that skipped scripts has not built yet.
 await ensureValidators();
 // vitest starts first: hashing the type-check's inputs reads some hundred files.
-const testing = run(bin('vitest'), ['run', ...process.argv.slice(2)], { quiet: false });
+const testing = run(bin('vitest'), ['run', ...process.argv.slice(2)], { quiet: false, env: vitestEnv(process.env) });
 const [typecheck, tests] = await Promise.all([typecheckUnlessUnchanged(), testing]);
 // The type-check's errors are printed after the tests, so that they are not lost in the tests' output.
 if (typecheck.code !== 0) process.stderr.write(`\ntype-check failed (npm run typecheck):\n${typecheck.output}`);

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { closestName, commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
+import packageJson from '../package.json';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
 import { renderCluster } from './render/render-cluster';
@@ -29,19 +30,28 @@ export interface CliOptions {
   readonly printError?: (line: string) => void;
 }
 
+/** What `glidepath` with no command, `help`, `--help` or `-h` prints: the commands, never a render. */
+const HELP_WORDS = new Set(['help', '--help', '-h']);
+const VERSION_WORDS = new Set(['version', '--version', '-V']);
+
 export async function main(argv: readonly string[], options: CliOptions = {}): Promise<number> {
-  const [name = 'synth', ...args] = argv[0]?.startsWith('-') ? ['synth', ...argv] : argv;
+  const [name, ...args] = argv;
   const print = options.print ?? ((line: string) => console.log(line));
   const printError = options.printError ?? ((line: string) => console.error(line));
   try {
-    if (name === 'help') {
+    if (name === undefined || HELP_WORDS.has(name)) {
       print(await overview());
+      return EXIT_CODES.done;
+    }
+    if (VERSION_WORDS.has(name)) {
+      print(packageJson.version);
       return EXIT_CODES.done;
     }
     const entry = COMMANDS.find((c) => c.name === name);
     if (entry === undefined) {
+      if (name.startsWith('-')) throw new GlidepathError(`${name} needs a command before it`, `e.g. glidepath synth ${name}; glidepath help lists the commands`);
       const closest = closestName(name, COMMANDS.map((c) => c.name));
-      throw new GlidepathError(`unknown command ${JSON.stringify(name)}`, `${closest !== undefined ? `did you mean ${closest}? ` : ''}npm run help lists the commands`);
+      throw new GlidepathError(`unknown command ${JSON.stringify(name)}`, `${closest !== undefined ? `did you mean ${closest}? ` : ''}glidepath help lists the commands`);
     }
     const command = (await entry.load()).default;
     const parsed = parseCommandArguments(command, args);
@@ -65,10 +75,14 @@ async function overview(): Promise<string> {
   const commands = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default));
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    'glidepath-gitops: renders the manifests that feed Glidepath with release facts.',
+    `glidepath ${packageJson.version}: renders the manifests that feed Glidepath with release facts.`,
     '',
-    'Commands (npm run <command> -- --help lists the options of one):',
+    'Usage: glidepath <command> [options]   (in a clone of this repository also: npm run <command> -- [options])',
+    '',
+    'Commands (glidepath <command> --help lists the options of one):',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'glidepath --version prints the version.',
     '',
     'Exit codes: 0 done, 1 failure or verify violations, 2 bad input (nothing was written), 3 changes (synth --check, diff --exit-code) or, for check-live, something to fix.',
   ].join('\n');

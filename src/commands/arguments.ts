@@ -16,7 +16,7 @@ export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>
     ]),
   );
   const { values, tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
-  const helpHint = `npm run ${command.name} -- --help lists its options`;
+  const helpHint = `glidepath ${command.name} --help lists its options`;
   for (const token of tokens) {
     if (token.kind === 'positional') {
       throw new GlidepathError(`${command.name} takes no argument ${JSON.stringify(token.value)}`, `options start with --; ${helpHint}`);

@@ -10,7 +10,7 @@ import { clusterSelection } from './options';
 export default defineCommand({
   name: 'check-live',
   summary: 'read the live cluster with kubectl (get only) and print what is missing, each with its fix',
-  usage: 'npm run check-live -- --cluster NAME [--context NAME] [options]',
+  usage: 'glidepath check-live --cluster NAME [--context NAME] [options]',
   options: {
     cluster: { type: 'string', value: 'NAME|FILE', description: 'the cluster to check (required)' },
     clusters: clusterSelection.clusters,
@@ -20,7 +20,7 @@ export default defineCommand({
   notes: ['Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.'],
 
   async run(values, context) {
-    if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod']);
+    if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster);
     const findings = await checkLive({
       config,

@@ -47,7 +47,7 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   readonly name: string;
   /** One line: what the command does. */
   readonly summary: string;
-  /** How it is typed, e.g. `npm run pr -- --cluster NAME [options]`. */
+  /** How it is typed, e.g. `glidepath pr --cluster NAME [options]`. */
   readonly usage: string;
   readonly options: O;
   /** Text after the options: environment variables, exit codes that only this command uses. */

@@ -7,7 +7,7 @@ import { PROVIDER_TOKEN_NOTE, gitopsTargetOptions } from './options';
 export default defineCommand({
   name: 'diff',
   summary: "the review (changed values and ConfigMap keys, objects added/changed/removed, YAML diff) as Markdown, against the gitops repo's base branch",
-  usage: 'npm run diff -- --cluster NAME [options]',
+  usage: 'glidepath diff --cluster NAME [options]',
   options: {
     ...gitopsTargetOptions,
     'exit-code': { type: 'boolean', description: 'exit 3 when the cluster differs from the base' },

@@ -13,7 +13,7 @@ import { clusterSelection } from './options';
 export default defineCommand({
   name: 'facts',
   summary: 'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on the render)',
-  usage: 'npm run facts -- --cluster NAME (--rollout FILE | --application FILE) [options]',
+  usage: 'glidepath facts --cluster NAME (--rollout FILE | --application FILE) [options]',
   options: {
     cluster: { type: 'string', value: 'NAME|FILE', description: 'the cluster whose rendered ConfigMap evaluates the states (required)' },
     clusters: clusterSelection.clusters,
@@ -26,7 +26,7 @@ export default defineCommand({
 
   async run(values, context) {
     const problems: string[] = [];
-    if (values.cluster === undefined) problems.push('--cluster: missing; e.g. npm run facts -- --cluster prod --rollout rollout.yaml');
+    if (values.cluster === undefined) problems.push('--cluster: missing; e.g. glidepath facts --cluster prod --rollout rollout.yaml');
     if ((values.rollout === undefined) === (values.application === undefined)) problems.push('--rollout or --application: give exactly one FILE');
     const now = values.now === undefined ? Date.now() : parseRfc3339(values.now);
     if (now === undefined) problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);

@@ -51,7 +51,7 @@ export function oneCluster(command: string, values: GitopsTargetValues, context:
   if (values.cluster === undefined) {
     throw new GlidepathError(
       `${command} works on one cluster: --cluster is missing`,
-      `e.g. npm run ${command} -- --cluster prod${all ? ' (or --all for every cluster)' : ''}`,
+      `e.g. glidepath ${command} --cluster prod${all ? ' (or --all for every cluster)' : ''}`,
     );
   }
   return loadSupportedClusters(values, context)[0]!.config;
@@ -59,6 +59,6 @@ export function oneCluster(command: string, values: GitopsTargetValues, context:
 
 /** Every cluster of the clusters folder (each file must be valid). */
 export function everyCluster(values: GitopsTargetValues, context: CommandContext): ClusterConfig[] {
-  if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. npm run pr -- --all');
+  if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. glidepath pr --all');
   return loadSupportedClusters(values, context).map((l) => l.config);
 }

@@ -14,7 +14,7 @@ import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions } from './options';
 export default defineCommand({
   name: 'pr',
   summary: 'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull or merge request',
-  usage: 'npm run pr -- --cluster NAME|--all [options]',
+  usage: 'glidepath pr --cluster NAME|--all [options]',
   options: {
     ...gitopsTargetOptions,
     cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },

@@ -7,7 +7,7 @@ import { defineCommand } from './command';
 export default defineCommand({
   name: 'steps',
   summary: 'print spec.strategy.canary.steps with the Veridor gate as YAML',
-  usage: 'npm run steps -- --base-url URL [options]',
+  usage: 'glidepath steps --base-url URL [options]',
   options: {
     'base-url': { type: 'string', value: 'URL', description: "the canary Service's URL, e.g. http://invoices-api-canary:8080 (not the stable one)" },
     weight: { type: 'string', value: 'N', description: 'canary weight while the gate runs (default 50)' },
@@ -16,7 +16,7 @@ export default defineCommand({
 
   async run(values, context) {
     if (values['base-url'] === undefined)
-      throw new ReadOnlyInputError(['--base-url: missing; e.g. npm run steps -- --base-url http://invoices-api-canary:8080']);
+      throw new ReadOnlyInputError(['--base-url: missing; e.g. glidepath steps --base-url http://invoices-api-canary:8080']);
     let steps;
     try {
       steps = veridorCanarySteps({

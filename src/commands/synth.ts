@@ -19,7 +19,7 @@ const OUT_DIR_DEFAULT = 'dist';
 export default defineCommand({
   name: 'synth',
   summary: 'render clusters/*.yaml into dist/<cluster>/',
-  usage: 'npm run synth [-- options]',
+  usage: 'glidepath synth [options]',
   options: {
     ...clusterSelection,
     ...relayIpOverride,
@@ -66,7 +66,7 @@ export default defineCommand({
       const changes = distChanges(outDir, clusters, scope);
       for (const change of changes) context.print(change);
       context.print(
-        changes.length === 0 ? `${asFolder(outDir)} is up to date` : `${asFolder(outDir)} would change (${changes.length} files); run npm run synth`,
+        changes.length === 0 ? `${asFolder(outDir)} is up to date` : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth`,
       );
       return changes.length === 0 ? 'done' : 'changes';
     }

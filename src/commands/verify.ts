@@ -8,7 +8,7 @@ import { loadSupportedClusters } from './supported-clusters';
 export default defineCommand({
   name: 'verify',
   summary: 'render in memory and check every object (schema, Pod Security, RBAC, secrets, notifications)',
-  usage: 'npm run verify [-- options]',
+  usage: 'glidepath verify [options]',
   options: { ...clusterSelection, ...relayIpOverride },
   notes: ['Exit codes: 0 no violation, 1 a violation (each is printed with its fix), 2 bad input.'],
 

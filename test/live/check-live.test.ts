@@ -91,7 +91,7 @@ describe('npm run check-live', () => {
     expect(unknown.code).toBe(2);
     printed.clear();
     expect(await main(['check-live'])).toBe(2);
-    expect(printed.stderr[0]).toBe('--cluster: missing; e.g. npm run check-live -- --cluster prod --context prod');
+    expect(printed.stderr[0]).toBe('--cluster: missing; e.g. glidepath check-live --cluster prod --context prod');
     vi.stubEnv('PATH', '/nonexistent');
     printed.clear();
     expect(await main(['check-live', '--cluster', 'prod'])).toBe(1);

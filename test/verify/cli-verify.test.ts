@@ -48,7 +48,7 @@ describe('npm run verify', () => {
     const text = stdout.join('\n');
     expect(text).toContain('  ✗ Pod/shop/debug: pod-security/privileged: spec.containers[0].securityContext.privileged is true (baseline: Privileged Containers)');
     expect(text).toContain('      fix: set securityContext.privileged: false or remove it');
-    expect(stdout.at(-1)).toMatch(/violations \(fix them, then run npm run verify again\)$/);
+    expect(stdout.at(-1)).toMatch(/violations \(fix them, then run glidepath verify again\)$/);
   });
 
   it('exits 2 on a bad cluster file, like synth', async () => {

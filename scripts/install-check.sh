@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# What a user gets: packs this package as `npm pack` does, installs the tarball with `npm install <tarball>` into an
+# empty project outside the repository, and runs the installed `glidepath` there on a copy of clusters/.
+# .ci/run runs it. Fails when the tarball ships something it should not (sources, tests) or lacks what runs.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+version="$(node -p "require('./package.json').version")"
+
+# Every path the tarball holds must be under a folder of package.json's "files" (or one npm always adds).
+unexpected="$(tar -tzf "$tarball" | sed 's#^package/##' | grep -Ev '^(bin|bundle|lib|schema)/|^(package\.json|README\.md|LICENSE)$' || true)"
+if [ -n "$unexpected" ]; then
+  echo "install-check: the tarball ships files it should not:" >&2
+  echo "$unexpected" >&2
+  exit 1
+fi
+
+project="$work/project"
+mkdir -p "$project/clusters"
+cp "$root"/clusters/*.yaml "$project/clusters/"
+cd "$project"
+echo '{ "name": "glidepath-install-check", "private": true }' > package.json
+npm install --no-audit --no-fund --silent "$tarball"
+
+installed="$(npx --no-install glidepath --version)"
+if [ "$installed" != "$version" ]; then
+  echo "install-check: glidepath --version printed \"$installed\", package.json says $version" >&2
+  exit 1
+fi
+npx --no-install glidepath help > /dev/null
+npx --no-install glidepath synth --clusters ./clusters --out ./out
+for file in clusters/*.yaml; do
+  name="$(basename "$file" .yaml)"
+  test -s "out/$name/kustomization.yaml" || { echo "install-check: synth wrote no out/$name/kustomization.yaml" >&2; exit 1; }
+done
+npx --no-install glidepath verify --clusters ./clusters
+npx --no-install glidepath synth --clusters ./clusters --out ./out --check
+node --input-type=module -e "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps'; if (veridorCanarySteps({ canaryUrl: 'http://a:8080' }).length < 2) process.exit(1);"
+echo "install-check: glidepath $version installed from $(basename "$tarball") into an empty project: synth, verify, canary-steps work"
