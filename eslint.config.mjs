@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const NODE_GLOBALS = ['process', 'console', 'URL', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'structuredClone', 'Buffer'];
 
 export default tseslint.config(
-  { ignores: ['imports/', 'build/', 'generated/', 'dist/', 'node_modules/', '.glidepath-cache/'] },
+  { ignores: ['imports/', 'build/', 'bundle/', 'generated/', 'dist/', 'node_modules/', '.glidepath-cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FORMATTED = [
   'src/commands',
+  'src/json-output',
+  'test/json-output',
   'src/render',
   'src/verify/notifications',
   'src/notifications/expr/analyze.ts',

@@ -1,13 +1,18 @@
-// Writes docs/cluster-file.md and schema/cluster.schema.json from the schema, and the generated part of
-// docs/engine-versions.md from the engine release table (npm run docs); test/config/reference.test.ts,
-// test/config/json-schema.test.ts and test/tools/exprjudge.test.ts check they are current.
+// Writes docs/cluster-file.md and schema/cluster.schema.json from the schema, schema/glidepath.<command>.v1.json
+// from src/json-output/shapes.ts, and the generated part of docs/engine-versions.md from the engine release table
+// (npm run docs); test/config/reference.test.ts, test/config/json-schema.test.ts, test/json-output/shapes.test.ts
+// and test/tools/exprjudge.test.ts check they are current.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterJsonSchema } from '../src/config/json-schema';
 import { clusterFileReference } from '../src/config/reference';
+import { JSON_DOCUMENTS, jsonDocumentSchema } from '../src/json-output/shapes';
 import { currentDoc, DOC } from '../tools/exprjudge/engine-versions-doc';
 
 const ROOT = join(import.meta.dirname, '..');
 writeFileSync(join(ROOT, 'docs', 'cluster-file.md'), clusterFileReference());
 writeFileSync(join(ROOT, 'schema', 'cluster.schema.json'), clusterJsonSchema());
+for (const command of Object.keys(JSON_DOCUMENTS) as (keyof typeof JSON_DOCUMENTS)[]) {
+  writeFileSync(join(ROOT, 'schema', `glidepath.${command}.v1.json`), jsonDocumentSchema(command));
+}
 writeFileSync(DOC, currentDoc(readFileSync(DOC, 'utf8')));

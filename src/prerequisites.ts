@@ -25,24 +25,39 @@ function secretKeys(configMap: ClusterNotificationsConfigMap): string[] {
   return [...new Set(keys)].sort();
 }
 
-function chartLine(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
+function chartRequirement(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
   const chart = CHART_OF[configMap.engine];
   const setting = CHART_CONFIGMAP_SETTING[chart];
   if (configMap.delivery === 'configmap') {
-    return `  chart     argo-helm ${chart} in ${configMap.namespace}, if installed: ${setting}: false (glidepath's ConfigMap replaces the chart's)`;
+    return `argo-helm ${chart} in ${configMap.namespace}, if installed: ${setting}: false (glidepath's ConfigMap replaces the chart's)`;
   }
-  return `  chart     argo-helm ${chart} in ${configMap.namespace}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+  return `argo-helm ${chart} in ${configMap.namespace}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+}
+
+/** One thing that must be true on the cluster; `kind` says what sort (synth --summary --json carries both). */
+export interface Prerequisite {
+  readonly kind: 'secret' | 'label' | 'veridor' | 'chart' | 'versions';
+  readonly requirement: string;
+}
+
+export function prerequisites(config: ClusterConfig): Prerequisite[] {
+  const configMaps = clusterNotificationConfigMaps(config);
+  return [
+    ...configMaps.map((c) => ({ kind: 'secret' as const, requirement: `${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}` })),
+    { kind: 'label', requirement: `${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})` },
+    {
+      kind: 'label',
+      requirement: `${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
+    },
+    { kind: 'veridor', requirement: `ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}` },
+    ...configMaps.map((c) => ({ kind: 'chart' as const, requirement: chartRequirement(config, c) })),
+    {
+      kind: 'versions',
+      requirement: `${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
+    },
+  ];
 }
 
 export function prerequisiteLines(config: ClusterConfig): string[] {
-  const configMaps = clusterNotificationConfigMaps(config);
-  return [
-    `${config.name}: what must be true on the cluster for facts to flow`,
-    ...configMaps.map((c) => `  secret    ${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}`),
-    `  label     ${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})`,
-    `  label     ${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
-    `  veridor   ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
-    ...configMaps.map((c) => chartLine(config, c)),
-    `  versions  ${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
-  ];
+  return [`${config.name}: what must be true on the cluster for facts to flow`, ...prerequisites(config).map((p) => `  ${p.kind.padEnd(10)}${p.requirement}`)];
 }

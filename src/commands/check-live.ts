@@ -1,11 +1,13 @@
 /** `check-live`: is the live cluster ready for the rendered config? Reads only, with kubectl. */
 import { ReadOnlyInputError } from '../config/errors';
 import { checkLive } from '../live/checks';
+import { checkLiveJson } from '../json-output/documents';
+import { jsonLine } from '../json-output/shapes';
 import { formatFindings } from '../live/format';
 import { Kubectl } from '../live/kubectl';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
-import { clusterSelection } from './options';
+import { clusterSelection, jsonOutput } from './options';
 
 export default defineCommand({
   name: 'check-live',
@@ -16,6 +18,7 @@ export default defineCommand({
     clusters: clusterSelection.clusters,
     context: { type: 'string', value: 'NAME', description: 'the kubeconfig context (default: the current one)' },
     application: { type: 'string', value: 'NAME', description: "the Argo CD Application that syncs glidepath's folder (default: glidepath-<cluster>)" },
+    ...jsonOutput,
   },
   notes: ['Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.'],
 
@@ -28,7 +31,9 @@ export default defineCommand({
       kubectl: new Kubectl(values.context),
       application: values.application ?? `glidepath-${config.name}`,
     });
-    for (const line of formatFindings(`cluster ${config.name} (${file}), kubectl context ${values.context ?? '(current)'}:`, findings)) context.print(line);
+    if (values.json) context.print(jsonLine(checkLiveJson(config.name, file, values.context, findings)));
+    else
+      for (const line of formatFindings(`cluster ${config.name} (${file}), kubectl context ${values.context ?? '(current)'}:`, findings)) context.print(line);
     return findings.every((f) => f.ok) ? 'done' : 'not-ready';
   },
 });

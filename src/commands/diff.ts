@@ -1,8 +1,12 @@
 /** `diff`: the review of what a change would do to the gitops repo's base branch, as Markdown. */
 import { diffAgainstGitops } from '../gitops/diff';
+import { clusterTarget } from '../gitops/gitops-repo';
+import { displayUrl } from '../gitops/remote';
+import { diffJson } from '../json-output/documents';
+import { jsonLine } from '../json-output/shapes';
 import { defineCommand } from './command';
 import { gitopsSettings, oneCluster } from './gitops-target';
-import { PROVIDER_TOKEN_NOTE, gitopsTargetOptions } from './options';
+import { PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
 
 export default defineCommand({
   name: 'diff',
@@ -11,13 +15,20 @@ export default defineCommand({
   options: {
     ...gitopsTargetOptions,
     'exit-code': { type: 'boolean', description: 'exit 3 when the cluster differs from the base' },
+    ...jsonOutput,
   },
   notes: [PROVIDER_TOKEN_NOTE, '', 'Exit codes: 0 done, 1 failure, 2 bad input, 3 --exit-code: the cluster differs from the base.'],
 
   async run(values, context) {
     const config = oneCluster('diff', values, context);
-    const result = await diffAgainstGitops({ ...gitopsSettings(values, context), config, files: context.render(config) });
-    context.print(result.markdown);
+    const settings = gitopsSettings(values, context);
+    const result = await diffAgainstGitops({ ...settings, config, files: context.render(config) });
+    if (values.json) {
+      const target = clusterTarget(config, settings.repo, settings.base);
+      context.print(jsonLine(diffJson({ cluster: config.name, repo: displayUrl(target.remote), base: target.base, result })));
+    } else {
+      context.print(result.markdown);
+    }
     return values['exit-code'] && result.changed ? 'changes' : 'done';
   },
 });

@@ -10,6 +10,11 @@ export const clusterSelection = {
   clusters: { type: 'string', value: 'DIR', default: CLUSTERS_DIR_DEFAULT, description: 'folder of cluster files' },
 } as const satisfies Record<string, OptionSpec>;
 
+/** `--json`: one JSON document on stdout instead of the text, its shape in src/json-output/shapes.ts. */
+export const jsonOutput = {
+  json: { type: 'boolean', description: 'print one JSON document instead of the text (its shape: docs/json-output.md)' },
+} as const satisfies Record<string, OptionSpec>;
+
 export const relayIpOverride = {
   'relay-ip': { type: 'string', value: 'IP', description: 'override relay.ip of that cluster (IPv4 or IPv6), e.g. after the dev VM moved' },
 } as const satisfies Record<string, OptionSpec>;

@@ -4,12 +4,14 @@ import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/pull-request';
 import { parseRepoPath } from '../gitops/remote';
 import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
+import { prJson } from '../json-output/documents';
+import { jsonLine } from '../json-output/shapes';
 import { commitUrlBase } from '../gitops/source';
 import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
-import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions } from './options';
+import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
 
 export default defineCommand({
   name: 'pr',
@@ -48,6 +50,7 @@ export default defineCommand({
     },
     'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
     'source-url': { type: 'string', value: 'URL', description: "this repo's web page, for a link to the source commit (default from the CI's environment)" },
+    ...jsonOutput,
   },
   notes: [
     PROVIDER_TOKEN_NOTE,
@@ -87,6 +90,13 @@ export default defineCommand({
         email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
       },
     });
+    if (values.json) {
+      // One cluster's failure is an error as in the text output (stderr, exit 1 or 2); --all lists it as failed.
+      if (values.all !== true && outcomes[0]?.error !== undefined) throw outcomes[0].error;
+      const document = prJson(outcomes, values['dry-run'] ?? false);
+      context.print(jsonLine(document));
+      return document.ok ? 'done' : 'failure';
+    }
     if (values.all !== true) {
       const [outcome] = outcomes;
       if (outcome?.error !== undefined) throw outcome.error;

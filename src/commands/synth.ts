@@ -7,10 +7,12 @@ import { renderClusters } from '../render/render-pool';
 import { valuesFolderName, writeDist } from '../output/write-dist';
 import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
 import { filesOf } from '../render/rendered-file';
-import { prerequisiteLines } from '../prerequisites';
-import { clusterBudgetSummary } from '../prune/budget-summary';
+import { synthJson } from '../json-output/documents';
+import { jsonLine } from '../json-output/shapes';
+import { prerequisiteLines, prerequisites } from '../prerequisites';
+import { clusterBudgetInput, clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
-import { clusterSelection, envValue, relayIpOverride } from './options';
+import { clusterSelection, envValue, jsonOutput, relayIpOverride } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
 /** `cdk8s synth` passes its output folder in CDK8S_OUTDIR. */
@@ -34,12 +36,13 @@ export default defineCommand({
       description:
         'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart settings, lowest engine versions) and its notified annotation budget',
     },
+    ...jsonOutput,
   },
   notes: ['Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.'],
 
   async run(values, context) {
-    if (values.stdout && (values.out !== undefined || values.check || values.summary)) {
-      throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check or --summary', 'drop one of them');
+    if (values.stdout && (values.out !== undefined || values.check || values.summary || values.json)) {
+      throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check, --summary or --json', 'drop one of them');
     }
     const loaded = loadSupportedClusters(values, context);
     const configs = loaded.map(({ config }) => config);
@@ -62,8 +65,28 @@ export default defineCommand({
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
     const clusters = await renderClusters(configs, { render: context.render });
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
+    const json = (changes?: readonly string[]) =>
+      synthJson(
+        outDir,
+        clusters.map((cluster, i) => {
+          const valuesFiles = filesOf(cluster.files, 'values').map((f) => f.path);
+          return {
+            config: configs[i]!,
+            folder: `${outDir}/${cluster.name}`,
+            files: filesOf(cluster.files, 'manifests').map((f) => f.path),
+            ...(valuesFiles.length > 0 ? { valuesFolder: `${outDir}/${valuesFolderName(cluster.name)}` } : {}),
+            valuesFiles,
+            ...(values.summary ? { summary: { prerequisites: prerequisites(configs[i]!), budget: clusterBudgetInput(configs[i]!) } } : {}),
+          };
+        }),
+        changes,
+      );
     if (values.check) {
       const changes = distChanges(outDir, clusters, scope);
+      if (values.json) {
+        context.print(jsonLine(json(changes)));
+        return changes.length === 0 ? 'done' : 'changes';
+      }
       for (const change of changes) context.print(change);
       context.print(
         changes.length === 0 ? `${asFolder(outDir)} is up to date` : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth`,
@@ -71,6 +94,10 @@ export default defineCommand({
       return changes.length === 0 ? 'done' : 'changes';
     }
     writeDist(outDir, clusters, scope, { onWait: context.warn });
+    if (values.json) {
+      context.print(jsonLine(json()));
+      return 'done';
+    }
     for (const cluster of clusters) {
       const values = filesOf(cluster.files, 'values');
       context.print(`${asFolder(join(outDir, cluster.name))} (${cluster.files.length - values.length} files)`);

@@ -49,12 +49,17 @@ function oneDecimal(value: number): string {
 
 /** The summary of a validated cluster, with the default assumptions. */
 export function clusterBudgetSummary(config: ClusterConfig): string[] {
-  return budgetSummaryLines({
+  return budgetSummaryLines(clusterBudgetInput(config));
+}
+
+/** The budget of a validated cluster with the default assumptions, and what it was computed from. */
+export function clusterBudgetInput(config: ClusterConfig): BudgetSummaryInput {
+  return {
     cluster: config.name,
     schedule: config.prune.schedule,
     resyncSeconds: config.rollouts.resyncSeconds,
     heartbeatBucketSeconds: config.rollouts.heartbeatBucketSeconds,
     budget: clusterGrowthBudget(config, DEFAULT_ASSUMPTIONS),
     assumptions: DEFAULT_ASSUMPTIONS,
-  });
+  };
 }

@@ -17,11 +17,24 @@ async function helpOptions(command: string): Promise<string[]> {
 
 describe('each command has its own --help', () => {
   it.each([
-    ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--help']],
-    ['verify', ['--cluster', '--clusters', '--relay-ip', '--help']],
+    ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--json', '--help']],
+    ['verify', ['--cluster', '--clusters', '--relay-ip', '--json', '--help']],
     [
       'diff',
-      ['--cluster', '--clusters', '--relay-ip', '--repo', '--against', '--base', '--cache-dir', '--provider', '--allow-insecure-http', '--exit-code', '--help'],
+      [
+        '--cluster',
+        '--clusters',
+        '--relay-ip',
+        '--repo',
+        '--against',
+        '--base',
+        '--cache-dir',
+        '--provider',
+        '--allow-insecure-http',
+        '--exit-code',
+        '--json',
+        '--help',
+      ],
     ],
     [
       'pr',
@@ -47,6 +60,7 @@ describe('each command has its own --help', () => {
         '--gitlab-auth',
         '--source-dir',
         '--source-url',
+        '--json',
         '--help',
       ],
     ],
