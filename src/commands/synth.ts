@@ -72,9 +72,9 @@ export default defineCommand({
           const valuesFiles = filesOf(cluster.files, 'values').map((f) => f.path);
           return {
             config: configs[i]!,
-            folder: `${outDir}/${cluster.name}`,
+            folder: join(outDir, cluster.name),
             files: filesOf(cluster.files, 'manifests').map((f) => f.path),
-            ...(valuesFiles.length > 0 ? { valuesFolder: `${outDir}/${valuesFolderName(cluster.name)}` } : {}),
+            ...(valuesFiles.length > 0 ? { valuesFolder: join(outDir, valuesFolderName(cluster.name)) } : {}),
             valuesFiles,
             ...(values.summary ? { summary: { prerequisites: prerequisites(configs[i]!), budget: clusterBudgetInput(configs[i]!) } } : {}),
           };
