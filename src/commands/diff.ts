@@ -7,6 +7,7 @@ import { jsonLine } from '../json-output/shapes';
 import { defineCommand } from './command';
 import { gitopsSettings, oneCluster } from './gitops-target';
 import { PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
+import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 export default defineCommand({
   name: 'diff',
@@ -15,14 +16,20 @@ export default defineCommand({
   options: {
     ...gitopsTargetOptions,
     'exit-code': { type: 'boolean', description: 'exit 3 when the cluster differs from the base' },
+    ...skipVerifyOption,
     ...jsonOutput,
   },
   notes: [PROVIDER_TOKEN_NOTE, '', 'Exit codes: 0 done, 1 failure, 2 bad input, 3 --exit-code: the cluster differs from the base.'],
 
   async run(values, context) {
-    const config = oneCluster('diff', values, context);
+    const loaded = oneCluster('diff', values, context);
+    const { config } = loaded;
+    const files = context.render(config);
+    const unverified = values['skip-verify'] === true;
+    const refused = verifyRenders('diff', [loaded], [{ config, files }], context, unverified).get(config.name);
+    if (refused !== undefined) throw refused;
     const settings = gitopsSettings(values, context);
-    const result = await diffAgainstGitops({ ...settings, config, files: context.render(config) });
+    const result = await diffAgainstGitops({ ...settings, config, files, ...(unverified ? { unverified } : {}) });
     if (values.json) {
       const target = clusterTarget(config, settings.repo, settings.base);
       context.print(jsonLine(diffJson({ cluster: config.name, repo: displayUrl(target.remote), base: target.base, result })));

@@ -1,5 +1,5 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
-import type { ClusterConfig } from '../config/schema';
+import type { LoadedCluster } from '../config/loader';
 import { GlidepathError } from '../errors';
 import { parseProvider } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
@@ -47,18 +47,18 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
 }
 
 /** The one cluster of `--cluster`. */
-export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): ClusterConfig {
+export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): LoadedCluster {
   if (values.cluster === undefined) {
     throw new GlidepathError(
       `${command} works on one cluster: --cluster is missing`,
       `e.g. glidepath ${command} --cluster prod${all ? ' (or --all for every cluster)' : ''}`,
     );
   }
-  return loadSupportedClusters(values, context)[0]!.config;
+  return loadSupportedClusters(values, context)[0]!;
 }
 
 /** Every cluster of the clusters folder (each file must be valid). */
-export function everyCluster(values: GitopsTargetValues, context: CommandContext): ClusterConfig[] {
+export function everyCluster(values: GitopsTargetValues, context: CommandContext): LoadedCluster[] {
   if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. glidepath pr --all');
-  return loadSupportedClusters(values, context).map((l) => l.config);
+  return loadSupportedClusters(values, context);
 }

@@ -12,6 +12,7 @@ import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
 import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
+import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 export default defineCommand({
   name: 'pr',
@@ -22,6 +23,7 @@ export default defineCommand({
     cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },
     all: { type: 'boolean', description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster' },
     'dry-run': { type: 'boolean', description: "build the commit and the change's text; push nothing, open nothing" },
+    ...skipVerifyOption,
     'api-url': {
       type: 'string',
       value: 'URL',
@@ -60,7 +62,7 @@ export default defineCommand({
   ],
 
   async run(values, context) {
-    const configs = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
+    const loaded = values.all === true ? everyCluster(values, context) : [oneCluster('pr', values, context, true)];
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
       throw new GlidepathError(
@@ -72,11 +74,18 @@ export default defineCommand({
     const apiUrl = values['api-url'] ?? envValue(context.env, 'GITHUB_API_URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];
     const sourceCommitUrl = commitUrlBase(context.env, values['source-url']);
-    const outcomes = await shipClusters({
+    const clusters = await rendered(
+      loaded.map((l) => l.config),
+      context,
+    );
+    const unverified = values['skip-verify'] === true;
+    const refused = verifyRenders('pr', loaded, clusters, context, unverified);
+    const shipped = await shipClusters({
       ...settings,
       // --github-repo says the host is GitHub's.
       ...(settings.provider === undefined && values['github-repo'] !== undefined ? { provider: 'github' as const } : {}),
-      clusters: await rendered(configs, context),
+      clusters: clusters.filter((c) => !refused.has(c.config.name)),
+      ...(unverified ? { unverified } : {}),
       dryRun: values['dry-run'] ?? false,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
       ...(remotePath !== undefined ? { remotePath: parseRepoPath(remotePath, values['remote-path'] !== undefined ? '--remote-path' : '--github-repo') } : {}),
@@ -90,6 +99,7 @@ export default defineCommand({
         email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
       },
     });
+    const outcomes = clusters.map(({ config }) => shipped.find((o) => o.cluster === config.name) ?? { cluster: config.name, error: refused.get(config.name)! });
     if (values.json) {
       // One cluster's failure is an error as in the text output (stderr, exit 1 or 2); --all lists it as failed.
       if (values.all !== true && outcomes[0]?.error !== undefined) throw outcomes[0].error;

@@ -9,7 +9,12 @@ export interface Provenance {
   readonly baseCommit: string;
   readonly hash: string;
   readonly source: SourceRevision;
+  /** Shipped with `--skip-verify`. */
+  readonly unverified?: boolean;
 }
+
+/** What the body (and the diff) says of a render shipped with `--skip-verify`. */
+export const UNVERIFIED_NOTE = "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`npm run verify` checks it).";
 
 export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
@@ -22,6 +27,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     context: [
       `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
       `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+      ...(p.unverified === true ? [UNVERIFIED_NOTE] : []),
     ],
     extra,
     maxChars,
@@ -34,7 +40,7 @@ const MAX_LISTED = 40;
 export function commitMessage(review: Review, p: Provenance & { title: string }): string {
   const into = review.folders.map((f) => `${f}/`).join(' and ');
   const replaced = review.folders.length > 1 ? 'the folders are' : 'the folder is';
-  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`];
+  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`, ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : [])];
   for (const change of ['added', 'changed', 'removed'] as const) {
     const objects = review.objects.filter((o) => o.change === change);
     if (objects.length === 0) continue;

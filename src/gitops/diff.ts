@@ -2,6 +2,7 @@
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
+import { UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
 import { gitUserFor, inferProvider, providerToken, tokenVariable } from './providers';
 import type { ShipSettings } from './pull-request';
@@ -17,7 +18,7 @@ import { listTree, readBlobs } from './tree';
 export const DIFF_MARKDOWN_LIMIT = 400_000;
 
 /** The settings `pr` takes that say where to compare; the tokens need read access only. */
-export interface DiffOptions extends Pick<ShipSettings, 'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp'> {
+export interface DiffOptions extends Pick<ShipSettings, 'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp' | 'unverified'> {
   readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
   readonly maxChars?: number;
@@ -61,7 +62,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
-      context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...repo.notes.map((n) => `> ${n}`)],
+      context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...(options.unverified === true ? [UNVERIFIED_NOTE] : []), ...repo.notes.map((n) => `> ${n}`)],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `npm run diff -- --cluster ${config.name}`,

@@ -62,6 +62,8 @@ export interface ShipSettings {
   readonly api?: RetryPolicy & { readonly writeSpacingMs?: number };
   readonly gitTimeoutMs?: number;
   readonly lock?: LockOptions;
+  /** The render was not run through verify's rules (`--skip-verify`): the body and the commit message say so. */
+  readonly unverified?: boolean;
 }
 
 export interface ShipOptions extends ShipSettings {

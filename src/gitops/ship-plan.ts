@@ -25,6 +25,8 @@ export interface PlanContext {
   readonly dryRun: boolean;
   /** Notes about the repository, for every cluster (a rewritten base). */
   readonly notes: readonly string[];
+  /** Shipped with `--skip-verify`. */
+  readonly unverified: boolean;
 }
 
 export interface ClusterPlan {
@@ -99,7 +101,7 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
     const review = reviewOwned(cluster.folders, before, cluster.files, plan.folders.length > 1);
     const { config } = cluster.input;
     const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor));
-    const provenance = { cluster: cluster.name, base: cluster.base, baseCommit, hash: cluster.hash, source: ctx.source };
+    const provenance = { cluster: cluster.name, base: cluster.base, baseCommit, hash: cluster.hash, source: ctx.source, unverified: ctx.unverified };
     const title = changeTitle(cluster.name, review);
     const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra);
     const message = commitMessage(review, { ...provenance, title });

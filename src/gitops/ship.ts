@@ -89,7 +89,7 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     if (!fetched.bases.has(cluster.base)) outcomes.push({ cluster: cluster.name, error: missingBaseError(cache, cluster.base) });
     else plannable.push(cluster);
   }
-  const plans = await planClusters(plannable, { cache, fetched, baseTrees, open, host, source, dryRun, notes: opened.notes });
+  const plans = await planClusters(plannable, { cache, fetched, baseTrees, open, host, source, dryRun, notes: opened.notes, unverified: settings.unverified === true });
   // The provider token must never travel in what is pushed or written, the cache's commits included.
   const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
   for (const plan of plans) {

@@ -6,7 +6,7 @@ import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { cliLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
 import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
-import { branches, commitFiles, tempDir } from './helpers/git-repos';
+import { branches, commitFiles, git, tempDir } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
@@ -122,6 +122,62 @@ describe.concurrent('npm run pr', () => {
     expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: GITHUB_TOKEN is not set');
     expect(await main(['diff', '--cluster', 'prod', '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
+  });
+});
+
+describe.concurrent("verify's rules before pr and diff", () => {
+  // What synth renders and verify rejects: a subscription to a trigger nobody defined.
+  const undefinedTrigger = {
+    rollouts: {
+      extraData: {
+        'service.webhook.team-webhook': 'url: https://hooks.example.com/team\n',
+        subscriptions: '- recipients:\n    - team-webhook\n  triggers:\n    - on-nothing-defined\n',
+      },
+    },
+  };
+  const violation = /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/references: subscriptions\[0\] names trigger "on-nothing-defined", which is not defined/;
+
+  it('pr refuses a render that verify rejects (exit 1, the violations listed, nothing pushed); --skip-verify ships it and the body says so', async () => {
+    const { stdout, stderr, clear, sinks } = cliLines();
+    const s = await scenario();
+    const args = ['pr', '--clusters', clustersFor(s, undefinedTrigger), '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops', '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http'];
+    const env = { GITHUB_TOKEN: TOKEN };
+    expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
+    expect(stderr.join('\n')).toMatch(violation);
+    expect(stderr[0]).toMatch(/^error: verify found a violation in the render of prod \(\S+prod\.yaml\); pr refuses a render that verify rejects:\n/);
+    expect(stdout).toEqual([]);
+    expect(await main(args, { ...sinks, env })).toBe(1);
+    expect(await branches(s.remote)).toEqual(['main']);
+    clear();
+    expect(await main([...args, '--skip-verify'], { ...sinks, env })).toBe(0);
+    expect(s.api.pulls[0]!.body).toContain("**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render");
+    expect(await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head])).toContain('Verify: skipped (--skip-verify)');
+  });
+
+  it('diff refuses it too, and --skip-verify says so in its text', async () => {
+    const { stdout, stderr, sinks } = cliLines();
+    const s = await inSync();
+    const args = ['diff', '--clusters', clustersFor(s, undefinedTrigger), '--cluster', 'prod', '--cache-dir', s.cacheDir];
+    expect(await main(args, sinks)).toBe(1);
+    expect(stderr.join('\n')).toMatch(violation);
+    expect(await main([...args, '--skip-verify'], sinks)).toBe(0);
+    expect(stdout.join('\n')).toContain('**Not verified**');
+  });
+
+  it('pr --all: a cluster whose render verify rejects fails alone; the others ship', async () => {
+    const { stdout, stderr, sinks } = cliLines();
+    const s = await scenario();
+    const clusters = clusterDir({
+      'prod.yaml': { ...validConfig(), gitops: { repo: s.remote, path: FOLDER }, ...undefinedTrigger },
+      'dev.yaml': { ...validClusterFile({ name: 'dev' }), gitops: { repo: s.remote, path: 'clusters/dev/glidepath' } },
+    });
+    const args = ['pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
+    expect(await main(args, { ...sinks, env: {} })).toBe(1);
+    expect(stdout).toContainEqual(expect.stringMatching(/^ {2}prod {2}failed: verify found a violation in the render of prod/));
+    expect(stdout.join('\n')).toMatch(violation);
+    expect(stderr).toEqual([]);
+    expect(stdout).toContainEqual(expect.stringMatching(/^ {2}dev {3}proposed glidepath\/dev\//));
+    expect(await branches(s.remote)).toEqual([expect.stringMatching(/^glidepath\/dev\//), 'main']);
   });
 });
 
