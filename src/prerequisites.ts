@@ -2,10 +2,11 @@
  * What must be true on a cluster for Glidepath's facts to flow, as `synth --summary` prints it: the objects and
  * settings glidepath does not render and cannot check from here.
  */
+import { firstVersionWith, MEASURED_CHART_VERSIONS } from './config/chart-versions';
 import type { ClusterConfig } from './config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from './notifications/engine-facts';
 import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster/cluster-notifications';
-import { CHART_CONFIGMAP_SETTING, CHART_OF, valuesFileName } from './notifications/helm/chart-values';
+import { CHART_CONFIGMAP_SETTING, CHART_OF, chartConfigMapAdvice, valuesFileName } from './notifications/helm/chart-values';
 import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
 import { argocdExprFeatures } from './notifications/argocd/sync-failure-fact';
 import { lowestSupported } from './notifications/engine-versions';
@@ -28,10 +29,15 @@ function secretKeys(configMap: ClusterNotificationsConfigMap): string[] {
 function chartRequirement(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
   const chart = CHART_OF[configMap.engine];
   const setting = CHART_CONFIGMAP_SETTING[chart];
+  const version = configMap.engine === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion;
+  const release = `argo-helm ${chart}${version === undefined ? '' : ` ${version}`} in ${configMap.namespace}`;
   if (configMap.delivery === 'configmap') {
-    return `argo-helm ${chart} in ${configMap.namespace}, if installed: ${setting}: false (glidepath's ConfigMap replaces the chart's)`;
+    return `${release}, if installed (glidepath's ConfigMap replaces the chart's): ${chartConfigMapAdvice(chart, configMap.name, version)}`;
   }
-  return `argo-helm ${chart} in ${configMap.namespace}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+  // A version that cannot carry the values is refused at load; without one, say from which version it works.
+  const first = firstVersionWith(chart, 'carries');
+  const from = version === undefined && MEASURED_CHART_VERSIONS[chart].some((row) => !row.carries) ? ` (chart ${first} or later)` : '';
+  return `${release}${from}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
 }
 
 /** One thing that must be true on the cluster; `kind` says what sort (synth --summary --json carries both). */

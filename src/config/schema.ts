@@ -12,6 +12,7 @@ import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, RELEASE, SECRET_KEY, isIpAddress } 
 import { cronRunGaps } from './cron-gaps';
 import { kubectlImageVersionProblem } from './kubectl-image';
 import { strict } from './strict-object';
+import { CHART_VERSION, chartCannotCarry, type ChartName } from './chart-versions';
 
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
@@ -76,6 +77,23 @@ const release = z.string().regex(RELEASE, { error: 'must be a release of three n
 /** The oldest release glidepath supports; src/notifications/support/engine-support.ts fills it in and says why. */
 const OLDEST_SUPPORTED = 'the oldest supported release ([engine versions](engine-versions.md))';
 
+/** The version of the argo-helm chart that installs an engine, if the cluster file says it. */
+function chartVersion(chart: ChartName) {
+  return z
+    .string()
+    .regex(CHART_VERSION, { error: 'must be a chart version in quotes, e.g. "2.41.0"' })
+    .optional()
+    .meta({
+      description: `version of the argo-helm \`${chart}\` chart that installs it, if one does; with \`delivery: helm-values\` a version that cannot carry glidepath's keys is refused, in configmap mode \`synth --summary\` and \`check-live\` say what to set on it ([coexistence](coexistence.md#chart-versions))`,
+    });
+}
+
+function refuseChartVersion(chart: ChartName, section: { delivery: string; chartVersion?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (section.delivery !== 'helm-values' || section.chartVersion === undefined || !CHART_VERSION.test(section.chartVersion)) return;
+  const problem = chartCannotCarry(chart, section.chartVersion);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['chartVersion'], message: problem });
+}
+
 const rollouts = strict({
   namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
   controllerVersion: release.optional().meta({
@@ -89,10 +107,12 @@ const rollouts = strict({
     .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
     .default(600).meta({ description: 'width of the [heartbeat](rollouts-facts.md#how-a-lost-fact-is-recovered)\'s time bucket; must be below `resyncSeconds` (so every resync sends one fact) and at least 30' }),
   delivery: delivery.meta({ description: '`configmap`: the whole ConfigMap; `helm-values`: values for the argo-helm `argo-rollouts` chart instead ([coexistence](coexistence.md))' }),
+  chartVersion: chartVersion('argo-rollouts'),
   extraData: extraDataSchema('rollouts').meta({
     description: 'your own keys of the ConfigMap (`service.*`, `template.*`, `trigger.*`, `defaultTriggers*`, `subscriptions`) -> their text, merged beside glidepath\'s ([coexistence](coexistence.md))',
   }),
 }).superRefine((rollouts, ctx) => {
+  refuseChartVersion('argo-rollouts', rollouts, ctx);
   if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
     ctx.addIssue({
       code: 'custom',
@@ -115,8 +135,10 @@ const argocd = strict({
     defaultText: OLDEST_SUPPORTED,
   }),
   delivery: delivery.meta({ description: 'as `rollouts.delivery`, for the argo-helm `argo-cd` chart (which then needs `context.argocdUrl`)' }),
+  chartVersion: chartVersion('argo-cd'),
   extraData: extraDataSchema('argocd').meta({ description: 'as `rollouts.extraData`, and `context`' }),
 }).superRefine((argocd, ctx) => {
+  refuseChartVersion('argo-cd', argocd, ctx);
   if (argocd.extraData.context !== undefined && Object.keys(argocd.context).length > 0) {
     ctx.addIssue({ code: 'custom', path: ['extraData', 'context'], message: 'context is set twice (argocd.context and argocd.extraData.context); keep one of them' });
   }

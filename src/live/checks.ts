@@ -49,7 +49,7 @@ async function checkConfigMap({ kubectl, application }: LiveCheckInput, expected
   const owner = ownerOf(result.value);
   const findings: Finding[] = [];
   if (owner.helmRelease) {
-    findings.push(problem(subject, describeOwner(owner), `two owners overwrite each other's keys: set ${expected.chartSwitch} in that release, then let ${application} own the ConfigMap`));
+    findings.push(problem(subject, describeOwner(owner), `two owners overwrite each other's keys: ${expected.chartSwitch}, then let ${application} own the ConfigMap`));
   } else if (owner.argocdApplication && owner.argocdApplication !== application) {
     findings.push(problem(subject, describeOwner(owner), `remove the ConfigMap from ${owner.argocdApplication}'s source, so that only ${application} syncs it (two Applications raise SharedResourceWarning and flap)`));
   } else if (!owner.glidepath && !owner.argocdApplication) {

@@ -2,7 +2,7 @@
 import type { NotificationsEngine } from '../config/engine-keys';
 import type { ClusterConfig } from '../config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from '../notifications/engine-facts';
-import { CHART_CONFIGMAP_SETTING, CHART_OF } from '../notifications/helm/chart-values';
+import { CHART_OF, chartConfigMapAdvice } from '../notifications/helm/chart-values';
 import { configMapData, loadConfigData } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
@@ -10,10 +10,11 @@ import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
 /** The Secret each engine substitutes `$key` from. */
 const NOTIFICATION_SECRETS: Readonly<Record<NotificationsEngine, string>> = { rollouts: ROLLOUTS_NOTIFICATION_SECRET, argocd: ARGOCD_NOTIFICATIONS_SECRET };
 
-/** The argo-helm chart that renders the same ConfigMap by default, and the value that stops it. */
-function chartSwitch(engine: NotificationsEngine): string {
+/** The argo-helm chart that renders the same ConfigMap by default, and what stops it at the cluster's chart version. */
+function chartSwitch(config: ClusterConfig, engine: NotificationsEngine, configMap: string): string {
   const chart = CHART_OF[engine];
-  return `${chart} chart: ${CHART_CONFIGMAP_SETTING[chart]}: false`;
+  const version = engine === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion;
+  return `in that release (${chart} chart${version === undefined ? '' : ` ${version}`}), ${chartConfigMapAdvice(chart, configMap, version)}`;
 }
 
 export interface ExpectedNotifications {
@@ -50,7 +51,7 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
       context: loaded.context,
       secret: NOTIFICATION_SECRETS[key],
       secretKeys: [...new Set(referenced.map((reference) => reference.slice(1)))].sort(),
-      chartSwitch: chartSwitch(key),
+      chartSwitch: chartSwitch(config, key, mode.configMapName),
     }];
   });
 }

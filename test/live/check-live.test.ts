@@ -54,7 +54,7 @@ describe('npm run check-live', () => {
     calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
     const { code, out } = await checkLive(calls);
     expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: rendered by the Helm release argocd-apps (chart argo-cd-8.1.2)');
-    expect(out).toContain('fix: two owners overwrite each other\'s keys: set argo-cd chart: notifications.cm.create: false in that release');
+    expect(out).toContain("fix: two owners overwrite each other's keys: in that release (argo-cd chart), set notifications.cm.create: false, then let glidepath-prod own the ConfigMap");
     expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: holds keys the render does not: trigger.on-deployed; a sync of glidepath-prod removes them');
     expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: its context not in argocd.context: env');
     expect(out).toContain('FIX  Secret argo-rollouts/argo-rollouts-notification-secret: has no key glidepath-relay-token: Argo Rollouts sends the literal text $glidepath-relay-token');

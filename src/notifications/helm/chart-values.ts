@@ -9,8 +9,9 @@ import { parse } from 'yaml';
 import { stringifyForGo } from '../../go-yaml';
 import type { ClusterNotificationsConfigMap } from '../cluster/cluster-notifications';
 import type { NotificationsEngine } from '../../config/engine-keys';
+import { chartVersionHas, firstVersionWith, MEASURED_CHART_VERSIONS, type ChartName } from '../../config/chart-versions';
 
-export type NotificationsChartName = 'argo-cd' | 'argo-rollouts';
+export type NotificationsChartName = ChartName;
 
 export const CHART_OF: Readonly<Record<NotificationsEngine, NotificationsChartName>> = { argocd: 'argo-cd', rollouts: 'argo-rollouts' };
 
@@ -29,6 +30,19 @@ export interface NotificationsValues {
     readonly triggers?: Readonly<Record<string, string>>;
     readonly subscriptions?: readonly unknown[];
   };
+}
+
+/**
+ * What to do on the chart (at `version`, if known) so that glidepath's ConfigMap (configmap mode) is the only one:
+ * set the chart's switch, which charts before the first version measured to honour it (`npm run judge:helm`) lack.
+ */
+export function chartConfigMapAdvice(chart: NotificationsChartName, configMapName: string, version: string | undefined): string {
+  const setting = `${CHART_CONFIGMAP_SETTING[chart]}: false`;
+  const first = firstVersionWith(chart, 'switchesOff');
+  const someLack = MEASURED_CHART_VERSIONS[chart].some((row) => !row.switchesOff);
+  if (!someLack || (version !== undefined && chartVersionHas(chart, version, 'switchesOff'))) return `set ${setting}`;
+  if (version === undefined) return `set ${setting}, on chart ${first} or later (older charts always render ${configMapName})`;
+  return `upgrade chart ${version} to ${first} or later (it always renders ${configMapName}), then set ${setting}`;
 }
 
 /** Which values map each data key goes to; `defaultTriggers*` sit with the triggers, as the chart's example does. */
