@@ -1,11 +1,13 @@
 /** Pins the rendered YAML of every shipped cluster, one snapshot file per chart. */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusters } from '../../src/config/loader';
+import { KUSTOMIZATION_FILE } from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
 
-const CLUSTERS_DIR = join(import.meta.dirname, '../../clusters');
+const ROOT = join(import.meta.dirname, '../..');
+const CLUSTERS_DIR = join(ROOT, 'clusters');
 const SNAPSHOTS_DIR = join(import.meta.dirname, '../__snapshots__');
 const shipped = loadClusters({ dir: CLUSTERS_DIR });
 
@@ -16,17 +18,38 @@ describe.each(shipped.map((c) => [c.config.name, c.config] as const))('cluster %
     await expect(content).toMatchFileSnapshot(join(SNAPSHOTS_DIR, name, path));
   });
 
-  it('has no snapshot left over from a chart that is no longer rendered', () => {
-    let pinned: string[];
-    try {
-      pinned = readdirSync(join(SNAPSHOTS_DIR, name));
-    } catch {
-      return; // first run: no snapshots yet
-    }
-    expect(pinned.sort()).toEqual(files.map((f) => f.path).sort());
+  it('has no snapshot left over from a file that is no longer rendered (npm run test:update removes them)', () => {
+    const folder = join(SNAPSHOTS_DIR, name);
+    const rendered = new Set(files.map((f) => f.path));
+    const stale = existsSync(folder) ? readdirSync(folder).filter((file) => !rendered.has(file)).map((file) => join(folder, file)) : [];
+    expect(removedIfUpdating(stale), 'snapshots of files no longer rendered: npm run test:update removes them').toEqual([]);
   });
 
   it('renders the same bytes twice', () => {
     expect(renderCluster(config)).toEqual(files);
   });
 });
+
+describe('the snapshot folders', () => {
+  it('are those of shipped clusters: a removed cluster leaves none behind (npm run test:update removes them)', () => {
+    const names = new Set(shipped.map((c) => c.config.name));
+    // A cluster's folder is the one with a kustomization.yaml; other folders pin other tests' renders.
+    const orphans = readdirSync(SNAPSHOTS_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !names.has(e.name) && existsSync(join(SNAPSHOTS_DIR, e.name, KUSTOMIZATION_FILE)))
+      .map((e) => `${join(SNAPSHOTS_DIR, e.name)}/`);
+    expect(removedIfUpdating(orphans), 'snapshot folders of clusters that no longer exist: npm run test:update removes them').toEqual([]);
+  });
+});
+
+/**
+ * Under `vitest --update` (npm run test:update), removes the snapshots in `paths` and names each (it returns
+ * none left); otherwise returns them, for the test to fail on. vitest itself never removes a file snapshot.
+ */
+function removedIfUpdating(paths: readonly string[]): string[] {
+  if (paths.length === 0 || expect.getState().snapshotState.snapshotUpdateState !== 'all') return [...paths];
+  for (const path of paths) {
+    rmSync(path, { recursive: true });
+    console.warn(`removed ${relative(ROOT, path)}${path.endsWith('/') ? '/' : ''}: no longer rendered`);
+  }
+  return [];
+}

@@ -168,7 +168,10 @@ describe('npm run facts on bad input', () => {
   });
 
   it('refuses an unknown cluster, a bad clock and a missing file', async () => {
-    expect(await problems(['--cluster', 'nope', '--rollout', 'x.yaml'])).toEqual(['--cluster: no cluster named "nope" in clusters/; known clusters: dev, prod']);
+    // Whatever clusters/ holds: adding a cluster (the README's steps) must not break this test.
+    const known = loadClusters({ dir: join(ROOT, 'clusters') }).map((c) => c.config.name);
+    expect(known).toEqual(expect.arrayContaining(['dev', 'prod']));
+    expect(await problems(['--cluster', 'nope', '--rollout', 'x.yaml'])).toEqual([`--cluster: no cluster named "nope" in clusters/; known clusters: ${known.join(', ')}`]);
     expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', 'noon']))[0]).toBe('--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z');
     expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe('missing.yaml: (top level): cannot read the file (ENOENT); check the path');
     expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');

@@ -4,6 +4,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { loadClusters } from '../../src/config/loader';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
+import { filesOf } from '../../src/render/rendered-file';
 import { clusterConfig } from '../helpers/cluster-files';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,10 +13,13 @@ import { join } from 'node:path';
 
 const shipped = loadClusters({ dir: join(import.meta.dirname, '../../clusters') });
 
-describe.each([...shipped.map((c) => c.config), clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } })].map((c) => [c.name, c] as const))(
+const HELM_VALUES = clusterConfig({ name: 'edge', argocd: { namespace: 'argocd-apps', delivery: 'helm-values', context: { argocdUrl: 'https://argocd.test' } } });
+
+describe.each([...shipped.map((c) => c.config), clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }), HELM_VALUES].map((c) => [c.name, c] as const))(
   'the folder of %s',
   (name, config) => {
-    const files = renderCluster(config);
+    // The manifests folder: a helm-values cluster's values files go to a folder of their own, never applied.
+    const files = filesOf(renderCluster(config), 'manifests');
     const kustomization = parse(files.find((f) => f.path === KUSTOMIZATION_FILE)!.content);
 
     it('holds a kustomization listing exactly the other files, in order', () => {
