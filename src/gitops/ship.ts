@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { defaultCacheDir } from './cache';
 import { openGitopsRepo, type OpenedGitopsRepo } from './gitops-repo';
 import { allInOrder } from './in-order';
-import type { ChangeHost } from './change-host';
+import { changeLabel, type ChangeHost, type ChangeRequest } from './change-host';
 import { gitUserFor } from './providers';
 import type { ClusterOutcome, PullRequestResult, ShipOptions, ShipSettings } from './pull-request';
 import { DEFAULT_IDENTITY } from './pull-request';
@@ -167,8 +167,25 @@ async function finish(plan: ClusterPlan, host: ChangeHost, pushFailures: Readonl
   const pushed = result.commit !== undefined && result.commit !== plan.tip;
   if (result.action === 'up-to-date') return { ...result, pushed: false, ...(await bodyFile(plan, host, settings, result.body)) };
   const fields = { title: result.title!, body: result.body! };
-  const change = plan.existing === undefined ? await host.create(result.base, result.branch!, fields, settings.extras ?? {}) : await host.update(plan.existing, fields);
+  let change: ChangeRequest;
+  try {
+    change = plan.existing === undefined ? await host.create(result.base, result.branch!, fields, settings.extras ?? {}) : await host.update(plan.existing, fields);
+  } catch (error) {
+    const twin = plan.existing === undefined ? await openedMeanwhile(host, plan) : undefined;
+    if (twin === undefined) throw error;
+    const note = `another run opened ${changeLabel(host, twin)} for ${result.branch} while this run worked; it holds this render`;
+    return { ...result, action: 'up-to-date', pushed, pullRequest: twin, notes: [...result.notes, note] };
+  }
   return { ...result, pushed, pullRequest: change, ...(await bodyFile(plan, host, settings, result.body)) };
+}
+
+/** The open change of the plan's branch that another run (same render, its own cache) opened first, if any. */
+async function openedMeanwhile(host: ChangeHost, plan: ClusterPlan): Promise<ChangeRequest | undefined> {
+  try {
+    return (await host.findOpen(plan.cluster.branchPrefix)).find((c) => c.branch === plan.result!.branch && c.base === plan.result!.base);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `none`: the body in a file, for the person who opens the change by hand. */

@@ -5,7 +5,8 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeScenarios, FOLDER, UNRELATED, folderFilesOf, failure, scenario } from './helpers/fixture';
+import { contentHash } from '../../src/gitops/gitops-repo';
+import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, failure, scenario } from './helpers/fixture';
 import { commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -84,5 +85,21 @@ describe.concurrent('pr: two runs at once', () => {
     // Had the other run stopped before opening it, the next run does, without pushing.
     writeFileSync(hook, '#!/bin/sh\nexit 0\n');
     expect(await s.run()).toMatchObject({ action: 'opened', pushed: false, commit: other.commit });
+  });
+
+  it('the other run opened the pull request between this run\'s listing and its own create: this run finds it and is up to date', async () => {
+    const s = await scenario();
+    const branch = `glidepath/prod/${contentHash(folderFilesOf(s.config)).slice(0, 12)}`;
+    // The other run opens the pull request for the same branch just after this run's push lands.
+    const request = { method: 'POST', headers: { authorization: `token ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ head: branch, base: 'main', title: 'opened by another run', body: '' }) };
+    const hook = join(s.remote, 'hooks', 'post-receive');
+    writeFileSync(hook, `#!/bin/sh\n'${process.execPath}' -e 'fetch(${JSON.stringify(`${s.api.url}/repos/${s.api.owner}/${s.api.repo}/pulls`)}, ${JSON.stringify(request)}).then((r) => process.exit(r.ok ? 0 : 1))'\n`);
+    chmodSync(hook, 0o755);
+
+    const result = await s.run();
+
+    expect(result).toMatchObject({ action: 'up-to-date', pushed: true, branch, pullRequest: { number: 1 } });
+    expect(result.notes.join('\n')).toContain(`another run opened pull request #1 for ${branch} while this run worked; it holds this render`);
+    expect(s.api.pulls.map((p) => p.title)).toEqual(['opened by another run']);
   });
 });
