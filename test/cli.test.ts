@@ -134,7 +134,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
   it('warns when a file is named unlike the cluster it holds', async () => {
     const dir = clusterDir({ 'staging.yaml': validClusterFile({ name: 'prod' }) });
     expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { render: renderOnce })).toBe(0);
-    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename it to prod\.yaml/)]);
+    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename the file to prod\.yaml, or set name: staging if "staging" is the cluster's name/)]);
     stderr.length = 0;
     expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }), '--out', clusterDir({})], { render: renderOnce })).toBe(0);
     expect(stderr).toEqual([]);

@@ -3,6 +3,7 @@ import { ReadOnlyInputError } from '../config/errors';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
+import { factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { fileWithConfigMap } from '../render/rendered-file';
@@ -38,7 +39,9 @@ export default defineCommand({
     if (manifest === undefined)
       throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
-    const states = readStates((values.rollout ?? values.application)!, values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND, new Date(now!));
+    const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
+    const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!));
+    for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
     const reports = evaluateFacts(loaded, mode, states);
     if (values.json) {
       context.print(factsJson(reports));

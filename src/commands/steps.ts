@@ -25,8 +25,10 @@ export default defineCommand({
         ...(values['cluster-template'] ? { clusterScope: true } : {}),
       });
     } catch (error) {
+      // The helper names its own options (canaryUrl, canaryWeight); the command line knows them as --base-url, --weight.
       const message = (error as Error).message.replace(/^veridorCanarySteps: /, '');
-      throw new ReadOnlyInputError([`${message.startsWith('canaryWeight') ? '--weight' : '--base-url'}: ${message}`]);
+      const option = message.startsWith('canaryWeight') ? '--weight' : '--base-url';
+      throw new ReadOnlyInputError([`${option}: ${message.replace(/^(canaryWeight|canaryUrl) /, '')}`]);
     }
     context.print('# spec.strategy.canary.steps of a Rollout with canaryService and stableService set (glidepath-gitops)');
     context.print(stringify(steps).trimEnd());

@@ -59,7 +59,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   }
   const warn = options.warn ?? (() => undefined);
   for (const { file, config } of loaded) {
-    if (stemOf(file) !== config.name) warn(`${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename it to ${config.name}.yaml so that file and cluster agree`);
+    if (stemOf(file) !== config.name) warn(`${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that file and cluster agree`);
   }
 
   const wanted = options.cluster;
@@ -172,6 +172,10 @@ function formatIssues(
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return `is required (expected ${issue.expected})`;
+    if (issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean')) {
+      // YAML reads 1.30 as the number 1.3, and yes/true as a boolean: the quotes keep the text as written.
+      return `expected a string, got the ${typeof issue.input} ${String(issue.input)}: YAML reads a value without quotes as a ${typeof issue.input}${typeof issue.input === 'number' ? ' (1.30 becomes 1.3)' : ''}; put the value in quotes, e.g. ${typeof issue.input === 'number' ? '"1.30"' : '"yes"'}`;
+    }
     return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
   }
   if (issue.code === 'invalid_value') {

@@ -52,10 +52,21 @@ const uniqueNamespaces = z
  */
 const delivery = z.enum(['configmap', 'helm-values']).default('configmap');
 
+/** What relay.ip holds instead of an address: a name (relay.host), or an address with its port (relay.port). */
+function relayIpError(input: unknown): string {
+  const text = typeof input === 'string' ? input : '';
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d+)$/.exec(text) ?? /^\[([0-9a-fA-F:.]+)\]:(\d+)$/.exec(text);
+  if (withPort !== null && isIpAddress(withPort[1]!)) {
+    return `must be an IPv4 or IPv6 address without a port: write ip: ${withPort[1]} and port: ${withPort[2]} (relay.port)`;
+  }
+  if (HOSTNAME.test(text) && /[a-z]/i.test(text)) return `must be an IPv4 or IPv6 address; for a DNS name such as ${text}, write it as relay.host instead of relay.ip`;
+  return 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78';
+}
+
 const relay = strict({
   ip: z
     .string()
-    .refine(isIpAddress, { error: 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78' })
+    .refine(isIpAddress, { error: (issue) => relayIpError(issue.input) })
     .optional().meta({ description: 'IPv4 or IPv6 address of Glidepath\'s relay', defaultText: 'one of ip/host' }),
   host: z
     .string()

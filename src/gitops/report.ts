@@ -62,7 +62,7 @@ export function formatFleetSummary(outcomes: readonly ClusterOutcome[]): string[
   const width = Math.max(0, ...outcomes.map((o) => o.cluster.length));
   const lines = outcomes.map((o) => `  ${o.cluster.padEnd(width)}  ${outcomeWord(o)}`);
   const failed = outcomes.filter((o) => o.error !== undefined).length;
-  return [`pr --all: ${outcomes.length} clusters, ${failed} failed`, ...lines];
+  return [`pr --all: ${outcomes.length} ${outcomes.length === 1 ? 'cluster' : 'clusters'}, ${failed} failed`, ...lines];
 }
 
 function outcomeWord(outcome: ClusterOutcome): string {

@@ -23,7 +23,7 @@ export function formatTotals(reports: readonly VerifyReport[]): string {
   const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
   const violations = sum((r) => r.violations.length);
   const warnings = sum((r) => r.warnings.length);
-  return `verify: ${reports.length} clusters, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${violations} violations${warnings > 0 ? `, ${warnings} warnings` : ''}${violations > 0 ? ' (fix them, then run glidepath verify again)' : ''}`;
+  return `verify: ${reports.length} ${reports.length === 1 ? 'cluster' : 'clusters'}, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${violations} violations${warnings > 0 ? `, ${warnings} warnings` : ''}${violations > 0 ? ' (fix them, then run glidepath verify again)' : ''}`;
 }
 
 /** Values of secret-named environment variables (GITHUB_TOKEN, ...): none of them may reach the output. */

@@ -37,7 +37,8 @@ interface Entry {
 async function factsJson(args: string[]): Promise<Entry[]> {
   printed.clear();
   const code = await main(['facts', ...args, '--json'], { render: renderOnce });
-  expect(printed.stderr).toEqual([]);
+  // The scenarios' objects sit in any namespace, some without the release id: warnings only (see factsWarnings).
+  expect(printed.stderr.filter((line) => !line.startsWith('warning: '))).toEqual([]);
   expect(code).toBe(0);
   return JSON.parse(printed.stdout.join('\n')) as Entry[];
 }
@@ -106,6 +107,30 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(second).toEqual({ state: 1, trigger: 'glidepath-rollout-state', sent: false, why: expect.stringMatching(/^already sent at 2026-12-01T09:00:00Z for this oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\): the same state in the same time bucket$/) });
     const [unlabelled] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'unlabelled.yaml'), ...now]);
     expect(unlabelled).toMatchObject({ sent: false, why: 'not selected: no subscription matches the object\'s labels (selector hangar.io/release-tracked=true)' });
+  });
+
+  it('warns of a missing release id, a namespace the prune does not clean and a missing label (fails before: no warning)', async () => {
+    const ok = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
+    const dir = clusterDir({
+      'ok.yaml': ok,
+      'no-id.yaml': ok.replace(/\n  annotations:\n    hangar\.io\/release-id: rel-9/, ''),
+      'elsewhere.yaml': ok.replace('namespace: baggage-api', 'namespace: payments'),
+      'unlabelled.yaml': ok.replace(/hangar\.io\/release-tracked: "true"/, 'app: api'),
+    });
+    const warnings = async (file: string) => {
+      await factsJson(['--cluster', 'prod', '--rollout', join(dir, file), '--now', '2026-12-01T09:00:00Z']);
+      return printed.stderr;
+    };
+    expect(await warnings('ok.yaml')).toEqual([]);
+    const [noId] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'no-id.yaml'), '--now', '2026-12-01T09:00:00Z']);
+    expect(noId).toMatchObject({ sent: true, body: { releaseId: null } });
+    expect(printed.stderr).toEqual(['warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": null; annotate it with the release it deploys']);
+    expect(await warnings('elsewhere.yaml')).toEqual([
+      expect.stringMatching(/^warning: Rollout payments\/api is in namespace payments, which is not in tracked\.namespaces \(.*baggage-api.*\): the prune never cleans its notified annotation, .*; add payments to tracked\.namespaces$/),
+    ]);
+    expect(await warnings('unlabelled.yaml')).toEqual([
+      "warning: Rollout baggage-api/api lacks the label hangar.io/release-tracked=true: on the cluster no fact is sent for it at all; add the label to the Rollout's own metadata (the pod template's labels do not count)",
+    ]);
   });
 
   it('tells a new state from a heartbeat in a new time bucket', async () => {

@@ -96,7 +96,7 @@ describe('delivery: helm-values', () => {
   it('npm run verify passes it, with every rule family', async () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
     expect(await main(['verify', '--clusters', dir])).toBe(0);
-    expect(stdout.at(-1)).toMatch(/^verify: 1 clusters, 7 objects, \d+ checks, 0 violations$/);
+    expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, 7 objects, \d+ checks, 0 violations$/);
   });
 
   it('synth --stdout prints the manifests only: a values file is nothing kubectl could apply', async () => {

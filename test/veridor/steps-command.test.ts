@@ -22,8 +22,8 @@ describe('npm run steps', () => {
     expect(await main(['steps', '--base-url', 'invoices-api-canary'])).toBe(2);
     expect(await main(['steps', '--base-url', 'http://a:1', '--weight', '100'])).toBe(2);
     expect(printed.stderr).toEqual([
-      '--base-url: canaryUrl must be an http(s) URL of the canary Service, got "invoices-api-canary"',
-      '--weight: canaryWeight must be an integer from 1 to 99, got 100',
+      '--base-url: must be an http(s) URL of the canary Service, got "invoices-api-canary"',
+      '--weight: must be an integer from 1 to 99, got 100',
     ]);
   });
 });

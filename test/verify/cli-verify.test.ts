@@ -29,7 +29,7 @@ describe('npm run verify', () => {
 
   it('--cluster verifies one cluster', async () => {
     expect(await main(['verify', '--cluster', 'prod'], { render: renderOnce })).toBe(0);
-    expect(stdout.at(-1)).toMatch(/^verify: 1 clusters, /);
+    expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, /);
   });
 
   it('--relay-ip reaches the render it verifies', async () => {
