@@ -113,7 +113,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     const ok = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
     const dir = clusterDir({
       'ok.yaml': ok,
-      'no-id.yaml': ok.replace(/\n  annotations:\n    hangar\.io\/release-id: rel-9/, ''),
+      'no-id.yaml': ok.replace(/\n {2}annotations:\n {4}hangar\.io\/release-id: rel-9/, ''),
       'elsewhere.yaml': ok.replace('namespace: baggage-api', 'namespace: payments'),
       'unlabelled.yaml': ok.replace(/hangar\.io\/release-tracked: "true"/, 'app: api'),
     });
