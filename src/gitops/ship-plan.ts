@@ -113,7 +113,26 @@ export async function planClusters(clusters: readonly PreparedCluster[], ctx: Pl
     plan.result = { ...common, action: existing === undefined ? 'opened' : 'updated', review, branch, title, body, commitMessage: message, ...(existing !== undefined ? { pullRequest: existing } : {}) };
   }
   await decideCommits(plans.filter((p) => p.result !== undefined && p.result.action !== 'no-change'), ctx);
+  await keepForeignBranches(plans.filter((p) => p.cluster.provider === 'none' && p.obsolete.length > 0), ctx);
   return plans;
+}
+
+/**
+ * `none` closes an obsolete change by deleting its branch: never one that holds a commit glidepath did not write
+ * (a reviewer's); that branch stays, with a note. One `git log` per base.
+ */
+async function keepForeignBranches(plans: readonly ClusterPlan[], ctx: PlanContext): Promise<void> {
+  for (const base of new Set(plans.map((p) => p.result!.baseCommit))) {
+    const mine = plans.filter((p) => p.result!.baseCommit === base);
+    const foreign = await foreignCommits(ctx.cache, base, mine.flatMap((p) => p.obsolete.map((c) => ctx.fetched.branches.get(c.branch)!)));
+    for (const plan of mine) {
+      plan.obsolete = plan.obsolete.filter((change) => {
+        const theirs = foreign.get(ctx.fetched.branches.get(change.branch)!) ?? [];
+        if (theirs.length > 0) (plan.result!.notes as string[]).push(`${change.branch} is obsolete (${plan.result!.base} holds this render) but was not deleted: it holds ${theirs.length === 1 ? 'a commit' : 'commits'} glidepath did not write, ${describeCommits(theirs)}; delete it by hand once that is dealt with`);
+        return theirs.length === 0;
+      });
+    }
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { compareUrl } from '../../src/gitops/branch-only';
 import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, scenario } from './helpers/fixture';
-import { branches, filesAt, git, tempDir, tip } from './helpers/git-repos';
+import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
@@ -46,6 +46,20 @@ describe.concurrent('provider none', () => {
     expect(result).toMatchObject({ action: 'no-change' });
     expect(result.closed.map((c) => c.branch)).toEqual([first.branch]);
     expect(await branches(s.remote)).toEqual(['main']);
+  });
+
+  it("an obsolete branch that holds a reviewer's commit is not deleted: the run says so, naming the commit", async () => {
+    const s = await scenario();
+    const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
+    const first = await run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { 'docs/review.md': 'checked the gates\n' }, 'reviewer: notes');
+    // main gets the render by hand; the reviewer's commit is not in it.
+    const squashed = (await git(s.remote, ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'], '')).trim();
+    await git(s.remote, ['update-ref', 'refs/heads/main', squashed]);
+    const result = await run();
+    expect(result).toMatchObject({ action: 'no-change', closed: [] });
+    expect(result.notes.join('\n')).toContain(`${first.branch} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath did not write, ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: notes")`);
+    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
   });
 
   it('a merged branch is no open change: the next render starts a new branch', async () => {
