@@ -22,6 +22,8 @@ export const FORMATTED = [
   'src/config/chart-versions.ts',
   'test/config/chart-versions.test.ts',
   'tools/helmjudge/judge.ts',
+  'src/live/chart-configmap.ts',
+  'test/live/check-live-reach.test.ts',
   'test/go-yaml.test.ts',
   'test/judge/yaml-readback-differential.ts',
   'test/memo.test.ts',

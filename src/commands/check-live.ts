@@ -5,6 +5,7 @@ import { checkLiveJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
 import { formatFindings } from '../live/format';
 import { Kubectl } from '../live/kubectl';
+import { DEFAULT_TRACKING_LABELS } from '../live/owner';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
 import { clusterSelection, jsonOutput } from './options';
@@ -18,18 +19,30 @@ export default defineCommand({
     clusters: clusterSelection.clusters,
     context: { type: 'string', value: 'NAME', description: 'the kubeconfig context (default: the current one)' },
     application: { type: 'string', value: 'NAME', description: "the Argo CD Application that syncs glidepath's folder (default: glidepath-<cluster>)" },
+    'tracking-label': {
+      type: 'string',
+      value: 'KEY',
+      description: `the label key of Argo CD's label tracking (argocd-cm application.instanceLabelKey; default: ${DEFAULT_TRACKING_LABELS.join(' or ')}); annotation tracking is always read`,
+    },
     ...jsonOutput,
   },
   notes: ['Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.'],
 
   async run(values, context) {
     if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
+    const trackingLabel = values['tracking-label'];
+    if (trackingLabel !== undefined && !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)) {
+      throw new ReadOnlyInputError([
+        `--tracking-label: ${JSON.stringify(trackingLabel)} is not a label key; e.g. --tracking-label argocd.argoproj.io/instance`,
+      ]);
+    }
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster);
     const findings = await checkLive({
       config,
       manifests: context.render(config),
       kubectl: new Kubectl(values.context),
       application: values.application ?? `glidepath-${config.name}`,
+      trackingLabels: trackingLabel === undefined ? DEFAULT_TRACKING_LABELS : [trackingLabel],
     });
     if (values.json) context.print(jsonLine(checkLiveJson(config.name, file, values.context, findings)));
     else

@@ -10,7 +10,8 @@ import type { RenderedFile } from '../render/render-cluster';
 import { expectedNotifications, type ExpectedNotifications } from './expected';
 import { ok, problem, type Finding } from './findings';
 import type { Json, Kubectl, ReadResult } from './kubectl';
-import { describeOwner, ownerOf } from './owner';
+import { chartConfigMapFindings, missingChartConfigMap } from './chart-configmap';
+import { describeOwner, ownerOf, type Owner } from './owner';
 
 export interface LiveCheckInput {
   readonly config: ClusterConfig;
@@ -18,9 +19,12 @@ export interface LiveCheckInput {
   readonly kubectl: Kubectl;
   /** The Argo CD Application that syncs glidepath's folder (docs/argocd/application.yaml: glidepath-<cluster>). */
   readonly application: string;
+  /** The label keys Argo CD's label tracking may have written (default: DEFAULT_TRACKING_LABELS). */
+  readonly trackingLabels?: readonly string[];
 }
 
 export async function checkLive(input: LiveCheckInput): Promise<Finding[]> {
+  await input.kubectl.discover();
   const expected = expectedNotifications(input.config, input.manifests);
   const sections = await Promise.all([
     ...expected.map((e) => checkConfigMap(input, e)),
@@ -40,13 +44,22 @@ function unreadable(subject: string, result: ReadResult<unknown>, fix: string): 
   return problem(subject, `cannot be read: ${result.reason}`, fix);
 }
 
-async function checkConfigMap({ kubectl, application }: LiveCheckInput, expected: ExpectedNotifications): Promise<Finding[]> {
+async function checkConfigMap({ kubectl, application, trackingLabels }: LiveCheckInput, expected: ExpectedNotifications): Promise<Finding[]> {
   const subject = `ConfigMap ${expected.namespace}/${expected.configMap}`;
   const result = await kubectl.getJson('configmap', { name: expected.configMap, namespace: expected.namespace });
   const blocked = unreadable(subject, result, 'grant your user get on configmaps there, or run with a --context that may');
   if (blocked) return [blocked];
-  if (!result.found) return [ok(subject, `not there yet: the first sync of ${application} creates it`)];
-  const owner = ownerOf(result.value);
+  const chartOwned = expected.delivery === 'helm-values';
+  if (!result.found) return [chartOwned ? missingChartConfigMap(subject, expected) : ok(subject, `not there yet: the first sync of ${application} creates it`)];
+  const owner = ownerOf(result.value, trackingLabels);
+  const live = (result.value.data ?? {}) as Record<string, string>;
+  const findings = chartOwned ? chartConfigMapFindings(subject, result.value, owner, expected) : ownedConfigMapFindings(subject, owner, live, expected, application);
+  if (expected.engine === 'Argo CD' && live.context !== undefined) findings.push(...compareContext(subject, live.context, expected.context));
+  return findings;
+}
+
+/** configmap mode: glidepath's Application alone owns the ConfigMap, and a sync drops every key it does not render. */
+function ownedConfigMapFindings(subject: string, owner: Owner, live: Record<string, string>, expected: ExpectedNotifications, application: string): Finding[] {
   const findings: Finding[] = [];
   if (owner.helmRelease) {
     findings.push(problem(subject, describeOwner(owner), `two owners overwrite each other's keys: ${expected.chartSwitch}, then let ${application} own the ConfigMap`));
@@ -57,10 +70,8 @@ async function checkConfigMap({ kubectl, application }: LiveCheckInput, expected
   } else {
     findings.push(ok(subject, describeOwner(owner)));
   }
-  const live = (result.value.data ?? {}) as Record<string, string>;
   const dropped = Object.keys(live).filter((key) => !expected.dataKeys.includes(key)).sort();
   if (dropped.length > 0) findings.push(problem(subject, `holds keys the render does not: ${dropped.join(', ')}; a sync of ${application} removes them`, 'copy what you keep into the cluster file, or keep those notifications in another ConfigMap'));
-  if (expected.engine === 'Argo CD' && live.context !== undefined) findings.push(...compareContext(subject, live.context, expected.context));
   return findings;
 }
 

@@ -2,7 +2,8 @@
 import type { NotificationsEngine } from '../config/engine-keys';
 import type { ClusterConfig } from '../config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from '../notifications/engine-facts';
-import { CHART_OF, chartConfigMapAdvice } from '../notifications/helm/chart-values';
+import { clusterNotificationConfigMaps, type Delivery } from '../notifications/cluster/cluster-notifications';
+import { CHART_OF, chartConfigMapAdvice, valuesFileName, type NotificationsChartName } from '../notifications/helm/chart-values';
 import { configMapData, loadConfigData } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
@@ -29,6 +30,11 @@ export interface ExpectedNotifications {
   /** Keys the services reference as `$key`. */
   readonly secretKeys: readonly string[];
   readonly chartSwitch: string;
+  /** `helm-values`: the chart renders the ConfigMap from glidepath's values file, `valuesFile`. */
+  readonly delivery: Delivery;
+  readonly chart: NotificationsChartName;
+  readonly valuesFile: string;
+  readonly chartVersion: string | undefined;
 }
 
 /** The notifications ConfigMaps the render holds, with the Secret keys they reference. */
@@ -37,10 +43,13 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
     [ROLLOUTS_MODE, 'rollouts', config.rollouts.namespace, 'Argo Rollouts'],
     [ARGOCD_MODE, 'argocd', config.argocd.namespace, 'Argo CD'],
   ];
+  const configMaps = clusterNotificationConfigMaps(config);
   return targets.flatMap(([mode, key, namespace, engine]) => {
+    const configMap = configMaps.find((c) => c.engine === key)!;
     const file = fileWithConfigMap(manifests, mode.configMapName);
-    if (file === undefined) return [];
-    const data = configMapData(file.content, mode.configMapName);
+    // helm-values: no manifest; the chart renders the same data from the values file.
+    if (file === undefined && configMap.delivery !== 'helm-values') return [];
+    const data = file === undefined ? configMap.data : configMapData(file.content, mode.configMapName);
     const loaded = loadConfigData(data);
     const referenced = [...loaded.services.values()].flatMap((service) => [service.url, ...service.headers.map((h) => h.value)].join(' ').match(/\$[\w-]+/g) ?? []);
     return [{
@@ -52,6 +61,10 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
       secret: NOTIFICATION_SECRETS[key],
       secretKeys: [...new Set(referenced.map((reference) => reference.slice(1)))].sort(),
       chartSwitch: chartSwitch(config, key, mode.configMapName),
+      delivery: configMap.delivery,
+      chart: CHART_OF[key],
+      valuesFile: `${config.gitops.valuesPath}/${valuesFileName(configMap)}`,
+      chartVersion: key === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion,
     }];
   });
 }

@@ -42,17 +42,55 @@ export class Kubectl {
     return { found: true, value: keys };
   }
 
-  private async get(args: readonly string[]): Promise<ReadResult<string>> {
-    const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
-    let result: LaunchResult;
+  /**
+   * API discovery (`kubectl get --raw /api`), before any check: a context that reaches no Kubernetes API (unreachable,
+   * TLS refused, 404 on everything, something else answering) or no kubeconfig at all is one error, exit 1, instead
+   * of every check reporting its object missing.
+   */
+  async discover(): Promise<void> {
+    const named = this.context ?? (await this.currentContext());
+    const argv = ['get', '--raw', '/api'];
+    const result = await this.launch([...(this.context ? ['--context', this.context] : []), ...argv, '--request-timeout=20s']);
+    const fix = `check the server and the credentials of that context: kubectl --context ${named} cluster-info`;
+    const cannot = (why: string) => new GlidepathError(`cannot reach a Kubernetes API through kubectl context ${named}: ${why}`, fix, false);
+    const text = result.stderr.toString('utf8').trim();
+    if (result.code === 0) {
+      const body = result.stdout.toString('utf8');
+      if (isApiVersions(body)) return;
+      throw cannot(`its server answers /api with ${body.trim() === '' ? 'nothing' : `"${firstLine(body.trim()).slice(0, 60)}"`}, not Kubernetes API discovery`);
+    }
+    if (/context .*(does not exist|not found)/.test(text)) throw new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true);
+    if (/localhost:8080/.test(text) && this.context === undefined) throw noKubeconfig();
+    if (/x509|certificate|tls:|TLS handshake/i.test(text)) throw cannot(`TLS failed (${lastLine(text)})`);
+    if (/NotFound|could not find the requested resource|\b404\b/.test(text)) throw cannot('its server answers 404 on /api: it is not a Kubernetes API server (or the server URL has a wrong path)');
+    if (/Unable to connect|dial tcp|connection refused|no such host|i\/o timeout|deadline exceeded|Client\.Timeout|network is unreachable/i.test(text) || result.signal !== null) {
+      throw cannot(`unreachable (${lastLine(text) || `no answer within ${TIMEOUT_MS / 1000} s`})`);
+    }
+    throw cannot(`discovery failed (${lastLine(text) || `exit code ${result.code}`})`);
+  }
+
+  /** The kubeconfig's current context (`kubectl config current-context`, a local read). */
+  private async currentContext(): Promise<string> {
+    const result = await this.launch(['config', 'current-context']);
+    const name = result.stdout.toString('utf8').trim();
+    if (result.code !== 0 || name === '') throw noKubeconfig();
+    return name;
+  }
+
+  private async launch(argv: readonly string[]): Promise<LaunchResult> {
     try {
-      result = await launch({ command: this.binary, args: argv, cwd: process.cwd(), env: process.env, input: '', timeoutMs: TIMEOUT_MS });
+      return await launch({ command: this.binary, args: [...argv], cwd: process.cwd(), env: process.env, input: '', timeoutMs: TIMEOUT_MS });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new GlidepathError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH', false);
       }
       throw error;
     }
+  }
+
+  private async get(args: readonly string[]): Promise<ReadResult<string>> {
+    const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
+    const result = await this.launch(argv);
     if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
     const text = result.stderr.toString('utf8').trim();
     if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };
@@ -72,4 +110,26 @@ function scope(namespace: string | undefined): string[] {
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
+}
+
+/** kubectl's last line says what failed; the lines before it are its retries (memcache.go ... couldn't get ...). */
+function lastLine(text: string): string {
+  return (text.split('\n').at(-1) ?? '').replace(/^error: /, '');
+}
+
+function noKubeconfig(): GlidepathError {
+  return new GlidepathError(
+    'no kubeconfig context: kubectl has no current context (no kubeconfig, or none selected), so it would ask localhost:8080',
+    'pass --context NAME, or select one: kubectl config use-context NAME (kubectl config get-contexts lists them; KUBECONFIG names the file)',
+    false,
+  );
+}
+
+function isApiVersions(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { kind?: unknown; versions?: unknown };
+    return parsed.kind === 'APIVersions' && Array.isArray(parsed.versions);
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
 import type { Json } from './kubectl';
 
 export interface Owner {
-  /** The Argo CD Application tracking it (from `argocd.argoproj.io/tracking-id` or `app.kubernetes.io/instance`). */
+  /** The Argo CD Application tracking it (from `argocd.argoproj.io/tracking-id` or a tracking label). */
   readonly argocdApplication?: string;
   readonly trackedBy?: 'annotation' | 'label';
   /** The Helm release that rendered it. */
@@ -16,15 +16,23 @@ const TRACKING_ID = 'argocd.argoproj.io/tracking-id';
 const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 
-export function ownerOf(object: Json): Owner {
+/**
+ * The label keys Argo CD's label tracking may use (argocd-cm `application.instanceLabelKey`): Argo CD's default,
+ * and the argo-helm argo-cd chart's default. check-live --tracking-label names the one an instance uses.
+ */
+export const DEFAULT_TRACKING_LABELS: readonly string[] = [INSTANCE_LABEL, 'argocd.argoproj.io/instance'];
+
+export function ownerOf(object: Json, trackingLabels: readonly string[] = DEFAULT_TRACKING_LABELS): Owner {
   const metadata = (object.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
   const labels = metadata.labels ?? {};
   const annotations = metadata.annotations ?? {};
   const helm = labels[MANAGED_BY] === 'Helm';
   const trackingId = annotations[TRACKING_ID];
   // Argo CD's annotation tracking writes `<app>:<group>/<kind>:<namespace>/<name>`; its label tracking writes the app
-  // name into app.kubernetes.io/instance, which Helm charts also set to the release name.
-  const application = trackingId !== undefined ? trackingId.split(':')[0] : !helm ? labels[INSTANCE_LABEL] : undefined;
+  // name into the tracking label. Helm charts also set app.kubernetes.io/instance, to the release name: on a Helm
+  // object that label says nothing about Argo CD.
+  const label = trackingLabels.find((key) => labels[key] !== undefined && !(helm && key === INSTANCE_LABEL));
+  const application = trackingId !== undefined ? trackingId.split(':')[0] : label !== undefined ? labels[label] : undefined;
   return {
     ...(application ? { argocdApplication: application, trackedBy: trackingId !== undefined ? ('annotation' as const) : ('label' as const) } : {}),
     ...(helm ? { helmRelease: annotations['meta.helm.sh/release-name'] ?? labels[INSTANCE_LABEL] ?? '(unnamed)' } : {}),

@@ -34,7 +34,7 @@ describe('npm run check-live', () => {
     expect(out.split('\n').at(-1)).toBe('ready: every check passed');
     expect(code).toBe(0);
     const calls = kubectlCalls();
-    expect(calls.length).toBe(18);
+    expect(calls.length).toBe(19);
     for (const call of calls) expect(call).toMatch(/^--context prod-admin get \S/);
   });
 

@@ -25,6 +25,9 @@ export const getSecretKeys = (name: string, namespace: string) => `get secret ${
 export const GET_TRACKED_ROLLOUTS = `get rollouts.argoproj.io --all-namespaces -l ${TRACKED} -o json`;
 export const GET_TRACKED_APPLICATIONS = `get applications.argoproj.io -n argocd-apps -l ${TRACKED} -o json`;
 export const getDeployments = (namespace: string) => `get deployments -n ${namespace} -o json`;
+/** API discovery, check-live's first call. */
+export const GET_API = 'get --raw /api';
+export const API_VERSIONS: Answer = { stdout: JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '10.0.0.1:6443' }] }) };
 
 function metadata(name: string, namespace: string, extra: Record<string, unknown> = {}) {
   return { name, namespace, uid: `uid-${namespace}-${name}`, resourceVersion: '48211', creationTimestamp: '2026-11-20T10:00:00Z', ...extra };
@@ -77,7 +80,7 @@ export function trackedRollout(namespace: string, options: { notifiedKeys?: numb
 }
 
 /** The rendered data keys of both ConfigMaps, as a sync of glidepath-prod leaves them. */
-const ROLLOUTS_DATA = { 'service.webhook.glidepath-relay': '...', subscriptions: '...', 'template.glidepath-rollout-fact': '...', 'trigger.glidepath-rollout-state': '...' };
+export const ROLLOUTS_DATA = { 'service.webhook.glidepath-relay': '...', subscriptions: '...', 'template.glidepath-rollout-fact': '...', 'trigger.glidepath-rollout-state': '...' };
 const ARGOCD_DATA = {
   context: 'argocdUrl: https://argocd-apps.prod.hangar.internal\n',
   'service.webhook.glidepath-relay': '...',
@@ -88,6 +91,7 @@ const ARGOCD_DATA = {
 
 export function readyProd(): { context: string; calls: Record<string, Answer> } {
   const calls: Record<string, Answer> = {
+    [GET_API]: API_VERSIONS,
     [getConfigMap('argo-rollouts-notification-configmap', 'argo-rollouts')]: json(glidepathConfigMap('argo-rollouts-notification-configmap', 'argo-rollouts', ROLLOUTS_DATA)),
     [getConfigMap('argocd-notifications-cm', 'argocd-apps')]: json(glidepathConfigMap('argocd-notifications-cm', 'argocd-apps', ARGOCD_DATA)),
     [getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')]: secretKeys({ 'glidepath-relay-token': 44 }),
