@@ -152,8 +152,15 @@ describe.concurrent('pr faults', () => {
     const s = await setUp();
     const server = await hangingServer(100);
     cleanups.push(() => server.close());
+    // On a loaded machine the trickle can pause for a second, which git's own low-speed limit (1 s for this
+    // timeout) would report first; this test is about the timeout, so git's limit is set beyond it.
+    const lowSpeedTime = process.env.GIT_HTTP_LOW_SPEED_TIME;
+    process.env.GIT_HTTP_LOW_SPEED_TIME = '60';
     const started = Date.now();
-    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 }));
+    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 })).finally(() => {
+      if (lowSpeedTime === undefined) delete process.env.GIT_HTTP_LOW_SPEED_TIME;
+      else process.env.GIT_HTTP_LOW_SPEED_TIME = lowSpeedTime;
+    });
     expect(error.kind).toBe('network');
     expect(error.message).toBe(`git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout of 1.5 s, so git and its helpers were stopped`);
     expect(Date.now() - started).toBeLessThan(6_000);
