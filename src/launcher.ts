@@ -68,6 +68,7 @@ process.on('message', (job) => {
   if (child.pid === undefined) return;
   running.add(child);
   later(job.timeoutMs, () => {
+    if (exited !== undefined) return;
     timedOut = true;
     signalGroup(child, 'SIGTERM');
     later(KILL_AFTER_MS, () => signalGroup(child, 'SIGKILL'));

@@ -1,4 +1,5 @@
 /** What the pull-request flow asks of a gitops host: its open changes, and opening, updating and closing one. */
+import { GitopsError } from './errors';
 
 export const PROVIDERS = ['github', 'gitlab', 'none'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -50,4 +51,17 @@ export interface ChangeHost {
 /** How messages name a change: `pull request #12`, `merge request !3`, `branch glidepath/prod/0a1b2c3d4e5f`. */
 export function changeLabel(host: Pick<ChangeHost, 'noun' | 'sigil'>, change: Pick<ChangeRequest, 'number' | 'branch'>): string {
   return change.number > 0 ? `${host.noun} ${host.sigil}${change.number}` : `${host.noun} ${change.branch}`;
+}
+
+/**
+ * `create` failed after the change was opened (labelling it, asking for reviews): the change is this run's own, so
+ * the failure is not another run's change found in its place.
+ */
+export class FailedAfterOpeningError extends GitopsError {
+  constructor(
+    readonly change: ChangeRequest,
+    cause: GitopsError,
+  ) {
+    super(cause.kind, cause.message, cause.fix);
+  }
 }

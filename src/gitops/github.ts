@@ -7,7 +7,7 @@ import { GitopsError } from './errors';
 import { GITHUB_BODY_LIMIT } from './markdown';
 import { redact, secretForms } from './redact';
 import type { RepoPath } from './remote';
-import { CHANGE_NOUNS, CHANGE_SIGILS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
+import { CHANGE_NOUNS, CHANGE_SIGILS, FailedAfterOpeningError, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 export interface GithubClientOptions {
   readonly token: string;
@@ -101,17 +101,21 @@ export class GithubPulls implements ChangeHost {
     const { data } = await this.call(`open a pull request from ${branch} into ${base} of ${this.repoName}`, () =>
       this.octokit.rest.pulls.create({ owner, repo, base, head: branch, title: fields.title, body: fields.body, maintainer_can_modify: false, ...(extras.draft ? { draft: true } : {}) }),
     );
-    if (extras.labels !== undefined && extras.labels.length > 0) {
-      await this.call(`label pull request #${data.number} of ${this.repoName}`, () =>
-        this.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...extras.labels!] }),
-      );
-    }
-    if (extras.reviewers !== undefined && extras.reviewers.length > 0) {
-      const teams = extras.reviewers.filter((r) => r.includes('/')).map((r) => r.split('/').at(-1)!);
-      const users = extras.reviewers.filter((r) => !r.includes('/'));
-      await this.call(`request reviewers on pull request #${data.number} of ${this.repoName}`, () =>
-        this.octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: data.number, reviewers: users, team_reviewers: teams }),
-      );
+    try {
+      if (extras.labels !== undefined && extras.labels.length > 0) {
+        await this.call(`label pull request #${data.number} of ${this.repoName}`, () =>
+          this.octokit.rest.issues.addLabels({ owner, repo, issue_number: data.number, labels: [...extras.labels!] }),
+        );
+      }
+      if (extras.reviewers !== undefined && extras.reviewers.length > 0) {
+        const teams = extras.reviewers.filter((r) => r.includes('/')).map((r) => r.split('/').at(-1)!);
+        const users = extras.reviewers.filter((r) => !r.includes('/'));
+        await this.call(`request reviewers on pull request #${data.number} of ${this.repoName}`, () =>
+          this.octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: data.number, reviewers: users, team_reviewers: teams }),
+        );
+      }
+    } catch (error) {
+      throw new FailedAfterOpeningError(toChange(data), error as GitopsError);
     }
     return toChange(data);
   }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { defaultCacheDir } from './cache';
 import { openGitopsRepo, type OpenedGitopsRepo } from './gitops-repo';
 import { allInOrder } from './in-order';
-import { changeLabel, type ChangeHost, type ChangeRequest } from './change-host';
+import { changeLabel, FailedAfterOpeningError, type ChangeHost, type ChangeRequest } from './change-host';
 import { gitUserFor } from './providers';
 import type { ClusterOutcome, PullRequestResult, ShipOptions, ShipSettings } from './pull-request';
 import { DEFAULT_IDENTITY } from './pull-request';
@@ -171,7 +171,7 @@ async function finish(plan: ClusterPlan, host: ChangeHost, pushFailures: Readonl
   try {
     change = plan.existing === undefined ? await host.create(result.base, result.branch!, fields, settings.extras ?? {}) : await host.update(plan.existing, fields);
   } catch (error) {
-    const twin = plan.existing === undefined ? await openedMeanwhile(host, plan) : undefined;
+    const twin = plan.existing === undefined && !(error instanceof FailedAfterOpeningError) ? await openedMeanwhile(host, plan) : undefined;
     if (twin === undefined) throw error;
     const note = `another run opened ${changeLabel(host, twin)} for ${result.branch} while this run worked; it holds this render`;
     return { ...result, action: 'up-to-date', pushed, pullRequest: twin, notes: [...result.notes, note] };

@@ -102,4 +102,12 @@ describe.concurrent('pr: two runs at once', () => {
     expect(result.notes.join('\n')).toContain(`another run opened pull request #1 for ${branch} while this run worked; it holds this render`);
     expect(s.api.pulls.map((p) => p.title)).toEqual(['opened by another run']);
   });
+
+  it('a pull request this run opened whose labels then fail is not taken for another run\'s: the failure is reported', async () => {
+    const s = await scenario();
+    s.api.failures.push({ method: 'POST', path: /\/labels$/, status: 403, message: 'Resource not accessible by integration', times: 1 });
+    const error = await failure(s.run({ extras: { labels: ['glidepath'] } }));
+    expect(error.message).toMatch(/^could not label pull request #1 of hangar-io\/cluster-gitops: /);
+    expect(s.api.pulls).toHaveLength(1);
+  });
 });
