@@ -5,6 +5,7 @@
  * so that what passes here is exactly what the API server accepts (`npm run judge` checks it against robfig/cron).
  */
 import { GoDurationError, parseGoDuration } from './go-duration';
+import { excerpt } from './shown-input';
 
 export interface CronField {
   readonly name: string;
@@ -61,7 +62,7 @@ export function parseCron(schedule: string): CronSchedule {
   if (schedule.startsWith('@')) return parseDescriptor(schedule);
   const fields = splitGoFields(schedule);
   if (fields.length === 1 && fields[0]!.startsWith('@')) {
-    throw new CronError(`has white space before ${JSON.stringify(fields[0])}, which Kubernetes refuses; remove it`);
+    throw new CronError(`has white space before ${excerpt(fields[0])}, which Kubernetes refuses; remove it`);
   }
   if (fields.length !== 5) {
     throw new CronError(`has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"${oddCharacterHint(schedule)}`);
@@ -79,7 +80,7 @@ function parseDescriptor(descriptor: string): CronSchedule {
       nanoseconds = parseGoDuration(duration);
     } catch (error) {
       if (!(error instanceof GoDurationError)) throw error;
-      throw new CronError(`@every: the duration ${JSON.stringify(duration)} ${error.message}; write a Go duration such as 90m or 1h30m, with nothing after it`);
+      throw new CronError(`@every: the duration ${excerpt(duration)} ${error.message}; write a Go duration such as 90m or 1h30m, with nothing after it`);
     }
     const atLeastOneSecond = nanoseconds < NANOSECONDS_PER_SECOND ? NANOSECONDS_PER_SECOND : nanoseconds;
     return { kind: 'every', delaySeconds: Number(atLeastOneSecond / NANOSECONDS_PER_SECOND) };
@@ -87,8 +88,8 @@ function parseDescriptor(descriptor: string): CronSchedule {
   const known = [...Object.keys(CRON_DESCRIPTORS), '@every <duration>'].join(', ');
   const trimmed = descriptor.trim();
   const spaced = trimmed !== descriptor && (CRON_DESCRIPTORS[trimmed] !== undefined || trimmed.startsWith(EVERY));
-  const hint = spaced ? `remove the white space around ${JSON.stringify(trimmed)}` : `use one of ${known}, or five fields`;
-  throw new CronError(`${JSON.stringify(descriptor)} is not a descriptor Kubernetes accepts; ${hint}`);
+  const hint = spaced ? `remove the white space around ${excerpt(trimmed)}` : `use one of ${known}, or five fields`;
+  throw new CronError(`${excerpt(descriptor)} is not a descriptor Kubernetes accepts; ${hint}`);
 }
 
 /** Go's unicode.IsSpace, on which `strings.Fields` splits. */
@@ -121,7 +122,7 @@ interface Range {
 function parseRange(item: string, field: CronField): Range {
   const rangeAndStep = item.split('/');
   const lowAndHigh = rangeAndStep[0]!.split('-');
-  const problem = (why: string) => new CronError(`${field.name}: ${JSON.stringify(item)} ${why}`);
+  const problem = (why: string) => new CronError(`${field.name}: ${excerpt(item)} ${why}`);
   let start: bigint;
   let end: bigint;
   let star = false;
@@ -145,7 +146,7 @@ function parseRange(item: string, field: CronField): Range {
   }
   const outside = start < field.min ? start : end > field.max ? end : undefined;
   if (outside !== undefined) {
-    const where = item === String(outside) ? '' : ` (in ${JSON.stringify(item)})`;
+    const where = item === String(outside) ? '' : ` (in ${excerpt(item)})`;
     throw new CronError(`${field.name}: ${outside} is out of range ${field.min}-${field.max}${where}`);
   }
   if (start > end) throw problem('runs backwards; write the lower value first');
@@ -164,7 +165,7 @@ const INT64_MAX = (1n << 63n) - 1n;
 
 /** Go's `strconv.Atoi` (optional sign, ASCII digits, int64 range), then robfig/cron's refusal of negatives. */
 function parseNumber(text: string, problem: (why: string) => CronError, orName = ''): bigint {
-  if (!/^[+-]?[0-9]+$/.test(text)) throw problem(`has ${JSON.stringify(text)}, which is not a number${orName}${oddCharacterHint(text)}`);
+  if (!/^[+-]?[0-9]+$/.test(text)) throw problem(`has ${excerpt(text)}, which is not a number${orName}${oddCharacterHint(text)}`);
   const value = BigInt(text);
   if (value > INT64_MAX || value < -INT64_MAX - 1n) throw problem(`has ${text}, which is too large`);
   if (value < 0n) throw problem(`has the negative number ${text}`);

@@ -4,6 +4,7 @@
  * InvalidImageName). Ported step for step, including the normalization to docker.io/library/ that the name's
  * 255-character limit counts; `npm run judge` checks it against the Go library.
  */
+import { excerpt } from './shown-input';
 
 const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 /** v2.8.2 has no bracketed IPv6 registries (later versions do). */
@@ -34,7 +35,7 @@ export interface ImageRef {
 
 /** The reference, or why the kubelet would refuse it. */
 export function readImageRef(text: string): { ref: ImageRef } | { problem: string } {
-  const problem = (why: string) => ({ problem: `${JSON.stringify(text)} ${why}` });
+  const problem = (why: string) => ({ problem: `${excerpt(text)} ${why}` });
   if (IMAGE_ID.test(text)) return problem('is an image ID (64 hex digits), not a name; write registry/name@sha256:<digest>');
   const { domain, remainder } = splitDomain(text);
   const colon = remainder.indexOf(':');
@@ -49,7 +50,7 @@ export function readImageRef(text: string): { ref: ImageRef } | { problem: strin
   const tag: string | undefined = match[2];
   const digest: string | undefined = match[3];
   if (normalizedName.length > NAME_MAX_LENGTH) {
-    return problem(`has a name of ${normalizedName.length} characters as the kubelet reads it (${normalizedName.slice(0, 30)}…); the limit is ${NAME_MAX_LENGTH}`);
+    return problem(`has a name of ${normalizedName.length} characters as the kubelet reads it; the limit is ${NAME_MAX_LENGTH}`);
   }
   if (digest !== undefined) {
     const digestProblem = digestFormatProblem(digest);
@@ -87,7 +88,7 @@ function digestFormatProblem(digest: string): string | undefined {
   const hex = digest.slice(colon + 1);
   const length = DIGEST_HEX_LENGTH[algorithm];
   const algorithms = Object.keys(DIGEST_HEX_LENGTH).join(', ');
-  if (length === undefined) return `has a digest of the unsupported algorithm ${JSON.stringify(algorithm)}; Kubernetes accepts ${algorithms} (lowercase)`;
+  if (length === undefined) return `has a digest of the unsupported algorithm ${excerpt(algorithm)}; Kubernetes accepts ${algorithms} (lowercase)`;
   if (hex.length !== length) return `has a ${algorithm} digest of ${hex.length} hex digits; it has ${length}`;
   if (/[A-F]/.test(hex)) return 'has uppercase hex digits in its digest; write them in lowercase';
   return undefined;
@@ -99,10 +100,10 @@ export function pinnedImageProblem(text: string): string | undefined {
   if ('problem' in read) return read.problem;
   const { ref } = read;
   if (ref.tag === undefined && ref.digest === undefined) {
-    return `${JSON.stringify(text)} has no tag or digest; pin it, e.g. ${text}:1.2.3 or ${text}@sha256:<digest>`;
+    return `${excerpt(text)} has no tag or digest; pin it: add :<version> or @sha256:<digest>`;
   }
   if (ref.tag === 'latest') {
-    return `${JSON.stringify(text)} uses the moving tag "latest"; pin a version tag or a digest`;
+    return `${excerpt(text)} uses the moving tag "latest"; pin a version tag or a digest`;
   }
   return undefined;
 }

@@ -1,14 +1,17 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from './errors';
+import { folderCollisions } from './gitops-folders';
 import { isIpAddress, SECRET_KEY } from './names';
 import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
-import { redactSecretLikeValues, type KnownSecret } from './secret-values';
+import { redactSecretLikeValues, secretLikeReason, type KnownSecret } from './secret-values';
 import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
 import { describeValue, shownPath } from './shown-input';
+import { findUnreadableCharacters } from './unreadable-characters';
+import { secretReferencesSentElsewhere } from './webhook-secret-references';
 import { isRecord } from '../is-record';
 
 export interface LoadedCluster {
@@ -70,6 +73,12 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (selected.length === 1 && !mayBeWanted) {
       for (const b of broken) warn(`${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`);
       for (const problem of duplicateNames(loaded)) warn(problem);
+      // The selected cluster must not take a valid sibling's folder; two other clusters that collide are only told.
+      const collisions = folderCollisions(loaded);
+      const ofSelected = collisions.filter((c) => c.cluster === selected[0] || c.other === selected[0]);
+      if (ofSelected.length > 0) throw new ConfigError(ofSelected.map((c) => c.message));
+      for (const c of collisions) warn(`${c.message} (without --cluster this is an error)`);
+      for (const { file, config } of selected) secretReferencesSentElsewhere(file, config).forEach(warn);
       return selected;
     }
     problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
@@ -80,8 +89,22 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     throw new ConfigError(problems);
   }
   problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
+  // A file given by path is checked against the valid cluster files beside it, which share its gitops repos.
+  const fleet = wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted), ...loaded] : loaded;
+  problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
+  for (const { file, config } of loaded) secretReferencesSentElsewhere(file, config).forEach(warn);
   return loaded;
+}
+
+/** The cluster files in the folder of `path`, other than it, that load. */
+function validSiblings(path: string): LoadedCluster[] {
+  const dir = dirname(resolve(path));
+  return readdirSync(dir)
+    .filter((name) => /\.ya?ml$/.test(name) && join(dir, name) !== resolve(path))
+    .sort()
+    .map((name) => loadClusterFile(join(dir, name)))
+    .filter((result): result is LoadedCluster => 'config' in result);
 }
 
 /** `prod` for `clusters/prod.yaml`. */
@@ -121,7 +144,13 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
     .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
-  const problems = [...secretProblems, ...protoKeys];
+  const commentProblems = parsed.comments().flatMap(({ line, text }) => {
+    const reason = secretLikeReason(text, knownSecrets);
+    // The file is committed with its comments: a secret in one is as public as in a value.
+    return reason === undefined ? [] : [`${file}: comment: ${reason}; ${secretFix(data)} (line ${line})`];
+  });
+  const unreadable = findUnreadableCharacters(secrets.data).map((u) => `${file}: ${shownPath(u.path)}: ${u.message}${at(u.path)}`);
+  const problems = [...secretProblems, ...commentProblems, ...protoKeys, ...unreadable];
   // A problem at a line inside a team's ConfigMap value (extraData) is placed at that line of this file.
   const atLine = (fieldPath: readonly PropertyKey[], line: number) => {
     const first = parsed.firstValueLine(fieldPath);

@@ -11,6 +11,7 @@ import { pinnedImageProblem } from './image-ref';
 import { DNS_LABEL, DNS_SUBDOMAIN, HOSTNAME, RELEASE, SECRET_KEY, isIpAddress } from './names';
 import { cronRunGaps } from './cron-gaps';
 import { kubectlImageVersionProblem } from './kubectl-image';
+import { excerpt } from './shown-input';
 import { strict } from './strict-object';
 import { CHART_VERSION, chartCannotCarry, type ChartName } from './chart-versions';
 
@@ -32,7 +33,7 @@ const cronSchedule = z.string().superRefine((value, ctx) => {
     parseCron(value);
   } catch (error) {
     if (!(error instanceof CronError)) throw error;
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a CronJob schedule: ${error.message}` });
+    ctx.addIssue({ code: 'custom', message: `${excerpt(value)} is not a CronJob schedule: ${error.message}` });
   }
 });
 const uniqueNamespaces = z
@@ -77,6 +78,9 @@ const relay = strict({
   path: z
     .string()
     .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, { error: 'must be a URL path starting with "/", e.g. /outcome/prod' })
+    .refine((path) => !/\$[\w-]/.test(path), {
+      error: 'holds a Secret reference ($key): the notifications engine replaces it with the Secret\'s value, which would travel in the URL (in the clear over http, and into every log of it); the token goes only in the Authorization header (relay.tokenSecretKey): remove it',
+    })
     .optional().meta({ description: 'request path', defaultText: '`/outcome/<name>`' }),
   tokenSecretKey: z
     .string()
@@ -172,7 +176,7 @@ const prune = strict({
         return; // reported by cronSchedule
       }
       if (cronRunGaps(parsed) === undefined) {
-        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} never runs (no date matches it); the prune would never happen` });
+        ctx.addIssue({ code: 'custom', message: `${excerpt(value)} never runs (no date matches it); the prune would never happen` });
       }
     })
     .default('17 */6 * * *').meta({ description: 'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth budget](prune.md#the-growth-budget) and [judges.md](judges.md)' }),
@@ -197,20 +201,33 @@ const veridor = strict({
   resources: containerResourcesSchema(VERIDOR_GATE_RESOURCES),
 });
 
+/** Folder names git keeps for itself, in any case and with the trailing dots NTFS drops: a hosted remote's fsck refuses them. */
+const GIT_RESERVED_FOLDER = /^\.git(?:modules|attributes)?\.*$/i;
+const RELATIVE_FOLDER = /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/;
+
+/** A folder glidepath owns in the gitops repo: relative, no "." or ".." and no name git reserves. */
+function gitopsFolder(example: string) {
+  return z
+    .string()
+    .regex(RELATIVE_FOLDER, { error: `must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. ${example}` })
+    .superRefine((path, ctx) => {
+      if (!RELATIVE_FOLDER.test(path)) return; // said above
+      const segments = path.replace(/\/+$/, '').split('/');
+      const reserved = segments.find((segment) => GIT_RESERVED_FOLDER.test(segment));
+      if (reserved !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `has the folder ${reserved}, a name git keeps for itself: a hosted remote refuses the push (git fsck: hasDotgit, gitmodulesBlob, gitattributesBlob); choose another, e.g. ${example}` });
+      } else if (segments.includes('')) {
+        ctx.addIssue({ code: 'custom', message: `has an empty folder name ("//"); write one "/" between folders, e.g. ${example}` });
+      }
+    });
+}
+
 const gitops = strict({
   repo: z.string().min(1, { error: 'must name the gitops repository' }).meta({ description: 'the cluster gitops repository (URL or local path)' }),
-  path: z
-    .string()
-    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/, {
-      error: 'must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath',
-    })
+  path: gitopsFolder('clusters/prod/glidepath')
     .optional().meta({ description: 'folder inside it that this tool owns (relative, no `..`)', defaultText: '`clusters/<name>/glidepath`' }),
   baseBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { error: 'must be a branch name' }).default('main').meta({ description: 'branch pull requests target' }),
-  valuesPath: z
-    .string()
-    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/, {
-      error: 'must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath-values',
-    })
+  valuesPath: gitopsFolder('clusters/prod/glidepath-values')
     .optional()
     .meta({ description: 'folder of the helm values files (`delivery: helm-values`), outside `path` so that Argo CD never applies them', defaultText: '`<gitops.path>-values`' }),
   provider: z
@@ -241,10 +258,11 @@ export const clusterConfigSchema = clusterFileSchema
       ctx.addIssue({ code: 'custom', path: ['relay'], message: 'set exactly one of relay.ip or relay.host' });
     }
     const path = file.gitops.path ?? `clusters/${file.name}/glidepath`;
-    const valuesPath = file.gitops.valuesPath ?? `${path}-values`;
+    // A trailing "/" (clusters/prod/) names the same folder: the default values folder is its sibling, not inside it.
+    const valuesPath = file.gitops.valuesPath ?? `${path.replace(/\/+$/, '')}-values`;
     const inside = (a: string, b: string) => a === b || a.startsWith(`${b.replace(/\/+$/, '')}/`);
     if (inside(valuesPath, path) || inside(path, valuesPath)) {
-      ctx.addIssue({ code: 'custom', path: ['gitops', 'valuesPath'], message: `${valuesPath} overlaps gitops.path ${path}: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. ${path}-values` });
+      ctx.addIssue({ code: 'custom', path: ['gitops', 'valuesPath'], message: `${valuesPath} overlaps gitops.path ${path}: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. ${path.replace(/\/+$/, '')}-values` });
     }
     const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
     if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
@@ -258,7 +276,7 @@ export const clusterConfigSchema = clusterFileSchema
     gitops: {
       ...file.gitops,
       path: file.gitops.path ?? `clusters/${file.name}/glidepath`,
-      valuesPath: file.gitops.valuesPath ?? `${file.gitops.path ?? `clusters/${file.name}/glidepath`}-values`,
+      valuesPath: file.gitops.valuesPath ?? `${(file.gitops.path ?? `clusters/${file.name}/glidepath`).replace(/\/+$/, '')}-values`,
     },
   }));
 

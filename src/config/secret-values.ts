@@ -16,7 +16,8 @@ export interface SecretFinding {
 }
 
 const PATTERNS: readonly [RegExp, string][] = [
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a private key'],
+  // PEM (RSA, EC, OPENSSH, ...) and OpenPGP's armour (`-----BEGIN PGP PRIVATE KEY BLOCK-----`).
+  [/-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/, 'a private key'],
   [/\bBearer\s+(?!\$)[A-Za-z0-9._~+/-]{6,}=*/i, 'a bearer token'],
   [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, 'a GitHub token'],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub token'],
@@ -24,6 +25,10 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/(?<![0-9A-Za-z:@/._-])[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./, 'a JSON Web Token'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
+  // GitLab's prefixed tokens: personal (glpat-, 20 characters, or the longer routable form with `.01.` and a
+  // checksum), deploy (gldt-), pipeline trigger, runner, OAuth application, CI job, feed, incoming mail, agent, SCIM.
+  [/\bgl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat|ffct)-[0-9A-Za-z_-]{20,}/, 'a GitLab token'],
+  [/\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}/, 'a Stripe secret key'],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
   [/\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i, 'a Slack webhook URL'],
   [/\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
@@ -34,6 +39,25 @@ const PATTERNS: readonly [RegExp, string][] = [
 
 /** `Basic <base64 of user:password>`: checked by decoding, so that the words "Basic authentication" pass. */
 const BASIC_AUTH = /\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/i;
+
+/** `scheme://user@`: the user name of a URL without a password, which a token can be (`https://<token>@host`). */
+const URL_USER = /\b[a-z][a-z0-9+.-]*:\/\/([^/\s:@]+)@/gi;
+/** A user name that is a token: long, of token characters, letters and digits mixed (`git`, `deploy-bot` are names). */
+const TOKEN_USER = /^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9_-]{20,}$/;
+
+/** A run of base64 that may be a whole encoded value: at least 8 characters, not inside a longer word. */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+/** What base64 of `user:password` decodes to (a URL, `http://x`, is not one). */
+const USER_PASSWORD = /^[\w.@+-]{1,64}:(?!\/\/)\S{3,}$/;
+/** Printable ASCII text (and tab, newline, return): random bytes decode to this almost never. */
+const PRINTABLE_TEXT = /^[\x20-\x7e\t\n\r]{3,}$/;
+
+/**
+ * An AWS secret access key is 40 base64 characters, often with `/` or `+` (where the token runs below stop): it
+ * must mix upper and lower case and a digit, and not decode to text (base64 of a sentence is not a key). This much
+ * entropy: 99 in 100 random 40-character keys have more; paths of capitalised words (`Org/Repo/Blob/...`) about 4.3.
+ */
+const AWS_SECRET_MIN_ENTROPY = 4.45;
 
 /** Long runs of token characters; a run is a secret when it is also high-entropy and mixes character classes. */
 const TOKEN_RUN = /[A-Za-z0-9_+=-]{32,}/g;
@@ -81,12 +105,46 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
   }
   const basic = BASIC_AUTH.exec(text);
   if (basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':')) return `looks like a Basic auth credential (${mask(basic[0])})`;
+  for (const [, user] of text.matchAll(URL_USER)) {
+    if (TOKEN_USER.test(user!) || secretLikeReason(user!) !== undefined) return `looks like a URL with a token as its user name (${mask(user!)})`;
+  }
+  for (const [whole] of text.matchAll(BASE64_RUN)) {
+    // In a path (`/outcome/<key>`, `https://host/org/<key>`) the value starts or ends at a "/".
+    for (const run of slashBoundedParts(whole)) {
+      if (run.length === 40 && /[/+]/.test(run) && /(?:[A-Z].*){4}/.test(run) && /(?:[a-z].*){4}/.test(run) && /[0-9]/.test(run) && decodedText(run) === undefined && shannonEntropy(run) >= AWS_SECRET_MIN_ENTROPY) {
+        return `looks like an AWS secret access key (${mask(run)})`;
+      }
+      const decoded = run.length >= 8 ? decodedText(run) : undefined;
+      if (decoded === undefined) continue;
+      if (USER_PASSWORD.test(decoded)) return `looks like base64 of a user:password credential (${mask(run)})`;
+      const inside = secretLikeReason(decoded, known);
+      if (inside !== undefined) return `holds base64 that ${inside.replace(/ \([^()]*\)$/, '')} (${mask(run)})`;
+    }
+  }
   for (const run of text.match(TOKEN_RUN) ?? []) {
-    if (characterClasses(run) >= 3 && shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR) {
+    // Base64 of text is that text, judged above, not a random token.
+    if (characterClasses(run) >= 3 && shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR && decodedText(run.replace(/=+$/, '')) === undefined) {
       return `looks like a token: a ${run.length}-character high-entropy string (${mask(run)})`;
     }
   }
   return undefined;
+}
+
+/** A run, then every stretch of its "/"-separated parts (at most 16 parts are split): where a value in a path may be. */
+function slashBoundedParts(run: string): string[] {
+  const parts = run.split('/');
+  if (parts.length === 1 || parts.length > 16) return [run];
+  const stretches = [run];
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j <= parts.length; j++) if (j - i < parts.length) stretches.push(parts.slice(i, j).join('/'));
+  return stretches.filter((s) => s !== '');
+}
+
+/** The text a base64 run encodes, when it is printable text; undefined for random bytes or no base64 at all. */
+function decodedText(run: string): string | undefined {
+  const bare = run.replace(/=+$/, '');
+  if (bare.length % 4 === 1 || !/^[A-Za-z0-9+/]+$/.test(bare)) return undefined;
+  const text = Buffer.from(bare, 'base64').toString('latin1');
+  return PRINTABLE_TEXT.test(text) ? text : undefined;
 }
 
 /** Every string value (and every key name) in `data` that looks like a secret. */

@@ -22,7 +22,8 @@ export function describeValue(value: unknown): string {
 /** The value quoted, or its first characters and its length: never more than a few characters of it. */
 export function excerpt(text: string): string {
   // Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`.
-  const printable = text.replace(/[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu, '?');
+  // So could the line and paragraph separators, which a terminal may break the line at.
+  const printable = text.replace(/[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu, '?');
   if (text.length <= MAX_SHOWN) return JSON.stringify(printable);
   return `${JSON.stringify(`${printable.slice(0, MAX_SHOWN - 4)}…`)} (${text.length} characters)`;
 }
@@ -37,5 +38,8 @@ export function shownKey(key: PropertyKey): string | number {
 
 /** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */
 export function shownPath(path: readonly PropertyKey[]): string {
+  // A key of a team's ConfigMap (extraData) is written as it is, `rollouts.extraData["template.x"]`, as the schema's messages do.
+  const [, section, key] = path;
+  if (path.length === 3 && section === 'extraData' && typeof key === 'string' && FIELD_LIKE_KEY.test(key)) return `${shownPath(path.slice(0, 2))}[${JSON.stringify(key)}]`;
   return fieldPath(path.map(shownKey)).replace(/\.\[/g, '[');
 }

@@ -1,5 +1,5 @@
 /**
- * 29 secrets planted in a cluster file: every command refuses each one at load (exit 2, the field named, the
+ * 36 secrets planted in a cluster file: every command refuses each one at load (exit 2, the field named, the
  * value never printed), and verify's check of rendered output, which shares the detector, finds the same values.
  * None of the made-up values below is a real credential.
  */
@@ -46,6 +46,13 @@ const PLANTED: readonly [string, string, string, string][] = [
   ['&api_key= in a URL', 'callback', 'https://api.example.com/v1?x=1&api_key=zyx987wvu', 'zyx987wvu'],
   ['the value of GITHUB_TOKEN from the environment', 'note', `prefix ${ENV_TOKEN}`, ENV_TOKEN],
   ['a token as a key name', `ghp_${'Zq4'.repeat(12)}`, 'x', 'Zq4Zq4Zq4'],
+  ['GitLab personal token', 'note', 'glpat-Ab3De5Fg7Hj9Kl1Mn2Pq', 'Ab3De5Fg7Hj9'],
+  ['GitLab deploy token', 'note', 'gldt-Zx8Cv6Bn4Mq2Wp0Er7Ty', 'Zx8Cv6Bn4Mq2'],
+  ['AWS secret access key with "/"', 'note', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'XUtnFEMI/K7MD'],
+  ['PGP private key block', 'note', '-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n', 'lQOYBF'],
+  ['a token as the user of a URL', 'repoUrl', `https://${HEX40}@github.com/org/gitops.git`, HEX40.slice(4)],
+  ['base64 of user:password', 'note', 'ZGVwbG95Omh1bnRlcjIycHc=', 'Omh1bnRlcjIy'],
+  ['Stripe secret key', 'note', 'sk_live_aaaabbbbccccddddeeeeffff', 'aaaabbbbcccc'],
 ];
 
 /** Values that look a little like secrets and are not: they must render. */
@@ -59,6 +66,9 @@ const NOT_SECRETS: readonly [string, string][] = [
   ['image', `registry.test/veridor:${HEX40}`],
   ['commitUrl', `https://github.com/hangar-io/glidepath-gitops/commit/${HEX40}`],
   ['digest', 'registry.k8s.io/kubectl@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'],
+  ['cloneUrl', 'https://deploy-bot@bitbucket.org/team/gitops.git'],
+  ['banner', Buffer.from('Releases are tracked by Glidepath.').toString('base64')],
+  ['docsPath', 'Org/Repo/Blob/Main/Clusters/Prod12/Value'],
 ];
 
 const { stdout, stderr, clear } = capturePrintedLines();

@@ -79,13 +79,13 @@ describe('cluster file schema', () => {
   it('refuses bad, untagged and latest image references', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { image: 'Registry/Kubectl::1' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "Registry/Kubectl::1" has uppercase letters in its repository name; Kubernetes accepts lowercase only',
+      'clusters/prod.yaml: prune.image: "Registry/Kub…" (19 characters) has uppercase letters in its repository name; Kubernetes accepts lowercase only',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl" has no tag or digest; pin it, e.g. registry.k8s.io/kubectl:1.2.3 or registry.k8s.io/kubectl@sha256:<digest>',
+      'clusters/prod.yaml: prune.image: "registry.k8s…" (23 characters) has no tag or digest; pin it: add :<version> or @sha256:<digest>',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kubectl:latest" uses the moving tag "latest"; pin a version tag or a digest',
+      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters) uses the moving tag "latest"; pin a version tag or a digest',
     ]);
   });
 

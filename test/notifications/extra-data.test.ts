@@ -148,7 +148,7 @@ describe("a team's own notifications (extraData)", () => {
   it('refuses a literal secret: the value stays in the notifications Secret as $key', () => {
     const slackToken = ['xoxb', '123456789012', 'abcdefghijkl'].join('-');
     const problems = problemsAfter((t) => t.replace('token: $slack-token\n      username', `token: ${slackToken}\n      username`));
-    expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\.service\.slack: looks like a Slack token \(xoxb… 30 characters\)/);
+    expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\["service\.slack"\]: looks like a Slack token \(xoxb… 30 characters\)/);
     expect(problems.join('\n')).not.toContain(slackToken);
     expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Token a1b2c3}]\n    template'))).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"]: headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here (line 33, column 5)',

@@ -1,0 +1,94 @@
+/**
+ * Two clusters must never own the same folder of one gitops repository, nor one folder inside the other's: `pr` of
+ * either replaces the folder whole, so the other's manifests would be removed (a copied prod.yaml that keeps
+ * `gitops.path: clusters/prod/glidepath` sent staging's render into prod's folder). Checked at load, naming both files.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClusterConfig } from './schema';
+
+export interface ClusterInFile {
+  readonly file: string;
+  readonly config: ClusterConfig;
+}
+
+export interface FolderCollision {
+  /** The later file of the pair (sorted order), where the problem is reported. */
+  readonly cluster: ClusterInFile;
+  readonly other: ClusterInFile;
+  readonly message: string;
+}
+
+/** Hosts whose repository paths are case-insensitive. */
+const CASE_INSENSITIVE_HOSTS = new Set(['github.com', 'gitlab.com']);
+const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/;
+
+/** The repository a `gitops.repo` names, whatever the spelling: https, ssh, scp-like, `.git` or not, a user or not. */
+export function repositoryIdentity(repo: string): string {
+  const text = repo.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1]?.toLowerCase();
+  let host: string;
+  let path: string;
+  try {
+    if (scheme === 'file') return `local:${resolve(fileURLToPath(text))}`;
+    if (scheme !== undefined) {
+      const url = new URL(text);
+      [host, path] = [url.hostname.toLowerCase(), decodeURIComponent(url.pathname)];
+    } else {
+      const scp = text.startsWith('/') || text.startsWith('.') ? null : SCP_LIKE.exec(text);
+      if (scp === null) return `local:${resolve(text)}`;
+      [host, path] = [scp[1]!.toLowerCase(), scp[2]!];
+    }
+  } catch {
+    return text; // not a URL; the gitops commands say so
+  }
+  const name = path.split('/').filter((s) => s !== '').join('/').replace(/\.git$/, '');
+  return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? name.toLowerCase() : name}`;
+}
+
+interface OwnedFolder {
+  readonly field: 'gitops.path' | 'gitops.valuesPath';
+  readonly folder: string;
+}
+
+/** The manifests folder and the helm values folder: pr replaces each whole. */
+function ownedFolders(config: ClusterConfig): OwnedFolder[] {
+  const clean = (folder: string) => folder.replace(/\/+$/, '');
+  return [
+    { field: 'gitops.path', folder: clean(config.gitops.path) },
+    { field: 'gitops.valuesPath', folder: clean(config.gitops.valuesPath) },
+  ];
+}
+
+/** How `a` sits against `b`: the same folder, inside it, around it, or apart. */
+function overlap(a: string, b: string): 'same' | 'inside' | 'around' | undefined {
+  if (a === b) return 'same';
+  if (a.startsWith(`${b}/`)) return 'inside';
+  if (b.startsWith(`${a}/`)) return 'around';
+  return undefined;
+}
+
+/** Every pair of clusters whose owned folders in one repository are the same or nested; `only` limits it to pairs with that cluster. */
+export function folderCollisions(clusters: readonly ClusterInFile[], only?: ClusterInFile): FolderCollision[] {
+  const collisions: FolderCollision[] = [];
+  const repos = clusters.map((c) => repositoryIdentity(c.config.gitops.repo));
+  clusters.forEach((cluster, i) => {
+    for (let j = 0; j < i; j++) {
+      const other = clusters[j]!;
+      if (repos[i] !== repos[j] || (only !== undefined && only !== cluster && only !== other)) continue;
+      const found = ownedFolders(cluster.config).flatMap((mine) => ownedFolders(other.config).map((theirs) => ({ mine, theirs, how: overlap(mine.folder, theirs.folder) })));
+      const first = found.find((f) => f.how !== undefined);
+      if (first === undefined) continue;
+      const { mine, theirs, how } = first;
+      const relation = how === 'same' ? 'is also' : how === 'inside' ? `is inside ${theirs.folder},` : `holds ${theirs.folder},`;
+      collisions.push({
+        cluster,
+        other,
+        message:
+          `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ${other.config.name} (${other.file}) in the same gitops repo: ` +
+          `a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/${cluster.config.name}/glidepath`,
+      });
+    }
+  });
+  return collisions;
+}

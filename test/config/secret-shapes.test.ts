@@ -1,0 +1,140 @@
+/**
+ * Secret shapes that got through load and were rendered (issue 21, item 5), in every place they were tried: each is
+ * refused at load with its field named and never printed; the ordinary values beside them still load. None of the
+ * made-up values below is a real credential.
+ */
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadClusterFile, loadClusters } from '../../src/config/loader';
+import { secretLikeReason } from '../../src/config/secret-values';
+import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
+
+/** [shape, value, the part that must never be printed] */
+const SHAPES: readonly [string, string, string][] = [
+  ['GitLab personal token, 20 characters', 'glpat-Ab3De5Fg7Hj9Kl1Mn2Pq', 'Ab3De5Fg7Hj9'],
+  ['GitLab personal token, routable', 'glpat-hXDHpE9tFuRyLpNKrMpNm86MQp1OmJoCg.01.0y17hh7ec', 'hXDHpE9tFuRy'],
+  ['GitLab deploy token', 'gldt-Zx8Cv6Bn4Mq2Wp0Er7Ty', 'Zx8Cv6Bn4Mq2'],
+  ['AWS secret access key with "/"', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'XUtnFEMI/K7MD'],
+  ['PGP private key block', '-----BEGIN PGP PRIVATE KEY BLOCK-----', 'PGP PRIVATE'],
+  ['a token as the user of a URL', 'https://3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a@github.com/org/gitops.git', '0c1d2e4b5a69'],
+  ['base64 of user:password without "Basic"', Buffer.from('deploy:hunter22pw').toString('base64'), 'Omh1bnRlcjIy'],
+  ['Stripe live secret key', 'sk_live_aaaabbbbccccddddeeeeffff', 'aaaabbbbcccc'],
+];
+
+/** Each place the shapes were tried, as the cluster file with the value there, and the field the message names. */
+const PLACES: readonly [string, (value: string) => object, RegExp][] = [
+  ['argocd.context value', (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { note: v } } }), /argocd\.context\.note: /],
+  ['argocd.context key', (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { [v]: 'x' } } }), /argocd\.context\[[^\]]+… \d+ characters\]: /],
+  ['extraData', (v) => ({ ...base(), rollouts: { extraData: { 'template.team-note': `message: ${JSON.stringify(v)}\n` } } }), /rollouts\.extraData(\.|\[")template\.team-note/],
+  ['relay.path', (v) => ({ ...base(), relay: { ...base().relay, path: `/outcome/${v}` } }), /relay\.path: /],
+  ['an image tag', (v) => ({ ...base(), veridor: { image: `registry.test/veridor:${v}` } }), /veridor\.image: /],
+  ['gitops.repo', (v) => ({ ...base(), gitops: { repo: v.startsWith('https://') ? v : `https://github.com/org/${v}` } }), /gitops\.repo: /],
+  ['gitops.baseBranch', (v) => ({ ...base(), gitops: { ...base().gitops, baseBranch: v } }), /gitops\.baseBranch: /],
+];
+
+function base() {
+  return validClusterFile({ name: 'prod' });
+}
+
+describe('secret shapes are refused at load wherever they are', () => {
+  for (const [shape, value, hidden] of SHAPES) {
+    it.each(PLACES)(`${shape}: in %s`, (_place, fileWith, field) => {
+      const problems = problemsOf(fileWith(value));
+      const secretProblem = problems.find((p) => field.test(p) && p.includes('never carries secrets'));
+      expect(secretProblem, problems.join('\n')).toBeDefined();
+      expect(problems.join('\n')).not.toContain(hidden);
+    });
+
+    it(`${shape}: in a comment, the line named`, () => {
+      const text = `${stringify(base())}# the old ${value.split('\n')[0]}\n`;
+      const problems = problemsOf(text);
+      expect(problems).toEqual([expect.stringMatching(/^clusters\/prod\.yaml: comment: .*never carries secrets.*\(line \d+\)$/)]);
+      expect(problems.join('\n')).not.toContain(hidden);
+    });
+  }
+
+  it('comments that only talk about secrets, and the shipped files, load', () => {
+    const text = `# The token lives in argocd-notifications-secret under glidepath-relay-token; see docs/gitops.md.\n# image: registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}\n${stringify(base())}`;
+    expect(problemsOf(text)).toEqual([]);
+    expect(loadClusters({ dir: join(import.meta.dirname, '../../clusters') }).map((c) => c.config.name)).toEqual(['dev', 'prod']);
+  });
+});
+
+describe('each detector has its look-alikes that are not secrets', () => {
+  it.each([
+    ['a 19-character glpat- word', 'glpat-Ab3De5Fg7Hj9Kl1Mn'],
+    ['a Stripe publishable key', 'pk_live_aaaabbbbccccddddeeeeffff'],
+    ['a 40-character path of capitalised words', 'Org/Repo/Blob/Main/Clusters/Prod12/Value'],
+    ['an image digest', `registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}`],
+    ['a git commit in a URL', 'https://github.com/org/repo/commit/3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a'],
+    ['a user name in a URL', 'https://deploy-bot@bitbucket.org/team/gitops.git'],
+    ['the git user of an ssh URL', 'ssh://git@github.com/org/gitops.git'],
+    ['a GitLab deploy-token user name', 'https://gitlab+deploy-token-123@gitlab.com/org/gitops.git'],
+    ['base64 of a sentence', Buffer.from('Releases are tracked by Glidepath.').toString('base64')],
+    ['base64 of a URL', Buffer.from('http://relay.example:30880/x').toString('base64')],
+    ['a long word', 'notificationsControllerConfiguration'],
+    ['the words public key block', '-----BEGIN PGP PUBLIC KEY BLOCK-----'],
+  ])('%s: %s', (_case, value) => {
+    expect(secretLikeReason(value)).toBeUndefined();
+  });
+
+  it('base64 that decodes to a secret is judged by what it holds', () => {
+    expect(secretLikeReason(Buffer.from('token=glpat-Ab3De5Fg7Hj9Kl1Mn2Pq').toString('base64'))).toMatch(/^holds base64 that looks like a GitLab token/);
+  });
+});
+
+describe('secret references and where they are sent', () => {
+  it('relay.path refuses a $key: the engine would put the Secret into the URL', () => {
+    for (const path of ['/outcome/$glidepath-relay-token', '/outcome/$team_key/x']) {
+      expect(problemsOf({ ...base(), relay: { ...base().relay, path } })).toEqual([
+        expect.stringMatching(/^clusters\/prod\.yaml: relay\.path: holds a Secret reference \(\$key\): .*Authorization header/),
+      ]);
+    }
+    expect(problemsOf({ ...base(), relay: { ...base().relay, path: '/outcome/prod$' } })).toEqual([]);
+  });
+
+  it('a team webhook that sends the relay token elsewhere, or any Secret over http, loads with a warning', () => {
+    const webhook = (url: string, value: string) => `url: ${url}\nheaders:\n- name: Authorization\n  value: ${value}\n`;
+    const warnings = (url: string, value: string) => {
+      const dir = clusterDir({ 'prod.yaml': { ...base(), rollouts: { extraData: { 'service.webhook.team': webhook(url, value) } } } });
+      const told: string[] = [];
+      loadClusters({ dir, warn: (m) => told.push(m) });
+      return told.map((m) => m.replace(`${dir}/`, 'clusters/'));
+    };
+    expect(warnings('https://hooks.team.example/x', 'Bearer $glidepath-relay-token')).toEqual([
+      `clusters/prod.yaml: rollouts.extraData["service.webhook.team"]: headers[0] sends the relay's token ($glidepath-relay-token) to hooks.team.example, which is not the relay (10.0.0.7); the engine puts the Secret's value there: make sure that host should receive it`,
+    ]);
+    expect(warnings('http://hooks.team.example/x', 'Bearer $team-token')).toEqual([expect.stringContaining('sends the Secret key $team-token over plain http to')]);
+    expect(warnings('https://hooks.team.example/x', 'Bearer $team-token')).toEqual([]);
+    expect(warnings('http://10.0.0.7:30880/other', 'Bearer $glidepath-relay-token')).toEqual([]);
+  });
+});
+
+describe('gitops.repo', () => {
+  it('refuses a token as its user name, so that it never reaches the cache\'s git config', () => {
+    for (const repo of ['https://glpat-Ab3De5Fg7Hj9Kl1Mn2Pq@gitlab.com/org/gitops.git', 'https://Xk9mQ2vL7nT4wY8zB3cF6h1@git.example.com/org/gitops.git']) {
+      const problems = problemsOf({ ...base(), gitops: { repo } });
+      expect(problems).toEqual([expect.stringMatching(/^clusters\/prod\.yaml: gitops\.repo: looks like .*never carries secrets/)]);
+      expect(problems.join('\n')).not.toContain(repo.slice(12, 24));
+    }
+  });
+});
+
+describe('image and cron messages show an excerpt of the value, never all of it', () => {
+  it.each([
+    ['veridor.image', { ...base(), veridor: { image: `registry.test/team/veridor-gate:${'v'.repeat(60)}!` } }],
+    ['prune.image', { ...base(), prune: { image: `registry.k8s.io/kubectl:${'q'.repeat(40)}` } }],
+    ['prune.schedule', { ...base(), prune: { ...base().prune, schedule: `17 */6 * * ${'x'.repeat(40)}` } }],
+  ])('%s', (field, file) => {
+    const [problem] = problemsOf(file);
+    expect(problem).toMatch(new RegExp(`^clusters/prod\\.yaml: ${field.replace('.', '\\.')}: `));
+    expect(problem).not.toMatch(/(.)\1{16}/);
+  });
+
+  it('loads a file whose only problem is elsewhere without quoting the image', () => {
+    const dir = clusterDir({ 'prod.yaml': { ...base(), prune: { image: 'registry.k8s.io/kubectl:latest' } } });
+    const result = loadClusterFile(join(dir, 'prod.yaml'));
+    expect('problems' in result && result.problems.join('\n')).not.toContain('registry.k8s.io/kubectl:latest');
+  });
+});
