@@ -36,10 +36,12 @@ function quantity(kind: 'cpu' | 'memory') {
 }
 
 function amounts(defaults: ResourceAmounts, role: 'request' | 'limit') {
-  const note = role === 'request' ? 'what the scheduler reserves and a ResourceQuota counts' : 'not below the request; above the memory limit the pod is killed and the gate fails closed';
+  const request = 'what the scheduler reserves and a ResourceQuota counts';
+  const cpu = role === 'request' ? request : 'not below the request; a container that needs more CPU is slowed down (throttled), not stopped';
+  const memory = role === 'request' ? request : 'not below the request; above it the container is killed (OOMKilled) and the gate fails closed';
   return strict({
-    cpu: quantity('cpu').default(defaults.cpu).meta({ description: `CPU ${role} of the Veridor analysis container (\`500m\` is half a core): ${note}` }),
-    memory: quantity('memory').default(defaults.memory).meta({ description: `memory ${role} of the Veridor analysis container (\`128Mi\`): ${note}` }),
+    cpu: quantity('cpu').default(defaults.cpu).meta({ description: `CPU ${role} of the Veridor analysis container (\`500m\` is half a core): ${cpu}` }),
+    memory: quantity('memory').default(defaults.memory).meta({ description: `memory ${role} of the Veridor analysis container (\`128Mi\`): ${memory}` }),
   });
 }
 

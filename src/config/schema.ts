@@ -179,7 +179,7 @@ const prune = strict({
         ctx.addIssue({ code: 'custom', message: `${excerpt(value)} never runs (no date matches it); the prune would never happen` });
       }
     })
-    .default('17 */6 * * *').meta({ description: 'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth budget](prune.md#the-growth-budget) and [judges.md](judges.md)' }),
+    .default('17 */6 * * *').meta({ description: 'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth budget](prune.md#the-growth-budget) and [judges.md](internals/judges.md)' }),
   image: pinnedImage.meta({ description: 'kubectl image whose tag has the cluster\'s minor version (`:v1.28.15` for `"1.28"`); a digest-only reference is accepted unchecked; `:latest` and untagged are refused' }),
   namespace: namespace.optional().meta({ description: 'namespace of the prune CronJob and its ServiceAccount', defaultText: '`rollouts.namespace`' }),
   clusterScope: z.boolean().default(false).meta({ description: 'grant `list`/`patch` on Rollouts with one ClusterRole instead of a Role per tracked namespace' }),
