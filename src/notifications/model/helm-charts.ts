@@ -7,7 +7,8 @@
  * Helm values are merged first as `helm install -f a.yaml -f b.yaml` merges them: maps key by key, anything else
  * (lists included) replaced by the later file, `null` deleting the key.
  */
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
+import { stringifyForGo } from '../../go-yaml';
 import { isRecord } from '../../is-record';
 
 export type HelmChart = 'argo-cd' | 'argo-rollouts';
@@ -87,9 +88,12 @@ function truthy(value: unknown): boolean {
   return true;
 }
 
-/** Helm's `toYaml`: sigs.k8s.io/yaml's Marshal (keys sorted) without the final newline. */
+/**
+ * Helm's `toYaml`: sigs.k8s.io/yaml's Marshal (keys sorted, a string Go would read as something else quoted)
+ * without the final newline. npm run judge:helm renders with the real one.
+ */
 function toYaml(value: unknown): string {
-  return stringify(value, { sortMapEntries: true, lineWidth: 0, blockQuote: 'literal' }).replace(/\n$/, '');
+  return stringifyForGo(value, { sortMapEntries: true, lineWidth: 0, blockQuote: 'literal' }).replace(/\n$/, '');
 }
 
 /** sprig's `nindent`: a newline, then every line indented. */
