@@ -1,10 +1,12 @@
 /** Every relative link of the Markdown documents resolves: the file exists, and so does the heading an anchor names. */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { markdownIn } from '../helpers/documents';
 
 const ROOT = join(import.meta.dirname, '../..');
-const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/** docs/ with docs/internals/. */
+const DOCUMENTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...markdownIn('docs')];
 
 /** The anchors GitHub gives the headings of a Markdown file. */
 function anchors(file: string): Set<string> {
