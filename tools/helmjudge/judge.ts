@@ -9,7 +9,8 @@
  * - with the chart's switch off (`notifications.configmap.create` / `notifications.cm.create: false`): the chart
  *   must render no notifications ConfigMap exactly where glidepath's advice says that switch is enough.
  *
- * The measured rows must equal src/config/chart-versions.ts. Ends with `judge:helm: N passed, M failed` (exit 1 on
+ * Where the chart carries the values, src/notifications/model/helm-charts.ts (what verify reads) must render the same
+ * data as Helm. The measured rows must equal src/config/chart-versions.ts. Ends with `judge:helm: N passed, M failed` (exit 1 on
  * any failure, 2 when Helm cannot be built or the charts are missing). `--ranges` prints the measured table.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,7 +21,8 @@ import { loadClusterFile } from '../../src/config/loader';
 import type { ClusterConfig } from '../../src/config/schema';
 import { chartCannotCarry, chartVersionHas, compareChartVersions, MEASURED_CHART_VERSIONS, type ChartName } from '../../src/config/chart-versions';
 import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from '../../src/notifications/cluster/cluster-notifications';
-import { CHART_CONFIGMAP_SETTING, CHART_OF, notificationsValuesFile } from '../../src/notifications/helm/chart-values';
+import { CHART_CONFIGMAP_SETTING, CHART_OF, notificationsValues, notificationsValuesFile } from '../../src/notifications/helm/chart-values';
+import { chartNotificationsData } from '../../src/notifications/model/helm-charts';
 import { fileWithConfigMap } from '../../src/render/rendered-file';
 import { renderCluster } from '../../src/render/render-cluster';
 import { buildGoTool, GoToolError } from '../go-tool.mjs';
@@ -34,6 +36,7 @@ interface HelmVerdict {
   readonly namespace?: string;
   readonly invalid?: string;
   readonly differences?: readonly string[];
+  readonly modelDifferences?: readonly string[];
   readonly error?: string;
 }
 
@@ -107,7 +110,10 @@ function cases(): Case[] {
         const expected = fileWithConfigMap(renderCluster(configMapMode), ourConfigMap.name)!.content;
         const base = { chart: chart.path, release: chart.chart, namespace, configMap: ourConfigMap.name };
         const label = `${chart.chart} ${chart.version}, ${file} in ${namespace}`;
-        all.push({ chart, label, kind: 'carries', request: { ...base, values: [notificationsValuesFile(configMapOf(values, chart.chart))], expected } });
+        const valuesConfigMap = configMapOf(values, chart.chart);
+        // What verify reads: src/notifications/model/helm-charts.ts, the model of the chart's template.
+        const model = chartNotificationsData(chart.chart, namespace, [notificationsValues(valuesConfigMap)]);
+        all.push({ chart, label, kind: 'carries', request: { ...base, values: [notificationsValuesFile(valuesConfigMap)], expected, model } });
         all.push({ chart, label, kind: 'switchesOff', request: { ...base, values: [switchOffValues(chart.chart)] } });
       }
     }
@@ -142,8 +148,19 @@ function main(argv: readonly string[]): number {
   let passed = 0;
   let failed = 0;
   const measured = new Map<string, { chart: ChartName; version: string; carries: boolean; switchesOff: boolean; why: Set<string> }>();
+  let modelChecks = 0;
   all.forEach((c, i) => {
     const { holds, why } = outcome(c.kind, verdicts[i]!);
+    // The model transcribes the templates of the charts that carry the values; it must render what Helm renders.
+    if (c.kind === 'carries' && holds) {
+      modelChecks += 1;
+      const modelDifferences = verdicts[i]!.modelDifferences ?? [];
+      if (modelDifferences.length === 0) passed += 1;
+      else {
+        failed += 1;
+        console.log(`DISAGREE src/notifications/model/helm-charts.ts on ${c.label}: ${modelDifferences.join('; ')}`);
+      }
+    }
     const key = `${c.chart.chart}@${c.chart.version}`;
     const row = measured.get(key) ?? { chart: c.chart.chart, version: c.chart.version, carries: true, switchesOff: true, why: new Set<string>() };
     row[c.kind] &&= holds;
@@ -176,7 +193,9 @@ function main(argv: readonly string[]): number {
     }
   }
   const clustersCount = new Set(all.map((c) => c.label.split(', ')[1]!.split(' in ')[0])).size;
-  console.log(`judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ${all.length} Helm renders`);
+  console.log(
+    `judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ${all.length} Helm renders; the chart model checked on ${modelChecks}`,
+  );
   for (const row of measured.values()) {
     const detail = argv.includes('--ranges') || !row.carries || !row.switchesOff ? [...row.why].map((w) => `\n    ${w}`).join('') : '';
     console.log(

@@ -7,15 +7,16 @@
 //
 //	{"chart": "/path/to/argo-rollouts-2.41.0", "release": "argo-rollouts", "namespace": "argo-rollouts",
 //	 "values": ["<values file>", ...], "configMap": "argo-rollouts-notification-configmap",
-//	 "expected": "<glidepath's manifest file holding that ConfigMap>"}
+//	 "expected": "<glidepath's manifest file holding that ConfigMap>", "model": {"<key>": "<value>", ...}}
 //
 // Out, one JSON object a line:
 //
 //	{"rendered": true, "namespace": "argo-rollouts", "keys": ["service.webhook.x", ...], "invalid": "...",
-//	 "differences": ["data.subscriptions: ..."], "error": "..."}
+//	 "differences": ["data.subscriptions: ..."], "modelDifferences": [...], "error": "..."}
 //
 // "rendered" says whether the chart renders a ConfigMap of that name; "invalid" that it does but the API server
-// would refuse it (a data value that is not a string); "differences" lists where it differs from "expected".
+// would refuse it (a data value that is not a string); "differences" lists where it differs from "expected", and
+// "modelDifferences" where it differs from "model" (the project's model of the chart's template).
 package main
 
 import (
@@ -41,6 +42,8 @@ type request struct {
 	Values    []string `json:"values"`
 	ConfigMap string   `json:"configMap"`
 	Expected  *string  `json:"expected"`
+	// Model: the data src/notifications/model/helm-charts.ts says the chart renders, compared the same way.
+	Model map[string]string `json:"model"`
 }
 
 type verdict struct {
@@ -49,7 +52,9 @@ type verdict struct {
 	Keys        []string `json:"keys,omitempty"`
 	Invalid     string   `json:"invalid,omitempty"`
 	Differences []string `json:"differences,omitempty"`
-	Error       string   `json:"error,omitempty"`
+	// ModelDifferences: where the chart's data differs from the request's "model".
+	ModelDifferences []string `json:"modelDifferences,omitempty"`
+	Error            string   `json:"error,omitempty"`
 }
 
 // object is what the API server reads of a manifest: generic JSON, as Argo CD sends it.
@@ -104,6 +109,9 @@ func judge(req request) verdict {
 	if invalid != "" {
 		answer.Invalid = invalid
 		return answer
+	}
+	if req.Model != nil {
+		answer.ModelDifferences = compareData(chartData, req.Model)
 	}
 	if req.Expected == nil {
 		return answer
