@@ -7,16 +7,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildAll, E2E_DIR, printedVersion } from './lib/build';
+import { buildAll, E2E_DIR, printedVersion, type BuildResult, type BuiltComponent } from './lib/build';
 import { Catcher } from './lib/catcher';
 import { addNode, binaries, startControlPlane } from './lib/control-plane';
 import { startControllers } from './lib/controllers';
 import { E2eError } from './lib/errors';
+import { startGitea, type Gitea } from './lib/gitea';
 import { createNamespaces, createSecrets, installCrds, kubectlFor, readCluster, render, serverSideApply, type Kubectl } from './lib/install';
 import { killAllNow, logTail, stopAll, type Started } from './lib/processes';
 import { reportedRequest, runScenario, writeReport, type ScenarioResult } from './lib/report';
 import type { E2eContext } from './scenarios/context';
 import { delivery } from './scenarios/delivery';
+import { createGitopsRepo } from './scenarios/gitops-loop';
 import { SCENARIOS } from './scenarios/index';
 
 const REPORT_FILE = join(E2E_DIR, 'report.json');
@@ -58,6 +60,21 @@ async function clusterState(kubectl: Kubectl): Promise<Record<string, string>> {
   return state;
 }
 
+/** Gitea with the gitops repo, or why there is none (it did not build, or did not start). */
+async function startForge(built: readonly BuiltComponent[], notBuilt: BuildResult['failed'], dir: string): Promise<{ gitea?: Gitea; giteaError?: string }> {
+  const component = built.find((b) => b.component.name === 'gitea');
+  if (component === undefined) return { giteaError: notBuilt.find((f) => f.component.name === 'gitea')?.error ?? 'gitea was not built' };
+  try {
+    const gitea = await startGitea(component.bin.gitea!, join(component.cacheDir, 'share'), dir);
+    await createGitopsRepo(gitea);
+    return { gitea };
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    log(`Gitea did not start; the scenarios that need it fail:\n${error.message}`);
+    return { giteaError: error.message };
+  }
+}
+
 async function main(): Promise<number> {
   const runStarted = Date.now();
   const { built, failed: notBuilt } = await buildAll(log);
@@ -83,9 +100,10 @@ async function main(): Promise<number> {
   const applied = await serverSideApply(kubectl, rendered);
   log(`applied ${applied.objects.length} objects from ${applied.files.length} rendered files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`);
   const controllers = await startControllers(bin, plane, cluster, tmp);
+  const forge = await startForge(built, notBuilt, tmp);
   const setupSeconds = (Date.now() - runStarted) / 1000 - buildSeconds;
 
-  const ctx: E2eContext = { api: plane.admin, plane, catcher, cluster, kubectl, bin, controllers, tmp, rendered };
+  const ctx: E2eContext = { api: plane.admin, plane, catcher, cluster, kubectl, bin, controllers, tmp, rendered, ...forge };
   const results: ScenarioResult[] = [
     await runScenario('apply the rendered cluster', 'issue: installs what a cluster has', async (s) => {
       s.check('kubectl apply --server-side exits 0', applied.code === 0, applied.stderr);
@@ -96,7 +114,7 @@ async function main(): Promise<number> {
   results.push(...(await Promise.all(SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)))));
   results.push(await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s, relayToken), log));
 
-  const processes: Started[] = [...plane.processes, controllers.rollouts, ...(controllers.argocd ? [controllers.argocd] : [])];
+  const processes: Started[] = [...plane.processes, controllers.rollouts, ...(controllers.argocd ? [controllers.argocd] : []), ...(forge.gitea ? [forge.gitea.process] : [])];
   const failed = results.filter((r) => !r.pass);
   const diagnostics = failed.length ? await clusterState(kubectl) : undefined;
   writeReport(REPORT_FILE, {

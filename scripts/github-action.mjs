@@ -57,6 +57,7 @@ const childEnv = { ...env };
 // The token goes to the variable the provider reads; with no provider given, each cluster's own decides.
 if (token !== '' && provider !== 'gitlab') childEnv.GITHUB_TOKEN = token;
 if (token !== '' && provider !== 'github') childEnv.GITLAB_TOKEN = token;
+if (token !== '' && (provider === '' || provider === 'gitea')) childEnv.GITEA_TOKEN = token;
 const clusters = input('CLUSTERS') || 'clusters';
 const shared = ['--clusters', clusters, ...(provider !== '' ? ['--provider', provider] : [])];
 const gitops = [...shared, ...(input('CACHE_DIR') !== '' ? ['--cache-dir', input('CACHE_DIR')] : [])];

@@ -138,6 +138,15 @@ async function patchedModFile(component: Component, work: string): Promise<strin
   return modFile;
 }
 
+/** A writable copy of the upstream module (verified by the build module's go.sum), patched, to build in. */
+async function mainModuleCopy(component: Component, work: string): Promise<string> {
+  const copy = join(work, 'src');
+  cpSync(await moduleDir(component, component.module, component.version), copy, { recursive: true });
+  spawnSync('chmod', ['-R', 'u+w', copy]);
+  for (const patch of component.patches) applyPatch(copy, patch);
+  return copy;
+}
+
 function applyPatch(root: string, patch: SourcePatch): void {
   const file = join(root, patch.file);
   const text = readFileSync(file, 'utf8');
@@ -160,12 +169,13 @@ export async function buildComponent(component: Component, go: string, log: (lin
   rmSync(work, { recursive: true, force: true });
   mkdirSync(join(work, 'bin'), { recursive: true });
   try {
-    const dir = buildModuleDir(component);
-    const download = await run('go', ['mod', 'download'], dir);
+    const download = await run('go', ['mod', 'download'], buildModuleDir(component));
     if (download.code !== 0) throw failure(component, 'downloading its modules', download);
-    const modFile = await patchedModFile(component, work);
+    const dir = component.mainModule ? await mainModuleCopy(component, work) : buildModuleDir(component);
+    const modFile = component.mainModule ? undefined : await patchedModFile(component, work);
     const ldflags = ['-s', '-w', ...component.ldflags].join(' ');
-    const args = ['-n', '10', 'go', 'build', '-trimpath', ...(modFile ? ['-modfile', modFile] : []), '-ldflags', ldflags];
+    const tags = component.tags?.length ? ['-tags', component.tags.join(',')] : [];
+    const args = ['-n', '10', 'go', 'build', '-trimpath', ...tags, ...(modFile ? ['-modfile', modFile] : []), '-ldflags', ldflags];
     // One go build for all binaries of a module: it compiles each shared package once. With several packages,
     // go names each binary after its package's last element, which the binary names in versions.ts follow.
     const entries = Object.entries(component.binaries);
@@ -174,6 +184,7 @@ export async function buildComponent(component: Component, go: string, log: (lin
     if (result.code !== 0) throw failure(component, `go build ${entries.map(([, pkg]) => pkg).join(' ')}`, result);
     const missing = entries.filter(([name]) => !existsSync(join(work, 'bin', name)));
     if (missing.length) throw new E2eError(`go build of ${component.name} made no ${missing.map(([name]) => name).join(', ')}`);
+    for (const folder of component.runtimeFolders ?? []) cpSync(join(work, 'src', folder), join(work, 'share', folder), { recursive: true });
     rmSync(join(work, 'src'), { recursive: true, force: true });
     const seconds = (Date.now() - started) / 1000;
     writeFileSync(join(work, 'complete'), JSON.stringify({ go, seconds, builtAt: new Date().toISOString() }) + '\n');

@@ -27,12 +27,23 @@ export interface Component {
   readonly versionArgs: readonly string[];
   /** When it cannot be built, the run goes on without it and fails only the scenarios that need it. */
   readonly optional?: boolean;
+  /** Build tags (`go build -tags`). */
+  readonly tags?: readonly string[];
+  /**
+   * Built as the main module: a writable copy of the upstream module's folder, with its own go.mod, so that its
+   * `replace` lines apply (they do not when it is a dependency). The build module's go.mod only pins it and its
+   * go.sum verifies the download; the binaries are packages of the copy (`.` is its root).
+   */
+  readonly mainModule?: boolean;
+  /** Folders of the upstream module the binary reads at run time, kept in the cache under `share/`. */
+  readonly runtimeFolders?: readonly string[];
 }
 
 const K8S_VERSION = 'v1.28.15';
 const ROLLOUTS_VERSION = 'v1.9.1';
 const ROLLOUTS_COMMIT = 'b6bd3bcf8f60d717a98763d26acc983db7f97cb0';
 const ARGOCD_VERSION = 'v3.2.12';
+const GITEA_VERSION = 'v1.26.0';
 
 const LOOPBACK_ONLY = 'the upstream code listens on 0.0.0.0 with no flag to change it; the e2e listens on 127.0.0.1 only';
 
@@ -125,6 +136,22 @@ export const COMPONENTS: readonly Component[] = [
       },
     ],
     versionArgs: ['version'],
+    optional: true,
+  },
+  {
+    name: 'gitea',
+    buildModule: 'gitea',
+    module: 'code.gitea.io/gitea',
+    version: GITEA_VERSION,
+    binaries: { gitea: '.' },
+    // What its Makefile stamps; sqlite is a build tag, off by default.
+    ldflags: [`-X main.Version=${GITEA_VERSION.slice(1)}`],
+    tags: ['sqlite', 'sqlite_unlock_notify'],
+    mainModule: true,
+    // Without the bindata tag (which needs the web build), it reads these from [server] STATIC_ROOT_PATH.
+    runtimeFolders: ['options', 'templates'],
+    patches: [],
+    versionArgs: ['--version'],
     optional: true,
   },
 ];

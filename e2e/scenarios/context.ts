@@ -1,6 +1,7 @@
 import type { Catcher } from '../lib/catcher';
 import type { Binaries, ControlPlane } from '../lib/control-plane';
 import type { Controllers } from '../lib/controllers';
+import type { Gitea } from '../lib/gitea';
 import type { E2eCluster, Kubectl } from '../lib/install';
 import type { KubeApi } from '../lib/kube';
 
@@ -15,6 +16,9 @@ export interface E2eContext {
   readonly controllers: Controllers;
   readonly tmp: string;
   readonly rendered: string;
+  /** Missing when Gitea did not build or start; then giteaError says why. */
+  readonly gitea?: Gitea;
+  readonly giteaError?: string;
 }
 
 export const secondsSince = (at: number): number => Math.round((Date.now() - at) / 100) / 10;

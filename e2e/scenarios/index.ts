@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/report';
 import { argoCdSyncFailure } from './argocd';
 import type { E2eContext } from './context';
+import { gitopsLoop } from './gitops-loop';
 import { heartbeat, receiverDown } from './heartbeat';
 import { phase0 } from './phase0';
 import { prune } from './prune';
@@ -20,5 +21,6 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   { name: 'receiver down', source: 'context/000, rule C (receiver scaled to zero)', run: receiverDown },
   { name: 'prune', source: 'context/000, option A (the prune CronJob); DESIGN.md section 4 (kubectl annotate)', run: prune },
   { name: 'Veridor gate', source: 'context/004 (the Veridor Argo Rollouts page), its e2e table', run: veridorGate },
+  { name: 'gitops loop', source: 'issue 24, item 4: pr on a real forge, merged through its API', run: gitopsLoop },
   { name: 'Argo CD sync failure', source: 'context/000, S5; README "When a sync-failure fact is sent"', run: argoCdSyncFailure },
 ];

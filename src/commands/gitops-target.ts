@@ -1,7 +1,7 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
 import type { LoadedCluster } from '../config/loader';
 import { GlidepathError } from '../errors';
-import { parseProvider } from '../gitops/providers';
+import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
 import { envValue } from './options';
@@ -24,24 +24,28 @@ export interface GitopsSettings {
   readonly base?: string;
   readonly cacheRoot?: string;
   readonly provider?: ProviderName;
-  readonly tokens: { readonly github?: string; readonly gitlab?: string };
+  readonly tokens: ProviderTokens;
   readonly allowInsecureHttp?: boolean;
 }
 
-/** The settings from the command line and the environment (GITHUB_TOKEN, GITLAB_TOKEN). */
+/** The settings from the command line and the environment (GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN). */
 export function gitopsSettings(values: GitopsTargetValues, context: CommandContext): GitopsSettings {
   if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
   }
   const repo = values.repo ?? values.against;
-  const github = envValue(context.env, 'GITHUB_TOKEN');
-  const gitlab = envValue(context.env, 'GITLAB_TOKEN');
+  const tokens = Object.fromEntries(
+    Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
+      const token = envValue(context.env, variable);
+      return token !== undefined ? [[provider, token]] : [];
+    }),
+  ) as ProviderTokens;
   return {
     ...(repo !== undefined ? { repo } : {}),
     ...(values.base !== undefined ? { base: values.base } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
     ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
-    tokens: { ...(github !== undefined ? { github } : {}), ...(gitlab !== undefined ? { gitlab } : {}) },
+    tokens,
     ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
   };
 }

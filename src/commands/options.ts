@@ -28,11 +28,16 @@ export const gitopsTargetOptions = {
   against: { type: 'string', value: 'URL|PATH', description: 'the same as --repo' },
   base: { type: 'string', value: 'BRANCH', description: 'another base branch than gitops.baseBranch' },
   'cache-dir': { type: 'string', value: 'DIR', description: 'where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)' },
-  provider: { type: 'string', value: 'NAME', description: 'github, gitlab or none (default gitops.provider, else from the host: github.com, gitlab.com)' },
+  provider: {
+    type: 'string',
+    value: 'NAME',
+    description: 'github, gitlab, gitea or none (default gitops.provider, else from the host: github.com, gitlab.com, gitea.com, codeberg.org)',
+  },
   'allow-insecure-http': { type: 'boolean', description: 'let the token travel to an http:// remote or API (refused otherwise)' },
 } as const satisfies Record<string, OptionSpec>;
 
-export const PROVIDER_TOKEN_NOTE = "GITHUB_TOKEN, GITLAB_TOKEN  the provider's token for git over https (sent as a header) and its API; never printed";
+export const PROVIDER_TOKEN_NOTE =
+  "GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN  the provider's token for git over https (sent as a header) and its API; never printed";
 
 /** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
 export function loadOptions(

@@ -28,7 +28,7 @@ export default defineCommand({
       type: 'string',
       value: 'URL',
       description:
-        "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab)",
+        "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab, https://<host>/api/v1 for Gitea)",
     },
     'remote-path': {
       type: 'string',
@@ -42,9 +42,14 @@ export default defineCommand({
       multiple: true,
       description: 'passed to git push --push-option, e.g. merge_request.label=glidepath (repeatable)',
     },
-    draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab)' },
-    label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab)' },
-    reviewer: { type: 'string', value: 'USER', multiple: true, description: 'ask for a review of a new change (repeatable; GitHub teams as ORG/TEAM)' },
+    draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab, gitea: a WIP: title)' },
+    label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab, gitea: an existing label)' },
+    reviewer: {
+      type: 'string',
+      value: 'USER',
+      multiple: true,
+      description: 'ask for a review of a new change (repeatable; GitHub and Gitea teams as ORG/TEAM)',
+    },
     'gitlab-auth': {
       type: 'string',
       value: 'MODE',

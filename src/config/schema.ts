@@ -231,10 +231,10 @@ const gitops = strict({
     .optional()
     .meta({ description: 'folder of the helm values files (`delivery: helm-values`), outside `path` so that Argo CD never applies them', defaultText: '`<gitops.path>-values`' }),
   provider: z
-    .enum(['github', 'gitlab', 'none'], { error: 'must be github, gitlab or none' })
+    .enum(['github', 'gitlab', 'gitea', 'none'], { error: 'must be github, gitlab, gitea or none' })
     .optional()
     .meta({
-      description: 'who opens the change: `github` (pull request), `gitlab` (merge request) or `none` (push the branch only); github.com and gitlab.com are recognised, any other host needs it (see [gitops.md](gitops.md))',
+      description: 'who opens the change: `github` (pull request), `gitlab` (merge request), `gitea` (pull request, Gitea or Forgejo) or `none` (push the branch only); github.com, gitlab.com, gitea.com and codeberg.org are recognised, any other host needs it (see [gitops.md](gitops.md))',
       defaultText: 'from the host',
     }),
 });

@@ -49,6 +49,7 @@ export function compareUrl(remote: RemoteUrl, hostKind: ProviderName | undefined
   if (root === undefined || remote.path === undefined) return undefined;
   const project = `${root}/${fullPath(remote.path)}`;
   if (hostKind === 'github') return `${project}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}?expand=1`;
+  if (hostKind === 'gitea') return `${project}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}`;
   if (hostKind === 'gitlab') {
     const query = new URLSearchParams({ 'merge_request[source_branch]': branch, 'merge_request[target_branch]': base });
     return `${project}/-/merge_requests/new?${query.toString()}`;

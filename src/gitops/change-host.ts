@@ -1,17 +1,17 @@
 /** What the pull-request flow asks of a gitops host: its open changes, and opening, updating and closing one. */
 import { GitopsError } from './errors';
 
-export const PROVIDERS = ['github', 'gitlab', 'none'] as const;
+export const PROVIDERS = ['github', 'gitlab', 'gitea', 'none'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** How messages name a provider's change. */
-export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = { github: 'pull request', gitlab: 'merge request', none: 'branch' };
+export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = { github: 'pull request', gitlab: 'merge request', gitea: 'pull request', none: 'branch' };
 /** What goes before a change's number: `#12`, `!12`. */
-export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = { github: '#', gitlab: '!', none: '' };
+export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = { github: '#', gitlab: '!', gitea: '#', none: '' };
 
-/** A pull request (GitHub), a merge request (GitLab), or a pushed branch waiting for a person (none). */
+/** A pull request (GitHub, Gitea), a merge request (GitLab), or a pushed branch waiting for a person (none). */
 export interface ChangeRequest {
-  /** GitHub's pull request number, GitLab's merge request iid; 0 for a branch without a change (none). */
+  /** GitHub's or Gitea's pull request number, GitLab's merge request iid; 0 for a branch without a change (none). */
   readonly number: number;
   /** Where a person sees it (for `none`: the compare page, when the host is known). */
   readonly url: string;

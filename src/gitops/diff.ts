@@ -49,7 +49,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       remote: target.remote,
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
       ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
-      ...(token !== undefined ? { token, tokenUser: gitUserFor(provider) } : {}),
+      ...(token !== undefined && variable !== undefined ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable } : {}),
     },
     [target.base],
     target.branchPrefix,

@@ -27,8 +27,11 @@ const NETWORK = [
 const NO_ANSWER_FIX = "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun continues where this one stopped";
 const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
 
-/** `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`. */
-export function describeGitFailure(error: unknown, action: string, remote: RemoteUrl): Error {
+/**
+ * `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`; `tokenVariable` is where
+ * the token git sent came from (none: git used its own credentials).
+ */
+export function describeGitFailure(error: unknown, action: string, remote: RemoteUrl, tokenVariable: string | undefined): Error {
   if (!(error instanceof GitCommandError)) return error instanceof Error ? error : new Error(String(error));
   const output = `${error.result.stderr}\n${error.result.stdout}`;
   const detail = firstMeaningfulLine(output);
@@ -54,7 +57,9 @@ export function describeGitFailure(error: unknown, action: string, remote: Remot
       `git could not ${action}: authentication failed (${detail})`,
       remote.protocol === 'ssh'
         ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'}); a key with a passphrase must be in ssh-agent (ssh-add), as git runs without a terminal`
-        : `set GITHUB_TOKEN to a token that can read and push ${where} (fine-grained: Contents read and write); it is sent as an HTTP header, never in the URL`,
+        : tokenVariable === undefined
+          ? `git sent no token (the provider takes none): check git's own credentials for ${where} (a credential helper), or pass --provider with that provider's token`
+          : `set ${tokenVariable} to a token that can read and push ${where}${tokenVariable === 'GITHUB_TOKEN' ? ' (fine-grained: Contents read and write)' : ''}; it is sent as an HTTP header, never in the URL`,
     );
   }
   // Before the network check: git adds "Could not read from remote repository" to a missing local path too.

@@ -19,6 +19,8 @@ export interface GitOptions {
   readonly tokenScope?: string;
   /** The Basic user name the token goes with: `x-access-token` (GitHub, the default) or `oauth2` (GitLab). */
   readonly tokenUser?: string;
+  /** The environment variable the token came from (GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN), for messages. */
+  readonly tokenVariable?: string;
   /**
    * Stops a git command that runs longer (a hung network), with every helper it started; default 5 minutes. A fifth
    * of it (at most 60 s, at least 1 s) is git's own http.lowSpeedTime: a transfer that stalls that long fails in git.

@@ -49,6 +49,8 @@ export interface RepoAccess {
   /** The provider token, sent to https remotes as a header with `tokenUser`. */
   readonly token?: string;
   readonly tokenUser?: string;
+  /** Where the token came from, for the message when git is refused. */
+  readonly tokenVariable?: string;
   /** Timeout of one git command. */
   readonly gitTimeoutMs?: number;
   readonly lock?: LockOptions;
@@ -72,6 +74,7 @@ export async function openGitopsRepo(access: RepoAccess, bases: readonly string[
     ...(access.token !== undefined ? { token: access.token } : {}),
     ...(scope !== undefined ? { tokenScope: scope } : {}),
     ...(access.tokenUser !== undefined ? { tokenUser: access.tokenUser } : {}),
+    ...(access.tokenVariable !== undefined ? { tokenVariable: access.tokenVariable } : {}),
     ...(access.gitTimeoutMs !== undefined ? { timeoutMs: access.gitTimeoutMs } : {}),
   });
   await refuseDirtyLocalRepo(git, remote);

@@ -4,11 +4,12 @@ import { GIT_USER } from './redact';
 import { hostName, webRoot, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
-/** github.com and gitlab.com tell their provider; any other host needs gitops.provider or --provider. */
+/** github.com, gitlab.com, gitea.com and codeberg.org (Forgejo) tell their provider; any other host needs gitops.provider or --provider. */
 export function inferProvider(remote: RemoteUrl): ProviderName | undefined {
-  const host = hostName(remote);
-  if (host === 'github.com' || host === 'www.github.com') return 'github';
-  if (host === 'gitlab.com' || host === 'www.gitlab.com') return 'gitlab';
+  const host = hostName(remote)?.replace(/^www\./, '');
+  if (host === 'github.com') return 'github';
+  if (host === 'gitlab.com') return 'gitlab';
+  if (host === 'gitea.com' || host === 'codeberg.org') return 'gitea';
   return undefined;
 }
 
@@ -17,7 +18,7 @@ export function chooseProvider(remote: RemoteUrl, configured: ProviderName | und
   if (provider === undefined) {
     throw new GitopsError(
       'input',
-      `cannot tell which host serves the gitops repo ${shown}: only github.com and gitlab.com are recognised`,
+      `cannot tell which host serves the gitops repo ${shown}: only github.com, gitlab.com, gitea.com and codeberg.org are recognised`,
       `set gitops.provider in the cluster file (${PROVIDERS.join(', ')}), or pass --provider; none pushes the branch and prints what to open by hand`,
     );
   }
@@ -30,27 +31,31 @@ export function parseProvider(value: string): ProviderName {
   return provider;
 }
 
-/** github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, or GitLab's `https://<host>/api/v4`. */
+/** github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, GitLab's `https://<host>/api/v4`, or Gitea's `https://<host>/api/v1`. */
 export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string | undefined {
   const host = hostName(remote);
   const root = webRoot(remote);
   if (host === undefined || root === undefined || provider === 'none') return undefined;
   if (provider === 'github') return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${root}/api/v3`;
-  return `${root}/api/v4`;
+  return provider === 'gitea' ? `${root}/api/v1` : `${root}/api/v4`;
 }
 
 /** The environment variable that holds a provider's token; `none` takes none (git's own credentials do). */
-export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_TOKEN' | undefined {
-  return provider === 'github' ? 'GITHUB_TOKEN' : provider === 'gitlab' ? 'GITLAB_TOKEN' : undefined;
+export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_TOKEN' | 'GITEA_TOKEN' | undefined {
+  return provider === 'none' ? undefined : TOKEN_VARIABLES[provider];
 }
 
+/** Each provider's token variable, and its key in the run's `tokens`. */
+export const TOKEN_VARIABLES = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', gitea: 'GITEA_TOKEN' } as const;
+export type ProviderTokens = { readonly [provider in keyof typeof TOKEN_VARIABLES]?: string };
+
 /** The provider's token from `tokens`; an empty one counts as none. */
-export function providerToken(provider: ProviderName, tokens: { readonly github?: string; readonly gitlab?: string } | undefined): string | undefined {
-  const given = provider === 'github' ? tokens?.github : provider === 'gitlab' ? tokens?.gitlab : undefined;
+export function providerToken(provider: ProviderName, tokens: ProviderTokens | undefined): string | undefined {
+  const given = provider === 'none' ? undefined : tokens?.[provider];
   return given === '' ? undefined : given;
 }
 
-/** The Basic user name git sends the token with over https: GitHub's `x-access-token`, GitLab's `oauth2`. */
+/** The Basic user name git sends the token with over https: GitHub's `x-access-token` (which Gitea takes too: any name with the token as password), GitLab's `oauth2`. */
 export function gitUserFor(provider: ProviderName): string {
   return provider === 'gitlab' ? GIT_USER.gitlab : GIT_USER.github;
 }

@@ -8,6 +8,7 @@ import type { RenderedFile } from '../render/render-cluster';
 import type { LockOptions } from './cache-lock';
 import type { ChangeExtras, ChangeRequest, ProviderName } from './change-host';
 import type { GitlabAuth } from './gitlab';
+import type { ProviderTokens } from './providers';
 import type { RetryPolicy } from './http-json';
 import type { RepoPath } from './remote';
 import type { Review } from './review';
@@ -35,8 +36,8 @@ export interface ShipSettings {
   readonly cacheRoot?: string;
   /** Overrides `gitops.provider` and what the remote's host tells. */
   readonly provider?: ProviderName;
-  /** GITHUB_TOKEN and GITLAB_TOKEN: each provider takes its own. */
-  readonly tokens?: { readonly github?: string; readonly gitlab?: string };
+  /** GITHUB_TOKEN, GITLAB_TOKEN and GITEA_TOKEN: each provider takes its own. */
+  readonly tokens?: ProviderTokens;
   readonly gitlabAuth?: GitlabAuth;
   /** The provider's API; default from the remote's host. */
   readonly apiUrl?: string;
@@ -112,13 +113,13 @@ export interface ClusterOutcome {
 
 /** One cluster; its failure is thrown (as it was before fleets). */
 export interface PullRequestOptions extends ShipSettings, ShipCluster {
-  /** The provider's token (GITHUB_TOKEN or GITLAB_TOKEN), whichever provider the cluster uses. */
+  /** The provider's token (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN), whichever provider the cluster uses. */
   readonly token?: string;
 }
 
 export async function openPullRequest(options: PullRequestOptions): Promise<PullRequestResult> {
   const { token, config, files, ...settings } = options;
-  const tokens = token === undefined || token === '' ? {} : { github: token, gitlab: token };
+  const tokens = token === undefined || token === '' ? {} : { github: token, gitlab: token, gitea: token };
   const [outcome] = await shipClusters({ ...settings, tokens: { ...tokens, ...settings.tokens }, clusters: [{ config, files }] });
   if (outcome?.error !== undefined) throw outcome.error;
   return outcome!.result!;

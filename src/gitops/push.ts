@@ -91,5 +91,5 @@ function describePushFailure(error: GitCommandError, refLine: string | undefined
       'nothing was pushed; allow the token to push branches named glidepath/* (branch protection, rulesets or hooks), then run again',
     );
   }
-  return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote);
+  return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote, cache.git.options.tokenVariable);
 }

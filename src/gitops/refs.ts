@@ -35,7 +35,7 @@ export async function fetchRefs(cache: BareCache, bases: readonly string[], bran
     } catch (error) {
       const missing = error instanceof GitCommandError ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1] : undefined;
       if (missing === undefined || !present.includes(missing)) {
-        throw describeGitFailure(error, `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`, cache.remote);
+        throw describeGitFailure(error, `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`, cache.remote, cache.git.options.tokenVariable);
       }
       missingBases.push(missing);
     }

@@ -2,6 +2,7 @@
 import type { ChangeHost } from './change-host';
 import { GithubPulls } from './github';
 import { GitlabMergeRequests } from './gitlab';
+import { GiteaPulls } from './gitea';
 import { BranchOnlyHost } from './branch-only';
 import { inferProvider } from './providers';
 import type { ShipSettings } from './pull-request';
@@ -18,6 +19,7 @@ export async function changeHostFor(group: readonly PreparedCluster[], settings:
   if (token === undefined || apiUrl === undefined || repoPath === undefined) return undefined;
   const api = { retries: 3, ...settings.api };
   if (first.provider === 'github') return new GithubPulls({ token, apiUrl, repo: repoPath, ...api });
+  if (first.provider === 'gitea') return new GiteaPulls({ token, apiUrl, repo: repoPath, ...api });
   return new GitlabMergeRequests({ token, apiUrl, project: repoPath, ...(settings.gitlabAuth !== undefined ? { auth: settings.gitlabAuth } : {}), ...api });
 }
 

@@ -2,7 +2,8 @@
 import { GitopsError } from './errors';
 import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
 import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
-import type { ProviderName } from './change-host';
+import { CHANGE_NOUNS, type ProviderName } from './change-host';
+import { GITEA_TOKEN_SCOPES } from './gitea';
 import { chooseProvider, defaultApiUrl, providerToken, tokenVariable } from './providers';
 import type { ShipCluster, ShipSettings } from './pull-request';
 import type { ClusterConfig } from '../config/schema';
@@ -33,27 +34,25 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
   const provider = providerOf(target.remote, config, settings, notes);
   const variable = tokenVariable(provider);
   const token = providerToken(provider, settings.tokens);
-  if (variable !== undefined && token === undefined) {
+  if (variable !== undefined && provider !== 'none' && token === undefined) {
     if (settings.dryRun !== true) {
-      const scopes = provider === 'github' ? 'Contents and Pull requests: read and write' : 'the api scope';
-      throw new GitopsError('input', `${variable} is not set: it is needed to push the branch and open the ${provider === 'github' ? 'pull' : 'merge'} request`, `export ${variable}=<token with ${scopes} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`);
+      throw new GitopsError('input', `${variable} is not set: it is needed to push the branch and open the ${CHANGE_NOUNS[provider]}`, `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`);
     }
-    notes.push(`${variable} is not set: open ${provider === 'github' ? 'pull' : 'merge'} requests were not checked; a real run updates an open glidepath change instead of opening another`);
+    notes.push(`${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open glidepath change instead of opening another`);
   }
   const apiUrl = settings.apiUrl ?? defaultApiUrl(target.remote, provider);
   const repoPath = settings.remotePath ?? target.remote.path;
-  if (variable !== undefined && token !== undefined) {
+  if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
-    if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${provider === 'github' ? 'GitHub' : 'GitLab'} API`, variable, settings.allowInsecureHttp === true);
+    const host = HOSTS[provider];
+    if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${host.name} API`, variable, settings.allowInsecureHttp === true);
     // Each missing piece has its own message: the cause, and the option that supplies it.
-    const host = provider === 'github' ? 'GitHub' : 'GitLab';
     if (repoPath === undefined) {
-      const what = provider === 'github' ? 'GitHub repository (owner/name)' : 'GitLab project (group/.../name)';
-      throw new GitopsError('input', `cannot tell the ${what} from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${provider === 'github' ? 'OWNER/NAME' : 'GROUP/NAME'} (and --api-url for a host of your own), or use the repository's URL on its host`);
+      throw new GitopsError('input', `cannot tell the ${host.name} ${host.repository} from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${host.path} (and --api-url for a host of your own), or use the repository's URL on its host`);
     }
     if (apiUrl === undefined) {
-      throw new GitopsError('input', `cannot tell which ${host} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`, provider === 'github' ? 'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL' : 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)');
+      throw new GitopsError('input', `cannot tell which ${host.name} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`, host.apiUrlFix);
     }
   }
   if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
@@ -85,3 +84,13 @@ function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSett
     return 'none';
   }
 }
+
+/** What a token needs, per provider with an API. */
+const TOKEN_SCOPES = { github: 'Contents and Pull requests: read and write', gitlab: 'the api scope', gitea: `the ${GITEA_TOKEN_SCOPES} scopes` } as const;
+
+/** How messages name each provider with an API, its repositories, and where its API is. */
+const HOSTS = {
+  github: { name: 'GitHub', repository: 'repository (owner/name)', path: 'OWNER/NAME', apiUrlFix: 'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL' },
+  gitlab: { name: 'GitLab', repository: 'project (group/.../name)', path: 'GROUP/NAME', apiUrlFix: 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)' },
+  gitea: { name: 'Gitea', repository: 'repository (owner/name)', path: 'OWNER/NAME', apiUrlFix: 'pass --api-url (https://<host>/api/v1 for Gitea or Forgejo)' },
+} as const;

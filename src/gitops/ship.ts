@@ -9,7 +9,7 @@ import { defaultCacheDir } from './cache';
 import { openGitopsRepo, type OpenedGitopsRepo } from './gitops-repo';
 import { allInOrder } from './in-order';
 import { changeLabel, FailedAfterOpeningError, type ChangeHost, type ChangeRequest } from './change-host';
-import { gitUserFor } from './providers';
+import { gitUserFor, TOKEN_VARIABLES, tokenVariable } from './providers';
 import type { ClusterOutcome, PullRequestResult, ShipOptions, ShipSettings } from './pull-request';
 import { DEFAULT_IDENTITY } from './pull-request';
 import { BranchMovedError, pushBranches, pushedAlike, type BranchUpdate } from './push';
@@ -52,7 +52,7 @@ async function shipGroup(group: readonly PreparedCluster[], settings: ShipSettin
         remote: first.remote,
         ...(settings.cacheDir !== undefined ? { cacheDir: settings.cacheDir } : {}),
         ...(settings.cacheRoot !== undefined ? { cacheRoot: settings.cacheRoot } : {}),
-        ...(first.token !== undefined ? { token: first.token, tokenUser: gitUserFor(first.provider) } : {}),
+        ...(first.token !== undefined ? { token: first.token, tokenUser: gitUserFor(first.provider), tokenVariable: tokenVariable(first.provider)! } : {}),
         ...(settings.gitTimeoutMs !== undefined ? { gitTimeoutMs: settings.gitTimeoutMs } : {}),
         ...(settings.lock !== undefined ? { lock: settings.lock } : {}),
       },
@@ -91,7 +91,7 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
   }
   const plans = await planClusters(plannable, { cache, fetched, baseTrees, open, host, source, dryRun, notes: opened.notes, unverified: settings.unverified === true });
   // The provider token must never travel in what is pushed or written, the cache's commits included.
-  const tokens = { GITHUB_TOKEN: settings.tokens?.github, GITLAB_TOKEN: settings.tokens?.gitlab };
+  const tokens = Object.fromEntries(Object.entries(TOKEN_VARIABLES).map(([provider, variable]) => [variable, settings.tokens?.[provider as keyof typeof TOKEN_VARIABLES]]));
   for (const plan of plans) {
     if (plan.error !== undefined) continue;
     try {

@@ -86,7 +86,7 @@ export const prDocument = z
             description:
               'opened or updated: a change was opened or updated (a dry run: would be); up-to-date: an open change already holds this render; no-change: the base already holds it; failed: see error',
           }),
-          provider: z.enum(['github', 'gitlab', 'none']).optional(),
+          provider: z.enum(['github', 'gitlab', 'gitea', 'none']).optional(),
           repo: z.string().optional(),
           base: z.string().optional(),
           branch: z.string().optional().meta({ description: 'the branch that holds (or would hold) the change' }),

@@ -14,6 +14,7 @@ describe('describeGitFailure', () => {
       failure("fatal: '/nonexistent' does not appear to be a git repository\nfatal: Could not read from remote repository.\n"),
       'fetch main from /nonexistent',
       parseRemote('/nonexistent'),
+      undefined,
     );
     expect(error).toBeInstanceOf(GitopsError);
     expect((error as GitopsError).kind).toBe('input');
@@ -25,7 +26,22 @@ describe('describeGitFailure', () => {
       failure("fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com\n"),
       'fetch main from https://github.com/o/r.git',
       parseRemote('https://github.com/o/r.git'),
+      'GITHUB_TOKEN',
     );
     expect((error as GitopsError).kind).toBe('network');
+  });
+
+  // What the real Gitea made git print for a wrong token (npm run e2e, scenario "gitops loop"): the fix named
+  // GITHUB_TOKEN whatever the provider was.
+  const refused = "fatal: could not read Username for 'http://127.0.0.1:3000': terminal prompts disabled\n";
+  it.each([
+    ['GITEA_TOKEN', /^set GITEA_TOKEN to a token that can read and push http:\/\/127\.0\.0\.1:3000\/o\/r\.git; it is sent as an HTTP header/],
+    ['GITLAB_TOKEN', /^set GITLAB_TOKEN to a token/],
+    ['GITHUB_TOKEN', /^set GITHUB_TOKEN to a token .*\(fine-grained: Contents read and write\)/],
+    [undefined, /^git sent no token \(the provider takes none\): check git's own credentials/],
+  ])('a refused token: the fix names the variable it came from (%s)', (variable, fix) => {
+    const error = describeGitFailure(failure(refused), 'fetch main from http://127.0.0.1:3000/o/r.git', parseRemote('http://127.0.0.1:3000/o/r.git'), variable);
+    expect((error as GitopsError).kind).toBe('auth');
+    expect((error as GitopsError).fix).toMatch(fix);
   });
 });

@@ -1,4 +1,4 @@
-/** The same behaviour from every provider with an API: GitHub, and GitLab through its stand-in. */
+/** The same behaviour from every provider with an API: GitHub, and GitLab and Gitea through their stand-ins. */
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ afterAll(closeScenarios);
 
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
-describe.concurrent.each(['github', 'gitlab'] as const)('provider %s', (provider) => {
-  const noun = provider === 'github' ? 'pull request' : 'merge request';
+describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', (provider) => {
+  const noun = provider === 'gitlab' ? 'merge request' : 'pull request';
 
   it(`opens one ${noun}, does nothing on a rerun, updates the same one on a config change, and closes it once the base holds the render`, async () => {
     const s = await scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])), provider);
@@ -78,7 +78,7 @@ describe.concurrent.each(['github', 'gitlab'] as const)('provider %s', (provider
 
   it('network down: a clear network error, nothing pushed', async () => {
     const s = await scenario(undefined, provider);
-    const api = `http://127.0.0.1:${await closedPort()}${provider === 'gitlab' ? '/api/v4' : ''}`;
+    const api = `http://127.0.0.1:${await closedPort()}${{ github: '', gitlab: '/api/v4', gitea: '/api/v1' }[provider]}`;
     const error = await failure(s.run({ apiUrl: api }));
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/API at http:\/\/127\.0\.0\.1:\d+\S* is unreachable/);
@@ -126,5 +126,35 @@ describe.concurrent('gitlab', () => {
     } finally {
       await host.close();
     }
+  });
+});
+
+describe.concurrent('gitea', () => {
+  it('a new pull request as a draft (a WIP: title), with labels by id and reviewers (users and ORG/TEAM); a refresh keeps WIP:', async () => {
+    const s = await scenario(undefined, 'gitea');
+    const first = await s.run({ extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] } });
+    expect(first.pullRequest?.url).toBe('https://gitea.test/hangar-io/cluster-gitops/pulls/1');
+    expect(s.api.pulls[0]).toMatchObject({ labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
+    expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
+    expect(s.api.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pulls'))?.body).toMatchObject({ labels: [3] });
+    const changed = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
+    expect(await s.run({ config: changed })).toMatchObject({ action: 'updated' });
+    expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
+  });
+
+  it('a label the repository lacks: an input error naming it and the known ones, no pull request', async () => {
+    const s = await scenario(undefined, 'gitea');
+    const error = await failure(s.run({ extras: { labels: ['glidepath', 'nope'] } }));
+    expect(error.kind).toBe('input');
+    expect(error.message).toBe('--label nope: no such label in hangar-io/cluster-gitops (Gitea does not create labels on use)');
+    expect(error.fix).toContain('known: glidepath, platform');
+    expect(s.api.pulls).toHaveLength(0);
+  });
+
+  it('lists every page of open pull requests through the Link header', async () => {
+    const s = await scenario(undefined, 'gitea');
+    for (const n of [1, 2, 3]) s.api.pulls.push({ number: n, state: 'open', title: 'other', body: '', head: `feature/${n}`, base: 'main' });
+    await s.run();
+    expect(s.api.requests.filter((r) => r.method === 'GET' && r.path.includes('/pulls')).map((r) => new URL(r.path, 'http://x').searchParams.get('page') ?? '1')).toEqual(['1', '2']);
   });
 });

@@ -13,6 +13,7 @@ import { clusterConfig } from '../../helpers/cluster-files';
 import { renderOnce } from '../../helpers/render-once';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { startGitlabApiStandIn } from './gitlab-api-stand-in';
+import { startGiteaApiStandIn } from './gitea-api-stand-in';
 import { bareRemote, isRef, sourceCheckout, tempDir } from './git-repos';
 
 export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
@@ -78,7 +79,7 @@ export interface Scenario {
  * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
  * file with other content, a file that is no longer rendered, and the values it was rendered from.
  */
-export async function scenario(folderFiles?: Record<string, string>, provider: 'github' | 'gitlab' = 'github'): Promise<Scenario> {
+export async function scenario(folderFiles?: Record<string, string>, provider: 'github' | 'gitlab' | 'gitea' = 'github'): Promise<Scenario> {
   const config = prodConfig();
   const first = rendered(config)[0]!;
   const inFolder = folderFiles ?? {
@@ -88,7 +89,8 @@ export async function scenario(folderFiles?: Record<string, string>, provider: '
   };
   const remote = await copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
   const branchExists = (branch: string) => isRef(remote, `refs/heads/${branch}`);
-  const api = provider === 'github' ? await startGithubApiStandIn({ token: TOKEN, branchExists }) : await startGitlabApiStandIn({ token: TOKEN, branchExists });
+  const standIns = { github: startGithubApiStandIn, gitlab: startGitlabApiStandIn, gitea: startGiteaApiStandIn };
+  const api = await standIns[provider]({ token: TOKEN, branchExists });
   const cacheDir = join(tempDir('cache'), 'cluster-gitops');
   const sourceRepo = await (source ??= sourceCheckout());
   const withRemote = { ...config, gitops: { ...config.gitops, repo: remote } };
@@ -104,7 +106,7 @@ export async function scenario(folderFiles?: Record<string, string>, provider: '
         config: cfg,
         files: options.files ?? rendered(cfg),
         token: TOKEN,
-        apiUrl: provider === 'github' ? api.url : `${api.url}/api/v4`,
+        apiUrl: { github: api.url, gitlab: `${api.url}/api/v4`, gitea: `${api.url}/api/v1` }[provider],
         provider,
         remotePath: { owner: api.owner, name: api.repo },
         allowInsecureHttp: true,
