@@ -78,7 +78,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       const ofSelected = collisions.filter((c) => c.cluster === selected[0] || c.other === selected[0]);
       if (ofSelected.length > 0) throw new ConfigError(ofSelected.map((c) => c.message));
       for (const c of collisions) warn(`${c.message} (without --cluster this is an error)`);
-      for (const { file, config } of selected) secretReferencesSentElsewhere(file, config).forEach(warn);
+      for (const { file, config } of selected) for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
       return selected;
     }
     problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
@@ -93,7 +93,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const fleet = wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted), ...loaded] : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
-  for (const { file, config } of loaded) secretReferencesSentElsewhere(file, config).forEach(warn);
+  for (const { file, config } of loaded) for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
   return loaded;
 }
 

@@ -28,7 +28,7 @@ export interface ParsedClusterYaml {
 export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: string[] } {
   const lineCounter = new LineCounter();
   // The library's own unique-keys check compares each key with every earlier one of its mapping: 70,000 keys took
-  // half a minute. duplicateKeys() does the same check once, with a set per mapping.
+  // half a minute. duplicateKeyOffsets() does the same check once, with a set per mapping.
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
   const at = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
@@ -40,7 +40,7 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
       const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
       return `${where}: not valid YAML: ${what}`;
     }),
-    ...duplicateKeys(doc).map((offset) => `${at(offset)}: not valid YAML: Map keys must be unique`),
+    ...duplicateKeyOffsets(doc).map((offset) => `${at(offset)}: not valid YAML: Map keys must be unique`),
   ];
   if (problems.length > 0) return { problems };
   try {
@@ -66,7 +66,7 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
  * Where a key repeats one of its mapping, as the yaml library's `uniqueKeys` finds them (scalars by value, other
  * keys by identity), in linear time.
  */
-function duplicateKeys(doc: Document): number[] {
+export function duplicateKeyOffsets(doc: Document): number[] {
   const offsets: number[] = [];
   visit(doc, {
     Map(_, map) {

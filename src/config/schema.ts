@@ -286,7 +286,7 @@ function withContextFromExtraData<T extends { context: Record<string, string>; e
   if (text === undefined) return argocd;
   let parsed: unknown;
   try {
-    parsed = parseYaml(text, { version: '1.1' });
+    parsed = parseYaml(text, { version: '1.1', uniqueKeys: false }); // extraData's own check reports a repeated key
   } catch {
     parsed = {}; // extraData's own check reports the YAML error
   }

@@ -36,6 +36,14 @@ describe('duplicate keys', () => {
   });
 });
 
+describe('duplicate keys inside a ConfigMap value (extraData), read as YAML 1.1', () => {
+  it('are refused at the line of the repeated key, and YAML 1.1 numbers count as the same key', () => {
+    const file = (text: string) => `name: prod\nrollouts:\n  extraData:\n    template.team: |\n${text.replace(/^/gm, '      ')}`;
+    expect(problemsOf(file('message: a\nmessage: b\n'))).toContainEqual('clusters/prod.yaml: rollouts.extraData["template.team"]: not valid YAML: Map keys must be unique (line 6)');
+    expect(problemsOf(file('webhook:\n  x:\n    1: a\n    0x1: b\n'))).toContainEqual(expect.stringContaining('not valid YAML: Map keys must be unique (line 8)'));
+  });
+});
+
 describe('comments', () => {
   it('are what the lexer reads as comments, with their lines', () => {
     const parsed = parseClusterYaml('# one\nname: "a # not one"\nrelay: | # two\n  # not one either\nx: 1 # three\n');
