@@ -9,6 +9,7 @@ import packageJson from '../package.json';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
 import { renderCluster } from './render/render-cluster';
+import { colourPrefix, usesColour } from './terminal-colour';
 
 const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = {
   done: 0,
@@ -37,7 +38,8 @@ const VERSION_WORDS = new Set(['version', '--version', '-V']);
 export async function main(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const [name, ...args] = argv;
   const print = options.print ?? ((line: string) => console.log(line));
-  const printError = options.printError ?? ((line: string) => console.error(line));
+  const colour = usesColour(options.env ?? process.env, process.stderr.isTTY === true);
+  const printError = options.printError ?? ((line: string) => console.error(colour ? colourPrefix(line) : line));
   try {
     if (name === undefined || HELP_WORDS.has(name)) {
       print(await overview());
