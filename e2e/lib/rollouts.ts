@@ -81,6 +81,31 @@ export function getRollout(api: KubeApi, namespace: string, name: string): Promi
   return api.get(rolloutPath(namespace, name));
 }
 
+/**
+ * Whether `key` of the notified annotation is the one the engine recorded when it sent `fact`: the key starts with
+ * the fact's state, in the order of the trigger's oncePer (rollout-fact.ts: stateAndBucket), then the bucket.
+ */
+export function keyRecordsFact(fact: Json, key: string): boolean {
+  const state = [fact.generation, fact.phase, fact.currentStepIndex, fact.currentPodHash, fact.abort ?? false, fact.releaseId];
+  return key.startsWith(`${state.map((v) => String(v ?? '')).join('/')}/`);
+}
+
+/**
+ * Waits until the engine has recorded `fact` in the Rollout's notified annotation: until the write that ends the
+ * send is done. notifications-engine v0.5.0 writes that annotation with a merge patch of EVERY annotation of the
+ * copy it sent from, with no resourceVersion, so a release-id written while a send is in flight is written back
+ * to the old one. The catcher's reply is what ends a send, so a scenario that releases the moment it sees a fact
+ * lands in that window about half the time; a gitops commit lands at any moment.
+ */
+export function waitForRecorded(api: KubeApi, fact: CaughtRequest, timeoutMs = 30_000): Promise<Json> {
+  const { namespace, name } = fact.json.rollout;
+  return waitFor(`the engine to record the ${fact.json.phase} fact of ${namespace}/${name} in ${NOTIFIED}`, timeoutMs, async () => {
+    const object = await getRollout(api, namespace, name);
+    const keys = Object.keys(JSON.parse(object.metadata.annotations?.[NOTIFIED] ?? '{}') as Record<string, number>);
+    return keys.some((key) => keyRecordsFact(fact.json, key)) ? object : undefined;
+  });
+}
+
 export function factsOf(catcher: Catcher, namespace: string, name: string, options: { includeRefused?: boolean; since?: number } = {}): CaughtRequest[] {
   return catcher.facts((f) => f.source === 'argo-rollouts' && f.rollout?.namespace === namespace && f.rollout?.name === name, options);
 }

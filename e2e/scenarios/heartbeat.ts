@@ -1,7 +1,7 @@
 import { logLines } from '../lib/controllers';
 import { sleep, waitFor } from '../lib/processes';
 import type { Scenario } from '../lib/report';
-import { APP_IMAGE, createRollout, factsOf, getRollout, patchRollout, release, rollout, summary, waitForFact, waitForRollout } from '../lib/rollouts';
+import { APP_IMAGE, createRollout, factsOf, getRollout, patchRollout, release, RELEASE_ID, rollout, summary, waitForFact, waitForRecorded, waitForRollout } from '../lib/rollouts';
 import type { E2eContext } from './context';
 
 export const HEARTBEAT_NAMESPACE = 'e2e-heartbeat';
@@ -31,12 +31,14 @@ export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> 
   const ns = HEARTBEAT_NAMESPACE;
   const name = 'outage';
   await createRollout(ctx.api, rollout({ namespace: ns, name, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
-  const g = (await waitForFact(ctx.catcher, ns, name, 'Healthy', (f) => f.phase === 'Healthy', 60_000)).json.generation as number;
+  const healthy = await waitForFact(ctx.catcher, ns, name, 'Healthy', (f) => f.phase === 'Healthy', 60_000);
+  const g = healthy.json.generation as number;
+  await waitForRecorded(ctx.api, healthy);
   const accept = ctx.catcher.refuse((r) => r.json?.rollout?.namespace === ns && r.json?.rollout?.name === name);
   const downAt = Date.now();
   await patchRollout(ctx.api, ns, name, release('rel-2', `${APP_IMAGE}:2.0`));
   const lost = await waitForFact(ctx.catcher, ns, name, 'a refused Healthy at a new generation', (f) => f.generation > g && f.phase === 'Healthy', 90_000, { includeRefused: true, since: downAt });
-  await waitForRollout(ctx.api, ns, name, 'Healthy at that generation', (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === String(lost.json.generation));
+  const live = await waitForRollout(ctx.api, ns, name, 'Healthy at that generation', (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === String(lost.json.generation));
   // The webhook retries (1, 2, 4 s apart); the fact is lost only once the engine has given up on it.
   const attempts = () => factsOf(ctx.catcher, ns, name, { includeRefused: true, since: lost.at }).filter((r) => r.refused && r.json.phase === 'Healthy' && r.json.generation === lost.json.generation);
   await waitFor('the engine to give up on the Healthy fact', 30_000, async () => (attempts().length >= 4 ? true : undefined));
@@ -57,6 +59,7 @@ export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> 
   // reconciles).
   const bucketOf = (at: number) => Math.floor(at / 1000 / ctx.cluster.heartbeatBucketSeconds);
   s.check("nothing arrives again in the lost fact's bucket: the engine does not redeliver", bucketOf(late.at) > bucketOf(lost.at), { lost: lost.at, late: late.at });
+  s.check(`the live Rollout keeps the release-id of the patch (${RELEASE_ID})`, live.metadata.annotations?.[RELEASE_ID] === 'rel-2', live.metadata.annotations?.[RELEASE_ID]);
   s.check('the lost Healthy state arrives late, with the new release', late.json.releaseId === 'rel-2' && late.json.currentPodHash === lost.json.currentPodHash);
   s.check(`it is late by at most one resync (${ctx.cluster.resyncSeconds} s) plus slack after the receiver came back`, late.at - upAt <= heartbeatWindow(ctx), (late.at - upAt) / 1000);
 }

@@ -2,7 +2,7 @@ import type { Json } from '../lib/kube';
 import type { Scenario } from '../lib/report';
 import { sleep } from '../lib/processes';
 import { rolloutPath } from '../lib/kube';
-import { APP_IMAGE, createRollout, factsOf, patchRollout, release, rollout, summary, waitForFact } from '../lib/rollouts';
+import { APP_IMAGE, createRollout, factsOf, patchRollout, release, rollout, summary, waitForFact, waitForRecorded } from '../lib/rollouts';
 import type { E2eContext } from './context';
 
 export const PHASE0_NAMESPACE = 'e2e-phase0';
@@ -32,6 +32,7 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
   const hash1 = healthy1.json.currentPodHash as string;
 
   // Image update with a new release-id: one fact per step, never the new release-id with the old pod hash.
+  await waitForRecorded(ctx.api, healthy1);
   await patchRollout(ctx.api, ns, NAME, release('rel-2', `${APP_IMAGE}:2.0`));
   const healthy2 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at a new generation', (f) => next(f) && f.phase === 'Healthy', 90_000);
   g = healthy2.json.generation;
@@ -56,13 +57,15 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
 
   // Scale only: facts at the new generation with the same pod hash.
   await patchRollout(ctx.api, ns, NAME, { spec: { replicas: 3 } });
-  g = (await waitForFact(ctx.catcher, ns, NAME, 'Healthy at a new generation', (f) => next(f) && f.phase === 'Healthy', 60_000)).json.generation;
+  const healthy3 = await waitForFact(ctx.catcher, ns, NAME, 'Healthy at a new generation', (f) => next(f) && f.phase === 'Healthy', 60_000);
+  g = healthy3.json.generation;
   generations.push(g);
   const scaled = ofGeneration(g);
   s.note('scale only', scaled.map(summary));
   s.check('scale only: facts at the next generation keep the pod hash and release-id', scaled.length > 0 && scaled.every((r) => r.json.currentPodHash === hash2 && r.json.releaseId === 'rel-2'));
 
   // A bad image stays Progressing; status.abort gives Degraded with abort: true.
+  await waitForRecorded(ctx.api, healthy3);
   await patchRollout(ctx.api, ns, NAME, release('rel-3', `${APP_IMAGE}:unpullable`));
   g = (await waitForFact(ctx.catcher, ns, NAME, 'Progressing at a new generation', (f) => next(f) && f.phase === 'Progressing')).json.generation;
   generations.push(g);
