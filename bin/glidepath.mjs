@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `glidepath` command. In a clone of the repository (src/ is there) it runs scripts/cli.mjs, which rebuilds the
-// bundle when a source changed; in an installed package it runs the bundle that `npm pack` put into bundle/.
+// bundle when a source changed; in an installed package it runs the bundle that `npm run pack` put into bundle/.
 import { existsSync } from 'node:fs';
 
 if (existsSync(new URL('../src/cli.ts', import.meta.url))) {

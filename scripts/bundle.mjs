@@ -19,7 +19,7 @@ export const ENTRY_FILES = [BUNDLE, join(CURRENT, 'render-worker.mjs')];
 /** A build that is no longer current is removed once it is this old: no run still loads chunks from it. */
 const RETIRED_BUILD_TTL_MS = 10 * 60 * 1000;
 
-/** Where `npm pack` (prepack) puts the bundle that the installed package's bin/glidepath.mjs runs. */
+/** Where `npm run pack` (scripts/pack.mjs) puts the bundle that the installed package's bin/glidepath.mjs runs. */
 export const PACKAGE_BUNDLE = join(ROOT, 'bundle');
 
 /** Builds into a new folder, makes it current and returns it. */
@@ -38,7 +38,7 @@ export async function bundle() {
   return folder;
 }
 
-/** The bundle of the package: bundle/ replaced whole (scripts/pack-bundle.mjs, which `npm pack` runs). */
+/** The bundle of the package: bundle/ replaced whole (scripts/pack.mjs). */
 export async function bundlePackage() {
   rmSync(PACKAGE_BUNDLE, { recursive: true, force: true });
   await buildInto(PACKAGE_BUNDLE);

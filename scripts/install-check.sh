@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a user gets: packs this package as `npm pack` does, installs the tarball with `npm install <tarball>` into an
+# What a user gets: packs this package as `npm run pack` does, installs the tarball with `npm install <tarball>` into an
 # empty project outside the repository, and runs the installed `glidepath` there on a copy of clusters/.
 # .ci/run runs it. Fails when the tarball ships something it should not (sources, tests) or lacks what runs.
 set -euo pipefail
@@ -8,7 +8,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
-tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+tarball="$(node scripts/pack.mjs --pack-destination "$work" | tail -n 1)"
 version="$(node -p "require('./package.json').version")"
 
 # Every path the tarball holds must be under a folder of package.json's "files" (or one npm always adds).
@@ -24,7 +24,12 @@ mkdir -p "$project/clusters"
 cp "$root"/clusters/*.yaml "$project/clusters/"
 cd "$project"
 echo '{ "name": "glidepath-install-check", "private": true }' > package.json
-npm install --no-audit --no-fund --silent "$tarball"
+npm install --no-audit --no-fund "$tarball" 2> "$work/install.err"
+if grep -qi 'warn' "$work/install.err"; then
+  echo "install-check: npm install <tarball> printed warnings:" >&2
+  cat "$work/install.err" >&2
+  exit 1
+fi
 
 installed="$(npx --no-install glidepath --version)"
 if [ "$installed" != "$version" ]; then
