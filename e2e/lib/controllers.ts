@@ -11,7 +11,7 @@ export interface Controllers {
 }
 
 /** A copy of the admin kubeconfig whose context namespace is the controller's own (where it reads its ConfigMap). */
-function kubeconfigIn(plane: ControlPlane, tmp: string, name: string, namespace: string): string {
+export function kubeconfigIn(plane: ControlPlane, tmp: string, name: string, namespace: string): string {
   const file = join(tmp, `${name}.kubeconfig`);
   writeFileSync(file, readFileSync(plane.adminKubeconfig, 'utf8').replace(/namespace: default/, `namespace: ${namespace}`), { mode: 0o600 });
   return file;

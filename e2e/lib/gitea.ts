@@ -124,3 +124,65 @@ export async function startGitea(bin: string, staticRoot: string, tmp: string): 
   await waitFor('Gitea to answer /api/v1/version', 120_000, async () => ((await api('GET', '/version')).status === 200 ? true : undefined), [child]);
   return { process: child, url, apiUrl, token, prToken, user: GITEA_USER, api };
 }
+
+/** The cluster gitops repo `pr` ships to: it changes only by merged pull requests. */
+export const GITOPS_REPO = 'gitops';
+/**
+ * The repo of one scenario's own Application (`apps/sync-failure` -> `apps-sync-failure`), committed to directly as
+ * a team's app repo would be. One repo each: Argo CD syncs a branch's newest commit, so another scenario's commit
+ * on a shared branch would become the revision of this one's sync.
+ */
+export const appsRepo = (folder: string): string => folder.replace(/\//g, '-');
+const madeRepos = new Set<string>();
+
+async function ensureRepo(gitea: Gitea, name: string): Promise<void> {
+  const key = `${gitea.url}/${name}`;
+  if (madeRepos.has(key)) return;
+  const repo = await gitea.api('POST', '/user/repos', { name, auto_init: true, default_branch: 'main', readme: 'Default' });
+  if (repo.status !== 201) throw new Error(`creating the ${name} repo: HTTP ${repo.status} ${JSON.stringify(repo.data)}`);
+  madeRepos.add(key);
+}
+
+let mainWrites: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one write to a main branch at a time: Gitea commits through a temporary clone and push, so two writes at
+ * once can find main moved under them.
+ */
+export function onMain<T>(write: () => Promise<T>): Promise<T> {
+  const next = mainWrites.then(write, write);
+  mainWrites = next.catch(() => undefined);
+  return next;
+}
+
+/** One commit on main of the folder's apps repo that writes `files` under `folder` (Gitea's change-files API); returns its id. */
+export function commitFiles(gitea: Gitea, folder: string, files: Readonly<Record<string, string>>, message: string): Promise<string> {
+  const repo = appsRepo(folder);
+  return onMain(async () => {
+    await ensureRepo(gitea, repo);
+    const operations = [];
+    for (const [file, content] of Object.entries(files)) {
+      const existing = await gitea.api<{ sha?: string }>('GET', `/repos/${gitea.user}/${repo}/contents/${folder}/${file}?ref=main`);
+      operations.push({ operation: existing.status === 200 ? 'update' : 'create', path: `${folder}/${file}`, content: Buffer.from(content).toString('base64'), ...(existing.status === 200 ? { sha: existing.data.sha } : {}) });
+    }
+    const answer = await gitea.api<{ commit: { sha: string } }>('POST', `/repos/${gitea.user}/${repo}/contents`, { files: operations, message, branch: 'main' });
+    if (answer.status !== 201) throw new Error(`committing ${folder}: HTTP ${answer.status} ${JSON.stringify(answer.data)}`);
+    return answer.data.commit.sha;
+  });
+}
+
+/** Where Argo CD reads a folder of its apps repo. */
+export function appsSource(gitea: Gitea, path: string): { repoURL: string; path: string; targetRevision: string } {
+  return { repoURL: `${gitea.url}/${gitea.user}/${appsRepo(path)}.git`, path, targetRevision: 'main' };
+}
+
+/**
+ * Merges a pull request through the API once Gitea has checked it: right after a push or an edit its `mergeable`
+ * is still being computed, and a merge then is refused with 405 "Please try again later".
+ */
+export async function mergePull(gitea: Gitea, repo: string, number: number): Promise<{ status: number; data: unknown; waitedMs: number }> {
+  const started = Date.now();
+  await waitFor(`pull request #${number} to be checked mergeable`, 60_000, async () => ((await gitea.api<{ mergeable?: boolean }>('GET', `/repos/${gitea.user}/${repo}/pulls/${number}`)).data.mergeable === true ? true : undefined));
+  const answer = await onMain(() => gitea.api('POST', `/repos/${gitea.user}/${repo}/pulls/${number}/merge`, { Do: 'merge', delete_branch_after_merge: true }));
+  return { ...answer, waitedMs: Date.now() - started };
+}

@@ -14,6 +14,9 @@ export const REPO_DIR = resolve(E2E_DIR, '..');
 export const CLUSTER_FILE = join(E2E_DIR, 'clusters', 'e2e.yaml');
 /** A namespace outside every Role of the prune, labelled restricted like the others. */
 export const OUTSIDE_NAMESPACE = 'e2e-outside';
+/** The tracked namespace the gitops loop's first change adds (made here, labelled like the others, since a sync does not label it). */
+export const LOOP_NAMESPACE = 'e2e-loop';
+const ARGOCD_PART_OF = { 'app.kubernetes.io/part-of': 'argocd' };
 
 export interface E2eCluster {
   readonly name: string;
@@ -110,7 +113,7 @@ export async function installCrds(kubectl: Kubectl, plane: ControlPlane): Promis
 }
 
 export function clusterNamespaces(cluster: E2eCluster): string[] {
-  return [...new Set([cluster.rolloutsNamespace, cluster.pruneNamespace, cluster.argocdNamespace, ...cluster.trackedNamespaces, OUTSIDE_NAMESPACE])];
+  return [...new Set([cluster.rolloutsNamespace, cluster.pruneNamespace, cluster.argocdNamespace, ...cluster.trackedNamespaces, OUTSIDE_NAMESPACE, LOOP_NAMESPACE])];
 }
 
 export async function createNamespaces(kubectl: Kubectl, cluster: E2eCluster): Promise<string[]> {
@@ -145,8 +148,10 @@ export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, relay
   const objects = [
     secret(cluster.rolloutsNamespace, 'argo-rollouts-notification-secret', { [cluster.tokenSecretKey]: relayToken }),
     secret(cluster.argocdNamespace, 'argocd-notifications-secret', { [cluster.tokenSecretKey]: relayToken }),
-    secret(cluster.argocdNamespace, 'argocd-secret', {}),
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argocd-cm', namespace: cluster.argocdNamespace }, data: {} },
+    // Argo CD's settings informers see only objects labelled part-of: argocd (the application controller exits
+    // with "configmap argocd-cm not found" otherwise; the notifications controller does not care).
+    { ...secret(cluster.argocdNamespace, 'argocd-secret', {}), metadata: { name: 'argocd-secret', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF } },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argocd-cm', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF }, data: {} },
     ...cluster.trackedNamespaces.flatMap((namespace) => [
       secret(namespace, 'veridor-credentials', { VERIDOR_OWNER_TOKEN: 'e2e-not-a-real-token' }),
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'veridor-config', namespace }, data: { 'veridor.json': '{}' } },

@@ -43,7 +43,11 @@ const K8S_VERSION = 'v1.28.15';
 const ROLLOUTS_VERSION = 'v1.9.1';
 const ROLLOUTS_COMMIT = 'b6bd3bcf8f60d717a98763d26acc983db7f97cb0';
 const ARGOCD_VERSION = 'v3.2.12';
+const ARGOCD_SYNC_VERSION = 'v3.2.11';
 const GITEA_VERSION = 'v1.26.0';
+// What Argo CD v3.2.12 pins for the repo server's tools (its hack/tool-versions.sh).
+const HELM_VERSION = 'v3.18.4';
+const KUSTOMIZE_VERSION = 'v5.7.0';
 
 const LOOPBACK_ONLY = 'the upstream code listens on 0.0.0.0 with no flag to change it; the e2e listens on 127.0.0.1 only';
 
@@ -139,6 +143,35 @@ export const COMPONENTS: readonly Component[] = [
     optional: true,
   },
   {
+    // The application controller and the repo server. v3.2.12's do not compile: its controller/cache/info.go (a
+    // backported fix) calls settings.ValidateExternalURL, which v3.2.12 does not define. v3.2.11 is the newest
+    // release whose whole module builds; the notifications controller stays at v3.2.12 (its packages build).
+    name: 'argo-cd-sync',
+    buildModule: 'argo-cd-sync',
+    module: 'github.com/argoproj/argo-cd/v3',
+    version: ARGOCD_SYNC_VERSION,
+    binaries: {
+      'argocd-application-controller': './cmd/argocd-application-controller',
+      'argocd-repo-server': './cmd/argocd-repo-server',
+    },
+    ldflags: [
+      `-X github.com/argoproj/argo-cd/v3/common.version=${ARGOCD_SYNC_VERSION.slice(1)}`,
+      `-X github.com/argoproj/argo-cd/v3/common.gitTag=${ARGOCD_SYNC_VERSION}`,
+      '-X github.com/argoproj/argo-cd/v3/common.gitTreeState=clean',
+    ],
+    patches: [
+      {
+        module: 'github.com/argoproj/argo-cd/v3',
+        file: 'controller/appcontroller.go',
+        from: 'metricsAddr := fmt.Sprintf("0.0.0.0:%d", metricsPort)',
+        to: 'metricsAddr := fmt.Sprintf("127.0.0.1:%d", metricsPort)',
+        why: `application controller metrics: ${LOOPBACK_ONLY}`,
+      },
+    ],
+    versionArgs: ['version'],
+    optional: true,
+  },
+  {
     name: 'gitea',
     buildModule: 'gitea',
     module: 'code.gitea.io/gitea',
@@ -152,6 +185,37 @@ export const COMPONENTS: readonly Component[] = [
     runtimeFolders: ['options', 'templates'],
     patches: [],
     versionArgs: ['--version'],
+    optional: true,
+  },
+  {
+    name: 'helm',
+    buildModule: 'helm',
+    module: 'helm.sh/helm/v3',
+    version: HELM_VERSION,
+    binaries: { helm: 'helm.sh/helm/v3/cmd/helm' },
+    // What its Makefile stamps, but no commit: the module proxy records none for this tag. The Kubernetes version is
+    // that of its k8s.io modules (v0.33.2 in e2e/modules/helm/go.mod).
+    ldflags: [
+      `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
+      '-X helm.sh/helm/v3/internal/version.gitTreeState=clean',
+      '-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1',
+      '-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=33',
+      '-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1',
+      '-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=33',
+    ],
+    patches: [],
+    versionArgs: ['version', '--short'],
+    optional: true,
+  },
+  {
+    name: 'kustomize',
+    buildModule: 'kustomize',
+    module: 'sigs.k8s.io/kustomize/kustomize/v5',
+    version: KUSTOMIZE_VERSION,
+    binaries: { kustomize: 'sigs.k8s.io/kustomize/kustomize/v5' },
+    ldflags: [`-X sigs.k8s.io/kustomize/api/provenance.version=${KUSTOMIZE_VERSION}`],
+    patches: [],
+    versionArgs: ['version'],
     optional: true,
   },
 ];

@@ -1,6 +1,7 @@
 import type { Catcher } from '../lib/catcher';
 import type { Binaries, ControlPlane } from '../lib/control-plane';
 import type { Controllers } from '../lib/controllers';
+import type { ArgoCd } from '../lib/argocd';
 import type { Gitea } from '../lib/gitea';
 import type { E2eCluster, Kubectl } from '../lib/install';
 import type { KubeApi } from '../lib/kube';
@@ -19,6 +20,9 @@ export interface E2eContext {
   /** Missing when Gitea did not build or start; then giteaError says why. */
   readonly gitea?: Gitea;
   readonly giteaError?: string;
+  /** The application controller and repo server; missing when they did not build or start (argocdError says why). */
+  readonly argocd?: ArgoCd;
+  readonly argocdError?: string;
 }
 
 export const secondsSince = (at: number): number => Math.round((Date.now() - at) / 100) / 10;

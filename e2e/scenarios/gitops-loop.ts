@@ -1,22 +1,20 @@
 /**
  * The product's own path on a real forge: `pr --provider gitea` opens the pull request on the real Gitea, a rerun
  * does nothing, a config change refreshes the same pull request, a wrong token is refused, and the merge through
- * Gitea's API puts the rendered folder on the base branch.
+ * Gitea's API puts the rendered folder on the base branch; then a real Argo CD syncs it (argocd-loop.ts).
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import type { Gitea } from '../lib/gitea';
-import { REPO_DIR } from '../lib/install';
+import { GITOPS_REPO, mergePull, onMain, type Gitea } from '../lib/gitea';
+import { LOOP_NAMESPACE, REPO_DIR } from '../lib/install';
 import { runCommand } from '../lib/kube';
 import type { Scenario } from '../lib/report';
+import { argoCdLoop } from './argocd-loop';
 import type { E2eContext } from './context';
 
-export const GITOPS_REPO = 'gitops';
 const LABEL = 'glidepath';
 const REVIEWER = 'e2e-reviewer';
-/** The tracked namespace the second change adds. */
-export const LOOP_NAMESPACE = 'e2e-loop';
 
 interface Pull {
   number: number;
@@ -51,11 +49,11 @@ export function pr(ctx: E2eContext, gitea: Gitea, clusters: string, extra: reado
   ], { GITEA_TOKEN: token, GITHUB_TOKEN: '', GITLAB_TOKEN: '', GITHUB_API_URL: '' });
 }
 
-/** A copy of the rendered cluster file with one change, in a clusters folder of its own. */
-export function changedClusters(ctx: E2eContext, name: string, change: (doc: ReturnType<typeof parseDocument>) => void): string {
+/** A copy of the run's cluster file (or of the one in `from`) with one change, in a clusters folder of its own. */
+export function changedClusters(ctx: E2eContext, name: string, change: (doc: ReturnType<typeof parseDocument>) => void, from = join(ctx.tmp, 'clusters')): string {
   const dir = join(ctx.tmp, name);
   mkdirSync(dir, { recursive: true });
-  const doc = parseDocument(readFileSync(join(ctx.tmp, 'clusters', 'e2e.yaml'), 'utf8'));
+  const doc = parseDocument(readFileSync(join(from, 'e2e.yaml'), 'utf8'));
   change(doc);
   writeFileSync(join(dir, 'e2e.yaml'), doc.toString());
   return dir;
@@ -80,7 +78,8 @@ async function fileAt(gitea: Gitea, ref: string, path: string): Promise<string |
 
 const commandDetail = (result: { code: number; stdout: string; stderr: string }) => ({ code: result.code, output: `${result.stdout}${result.stderr}`.trim().split('\n').slice(-12) });
 
-export async function gitopsLoop(ctx: E2eContext, s: Scenario): Promise<void> {
+/** `othersDone`: the other scenarios have finished (the Argo CD half changes what they watch). */
+export async function gitopsLoop(ctx: E2eContext, s: Scenario, othersDone: Promise<void>): Promise<void> {
   const gitea = ctx.gitea;
   if (gitea === undefined) {
     s.check('Gitea is running', false, ctx.giteaError);
@@ -127,8 +126,11 @@ export async function gitopsLoop(ctx: E2eContext, s: Scenario): Promise<void> {
   s.note('merge of a WIP: pull request', { status: mergeWip.status, data: mergeWip.data });
   s.check('Gitea refuses to merge a WIP: pull request', mergeWip.status >= 400, mergeWip);
   const ready = await gitea.api('PATCH', `/repos/${gitea.user}/${GITOPS_REPO}/pulls/${pull.number}`, { title: updated!.title.replace(/^WIP: /, '') });
-  const merged = await gitea.api('POST', `/repos/${gitea.user}/${GITOPS_REPO}/pulls/${pull.number}/merge`, { Do: 'merge', delete_branch_after_merge: true });
-  s.check('marked ready, the merge through Gitea\'s API succeeds', ready.status === 201 && merged.status === 200, { ready: ready.status, merged: merged.status, data: merged.data });
+  const early = await onMain(() => gitea.api('POST', `/repos/${gitea.user}/${GITOPS_REPO}/pulls/${pull.number}/merge`, { Do: 'merge', delete_branch_after_merge: true }));
+  s.note('a merge right after the edit', { status: early.status, data: early.data });
+  const merged = early.status === 200 ? { ...early, waitedMs: 0 } : await mergePull(gitea, GITOPS_REPO, pull.number);
+  s.note('waited for Gitea to check the pull request (ms)', merged.waitedMs);
+  s.check('marked ready, the merge through Gitea\'s API succeeds (once Gitea has checked it: 405 "Please try again later" before)', ready.status === 201 && merged.status === 200 && (early.status === 200 || (early.status === 405 && /try again later/i.test(JSON.stringify(early.data)))), { ready: ready.status, early: early.status, merged: merged.status, data: merged.data });
   const expected = await synth(tracked);
   const differ: string[] = [];
   for (const file of readdirSync(expected).filter((f) => f.endsWith('.yaml'))) if ((await fileAt(gitea, 'main', `${folder}/${file}`)) !== readFileSync(join(expected, file), 'utf8')) differ.push(file);
@@ -136,4 +138,30 @@ export async function gitopsLoop(ctx: E2eContext, s: Scenario): Promise<void> {
 
   const after = await pr(ctx, gitea, tracked);
   s.check('pr after the merge: nothing to change, nothing opened', after.code === 0 && (await openPulls(gitea)).length === 0, commandDetail(after));
+
+  await othersDone;
+  if (ctx.argocd === undefined) {
+    s.check('Argo CD (application controller, repo server, helm, kustomize, Redis) is running', false, ctx.argocdError);
+    return;
+  }
+  await argoCdLoop(ctx, s, gitea, {
+    mainCommit: () => mainCommit(gitea),
+    mergeChange: async (name, change) => {
+      const changed = changedClusters(ctx, name, change, tracked);
+      const opened = await pr(ctx, gitea, changed);
+      const [next] = await openPulls(gitea);
+      if (opened.code !== 0 || next === undefined) throw new Error(`pr of ${name} opened nothing: ${JSON.stringify(commandDetail(opened))}`);
+      const answer = await mergePull(gitea, GITOPS_REPO, next.number);
+      if (answer.status !== 200) throw new Error(`merging pull request #${next.number}: HTTP ${answer.status} ${JSON.stringify(answer.data)}`);
+      return mainCommit(gitea);
+    },
+  });
+}
+
+/** main's commit as git sees it, which is what Argo CD resolves `main` to. */
+async function mainCommit(gitea: Gitea): Promise<string> {
+  const result = await runCommand('git', ['ls-remote', `${gitea.url}/${gitea.user}/${GITOPS_REPO}.git`, 'refs/heads/main'], { GIT_TERMINAL_PROMPT: '0' });
+  const commit = /^([0-9a-f]{40})\s/.exec(result.stdout)?.[1];
+  if (commit === undefined) throw new Error(`git ls-remote of the gitops repo gave no main: ${result.stderr}`);
+  return commit;
 }

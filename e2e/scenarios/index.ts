@@ -1,10 +1,12 @@
 import type { Scenario } from '../lib/report';
 import { argoCdSyncFailure } from './argocd';
+import { argoManagedRollout } from './argo-managed-rollout';
 import type { E2eContext } from './context';
-import { gitopsLoop } from './gitops-loop';
 import { heartbeat, receiverDown } from './heartbeat';
+import { hookPinnedSync } from './hook-pinned-sync';
 import { phase0 } from './phase0';
 import { prune } from './prune';
+import { realSyncFailure } from './real-sync-failure';
 import { veridorGate } from './veridor';
 
 export interface ScenarioDefinition {
@@ -21,6 +23,10 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   { name: 'receiver down', source: 'context/000, rule C (receiver scaled to zero)', run: receiverDown },
   { name: 'prune', source: 'context/000, option A (the prune CronJob); DESIGN.md section 4 (kubectl annotate)', run: prune },
   { name: 'Veridor gate', source: 'context/004 (the Veridor Argo Rollouts page), its e2e table', run: veridorGate },
-  { name: 'gitops loop', source: 'issue 24, item 4: pr on a real forge, merged through its API', run: gitopsLoop },
+  // The status written by hand, for the shapes a real sync does not give on cue: a re-reconcile with an unchanged
+  // finishedAt, a second failure of the same Application, an Application that never synced, one unlabelled.
   { name: 'Argo CD sync failure', source: 'context/000, S5; README "When a sync-failure fact is sent"', run: argoCdSyncFailure },
+  { name: 'Argo-managed Rollout', source: 'context/000, second round (an Argo-managed throwaway app)', run: argoManagedRollout },
+  { name: 'hook-pinned sync', source: 'context/000, second round, S1 (a PostSync hook and an indefinite pause)', run: hookPinnedSync },
+  { name: 'real sync failure', source: 'context/000, second round (a real sync failure, retry limit 2)', run: realSyncFailure },
 ];
