@@ -3,6 +3,7 @@ import { argoCdSyncFailure } from './argocd';
 import { argoManagedRollout } from './argo-managed-rollout';
 import type { E2eContext } from './context';
 import { heartbeat, receiverDown } from './heartbeat';
+import { helmChartDelivery } from './helm-chart-delivery';
 import { hookPinnedSync } from './hook-pinned-sync';
 import { phase0 } from './phase0';
 import { prune } from './prune';
@@ -28,5 +29,6 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   { name: 'Argo CD sync failure', source: 'context/000, S5; README "When a sync-failure fact is sent"', run: argoCdSyncFailure },
   { name: 'Argo-managed Rollout', source: 'context/000, second round (an Argo-managed throwaway app)', run: argoManagedRollout },
   { name: 'hook-pinned sync', source: 'context/000, second round, S1 (a PostSync hook and an indefinite pause)', run: hookPinnedSync },
+  { name: 'helm chart delivery', source: 'docs/coexistence.md: delivery helm-values with the argo-rollouts chart 2.41.0', run: helmChartDelivery },
   { name: 'real sync failure', source: 'context/000, second round (a real sync failure, retry limit 2)', run: realSyncFailure },
 ];
