@@ -28,7 +28,7 @@ export default defineCommand({
       type: 'string',
       value: 'URL',
       description:
-        "the provider's API (default GITHUB_API_URL, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab, https://<host>/api/v1 for Gitea)",
+        "the provider's API (default GITHUB_API_URL for github, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab, https://<host>/api/v1 for Gitea)",
     },
     'remote-path': {
       type: 'string',
@@ -76,7 +76,8 @@ export default defineCommand({
       );
     }
     const settings = gitopsSettings(values, context);
-    const apiUrl = values['api-url'] ?? envValue(context.env, 'GITHUB_API_URL');
+    const apiUrl = values['api-url'];
+    const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];
     const sourceCommitUrl = commitUrlBase(context.env, values['source-url']);
     const clusters = await rendered(
@@ -93,6 +94,7 @@ export default defineCommand({
       ...(unverified ? { unverified } : {}),
       dryRun: values['dry-run'] ?? false,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
+      ...(githubApiUrl !== undefined ? { githubApiUrl } : {}),
       ...(remotePath !== undefined ? { remotePath: parseRepoPath(remotePath, values['remote-path'] !== undefined ? '--remote-path' : '--github-repo') } : {}),
       ...(gitlabAuth !== undefined ? { gitlabAuth } : {}),
       ...(values['source-dir'] !== undefined ? { sourceDir: values['source-dir'] } : {}),

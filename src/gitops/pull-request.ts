@@ -41,6 +41,8 @@ export interface ShipSettings {
   readonly gitlabAuth?: GitlabAuth;
   /** The provider's API; default from the remote's host. */
   readonly apiUrl?: string;
+  /** GITHUB_API_URL: the API of the clusters whose provider is github only (GitHub Actions sets it on every job). */
+  readonly githubApiUrl?: string;
   /** The repository's path on its host when the remote URL does not tell it (a local path, a mirror). */
   readonly remotePath?: RepoPath;
   /** Do everything but push and call the API's write endpoints. */

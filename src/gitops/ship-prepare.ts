@@ -40,7 +40,7 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     }
     notes.push(`${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open glidepath change instead of opening another`);
   }
-  const apiUrl = settings.apiUrl ?? defaultApiUrl(target.remote, provider);
+  const apiUrl = settings.apiUrl ?? (provider === 'github' ? settings.githubApiUrl : undefined) ?? defaultApiUrl(target.remote, provider);
   const repoPath = settings.remotePath ?? target.remote.path;
   if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);

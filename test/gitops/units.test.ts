@@ -4,6 +4,8 @@ import { ownedFolder } from '../../src/gitops/folder';
 import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
 import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
 import { defaultApiUrl } from '../../src/gitops/providers';
+import { prepareCluster } from '../../src/gitops/ship-prepare';
+import { prodConfig, rendered } from './helpers/fixture';
 import { parseRemote, parseRepoPath, tokenScope } from '../../src/gitops/remote';
 import { reviewChanges } from '../../src/gitops/review';
 
@@ -105,7 +107,9 @@ describe('review and Markdown', () => {
     const review = reviewChanges('f', [], [{ path: 'big.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${big}\n` }]);
     const body = renderReviewMarkdown(review, { heading: 'h', fullDiffCommand: 'npm run diff -- --cluster prod' });
     expect(body.length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
-    expect(body).toMatch(/_The diff was cut to fit: \d+ of 8\d\d lines are not shown\. Run `npm run diff -- --cluster prod` to see all of it\._\n\n<\/details>\n$/);
+    expect(body).toMatch(
+      /_The diff was cut to fit: \d+ of 8\d\d lines are not shown\. Run `npm run diff -- --cluster prod` to see all of it\._\n\n<\/details>\n$/,
+    );
     expect(body).toContain('| added | ConfigMap | - | big |');
     const fenced = body.split('\n').filter((l) => l === '```' || l === '```diff');
     expect(fenced).toEqual(['```diff', '```']);
@@ -114,6 +118,24 @@ describe('review and Markdown', () => {
   it('a diff that fits is whole, in a collapsed block', () => {
     const review = reviewChanges('f', [{ path: 'a.yaml', content: cm('one', 'x') }], [{ path: 'a.yaml', content: cm('one', 'y') }]);
     const body = renderReviewMarkdown(review, { heading: 'h' });
-    expect(body).toContain('<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 +4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n');
+    expect(body).toContain(
+      '<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 +4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n',
+    );
+  });
+});
+
+describe('GITHUB_API_URL', () => {
+  // GitHub Actions sets it on every job: it sent a GitLab or Gitea token to api.github.com.
+  const cluster = (repo: string) => {
+    const config = prodConfig({}, repo);
+    return { config, files: rendered(config) };
+  };
+  it.each([
+    ['gitea', 'https://git.example.com/o/r.git', 'https://git.example.com/api/v1'],
+    ['gitlab', 'https://git.example.com/o/r.git', 'https://git.example.com/api/v4'],
+    ['github', 'https://git.example.com/o/r.git', 'https://api.github.com'],
+  ] as const)('applies to github clusters only (%s)', (provider, repo, api) => {
+    const prepared = prepareCluster(cluster(repo), { provider, githubApiUrl: 'https://api.github.com', tokens: { github: 't', gitlab: 't', gitea: 't' } });
+    expect(prepared.apiUrl).toBe(api);
   });
 });
