@@ -1,195 +1,221 @@
 /**
- * Reads a team's own ConfigMap keys (`extraData`) the way the engine reads them: notifications-engine v0.5.0
- * `ParseConfig` (pkg/api/config.go) unmarshals each value with sigs.k8s.io/yaml, and `NewAPI` (pkg/api/api.go) then
- * builds every service, compiles every trigger's `when` and `oncePer` with expr, and parses every template with
- * text/template and sprig. One failing key makes the engine refuse the whole ConfigMap, glidepath's keys with it.
+ * Reads a team's own ConfigMap keys (`extraData`) the way the engine of one release reads them at config load
+ * (notifications-engine pkg/api: `ParseConfig`, the controller's `InitGetVars`, then `NewAPI`): each value
+ * unmarshalled into the engine's own Go types (src/config/go-unmarshal.ts), every service built, every trigger's
+ * `when` and `oncePer` compiled, every templated field parsed, every selector parsed by `labels.Parse`. One failing
+ * key makes the engine refuse the whole ConfigMap, glidepath's keys with it: those are errors. What the engine
+ * accepts but is likely a mistake (a key it reads nothing from, a duplicate key) is a warning.
  */
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { isRecord } from '../is-record';
+import { literalTypeProblem } from '../notifications/expr/literal-types';
 import { ExprSyntaxError, parseExpr } from '../notifications/expr/parse';
+import { engineSchema, fieldOf, knownEngineVersions, unmarshalProblem, type EngineSchema, type GoType } from './go-unmarshal';
 import { LabelSelectorError, parseLabelSelector } from './label-selector';
-import { classifyKey, GLIDEPATH_NAME_PREFIX, TEMPLATE_SECTIONS, type EngineKey, type NotificationsEngine } from './engine-keys';
+import { classifyKey, GLIDEPATH_NAME_PREFIX, type EngineKey, type NotificationsEngine } from './engine-keys';
 import { duplicateKeyOffsets } from './parse-cluster-yaml';
 import { templateSyntaxProblem } from './template-syntax';
+import { githubServiceProblem } from './github-service';
 
 export interface ExtraDataProblem {
   readonly key: string;
   /** 1-based line inside the value, when the problem is at one. */
   readonly line?: number;
   readonly message: string;
-}
-
-/** A parsed value with a way to find the line of any of its nodes. */
-interface Parsed {
-  readonly value: unknown;
-  readonly root: Node | null;
-  readonly lineOf: (node: unknown) => number | undefined;
-}
-
-export function extraDataProblems(engine: NotificationsEngine, data: Readonly<Record<string, string>>): ExtraDataProblem[] {
-  return Object.entries(data).flatMap(([key, text]) => keyProblems(engine, key, text).map((p) => ({ key, ...p })));
-}
-
-function keyProblems(engine: NotificationsEngine, key: string, text: string): Omit<ExtraDataProblem, 'key'>[] {
-  const classified = classifyKey(engine, key);
-  if ('problem' in classified) return [{ message: classified.problem }];
-  const ownName = 'name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX);
-  if (ownName) return [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }];
-  const parsed = parseValue(text);
-  if ('message' in parsed) return [parsed];
-  return valueProblems(classified, parsed);
-}
-
-function parseValue(text: string): Parsed | { line?: number; message: string } {
-  const lineCounter = new LineCounter();
-  // logLevel 'error': a warning (an unresolved tag such as `!when`) is refused below instead of printed by node.
-  // Unique keys are checked once per mapping (the library's own check is quadratic: 70,000 context keys took a minute).
-  const document = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter, prettyErrors: false, logLevel: 'error' });
-  const error = document.errors[0] ?? document.warnings[0];
-  if (error !== undefined) {
-    const line = lineCounter.linePos(error.pos[0]).line;
-    return { line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
-  }
-  const duplicate = duplicateKeyOffsets(document)[0];
-  if (duplicate !== undefined) return { line: lineCounter.linePos(duplicate).line, message: 'not valid YAML: Map keys must be unique' };
-  const lineOf = (node: unknown): number | undefined => {
-    const range = (node as { range?: [number, number, number] } | null)?.range;
-    return range === undefined ? undefined : lineCounter.linePos(range[0]).line;
-  };
-  let value: unknown;
-  try {
-    value = document.toJS({ maxAliasCount: 50 });
-  } catch (error) {
-    return { message: `not valid YAML: ${(error as Error).message}` };
-  }
-  return { value, root: document.contents, lineOf };
+  /** `warning`: the engine loads it, but it is likely a mistake. @default error */
+  readonly severity?: 'warning';
 }
 
 type Problem = Omit<ExtraDataProblem, 'key'>;
 
-function valueProblems(key: EngineKey, parsed: Parsed): Problem[] {
+interface Parsed {
+  readonly value: unknown;
+  readonly root: Node | null;
+  readonly lineOf: (path: readonly (string | number)[]) => number | undefined;
+}
+
+const STRING_LIST: GoType = { kind: 'list', elem: { kind: 'string', go: 'string' }, go: '[]string' };
+const STRING_MAP: GoType = { kind: 'map', elem: { kind: 'string', go: 'string' }, go: 'map[string]string' };
+/** subscriptions.DefaultSubscription unmarshals itself through rawSubscription: sigs.k8s.io/yaml converts nothing below it. */
+const RAW_SUBSCRIPTION: GoType = {
+  kind: 'struct',
+  go: 'subscriptions.rawSubscription',
+  fields: { recipients: STRING_LIST, triggers: STRING_LIST, selector: { kind: 'string', go: 'string' } },
+};
+
+/**
+ * The problems of a team's keys on the notifications-engine versions `notificationsEngines`. `any`: a key fails
+ * when one of them refuses it (verify, on the versions of the declared release); `all`: only when every one of
+ * them does (the loader, which does not know the release yet: it refuses nothing that some engine accepts).
+ */
+export function extraDataProblems(
+  engine: NotificationsEngine,
+  data: Readonly<Record<string, string>>,
+  notificationsEngines: readonly string[] = knownEngineVersions(),
+  refusedBy: 'any' | 'all' = 'any',
+): ExtraDataProblem[] {
+  return Object.entries(data).flatMap(([key, text]) => {
+    const perVersion = notificationsEngines.map((version) => {
+      const schema = engineSchema(version);
+      return schema === undefined ? [{ message: `notifications-engine ${version} has no schema in src/config/engine-schemas.json; run npm run judge:engine -- --write-schemas` }] : keyProblems(engine, key, text, schema);
+    });
+    const isError = (problem: Problem) => problem.severity !== 'warning';
+    const accepted = perVersion.filter((problems) => !problems.some(isError));
+    // `all` with no version accepting: the newest one's reasons (each version words its list of types itself).
+    const chosen = refusedBy === 'any' ? perVersion : accepted.length > 0 ? accepted : perVersion.slice(-1);
+    const seen = new Set<string>();
+    return chosen
+      .flat()
+      .filter((problem) => refusedBy === 'any' || accepted.length === 0 || !isError(problem))
+      .filter((problem) => !seen.has(problem.message) && seen.add(problem.message) !== undefined)
+      .map((problem) => ({ key, ...problem }));
+  });
+}
+
+function keyProblems(engine: NotificationsEngine, key: string, text: string, schema: EngineSchema): Problem[] {
+  const classified = classifyKey(engine, key);
+  if ('problem' in classified) return [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }];
+  if ('name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX)) {
+    return [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }];
+  }
+  const parsed = parseValue(text);
+  if ('message' in parsed) return [parsed];
+  return [...parsed.warnings, ...valueProblems(classified, parsed.parsed, schema)];
+}
+
+function parseValue(text: string): { parsed: Parsed; warnings: Problem[] } | Problem {
+  const lineCounter = new LineCounter();
+  // logLevel 'error': a warning (an unresolved tag such as `!when`) is refused below instead of printed by node.
+  const document = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter, prettyErrors: false, logLevel: 'error' });
+  // An unknown tag (`!secret x`) is only a warning: the engine reads the value under it.
+  const error = document.errors[0];
+  if (error !== undefined) return { line: lineCounter.linePos(error.pos[0]).line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 50 });
+  } catch (caught) {
+    return { message: `not valid YAML: ${(caught as Error).message}` };
+  }
+  const lineOfNode = (node: unknown) => {
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range === undefined ? undefined : lineCounter.linePos(range[0]).line + (isBlockScalar(node) ? 1 : 0);
+  };
+  // Checked once per mapping, in linear time (the library's own uniqueKeys is quadratic).
+  const warnings = duplicateKeyOffsets(document).map((offset) => ({
+    line: lineCounter.linePos(offset).line,
+    message: `duplicate key ${JSON.stringify(keyAt(text, offset))}: the engine keeps the last one and ignores the others`,
+    severity: 'warning' as const,
+  }));
+  return { parsed: { value, root: document.contents, lineOf: (path) => lineOfNode(nodeAt(document.contents, path)) }, warnings };
+}
+
+function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Problem[] {
+  const typed = (type: GoType, converted = true): Problem[] => {
+    const problem = unmarshalProblem(parsed.value, type, '', converted);
+    return problem === undefined ? [] : [{ message: `the engine cannot read it: ${problem}`, ...lineOfField(parsed, problem) }];
+  };
   switch (key.kind) {
-    case 'service':
-      return isRecordOrEmpty(parsed.value) ? [] : [{ message: `a service is a YAML mapping of its settings, got ${describe(parsed.value)}` }];
+    case 'service': {
+      const options = schema.services[key.type];
+      if (options === undefined) return [{ message: `service type '${key.type}' is not supported by this engine (it knows ${Object.keys(schema.services).sort().join(', ')})` }];
+      const problems = typed(options);
+      if (problems.length === 0 && key.type === 'github') {
+        const github = githubServiceProblem(parsed.value, options);
+        if (github !== undefined) return [{ message: github }];
+      }
+      return problems;
+    }
     case 'template':
-      return templateProblems(parsed);
-    case 'trigger':
-      return triggerProblems(parsed);
-    case 'subscriptions':
-      return subscriptionProblems(parsed);
+      return [...typed(schema.notification), ...templatedProblems(parsed, schema)].slice(0, 1);
+    case 'trigger': {
+      const problems = typed({ kind: 'list', elem: schema.condition, go: '[]triggers.Condition' });
+      return problems.length > 0 ? problems : conditionProblems(parsed);
+    }
+    case 'subscriptions': {
+      const problems = typed({ kind: 'list', elem: RAW_SUBSCRIPTION, go: 'subscriptions.DefaultSubscriptions' }, false);
+      return problems.length > 0 ? problems : selectorProblems(parsed);
+    }
     case 'defaultTriggers':
     case 'serviceDefaultTriggers':
-      return stringListProblems(parsed.value, 'a list of trigger names');
+      return typed(STRING_LIST);
     case 'context':
-      return isRecordOrEmpty(parsed.value) && Object.values(parsed.value ?? {}).every((v) => typeof v === 'string')
-        ? []
-        : [{ message: 'context is a mapping of names to strings (quote numbers and booleans)' }];
+      return typed(STRING_MAP);
   }
 }
 
-function templateProblems(parsed: Parsed): Problem[] {
-  if (!isRecordOrEmpty(parsed.value)) return [{ message: `a template is a YAML mapping (message, webhook, slack, ...), got ${describe(parsed.value)}` }];
-  const template = parsed.value ?? {};
+/** Every templated field present must parse as a Go template (a number or a boolean there is its text). */
+function templatedProblems(parsed: Parsed, schema: EngineSchema): Problem[] {
   const problems: Problem[] = [];
-  const check = (path: string, value: unknown, node: unknown) => {
-    if (typeof value !== 'string') return;
-    const problem = templateSyntaxProblem(value);
-    if (problem === undefined) return;
-    const start = parsed.lineOf(node);
-    const blockOffset = isBlockScalar(node) ? 1 : 0;
-    problems.push({
-      line: start === undefined ? undefined : start + blockOffset + problem.line - 1,
-      message: `${path} does not parse as a Go template: ${problem.message}`,
-    });
-  };
-  if (template.message !== undefined && typeof template.message !== 'string') problems.push({ message: 'message must be a string' });
-  check('message', template.message, nodeAt(parsed.root, ['message']));
-  for (const [section, content] of Object.entries(template)) {
-    if (!TEMPLATE_SECTIONS.has(section)) continue;
-    if (!isRecordOrEmpty(content)) {
-      problems.push({ line: parsed.lineOf(nodeAt(parsed.root, [section])), message: `${section} must be a mapping` });
-      continue;
+  const lacking = new Set(schema.lackingFunctions);
+  for (const pattern of schema.templated) {
+    for (const { path, value } of matching(parsed.value, pattern.split('.'), [])) {
+      if (value === null || value === undefined || typeof value === 'object') continue;
+      const problem = templateSyntaxProblem(String(value), lacking);
+      if (problem === undefined) continue;
+      const start = parsed.lineOf(path);
+      problems.push({ ...(start === undefined ? {} : { line: start + problem.line - 1 }), message: `${path.join('.')} does not parse as a Go template: ${problem.message}` });
     }
-    walkStrings(content, [section], (path, value) => check(path.join('.'), value, nodeAt(parsed.root, path)));
   }
   return problems;
 }
 
-function triggerProblems(parsed: Parsed): Problem[] {
-  if (!Array.isArray(parsed.value)) return [{ message: `a trigger is a YAML list of conditions (when, oncePer, send), got ${describe(parsed.value)}` }];
-  const problems: Problem[] = [];
-  parsed.value.forEach((condition, i) => {
-    const at = (field?: string) => parsed.lineOf(nodeAt(parsed.root, field === undefined ? [i] : [i, field]));
-    if (!isRecordOrEmpty(condition)) {
-      problems.push({ line: at(), message: `[${i}] must be a mapping (when, oncePer, send, description)` });
-      return;
-    }
-    for (const field of ['when', 'oncePer', 'description'] as const) {
-      const value = condition?.[field];
-      if (value !== undefined && value !== null && typeof value !== 'string') {
-        problems.push({ line: at(field), message: `[${i}].${field} must be a string, got ${describe(value)} (quote it)` });
-      }
-    }
-    for (const field of ['when', 'oncePer'] as const) {
-      const text = condition?.[field];
-      if (typeof text !== 'string' || text === '') continue;
+function matching(value: unknown, pattern: readonly string[], path: (string | number)[]): { path: (string | number)[]; value: unknown }[] {
+  if (pattern.length === 0) return [{ path, value }];
+  const [step, ...rest] = pattern as [string, ...string[]];
+  if (Array.isArray(value)) return step === '*' ? value.flatMap((item, i) => matching(item, rest, [...path, i])) : [];
+  if (value === null || typeof value !== 'object') return [];
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.filter(([key]) => step === '*' || key.toLowerCase() === step.toLowerCase()).flatMap(([key, item]) => matching(item, rest, [...path, key]));
+}
+
+function conditionProblems(parsed: Parsed): Problem[] {
+  const conditions = Array.isArray(parsed.value) ? (parsed.value as (Record<string, unknown> | null)[]) : [];
+  return conditions.flatMap((condition, i) =>
+    (['when', 'oncePer'] as const).flatMap((field) => {
+      const value = fieldOf(condition, field);
+      if (value === undefined || value === null || value === '') return [];
       try {
-        parseExpr(text);
+        const problem = literalTypeProblem(parseExpr(String(value)));
+        return problem === undefined ? [] : [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${problem}` }];
       } catch (error) {
         if (!(error instanceof ExprSyntaxError)) throw error;
-        problems.push({ line: at(field), message: `[${i}].${field} does not compile: ${error.message}` });
+        return [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${error.message}` }];
       }
-    }
-    problems.push(...stringListProblems(condition?.send ?? [], 'a list of template names', `[${i}].send`, at('send')));
-  });
-  return problems;
+    }),
+  );
 }
 
-function subscriptionProblems(parsed: Parsed): Problem[] {
-  if (!Array.isArray(parsed.value)) return [{ message: `subscriptions is a YAML list of {recipients, triggers, selector}, got ${describe(parsed.value)}` }];
-  const problems: Problem[] = [];
-  parsed.value.forEach((subscription, i) => {
-    const line = parsed.lineOf(nodeAt(parsed.root, [i]));
-    if (!isRecordOrEmpty(subscription)) {
-      problems.push({ line, message: `[${i}] must be a mapping` });
-      return;
-    }
-    for (const field of ['recipients', 'triggers'] as const) {
-      const list = subscription?.[field] ?? [];
-      problems.push(...stringListProblems(list, `a list of ${field === 'recipients' ? 'services' : 'trigger names'}`, `[${i}].${field}`, line));
-      for (const name of Array.isArray(list) ? list : []) {
-        if (typeof name === 'string' && name.startsWith(GLIDEPATH_NAME_PREFIX)) {
-          problems.push({ line, message: `[${i}].${field} names ${name}: glidepath's own services and triggers are not for other subscriptions` });
-        }
-      }
-    }
-    const selector = subscription?.selector;
-    if (selector !== undefined && selector !== null) {
-      if (typeof selector !== 'string') problems.push({ line, message: `[${i}].selector must be a label selector string, e.g. team=payments` });
-      else {
-        try {
-          parseLabelSelector(selector);
-        } catch (error) {
-          if (!(error instanceof LabelSelectorError)) throw error;
-          problems.push({ line, message: `[${i}].selector ${JSON.stringify(selector)} is not a label selector: ${error.message}` });
-        }
-      }
+function selectorProblems(parsed: Parsed): Problem[] {
+  const subscriptions = Array.isArray(parsed.value) ? (parsed.value as (Record<string, unknown> | null)[]) : [];
+  return subscriptions.flatMap((subscription, i) => {
+    // Glidepath's own, not the engine's, rule: its services and triggers carry its facts only.
+    const own = (['recipients', 'triggers'] as const).flatMap((field) =>
+      ((fieldOf(subscription, field) as unknown[] | undefined) ?? [])
+        .filter((name) => String(name).startsWith(GLIDEPATH_NAME_PREFIX))
+        .map((name) => ({ line: parsed.lineOf([i, field]), message: `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions` })),
+    );
+    const selector = fieldOf(subscription, 'selector');
+    if (typeof selector !== 'string') return own;
+    try {
+      parseLabelSelector(selector);
+      return own;
+    } catch (error) {
+      if (!(error instanceof LabelSelectorError)) throw error;
+      return [...own, { line: parsed.lineOf([i, 'selector']), message: `[${i}].selector ${JSON.stringify(selector)}: ${error.message}` }];
     }
   });
-  return problems;
 }
 
-function stringListProblems(value: unknown, what: string, field = '', line?: number): Problem[] {
-  const prefix = field === '' ? '' : `${field} `;
-  if (value === null) return [];
-  if (!Array.isArray(value)) return [{ line, message: `${prefix}must be ${what}, got ${describe(value)}` }];
-  return value.some((item) => typeof item !== 'string') ? [{ line, message: `${prefix}must be ${what} (strings only)` }] : [];
+
+/** The line of the field a Go unmarshal error names (`EmailOptions.port`), when it is at the top of the value. */
+function lineOfField(parsed: Parsed, problem: string): { line?: number } {
+  const field = /Go struct field \w+\.(\w+)/.exec(problem)?.[1];
+  const line = field === undefined ? undefined : parsed.lineOf([field]);
+  return line === undefined ? {} : { line };
 }
 
-function walkStrings(value: unknown, path: (string | number)[], visit: (path: (string | number)[], value: string) => void): void {
-  if (typeof value === 'string') visit(path, value);
-  else if (Array.isArray(value)) value.forEach((item, i) => walkStrings(item, [...path, i], visit));
-  else if (isRecord(value)) for (const [key, item] of Object.entries(value)) walkStrings(item, [...path, key], visit);
+/** The key written at `offset` (up to its colon), for the message. */
+function keyAt(text: string, offset: number): string {
+  return /^(?:"[^"]*"|'[^']*'|[^:\n]*)/.exec(text.slice(offset))![0].trim().replace(/^["']|["']$/g, '');
 }
 
 function nodeAt(root: Node | null, path: readonly (string | number)[]): unknown {
@@ -205,15 +231,4 @@ function nodeAt(root: Node | null, path: readonly (string | number)[]): unknown 
 function isBlockScalar(node: unknown): boolean {
   const type = (node as { type?: string } | undefined)?.type;
   return type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
-}
-
-/** A mapping, or an empty value (sigs.k8s.io/yaml leaves the struct empty for `null` and ""). */
-function isRecordOrEmpty(value: unknown): value is Record<string, unknown> | null | undefined {
-  return value === null || value === undefined || isRecord(value);
-}
-
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'a list';
-  if (isRecord(value)) return 'a mapping';
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -10,11 +10,11 @@ const BUILTINS = ['and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', '
 
 /**
  * sprig v3's `genericMap` (Masterminds/sprig functions.go), without `env` and `expandenv`, which the engine
- * deletes, plus the Slack helpers the engine adds.
+ * deletes. Older engines have fewer (sprig v2): src/config/engine-schemas.json lists what each one lacks.
  */
 const ENGINE_FUNCTIONS = `hello ago date date_in_zone date_modify dateInZone dateModify duration durationRound htmlDate htmlDateInZone
 must_date_modify mustDateModify mustToDate now toDate unixEpoch abbrev abbrevboth trunc trim upper lower title untitle substr repeat
-trimall trimAll trimSuffix trimPrefix nospace initials randAlphaNum randAlpha randAscii randNumeric randSeededNumeric swapcase shuffle
+trimall trimAll trimSuffix trimPrefix nospace initials randAlphaNum randAlpha randAscii randNumeric swapcase shuffle
 snakecase camelcase kebabcase wrap wrapWith contains hasPrefix hasSuffix quote squote cat indent nindent replace plural sha1sum
 sha256sum adler32sum toString atoi int64 int float64 seq toDecimal split splitList splitn toStrings until untilStep add1 add sub div
 mod mul randInt add1f addf subf divf mulf biggest max min maxf minf ceil floor round join sortAlpha default empty coalesce all any
@@ -26,7 +26,7 @@ mustInitial reverse mustReverse uniq mustUniq without mustWithout has mustHas sl
 htpasswd genPrivateKey derivePassword buildCustomCert genCA genCAWithKey genSelfSignedCert genSelfSignedCertWithKey genSignedCert
 genSignedCertWithKey encryptAES decryptAES randBytes uuidv4 semver semverCompare fail regexMatch mustRegexMatch regexFindAll
 mustRegexFindAll regexFind mustRegexFind regexReplaceAll mustRegexReplaceAll regexReplaceAllLiteral mustRegexReplaceAllLiteral
-regexSplit mustRegexSplit regexQuoteMeta urlParse urlJoin slackUserByEmail slackChannel slackUserGroup`.split(/\s+/);
+regexSplit mustRegexSplit regexQuoteMeta urlParse urlJoin`.split(/\s+/);
 
 export const TEMPLATE_FUNCTION_NAMES: ReadonlySet<string> = new Set([...BUILTINS, ...ENGINE_FUNCTIONS]);
 
@@ -39,8 +39,11 @@ export interface TemplateSyntaxProblem {
   readonly message: string;
 }
 
-/** The first parse error text/template would report, or undefined when the template parses. */
-export function templateSyntaxProblem(text: string): TemplateSyntaxProblem | undefined {
+/**
+ * The first parse error text/template would report, or undefined when the template parses. `lacking`: functions
+ * of the list that this engine version does not have (its sprig is older).
+ */
+export function templateSyntaxProblem(text: string, lacking: ReadonlySet<string> = new Set()): TemplateSyntaxProblem | undefined {
   const blocks: { keyword: string; line: number }[] = [];
   let i = 0;
   const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
@@ -72,7 +75,7 @@ export function templateSyntaxProblem(text: string): TemplateSyntaxProblem | und
     } else if ((head === 'break' || head === 'continue') && !blocks.some((b) => b.keyword === 'range')) {
       return { line, message: `{{${head}}} outside {{range}}` };
     }
-    const unknown = unknownFunction(words);
+    const unknown = unknownFunction(words, lacking);
     if (unknown !== undefined) return { line, message: `function "${unknown}" not defined` };
   }
   const unclosed = blocks.at(-1);
@@ -128,14 +131,14 @@ function tokens(action: string): string[] | string {
 }
 
 /** A bare identifier in command position (first word, or after `|` or `(`) that names no function. */
-function unknownFunction(words: readonly string[]): string | undefined {
+function unknownFunction(words: readonly string[], lacking: ReadonlySet<string>): string | undefined {
   const start = words[0] !== undefined && KEYWORDS.has(words[0]) ? 1 : 0;
   for (let i = start; i < words.length; i++) {
     const previous = i === start ? '|' : words[i - 1]!;
     const word = words[i]!;
     const commandPosition = previous === '|' || previous === '(' || previous === ':=' || previous === '=' || previous === ',';
     if (!commandPosition) continue;
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && !KEYWORDS.has(word) && !TEMPLATE_FUNCTION_NAMES.has(word)) return word;
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && !KEYWORDS.has(word) && (!TEMPLATE_FUNCTION_NAMES.has(word) || lacking.has(word))) return word;
   }
   return undefined;
 }

@@ -65,8 +65,10 @@ function entriesOf(state: number, trigger: string, result: ReconcileResult, conf
         : condition.oncePer
           ? newOncePer(outcome.stateKey.slice(evaluation.oncePer.length + 1), evaluation.oncePer, condition.oncePerText!, before)
           : 'the condition became true';
+      if (!delivery.modelled) return entry(true, why, { request: `sent to ${delivery.url} (body not modelled)` });
       return entry(true, why, { body: delivery.json ?? delivery.body, request: `${delivery.method} ${delivery.url}` });
     }
+    if (outcome.outcome === 'not-modelled') return entry(false, `not evaluated: ${outcome.error ?? 'the engine model does not cover it'}`);
     if (outcome.outcome === 'not-triggered') {
       if (evaluation.whenError) return entry(false, `the condition fails to evaluate; the engine logs it and sends nothing: ${evaluation.whenError}`);
       return entry(false, `the condition is false: ${explainFalse(condition.when, variables)}`);

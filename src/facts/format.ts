@@ -20,6 +20,7 @@ export function factsText(header: string, reports: readonly StateReport[]): stri
       lines.push(`  ${entry.trigger}: ${entry.sent ? 'SENT' : 'not sent'}: ${entry.why}`);
       if (!entry.sent) continue;
       lines.push(`    ${entry.request}`);
+      if (entry.body === undefined) continue;
       const body = typeof entry.body === 'string' ? entry.body : JSON.stringify(entry.body, null, 2);
       for (const line of body.split('\n')) lines.push(`    ${line}`);
     }

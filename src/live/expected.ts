@@ -51,7 +51,7 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
     if (file === undefined && configMap.delivery !== 'helm-values') return [];
     const data = file === undefined ? configMap.data : configMapData(file.content, mode.configMapName);
     const loaded = loadConfigData(data);
-    const referenced = [...loaded.services.values()].flatMap((service) => [service.url, ...service.headers.map((h) => h.value)].join(' ').match(/\$[\w-]+/g) ?? []);
+    const referenced = [...loaded.services.values()].flatMap((service) => service.secretReferences.map((key) => `$${key}`));
     return [{
       engine,
       namespace,

@@ -7,7 +7,11 @@
 import { parse } from 'yaml';
 import { splitOwnedData } from '../notifications/config/extra-data';
 import type { NotificationsEngine } from '../config/engine-keys';
-import { extraDataProblems } from '../config/extra-data-parse';
+import { extraDataProblems, type ExtraDataProblem } from '../config/extra-data-parse';
+import type { ClusterConfig } from '../config/schema';
+import { engineRelease, rowsFrom } from '../notifications/engine-versions';
+import { declaredReleases } from '../notifications/support/engine-support';
+import { featuresOf, type ExprFeature } from '../notifications/expr/features';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
@@ -40,29 +44,60 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const { team } = splitOwnedData(all, context.config[engine].extraData);
     if (Object.keys(team).length === 0) continue;
     const ref = objectRef(manifest);
-    const parseProblems = extraDataProblems(engine, team);
+    const found = extraDataProblems(engine, team, engineVersionsOf(engine, context.config));
+    const at = (p: ExtraDataProblem) => `data[${JSON.stringify(p.key)}]${p.line !== undefined ? ` line ${p.line}` : ''}`;
+    const refusals = found.filter((p) => p.severity !== 'warning');
     tally.checkEach(ref, 'engine-accepts', () =>
-      parseProblems.map((p) => ({
-        message: `data[${JSON.stringify(p.key)}]${p.line !== undefined ? ` line ${p.line}` : ''}: ${p.message} (the engine would refuse the whole ConfigMap, glidepath's facts included)`,
+      refusals.map((p) => ({
+        message: `${at(p)}: ${p.message} (the engine would refuse the whole ConfigMap, glidepath's facts included)`,
         fix: "correct the key in the cluster file's extraData",
       })),
     );
-    if (parseProblems.length > 0) continue;
+    tally.warnEach(ref, 'engine-ignores', () =>
+      found.filter((p) => p.severity === 'warning').map((p) => ({ message: `${at(p)}: ${p.message}`, fix: "check the key in the cluster file's extraData" })),
+    );
+    if (refusals.length > 0) continue;
     const conditions = teamConditions(team);
-    tally.checkEach(ref, 'references', () => referenceProblems(all, team, conditions));
-    tally.checkEach(ref, 'time-bucket', () => timeBucketProblems(conditions));
-    tally.checkEach(ref, 'engine-release', () => releaseProblems(engine, context.config, conditionExpressions(conditions)));
+    // The engine loads both; they are likely mistakes, not refusals.
+    tally.warnEach(ref, 'references', () => referenceProblems(all, team, conditions));
+    tally.warnEach(ref, 'time-bucket', () => timeBucketProblems(conditions));
+    // Syntax an older expr lacks (`??`, `?.[`) does not compile; `string(x)` does (a call of an unset variable) and
+    // fails on every run: the engine loads that one, so it only warns.
+    const expressions = conditionExpressions(conditions);
+    const isSyntax = (at: TriggerExpressionAt) => featuresOf([at.expr]).some((feature) => SYNTAX_FEATURES.has(feature));
+    tally.checkEach(ref, 'engine-release', () => releaseProblems(engine, context.config, expressions.filter(isSyntax)));
+    tally.warnEach(ref, 'engine-release', () => releaseProblems(engine, context.config, expressions.filter((at) => !isSyntax(at))));
     tally.warnEach(ref, 'trigger-names', () => triggerNameWarnings(team, engine));
     tally.warnEach(ref, 'nil-safe', () => nilSafetyWarnings(conditions, engine));
   }
   return tally.report();
 }
 
+/**
+ * The notifications-engine versions of the declared release's row: what loads the ConfigMap (a later engine may
+ * read more fields, and refuse what this one ignores). A release outside the table (reported beside) takes them all.
+ */
+function engineVersionsOf(engine: NotificationsEngine, config: ClusterConfig): string[] {
+  const releases = declaredReleases(config);
+  const [table, release] = engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
+  const row = engineRelease(table, release);
+  return [...new Set((row === undefined ? rowsFrom(table, release) : [row]).flatMap((r) => r.notificationsEngine))];
+}
+
+const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set(['nil-coalescing', 'optional-index']);
+
+/** As the engine reads them: YAML 1.1, the last of duplicate keys. */
+const READ = { version: '1.1', logLevel: 'error', uniqueKeys: false } as const;
+
+function asList(value: unknown): (Record<string, unknown> | null)[] {
+  return Array.isArray(value) ? (value as (Record<string, unknown> | null)[]) : [];
+}
+
 function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[] {
   return Object.entries(team)
     .filter(([key]) => key.startsWith('trigger.'))
     .flatMap(([key, text]) =>
-      (parse(text, { version: '1.1', logLevel: 'error' }) as Record<string, unknown>[]).map((condition, i) => ({
+      asList(parse(text, READ)).map((condition: Record<string, unknown> | null, i) => ({
         at: `${key}[${i}]`,
         ...(typeof condition?.when === 'string' && condition.when !== '' ? { when: condition.when } : {}),
         ...(typeof condition?.oncePer === 'string' && condition.oncePer !== '' ? { oncePer: condition.oncePer } : {}),
@@ -101,7 +136,7 @@ function referenceProblems(all: Readonly<Record<string, string>>, team: Readonly
     ...Object.entries(team).filter(([key]) => key === 'defaultTriggers' || key.startsWith('defaultTriggers.')),
   ];
   for (const [key, text] of lists) {
-    const parsed = parse(text, { version: '1.1', logLevel: 'error' }) as unknown[];
+    const parsed = asList(parse(text, READ));
     parsed.forEach((entry, i) => {
       const subscription = isRecord(entry) ? entry : { triggers: [entry] };
       for (const trigger of (subscription.triggers as unknown[] | undefined) ?? []) {

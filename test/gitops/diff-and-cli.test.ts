@@ -126,21 +126,16 @@ describe.concurrent('npm run pr', () => {
 });
 
 describe.concurrent("verify's rules before pr and diff", () => {
-  // What synth renders and verify rejects: a subscription to a trigger nobody defined.
-  const undefinedTrigger = {
-    rollouts: {
-      extraData: {
-        'service.webhook.team-webhook': 'url: https://hooks.example.com/team\n',
-        subscriptions: '- recipients:\n    - team-webhook\n  triggers:\n    - on-nothing-defined\n',
-      },
-    },
+  // What synth renders and verify rejects: a service type that a newer engine has and the declared release's lacks.
+  const newerEngineService = {
+    rollouts: { extraData: { 'service.teams-workflows.team': 'recipientUrls:\n  team: $teams-url\n' } },
   };
-  const violation = /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/references: subscriptions\[0\] names trigger "on-nothing-defined", which is not defined/;
+  const violation = /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/engine-accepts: data\["service\.teams-workflows\.team"\]: service type 'teams-workflows' is not supported by this engine/;
 
   it('pr refuses a render that verify rejects (exit 1, the violations listed, nothing pushed); --skip-verify ships it and the body says so', async () => {
     const { stdout, stderr, clear, sinks } = cliLines();
     const s = await scenario();
-    const args = ['pr', '--clusters', clustersFor(s, undefinedTrigger), '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops', '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http'];
+    const args = ['pr', '--clusters', clustersFor(s, newerEngineService), '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops', '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http'];
     const env = { GITHUB_TOKEN: TOKEN };
     expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
     expect(stderr.join('\n')).toMatch(violation);
@@ -157,7 +152,7 @@ describe.concurrent("verify's rules before pr and diff", () => {
   it('diff refuses it too, and --skip-verify says so in its text', async () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await inSync();
-    const args = ['diff', '--clusters', clustersFor(s, undefinedTrigger), '--cluster', 'prod', '--cache-dir', s.cacheDir];
+    const args = ['diff', '--clusters', clustersFor(s, newerEngineService), '--cluster', 'prod', '--cache-dir', s.cacheDir];
     expect(await main(args, sinks)).toBe(1);
     expect(stderr.join('\n')).toMatch(violation);
     expect(await main([...args, '--skip-verify'], sinks)).toBe(0);
@@ -168,7 +163,7 @@ describe.concurrent("verify's rules before pr and diff", () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     const clusters = clusterDir({
-      'prod.yaml': { ...validConfig(), gitops: { repo: s.remote, path: FOLDER }, ...undefinedTrigger },
+      'prod.yaml': { ...validConfig(), gitops: { repo: s.remote, path: FOLDER }, ...newerEngineService },
       'dev.yaml': { ...validClusterFile({ name: 'dev' }), gitops: { repo: s.remote, path: 'clusters/dev/glidepath' } },
     });
     const args = ['pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -73,6 +73,25 @@ describe('the engine release table', () => {
     const rendered = renderCluster(clusterConfig()).map((file) => file.content).join('\n');
     expect(rendered).not.toContain('?.[');
     expect(rendered).toContain('(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]');
+  });
+});
+
+describe('the Argo CD 3.1 and 3.2 rows, against every patch release\'s go.mod', () => {
+  // Read from each tag's go.mod (test/fixtures/engine-versions/); the module proxy serves only some of them.
+  const { releases } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'engine-versions', 'argo-cd-3.1-3.2-go-mod.json'), 'utf8')) as {
+    releases: Record<string, { notificationsEngine: string; expr: string; sprig: string }>;
+  };
+
+  it('covers every 3.1 and 3.2 patch', () => {
+    expect(Object.keys(releases).filter((release) => release.startsWith('3.1.'))).toHaveLength(17);
+    expect(Object.keys(releases).filter((release) => release.startsWith('3.2.'))).toHaveLength(13);
+  });
+
+  it.each(Object.entries(releases))('Argo CD %s takes the row of its own pins', (release, pins) => {
+    const row = engineRelease('argo-cd', release)!;
+    expect(row.read).toContain(release);
+    expect(row.notificationsEngine).toContain(pins.notificationsEngine);
+    expect({ expr: `v${row.expr.version}`, sprig: `v${row.sprig}` }).toEqual({ expr: pins.expr, sprig: pins.sprig });
   });
 });
 

@@ -40,7 +40,12 @@ export type Expr =
   /** A builtin or environment function (`string(x)`), or a method (`time.Now()`). */
   | { readonly kind: 'call'; readonly callee: Expr; readonly args: readonly Expr[] }
   | { readonly kind: 'binary'; readonly operator: BinaryOperator; readonly left: Expr; readonly right: Expr }
-  | { readonly kind: 'not'; readonly operand: Expr };
+  | { readonly kind: 'not'; readonly operand: Expr }
+  /**
+   * An expr-lang form the model reads but does not evaluate (`a ? b : c`, `matches`, a closure, `#`, a map literal,
+   * `**`, `..`, a unary minus on an expression): its source text and its sub-expressions.
+   */
+  | { readonly kind: 'unmodelled'; readonly form: string; readonly text: string; readonly parts: readonly Expr[] };
 
 export const str = (value: string): Expr => ({ kind: 'literal', value });
 export const int = (value: number | bigint): Expr => {
@@ -131,6 +136,7 @@ export function childrenOf(expr: Expr): readonly Expr[] {
     case 'call': return [expr.callee, ...expr.args];
     case 'binary': return [expr.left, expr.right];
     case 'not': return [expr.operand];
+    case 'unmodelled': return expr.parts;
     case 'literal':
     case 'emptyMap':
     case 'ident': return [];

@@ -7,26 +7,14 @@
  */
 import type { BinaryOperator, Expr } from './ast';
 import { NOT_PRECEDENCE, PRECEDENCE } from './print';
+import { ExprSyntaxError, tokenize, WORD_OPERATORS, type Token, type TokenKind } from './tokens';
 
-export class ExprSyntaxError extends Error {
-  constructor(source: string, position: number, message: string) {
-    super(`${message} at position ${position} of ${JSON.stringify(source)}`);
-    this.name = 'ExprSyntaxError';
-  }
-}
+export { ExprSyntaxError };
 
-type TokenKind = 'number' | 'string' | 'ident' | 'operator' | 'bracket' | 'end';
-interface Token {
-  readonly kind: TokenKind;
-  readonly text: string;
-  readonly position: number;
-  /** For strings: the unquoted value; for numbers: int (bigint) or float (number). */
-  readonly value?: string | bigint | number;
-}
-
-const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'contains', 'startsWith', 'endsWith']);
-const SYMBOL_OPERATORS = ['?.', '??', '==', '!=', '<=', '>=', '<', '>', '&&', '||', '!', '+', '-', '*', '/', '%', '.', ','];
 const ALIASES: Readonly<Record<string, BinaryOperator>> = { '&&': 'and', '||': 'or' };
+/** expr-lang's binding of the operators the model reads but does not evaluate (parser/operator/operator.go). */
+const UNMODELLED_PRECEDENCE: Readonly<Record<string, number>> = { matches: 20, '..': 25, '**': 100, '^': 100 };
+const UNARY_PRECEDENCE = 90;
 
 export function parseExpr(source: string): Expr {
   return new Parser(source).parseAll();
@@ -41,7 +29,7 @@ class Parser {
   }
 
   parseAll(): Expr {
-    const expr = this.parseExpression(0);
+    const expr = this.parseTernary();
     if (this.current.kind !== 'end') this.fail(`unexpected ${JSON.stringify(this.current.text)}`);
     return expr;
   }
@@ -69,7 +57,24 @@ class Parser {
     throw new ExprSyntaxError(this.source, token.position, message);
   }
 
+  /** `a ? b : c`, the loosest form (right-associative). */
+  private parseTernary(): Expr {
+    const start = this.current.position;
+    const test = this.parseExpression(0);
+    if (!this.is('operator', '?')) return test;
+    this.next();
+    const then = this.parseTernary();
+    this.expect('operator', ':');
+    const otherwise = this.parseTernary();
+    return this.unmodelled('conditional', start, [test, then, otherwise]);
+  }
+
+  private unmodelled(form: string, start: number, parts: readonly Expr[]): Expr {
+    return { kind: 'unmodelled', form, text: this.source.slice(start, this.current.position).trim(), parts };
+  }
+
   private parseExpression(minPrecedence: number): Expr {
+    const start = this.current.position;
     let left = this.parseUnary();
     let previous: BinaryOperator | undefined;
     for (;;) {
@@ -82,6 +87,13 @@ class Parser {
         if (following?.kind !== 'operator' || following.text !== 'in') this.fail('"not" here must be followed by "in"');
         negate = true;
         operatorText = 'in';
+      }
+      if (operatorText in UNMODELLED_PRECEDENCE) {
+        if (UNMODELLED_PRECEDENCE[operatorText]! < minPrecedence) break;
+        this.next();
+        const right = this.parseExpression(UNMODELLED_PRECEDENCE[operatorText]! + 1);
+        left = this.unmodelled(`operator ${operatorText}`, start, [left, right]);
+        continue;
       }
       if (!(operatorText in PRECEDENCE)) break;
       const operator = operatorText as BinaryOperator;
@@ -111,6 +123,11 @@ class Parser {
       const value = this.next().value as bigint | number;
       return this.parsePostfix({ kind: 'literal', value: -value });
     }
+    if (token.kind === 'operator' && (token.text === '-' || token.text === '+')) {
+      this.next();
+      const operand = this.parseExpression(UNARY_PRECEDENCE);
+      return this.unmodelled(`unary ${token.text}`, token.position, [operand]);
+    }
     return this.parsePostfix(this.parsePrimary());
   }
 
@@ -121,19 +138,24 @@ class Parser {
       case 'string':
         return { kind: 'literal', value: token.value! };
       case 'ident':
+        if (token.text.startsWith('#')) return this.unmodelled('closure variable', token.position, []);
         if (token.text === 'true' || token.text === 'false') return { kind: 'literal', value: token.text === 'true' };
         if (token.text === 'nil') return { kind: 'literal', value: null };
         return { kind: 'ident', name: token.text };
       case 'bracket':
         if (token.text === '(') {
-          const inner = this.parseExpression(0);
+          const inner = this.parseTernary();
           this.expect('bracket', ')');
           return inner;
         }
         if (token.text === '[') return { kind: 'array', items: this.parseList(']') };
-        if (token.text === '{') {
-          this.expect('bracket', '}');
-          return { kind: 'emptyMap' };
+        if (token.text === '{') return this.parseBraces(token);
+        break;
+      case 'operator':
+        // `.field` inside a closure: a member of its element.
+        if (token.text === '.' && this.is('ident')) {
+          this.next();
+          return this.unmodelled('closure member', token.position, []);
         }
         break;
       default:
@@ -170,8 +192,32 @@ class Parser {
     }
   }
 
+  /** `{}`, a map literal `{a: 1, "b": 2}`, or a closure `{.status == "True"}` (after the `{`). */
+  private parseBraces(open: Token): Expr {
+    if (this.is('bracket', '}')) {
+      this.next();
+      return { kind: 'emptyMap' };
+    }
+    const following = this.tokens[this.position + 1];
+    const isMap = ['ident', 'string', 'number'].includes(this.current.kind) && following?.kind === 'operator' && following.text === ':';
+    if (!isMap) {
+      const body = this.parseTernary();
+      this.expect('bracket', '}');
+      return this.unmodelled('closure', open.position, [body]);
+    }
+    const parts: Expr[] = [];
+    while (!this.is('bracket', '}')) {
+      this.next();
+      this.expect('operator', ':');
+      parts.push(this.parseTernary());
+      if (!this.is('bracket', '}')) this.expect('operator', ',');
+    }
+    this.next();
+    return this.unmodelled('map literal', open.position, parts);
+  }
+
   private parseIndex(): Expr {
-    const key = this.parseExpression(0);
+    const key = this.parseTernary();
     this.expect('bracket', ']');
     return key;
   }
@@ -179,7 +225,7 @@ class Parser {
   private parseList(close: string): Expr[] {
     const items: Expr[] = [];
     while (!this.is('bracket', close)) {
-      items.push(this.parseExpression(0));
+      items.push(this.parseTernary());
       if (!this.is('bracket', close)) this.expect('operator', ',');
     }
     this.next();
@@ -187,83 +233,3 @@ class Parser {
   }
 }
 
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  const fail = (message: string): never => {
-    throw new ExprSyntaxError(source, i, message);
-  };
-  while (i < source.length) {
-    const rest = source.slice(i);
-    const space = /^\s+/.exec(rest);
-    if (space) {
-      i += space[0].length;
-      continue;
-    }
-    const number = /^(\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)/.exec(rest);
-    if (number) {
-      const text = number[0];
-      const value = /[.eE]/.test(text) ? Number(text) : BigInt(text);
-      tokens.push({ kind: 'number', text, position: i, value });
-      i += text.length;
-      continue;
-    }
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
-    if (word) {
-      tokens.push({ kind: WORD_OPERATORS.has(word[0]) ? 'operator' : 'ident', text: word[0], position: i });
-      i += word[0].length;
-      continue;
-    }
-    const quote = rest[0];
-    if (quote === '"' || quote === "'") {
-      const [value, length] = unquote(rest, fail);
-      tokens.push({ kind: 'string', text: rest.slice(0, length), position: i, value });
-      i += length;
-      continue;
-    }
-    if ('()[]{}'.includes(rest[0]!)) {
-      tokens.push({ kind: 'bracket', text: rest[0]!, position: i });
-      i += 1;
-      continue;
-    }
-    const symbol = SYMBOL_OPERATORS.find((candidate) => rest.startsWith(candidate));
-    if (!symbol) fail(`unexpected character ${JSON.stringify(rest[0])}`);
-    tokens.push({ kind: 'operator', text: symbol!, position: i });
-    i += symbol!.length;
-  }
-  tokens.push({ kind: 'end', text: '', position: source.length });
-  return tokens;
-}
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"',
-};
-
-/** A Go-style quoted string at the start of `text`: its value and the length of its source. */
-function unquote(text: string, fail: (message: string) => never): [string, number] {
-  const quote = text[0]!;
-  let value = '';
-  let i = 1;
-  while (i < text.length) {
-    const char = text[i]!;
-    if (char === quote) return [value, i + 1];
-    if (char === '\n') break;
-    if (char !== '\\') {
-      value += char;
-      i += 1;
-      continue;
-    }
-    const escape = text[i + 1] ?? '';
-    if (escape in SIMPLE_ESCAPES) {
-      value += SIMPLE_ESCAPES[escape];
-      i += 2;
-      continue;
-    }
-    const width = escape === 'x' ? 2 : escape === 'u' ? 4 : escape === 'U' ? 8 : 0;
-    const hex = text.slice(i + 2, i + 2 + width);
-    if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) fail(`invalid escape \\${escape}`);
-    value += String.fromCodePoint(parseInt(hex, 16));
-    i += 2 + width;
-  }
-  return fail('unterminated string');
-}

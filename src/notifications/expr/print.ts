@@ -61,6 +61,8 @@ function print(expr: Expr): Printed {
       const text = inner.precedence < NOT_PRECEDENCE || inner.coalesce ? `(${inner.text})` : inner.text;
       return { text: `not ${text}`, precedence: NOT_PRECEDENCE, coalesce: false };
     }
+    case 'unmodelled':
+      return primary(`(${expr.text})`);
     case 'binary': {
       const precedence = PRECEDENCE[expr.operator];
       const isCoalesce = expr.operator === '??';

@@ -10,6 +10,7 @@ import { parseLabelSelector } from '../../config/label-selector';
 import { conditionKey } from '../engine-facts';
 import { isRecord } from '../../is-record';
 
+/** What the engine refuses at load: the controller then loads no config at all. */
 export class ConfigLoadError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`the engine would reject this config (no notification at all would be sent):\n  ${problems.join('\n  ')}`);
@@ -17,10 +18,15 @@ export class ConfigLoadError extends Error {
   }
 }
 
-export interface LoadedWebhookService {
+export interface LoadedService {
   readonly name: string;
+  /** `webhook`, `slack`, ...: only webhook requests are modelled; the others are reported as sent, body unmodelled. */
+  readonly type: string;
+  /** Webhook only (empty for the other types). */
   readonly url: string;
   readonly headers: readonly { readonly name: string; readonly value: string }[];
+  /** The `$key` references of its settings, which the engine substitutes from the notifications Secret. */
+  readonly secretReferences: readonly string[];
 }
 
 export interface LoadedWebhookRequest {
@@ -54,7 +60,7 @@ export interface LoadedSubscription {
 }
 
 export interface LoadedConfig {
-  readonly services: ReadonlyMap<string, LoadedWebhookService>;
+  readonly services: ReadonlyMap<string, LoadedService>;
   readonly templates: ReadonlyMap<string, LoadedTemplate>;
   readonly triggers: ReadonlyMap<string, readonly LoadedCondition[]>;
   readonly subscriptions: readonly LoadedSubscription[];
@@ -89,7 +95,7 @@ export function loadConfigData(data: Readonly<Record<string, string>>): LoadedCo
       return undefined;
     }
   };
-  const services = new Map<string, LoadedWebhookService>();
+  const services = new Map<string, LoadedService>();
   const templates = new Map<string, LoadedTemplate>();
   const triggers = new Map<string, readonly LoadedCondition[]>();
   let subscriptions: LoadedSubscription[] = [];
@@ -99,9 +105,8 @@ export function loadConfigData(data: Readonly<Record<string, string>>): LoadedCo
   for (const [key, value] of Object.entries(data)) {
     if (key.startsWith('service.')) {
       const [, type, name = type, extra] = key.split('.');
-      if (extra !== undefined) problems.push(`${key}: a service key has at most two dots`);
-      else if (type !== 'webhook') problems.push(`${key}: only webhook services are modelled`);
-      else attempt(key, () => services.set(name!, readService(name!, parseYaml(value))));
+      if (extra !== undefined) problems.push(`${key}: invalid service key; expected 'service.<type>(.<name>)'`);
+      else attempt(key, () => services.set(name!, readService(name!, type!, value)));
     } else if (key.startsWith('template.')) {
       const name = key.slice('template.'.length);
       attempt(key, () => templates.set(name, readTemplate(name, parseYaml(value))));
@@ -120,15 +125,17 @@ export function loadConfigData(data: Readonly<Record<string, string>>): LoadedCo
   return { services, templates, triggers, subscriptions, defaultTriggers, context };
 }
 
-function readService(name: string, raw: unknown): LoadedWebhookService {
-  const service = record(raw, 'service');
+function readService(name: string, type: string, text: string): LoadedService {
+  const secretReferences = [...new Set(text.match(/\$[\w-]+/g) ?? [])].map((reference) => reference.slice(1));
+  if (type !== 'webhook') return { name, type, url: '', headers: [], secretReferences };
+  const service = record(parseYaml(text) ?? {}, 'service');
   if (typeof service.url !== 'string') throw new Error('url must be a string');
   const headers = (service.headers === undefined ? [] : array(service.headers, 'headers')).map((header, i) => {
     const entry = record(header, `headers[${i}]`);
     if (typeof entry.name !== 'string' || typeof entry.value !== 'string') throw new Error(`headers[${i}] needs string name and value`);
     return { name: entry.name, value: entry.value };
   });
-  return { name, url: service.url, headers };
+  return { name, type, url: service.url, headers, secretReferences };
 }
 
 function readTemplate(name: string, raw: unknown): LoadedTemplate {
@@ -139,12 +146,12 @@ function readTemplate(name: string, raw: unknown): LoadedTemplate {
     webhook[service] = {
       ...(entry.method === undefined ? {} : { method: String(entry.method) }),
       ...(entry.path === undefined ? {} : { path: String(entry.path) }),
-      ...(entry.body === undefined ? {} : { body: GoTemplate.parse(`${name}.webhook.${service}.body`, String(entry.body)) }),
+      ...(entry.body === undefined ? {} : { body: GoTemplate.parseEngineTemplate(`${name}.webhook.${service}.body`, String(entry.body)) }),
     };
   }
   return {
     name,
-    ...(typeof template.message === 'string' ? { message: GoTemplate.parse(`${name}.message`, template.message) } : {}),
+    ...(typeof template.message === 'string' ? { message: GoTemplate.parseEngineTemplate(`${name}.message`, template.message) } : {}),
     webhook,
   };
 }

@@ -7,6 +7,7 @@ import { evaluate } from './expr-eval';
 import type { LoadedConfig, LoadedCondition } from './config-map';
 import type { EngineMode } from './modes';
 import { NOTIFIED_ANNOTATION, stateKey } from '../engine-facts';
+import { NotModelledError } from './not-modelled';
 import { NotifiedState } from './notified-state';
 import { formatGoValue, fromJson, type GoMap } from './values';
 
@@ -28,6 +29,8 @@ export interface Delivery {
   readonly body: string;
   /** The body parsed as JSON, or undefined when it is not exactly one JSON value. */
   readonly json: unknown;
+  /** False for a service other than webhook: it is sent (to `url`, `<type>:<recipient>`), its body is not modelled. */
+  readonly modelled: boolean;
 }
 
 export interface Evaluation {
@@ -38,6 +41,8 @@ export interface Evaluation {
   /** The engine logs these and treats the condition as false (or the oncePer as empty). */
   readonly whenError?: string;
   readonly oncePerError?: string;
+  /** The model cannot evaluate this condition (the engine may): nothing is claimed about it. */
+  readonly unmodelled?: string;
 }
 
 /** What became of one condition for one destination in a reconcile. */
@@ -47,7 +52,8 @@ export interface Outcome {
   readonly destination: Destination;
   readonly stateKey: string;
   /** `already-sent`: the condition is true but its key is in the notified annotation (since `sentAt`, unix seconds). */
-  readonly outcome: 'sent' | 'already-sent' | 'not-triggered' | 'send-failed';
+  /** `not-modelled`: the model cannot tell (an expression or template function it lacks); not an engine error. */
+  readonly outcome: 'sent' | 'already-sent' | 'not-triggered' | 'send-failed' | 'not-modelled';
   readonly sentAt?: number;
   readonly error?: string;
 }
@@ -107,7 +113,9 @@ export class NotificationsEngine {
           const key = stateKey({ trigger, conditionKey: condition.key, oncePer: evaluation.oncePer, ...destination });
           const outcome = { trigger, condition: condition.index, destination, stateKey: key };
           const sentAt = state.sentAt(key);
-          if (!evaluation.triggered) {
+          if (evaluation.unmodelled !== undefined) {
+            result.outcomes.push({ ...outcome, outcome: 'not-modelled', error: evaluation.unmodelled });
+          } else if (!evaluation.triggered) {
             state.setNotified(key, evaluation.oncePer, false, nowSeconds);
             result.outcomes.push({ ...outcome, outcome: 'not-triggered' });
           } else if (state.setNotified(key, evaluation.oncePer, true, nowSeconds)) {
@@ -116,6 +124,10 @@ export class NotificationsEngine {
               result.outcomes.push({ ...outcome, outcome: 'sent' });
             } catch (error) {
               state.setNotified(key, evaluation.oncePer, false, nowSeconds); // a no-op for oncePer keys, as upstream
+              if (error instanceof NotModelledError) {
+                result.outcomes.push({ ...outcome, outcome: 'not-modelled', error: error.message });
+                continue;
+              }
               result.errors.push(`${trigger}[${condition.index}] -> ${destination.service}: ${messageOf(error)}`);
               result.outcomes.push({ ...outcome, outcome: 'send-failed', error: messageOf(error) });
             }
@@ -161,6 +173,7 @@ export class NotificationsEngine {
     try {
       triggered = evaluate(condition.when, variables) === true;
     } catch (error) {
+      if (error instanceof NotModelledError) return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
       whenError = messageOf(error);
     }
     let oncePer = '';
@@ -169,6 +182,7 @@ export class NotificationsEngine {
       try {
         oncePer = formatGoValue(evaluate(condition.oncePer, variables));
       } catch (error) {
+        if (error instanceof NotModelledError) return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
         oncePerError = messageOf(error);
       }
     }
@@ -202,6 +216,10 @@ export class NotificationsEngine {
       }
     }
     const body = request.body ?? message;
+    if (service.type !== 'webhook') {
+      const to = `${service.type}:${destination.recipient}`;
+      return { trigger, condition: condition.index, destination, oncePer, stateKey: key, method: '', url: to, headers: [], body: message, json: parseJson(message), modelled: false };
+    }
     return {
       trigger,
       condition: condition.index,
@@ -213,6 +231,7 @@ export class NotificationsEngine {
       headers: service.headers.map(({ name, value }) => ({ name, value: this.substitute(value) })),
       body,
       json: parseJson(body),
+      modelled: true,
     };
   }
 

@@ -5,6 +5,7 @@
  * `and`/`or` need booleans; `x in ["a", "b"]` is a string-set lookup (nil is not in it, a non-string errors).
  */
 import type { BinaryOperator, Expr } from '../expr/ast';
+import { NotModelledError } from './not-modelled';
 import { formatGoValue, GoFunction, GoTime, goTypeName, isGoMap, type GoMap, type GoValue } from './values';
 
 export class ExprEvalError extends Error {
@@ -33,7 +34,9 @@ function evalNode(expr: Expr, env: GoMap): ChainValue {
     case 'emptyMap':
       return {};
     case 'ident':
-      return BUILTINS.has(expr.name) ? new GoFunction(expr.name, BUILTINS.get(expr.name)!) : (env[expr.name] ?? null);
+      if (BUILTINS.has(expr.name)) return new GoFunction(expr.name, BUILTINS.get(expr.name)!);
+      if (!Object.hasOwn(env, expr.name) && EXPR_LANG_BUILTINS.has(expr.name)) throw new NotModelledError(`the expr-lang builtin ${expr.name}()`);
+      return env[expr.name] ?? null;
     case 'member':
     case 'index': {
       const object = evalNode(expr.object, env);
@@ -54,6 +57,8 @@ function evalNode(expr: Expr, env: GoMap): ChainValue {
     }
     case 'binary':
       return evalBinary(expr.operator, expr.left, expr.right, env);
+    case 'unmodelled':
+      throw new NotModelledError(`the expr-lang ${expr.form} ${expr.text}`);
   }
 }
 
@@ -201,6 +206,14 @@ function unary(name: string, convert: (value: GoValue) => GoValue): (args: reado
 }
 
 /** The builtins the builders use; expr-lang resolves them before the environment. */
+/** expr-lang's builtins (builtin/builtin.go) beyond those BUILTINS models. */
+const EXPR_LANG_BUILTINS: ReadonlySet<string> = new Set(
+  `all none any one filter map find findIndex findLast findLastIndex count sum groupBy sortBy reduce len abs ceil floor round float trim
+  trimPrefix trimSuffix upper lower split splitAfter replace repeat indexOf lastIndexOf hasPrefix hasSuffix max min mean median toJSON
+  fromJSON toBase64 fromBase64 now duration date timezone first last get take keys values toPairs fromPairs type bitand bitor bitxor
+  bitnand bitnot bitshl bitshr bitushr concat flatten uniq sort join`.split(/\s+/),
+);
+
 const BUILTINS: ReadonlyMap<string, (args: readonly GoValue[]) => GoValue> = new Map([
   ['string', unary('string', formatGoValue)],
   [

@@ -1,4 +1,5 @@
 /** Parsing of the Go text/template subset that go-template.ts executes: the template text into nodes. */
+import { TEMPLATE_FUNCTION_NAMES } from '../../config/template-syntax';
 import { TEMPLATE_FUNCTIONS } from './template-functions';
 import type { GoValue } from './values';
 
@@ -169,6 +170,7 @@ function operand(name: string, token: string): Operand {
     const [variable, ...fields] = token.split('.');
     return { kind: 'field', base: variable as `$${string}`, fields };
   }
-  if (!(token in TEMPLATE_FUNCTIONS)) throw new TemplateParseError(`template: ${name}: function "${token}" not defined`);
+  // A function the engine has but the model lacks parses: executing it says so (NotModelledError).
+  if (!(token in TEMPLATE_FUNCTIONS) && !TEMPLATE_FUNCTION_NAMES.has(token)) throw new TemplateParseError(`template: ${name}: function "${token}" not defined`);
   return { kind: 'function', name: token };
 }

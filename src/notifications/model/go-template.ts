@@ -8,6 +8,8 @@
  * `<no value>`, passed to a function as nil) and a field of a missing value is again no value; a field of a
  * present nil is an error (`nil pointer evaluating interface {}.phase`), as is `index` of nil.
  */
+import { templateSyntaxProblem } from '../../config/template-syntax';
+import { NotModelledError } from './not-modelled';
 import { TEMPLATE_FUNCTIONS, TemplateExecError, type TemplateFunction } from './template-functions';
 import { parseNodes, TemplateParseError, type Command, type Node, type Operand, type Pipeline } from './go-template-parse';
 import { formatGoValue, goTypeName, isGoMap, type GoMap, type GoValue } from './values';
@@ -22,14 +24,29 @@ export class GoTemplate {
   private constructor(
     readonly name: string,
     private readonly nodes: readonly Node[],
+    private readonly unmodelled?: string,
   ) {}
 
   static parse(name: string, source: string): GoTemplate {
     return new GoTemplate(name, parseNodes(name, source));
   }
 
+  /**
+   * As `parse`, for a template the engine loads: text that the engine parses but this subset cannot gives a
+   * template whose execution throws `NotModelledError`; what the engine refuses still throws `TemplateParseError`.
+   */
+  static parseEngineTemplate(name: string, source: string): GoTemplate {
+    try {
+      return GoTemplate.parse(name, source);
+    } catch (error) {
+      if (!(error instanceof TemplateParseError) || templateSyntaxProblem(source) !== undefined) throw error;
+      return new GoTemplate(name, [], `the template ${name} (${error.message})`);
+    }
+  }
+
   /** Executes with `data` as dot; throws `TemplateExecError` where text/template returns an error. */
   execute(data: GoMap): string {
+    if (this.unmodelled !== undefined) throw new NotModelledError(this.unmodelled);
     const out: string[] = [];
     new Executor(this.name, data).run(this.nodes, data, [{ $: data }], out);
     return out.join('');
@@ -95,13 +112,15 @@ class Executor {
     if (head!.kind === 'function') {
       const args = rest.map((arg) => this.operand(arg, dot, scopes));
       if (final !== NO_FINAL) args.push(final);
-      return this.call(head!.name, TEMPLATE_FUNCTIONS[head!.name]!, args);
+      return this.call(head!.name, args);
     }
     if (rest.length > 0 || final !== NO_FINAL) throw this.error(`can't give argument to non-function ${describe(head!)}`);
     return this.operand(head!, dot, scopes);
   }
 
-  private call(name: string, fn: TemplateFunction, args: Value[]): Value {
+  private call(name: string, args: Value[]): Value {
+    const fn: TemplateFunction | undefined = Object.hasOwn(TEMPLATE_FUNCTIONS, name) ? TEMPLATE_FUNCTIONS[name] : undefined;
+    if (fn === undefined) throw new NotModelledError(`the template function ${name}`);
     try {
       // An invalid value passed to an interface{} parameter arrives as nil.
       return fn(args.map((arg) => arg ?? null));
@@ -118,7 +137,7 @@ class Executor {
       case 'pipeline':
         return this.pipeline(operand.pipeline, dot, scopes);
       case 'function':
-        return this.call(operand.name, TEMPLATE_FUNCTIONS[operand.name]!, []);
+        return this.call(operand.name, []);
       case 'field': {
         let receiver: Value = operand.base === 'dot' ? dot : this.variable(operand.base, scopes);
         for (const field of operand.fields) receiver = this.field(receiver, field);

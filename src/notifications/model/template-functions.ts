@@ -38,6 +38,10 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
     }
     return current;
   },
+  /** sprig: strings.ToLower, strings.ToUpper, strings.TrimSpace of a string argument. */
+  lower: stringFunction('lower', (text) => text.toLowerCase()),
+  upper: stringFunction('upper', (text) => text.toUpperCase()),
+  trim: stringFunction('trim', (text) => text.trim()),
   /** sprig: a new list of the arguments. */
   list: (args) => [...args],
   /** text/template: `index x k1 k2`; a missing map key is nil, indexing nil is an error. */
@@ -58,3 +62,13 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
     return current;
   },
 };
+
+/** A sprig function of one string: text/template refuses another type before the call. */
+function stringFunction(name: string, apply: (text: string) => string): TemplateFunction {
+  return (args) => {
+    if (args.length !== 1) throw new TemplateExecError(`wrong number of args for ${name}: want 1 got ${args.length}`);
+    const [value] = args;
+    if (typeof value !== 'string') throw new TemplateExecError(`wrong type for value; expected string; got ${goTypeName(value ?? null)}`);
+    return apply(value);
+  };
+}

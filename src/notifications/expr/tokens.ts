@@ -1,0 +1,101 @@
+/** The tokens of expr-lang text, for parse.ts: numbers, strings (Go escapes), words, brackets and operators. */
+export class ExprSyntaxError extends Error {
+  constructor(source: string, position: number, message: string) {
+    super(`${message} at position ${position} of ${JSON.stringify(source)}`);
+    this.name = 'ExprSyntaxError';
+  }
+}
+
+export type TokenKind = 'number' | 'string' | 'ident' | 'operator' | 'bracket' | 'end';
+export interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  readonly position: number;
+  /** For strings: the unquoted value; for numbers: int (bigint) or float (number). */
+  readonly value?: string | bigint | number;
+}
+
+export const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith']);
+/** Longest first where one is the start of another (`?.` and `??` before `?`, `..` before `.`, `**` before `*`). */
+export const SYMBOL_OPERATORS = ['?.', '??', '==', '!=', '<=', '>=', '<', '>', '&&', '||', '!', '+', '-', '**', '*', '/', '%', '^', '..', '.', ',', '?', ':'];
+export function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const fail = (message: string): never => {
+    throw new ExprSyntaxError(source, i, message);
+  };
+  while (i < source.length) {
+    const rest = source.slice(i);
+    const space = /^\s+/.exec(rest);
+    if (space) {
+      i += space[0].length;
+      continue;
+    }
+    const number = /^(\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)/.exec(rest);
+    if (number) {
+      const text = number[0];
+      const value = /[.eE]/.test(text) ? Number(text) : BigInt(text);
+      tokens.push({ kind: 'number', text, position: i, value });
+      i += text.length;
+      continue;
+    }
+    // `#`, `#index`, `#acc`: the element (and its index, the accumulator) inside a closure.
+    const word = /^(?:[A-Za-z_][A-Za-z0-9_]*|#[A-Za-z_]*)/.exec(rest);
+    if (word) {
+      tokens.push({ kind: WORD_OPERATORS.has(word[0]) ? 'operator' : 'ident', text: word[0], position: i });
+      i += word[0].length;
+      continue;
+    }
+    const quote = rest[0];
+    if (quote === '"' || quote === "'") {
+      const [value, length] = unquote(rest, fail);
+      tokens.push({ kind: 'string', text: rest.slice(0, length), position: i, value });
+      i += length;
+      continue;
+    }
+    if ('()[]{}'.includes(rest[0]!)) {
+      tokens.push({ kind: 'bracket', text: rest[0]!, position: i });
+      i += 1;
+      continue;
+    }
+    const symbol = SYMBOL_OPERATORS.find((candidate) => rest.startsWith(candidate));
+    if (!symbol) fail(`unexpected character ${JSON.stringify(rest[0])}`);
+    tokens.push({ kind: 'operator', text: symbol!, position: i });
+    i += symbol!.length;
+  }
+  tokens.push({ kind: 'end', text: '', position: source.length });
+  return tokens;
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"',
+};
+
+/** A Go-style quoted string at the start of `text`: its value and the length of its source. */
+function unquote(text: string, fail: (message: string) => never): [string, number] {
+  const quote = text[0]!;
+  let value = '';
+  let i = 1;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (char === quote) return [value, i + 1];
+    if (char === '\n') break;
+    if (char !== '\\') {
+      value += char;
+      i += 1;
+      continue;
+    }
+    const escape = text[i + 1] ?? '';
+    if (escape in SIMPLE_ESCAPES) {
+      value += SIMPLE_ESCAPES[escape];
+      i += 2;
+      continue;
+    }
+    const width = escape === 'x' ? 2 : escape === 'u' ? 4 : escape === 'U' ? 8 : 0;
+    const hex = text.slice(i + 2, i + 2 + width);
+    if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) fail(`invalid escape \\${escape}`);
+    value += String.fromCodePoint(parseInt(hex, 16));
+    i += 2 + width;
+  }
+  return fail('unterminated string');
+}

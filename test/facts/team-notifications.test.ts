@@ -1,0 +1,65 @@
+/**
+ * facts and check-live on a cluster with a team's own notifications (test/fixtures/team-notifications/payments.yaml
+ * copied into a clusters folder): every service type the engine has is delivered (a non-webhook one without its
+ * body modelled), and what the model does not cover is said plainly, never called an engine refusal.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { main } from '../../src/cli';
+import { loadClusterFile } from '../../src/config/loader';
+import { expectedNotifications } from '../../src/live/expected';
+import { capturePrintedLines } from '../helpers/console';
+import { clusterDir } from '../helpers/cluster-files';
+import { renderOnce } from '../helpers/render-once';
+
+const printed = capturePrintedLines();
+const PAYMENTS = readFileSync(join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml'), 'utf8');
+const DEGRADED = {
+  apiVersion: 'argoproj.io/v1alpha1',
+  kind: 'Rollout',
+  metadata: { name: 'api', namespace: 'payments-api', generation: 2, labels: { team: 'payments', 'hangar.io/release-tracked': 'true' }, annotations: { 'hangar.io/release-id': 'rel-1' } },
+  spec: { replicas: 2 },
+  status: { phase: 'Degraded', observedGeneration: '2', currentPodHash: 'abc' },
+};
+
+async function facts(clusterText: string): Promise<{ code: number | string; out: string }> {
+  const dir = clusterDir({ 'payments.yaml': clusterText, 'rollout.yaml': stringify(DEGRADED) });
+  printed.clear();
+  const code = await main(['facts', '--clusters', dir, '--cluster', 'payments', '--rollout', join(dir, 'rollout.yaml'), '--now', '2026-12-01T09:00:00Z'], { render: renderOnce });
+  return { code, out: [...printed.stdout, ...printed.stderr].join('\n') };
+}
+
+describe("facts and check-live on a team's own notifications", () => {
+  it('facts sends the team Slack notification beside the fact, its body not modelled', async () => {
+    const { code, out } = await facts(PAYMENTS);
+    expect(code).toBe(0);
+    expect(out).toContain('glidepath-rollout-state: SENT');
+    expect(out).toMatch(/rollout-degraded: SENT: .*\n {4}sent to slack:payments-deploys \(body not modelled\)/);
+  });
+
+  it('a template function the model lacks is said plainly, with the pointer to notifcheck, not called an engine refusal', async () => {
+    const { code, out } = await facts(PAYMENTS.replace('| lower }}', '| sha256sum }}'));
+    expect(code).toBe(0);
+    expect(out).toContain('rollout-degraded: not sent: not evaluated: the engine model does not cover the template function sha256sum (the engine accepts it); npm run notifcheck runs the real engine on it');
+    expect(out).not.toMatch(/would reject|refuse/);
+  });
+
+  it('an expression form the model lacks is said plainly too', async () => {
+    const { code, out } = await facts(PAYMENTS.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase matches '^Degr'"));
+    expect(code).toBe(0);
+    expect(out).toContain('rollout-degraded: not sent: not evaluated: the engine model does not cover the expr-lang operator matches');
+  });
+
+  it("check-live expects the Secret keys of every service type, the team's Slack token included", () => {
+    const dir = clusterDir({ 'payments.yaml': PAYMENTS });
+    const loaded = loadClusterFile(join(dir, 'payments.yaml'));
+    if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
+    const expected = expectedNotifications(loaded.config, renderOnce(loaded.config));
+    expect(expected.map((e) => [e.configMap, e.secretKeys])).toEqual([
+      ['argo-rollouts-notification-configmap', ['glidepath-relay-token', 'slack-token']],
+      ['argocd-notifications-cm', ['glidepath-relay-token', 'slack-token']],
+    ]);
+  });
+});
