@@ -118,6 +118,22 @@ function manyKeysDir() {
 }
 
 /**
+ * One cluster file of about 850 KB with 60,000 quoted `argocd.context` keys (`k1ekf: "1ekf"`), indented by one space
+ * to stay under the loader's 1 MiB: verify read the rendered context back with the yaml library's quadratic
+ * unique-keys check (55 s of CPU).
+ */
+const QUOTED_CONTEXT_KEYS = 60000;
+function quotedKeysDir() {
+  const dir = join(work, 'quoted-keys');
+  mkdirSync(dir, { recursive: true });
+  const keys = Array.from({ length: QUOTED_CONTEXT_KEYS }, (_, i) => `  k${i.toString(36)}: "${i.toString(36)}"`);
+  const argocd = ['argocd:', ' namespace: argocd-apps', ' context:', '  argocdUrl: https://argocd.example', ...keys].join('\n');
+  const file = readFileSync(join(ROOT, 'clusters', 'prod.yaml'), 'utf8').replace(/^argocd:\n(?:[ #].*\n)*/m, `${argocd}\n`);
+  writeFileSync(join(dir, 'prod.yaml'), file);
+  return dir;
+}
+
+/**
  * `pr --all --provider none` against a local bare repo: `first` times a fresh remote and cache each run (every
  * cluster proposed: one fetch, one commit write, one push), `rerun` the run after it (every cluster up to date).
  */
@@ -172,6 +188,8 @@ for (const size of ONLY_PR ? [] : FLEETS) {
 if (!ONLY_PR) rows.push(await measure('glidepath synth, fleet of 100, no namespace shared', process.execPath, [cli, 'synth', '--clusters', fleetDir(100, { shared: false }), '--out', out('unique')], 100));
 const manyKeysLabel = `glidepath synth, one 970 KB cluster file with ${CONTEXT_KEYS} argocd.context keys`;
 if (!ONLY_PR) rows.push(await measure(manyKeysLabel, process.execPath, [cli, 'synth', '--clusters', manyKeysDir(), '--out', out('many-keys')], 1));
+const quotedKeysLabel = `glidepath verify, one 850 KB cluster file with ${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
+if (!ONLY_PR) rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
 rmSync(work, { recursive: true, force: true });
 
 const fmt = (s) => s.toFixed(3);
@@ -209,8 +227,9 @@ if (ONLY_PR) {
 }
 
 const [own, viaCdk8s] = rows;
-const fleets = rows.slice(2).filter((r) => !r.label.includes('no namespace shared') && r.label !== manyKeysLabel);
+const fleets = rows.slice(2).filter((r) => !r.label.includes('no namespace shared') && r.label !== manyKeysLabel && r.label !== quotedKeysLabel);
 const manyKeys = rows.find((r) => r.label === manyKeysLabel);
+const quotedKeys = rows.find((r) => r.label === quotedKeysLabel);
 const unique100 = rows.find((r) => r.label.includes('no namespace shared'));
 const fleet100 = fleets.find((r) => r.clusters === 100);
 const checks = [
@@ -220,6 +239,8 @@ const checks = [
   ...(unique100 ? [[`100 clusters sharing no namespace at most 3 s and under 300 MB`, unique100.median <= 3 && unique100.peakMb < 300]] : []),
   // Before the loader checked unique keys in one pass, loading that file alone took 32 to 36 s.
   ...(manyKeys ? [[`a cluster file with ${CONTEXT_KEYS} context keys loaded and rendered in at most 3 s (${fmt(manyKeys.median)} s)`, manyKeys.median <= 3]] : []),
+  // Before verify read the rendered context back in one pass, this took 55 s of CPU.
+  ...(quotedKeys ? [[`verify of a cluster file with ${QUOTED_CONTEXT_KEYS} quoted context keys in at most 5 s (${fmt(quotedKeys.median)} s)`, quotedKeys.median <= 5]] : []),
 ];
 const cpu = cpus();
 const md = [

@@ -119,3 +119,12 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
     expect(result.deliveries[0]!.oncePer).toBe('1/Progressing/3/5d8f7c9b6/false/rel-1/2914758');
   });
 });
+
+describe('the context read back in one pass', () => {
+  it('still refuses a repeated key, as the yaml library does, and reads 20,000 keys', () => {
+    const data = renderedData();
+    expect(() => loadConfigData({ ...data, context: 'a: "1"\nb: "2"\na: "3"\n' })).toThrow(/context: Map keys must be unique/);
+    const many = Array.from({ length: 20000 }, (_, i) => `k${i}: "${i}"`).join('\n');
+    expect(Object.keys(loadConfigData({ ...data, context: many }).context)).toHaveLength(20000);
+  });
+});
