@@ -9,7 +9,8 @@ import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, secretLikeReason, type KnownSecret } from './secret-values';
 import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
-import { describeValue, shownPath } from './shown-input';
+import { capPerKind } from './capped-problems';
+import { describeValue, excerpt, shownPath } from './shown-input';
 import { findUnreadableCharacters } from './unreadable-characters';
 import { secretReferencesSentElsewhere } from './webhook-secret-references';
 import { isRecord } from '../is-record';
@@ -156,7 +157,7 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
     const first = parsed.firstValueLine(fieldPath);
     return first === undefined ? at(fieldPath) : ` (line ${first + line - 1})`;
   };
-  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine)] };
+  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine, parsed.scalarSource)] };
   if (problems.length > 0) return { file, ...name, problems };
   return { file, config: result.data };
 }
@@ -176,34 +177,43 @@ function secretFix(data: unknown): string {
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
-/** Each issue as `file: field: message (line L, column C)`. */
+/** Each issue as `file: field: message (line L, column C)`, at most MAX_PER_KIND of one kind. */
 function formatIssues(
   file: string,
   issues: readonly z.core.$ZodIssue[],
   at: (path: readonly PropertyKey[], key?: string) => string,
   atLine: (path: readonly PropertyKey[], line: number) => string,
+  sourceOf: (path: readonly PropertyKey[]) => string | undefined,
 ): string[] {
-  return issues.flatMap((issue) => {
+  const lines = issues.flatMap((issue) => {
+    const kind = issueKind(issue);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`);
+      return issue.keys.map((key) => ({ kind, line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}` }));
     }
     const field = shownPath(issue.path) || '(top level)';
     if (issue.path[1] === 'extraData' && issue.path.length === 3) {
       // A team's ConfigMap value: the key as it is written, and the line of the problem inside the value.
       const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
       const where = inner === undefined ? at(issue.path.slice(0, 2), String(issue.path[2])) : atLine(issue.path, inner);
-      return [`${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue)}${where}`];
+      return [{ kind, line: `${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue, sourceOf)}${where}` }];
     }
-    return [`${file}: ${field}: ${issueMessage(issue)}${at(issue.path)}`];
+    return [{ kind, line: `${file}: ${field}: ${issueMessage(issue, sourceOf)}${at(issue.path)}` }];
   });
+  return capPerKind(file, lines);
 }
 
-function issueMessage(issue: z.core.$ZodIssue): string {
+/** What groups problems of one kind: `unknown key`, `expected string, got a number`. */
+function issueKind(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return 'unknown key';
+  if (issue.code === 'invalid_type') return issue.input === undefined ? `missing ${issue.expected}` : `expected ${issue.expected}, got a ${typeof issue.input}`;
+  return issue.message;
+}
+
+function issueMessage(issue: z.core.$ZodIssue, sourceOf: (path: readonly PropertyKey[]) => string | undefined): string {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return `is required (expected ${issue.expected})`;
     if (issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean')) {
-      // YAML reads 1.30 as the number 1.3, and yes/true as a boolean: the quotes keep the text as written.
-      return `expected a string, got the ${typeof issue.input} ${String(issue.input)}: YAML reads a value without quotes as a ${typeof issue.input}${typeof issue.input === 'number' ? ' (1.30 becomes 1.3)' : ''}; put the value in quotes, e.g. ${typeof issue.input === 'number' ? '"1.30"' : '"yes"'}`;
+      return `expected a string, got the ${typeof issue.input} ${String(issue.input)}: ${unquotedHint(issue.input, sourceOf(issue.path))}`;
     }
     return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
   }
@@ -214,6 +224,16 @@ function issueMessage(issue: z.core.$ZodIssue): string {
     return `${issue.message} (got ${describeValue(issue.input)})`;
   }
   return issue.message;
+}
+
+/** Why quotes are needed: only a number whose reading lost text (1.30 to 1.3) is said to have lost it. */
+function unquotedHint(input: number | boolean, source: string | undefined): string {
+  const written = source ?? String(input);
+  const quoted = excerpt(written);
+  if (typeof input === 'number' && source !== undefined && source !== String(input)) {
+    return `YAML reads it without quotes as the number ${String(input)}, losing the text as written; put it in quotes: ${quoted}`;
+  }
+  return `YAML reads a value without quotes as a ${typeof input}; put it in quotes: ${quoted}`;
 }
 
 function selectFiles(options: LoadOptions): string[] {

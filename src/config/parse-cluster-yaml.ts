@@ -3,7 +3,7 @@
  * `line L, column C: ...` message that never quotes the file.
  */
 import { isScalar, Lexer, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import { locator, type Locate } from './yaml-position';
+import { locator, scalarSourceFinder, type Locate } from './yaml-position';
 import { isRecord } from '../is-record';
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
@@ -22,6 +22,8 @@ export interface ParsedClusterYaml {
   readonly data: Record<string, unknown>;
   readonly locate: Locate;
   readonly firstValueLine: FirstValueLine;
+  /** The text of a plain or quoted scalar as written (`1.30` where the data holds 1.3). */
+  readonly scalarSource: (path: readonly PropertyKey[]) => string | undefined;
   readonly comments: () => YamlComment[];
 }
 
@@ -56,7 +58,7 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
       const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
       return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
     };
-    return { data, locate: locator(doc, lineCounter), firstValueLine, comments: () => commentsOf(text, lineCounter) };
+    return { data, locate: locator(doc, lineCounter), firstValueLine, scalarSource: scalarSourceFinder(doc), comments: () => commentsOf(text, lineCounter) };
   } catch (error) {
     return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }

@@ -9,12 +9,26 @@ export type Locate = (path: readonly PropertyKey[], key?: string) => string | un
  * a path that does not exist (a missing field) gives the position of its deepest parent that does.
  */
 export function locator(document: Document, lines: LineCounter): Locate {
-  const at = (node: Node | null | undefined) => {
-    const offset = node?.range?.[0];
+  const find = nodeFinder(document);
+  return (path, key) => {
+    const offset = find(path, key)?.range?.[0];
     if (offset === undefined) return undefined;
     const { line, col } = lines.linePos(offset);
     return `line ${line}, column ${col}`;
   };
+}
+
+/** The text of the plain or quoted scalar at `path` as the file writes it (after unescaping), if it is one. */
+export function scalarSourceFinder(document: Document): (path: readonly PropertyKey[]) => string | undefined {
+  const find = nodeFinder(document);
+  return (path) => {
+    const node = find(path);
+    return isScalar(node) && typeof node.source === 'string' ? node.source : undefined;
+  };
+}
+
+/** The node at `path` (the key with `key`), or its deepest parent that exists. */
+function nodeFinder(document: Document): (path: readonly PropertyKey[], key?: string) => Node | null | undefined {
   // Each mapping's pairs by key, built on first use: a file with 70,000 problems locates each in constant time.
   const pairsByKey = new WeakMap<YAMLMap, Map<string, Pair>>();
   const pairOf = (map: YAMLMap, step: PropertyKey) => {
@@ -39,6 +53,6 @@ export function locator(document: Document, lines: LineCounter): Locate {
       if (next === undefined || next === null) break;
       node = next;
     }
-    return at(node);
+    return node;
   };
 }

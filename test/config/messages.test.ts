@@ -20,8 +20,19 @@ describe('cluster file messages', () => {
   it('kubernetesVersion: 1.30 (a number to YAML): says to quote it, not that "1.3" is wrong (fails before: got number "1.3")', async () => {
     const text = base.replace(/^kubernetesVersion: .*$/m, 'kubernetesVersion: 1.30');
     expect(await verifyFile(text)).toContain(
-      'kubernetesVersion: expected a string, got the number 1.3: YAML reads a value without quotes as a number (1.30 becomes 1.3); put the value in quotes, e.g. "1.30"',
+      'kubernetesVersion: expected a string, got the number 1.3: YAML reads it without quotes as the number 1.3, losing the text as written; put it in quotes: "1.30"',
     );
+  });
+
+  it('30,000 unquoted context numbers: 50 listed, then how many more; 0 is not said to lose text (fails before: 30,000 lines, each "1.30 becomes 1.3")', async () => {
+    const keys = Array.from({ length: 30000 }, (_, i) => `    k${i}: ${i}`).join('\n');
+    const text = base.replace(/^ {2}context:\n/m, `  context:\n${keys}\n`);
+    const output = await verifyFile(text);
+    const lines = output.split('\n').filter((line) => line.includes('argocd.context.'));
+    expect(lines).toHaveLength(50);
+    expect(lines[0]).toContain('argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; put it in quotes: "0"');
+    expect(output).toContain('and 29950 more of the same kind (expected string, got a number)');
+    expect(output).not.toContain('1.30');
   });
 
   it('relay.ip holding a DNS name: says to use relay.host (fails before: no hint)', async () => {
