@@ -15,7 +15,12 @@ export function factsText(header: string, reports: readonly StateReport[]): stri
   for (const report of reports) {
     const metadata = (report.object.metadata ?? {}) as Json;
     const generation = metadata.generation === undefined ? '' : `, generation ${String(metadata.generation)}`;
-    lines.push('', `state ${report.index} (${report.name}) at ${isoSeconds(report.at)}: ${String(report.object.kind)} ${String(metadata.namespace)}/${String(metadata.name)}${generation}`);
+    // A state read from a single Rollout has no name of its own: its name is its index, said once.
+    const name = report.name === `state ${report.index}` ? '' : ` (${report.name})`;
+    lines.push(
+      '',
+      `state ${report.index}${name} at ${isoSeconds(report.at)}: ${String(report.object.kind)} ${String(metadata.namespace)}/${String(metadata.name)}${generation}`,
+    );
     for (const entry of report.entries) {
       lines.push(`  ${entry.trigger}: ${entry.sent ? 'SENT' : 'not sent'}: ${entry.why}`);
       if (!entry.sent) continue;

@@ -44,7 +44,10 @@ async function factsJson(args: string[]): Promise<Entry[]> {
 }
 
 function scenarioFiles(dir: string): string[] {
-  return readdirSync(join(SCENARIOS, dir)).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(SCENARIOS, dir, f));
+  return readdirSync(join(SCENARIOS, dir))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(SCENARIOS, dir, f));
 }
 
 const CASES = [
@@ -63,7 +66,9 @@ function replayBodies(steps: readonly Json[], option: string, cluster: string): 
   return steps.map((step) => {
     if (typeof step.time === 'string') clock = Date.parse(step.time);
     else if (typeof step.after === 'string') clock += Number(parseGoDuration(step.after) / 1_000_000n);
-    return facts(replay.step({ at: new Date(clock).toISOString(), ...(step.patch ? { patch: step.patch } : {}), ...(step.pruneNotified ? { prune: true } : {}) }));
+    return facts(
+      replay.step({ at: new Date(clock).toISOString(), ...(step.patch ? { patch: step.patch } : {}), ...(step.pruneNotified ? { prune: true } : {}) }),
+    );
   });
 }
 
@@ -87,7 +92,14 @@ describe('npm run facts, one Rollout at a clock', () => {
     stringify({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Rollout',
-      metadata: { name: 'api', namespace: 'baggage-api', generation: 3, uid: 'u-1', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { 'hangar.io/release-id': 'rel-9' } },
+      metadata: {
+        name: 'api',
+        namespace: 'baggage-api',
+        generation: 3,
+        uid: 'u-1',
+        labels: { 'hangar.io/release-tracked': 'true' },
+        annotations: { 'hangar.io/release-id': 'rel-9' },
+      },
       spec: { template: { spec: { containers: [{ name: 'api', image: 'reg/api:2.0.0' }] } } },
       status,
     });
@@ -96,17 +108,36 @@ describe('npm run facts, one Rollout at a clock', () => {
     const dir = clusterDir({
       'stale.yaml': rollout({ phase: 'Healthy', observedGeneration: '2', currentPodHash: 'aaa' }),
       'states.yaml': `- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}\n- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}`,
-      'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace("hangar.io/release-tracked: \"true\"", 'app: api'),
+      'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace('hangar.io/release-tracked: "true"', 'app: api'),
     });
     const now = ['--now', '2026-12-01T09:00:00Z'];
     expect(await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'stale.yaml'), ...now])).toEqual([
-      expect.objectContaining({ state: 0, trigger: 'glidepath-rollout-state', sent: false, why: expect.stringMatching(/^the condition is false: stale generation: .*"2".*"3"/) }),
+      expect.objectContaining({
+        state: 0,
+        trigger: 'glidepath-rollout-state',
+        sent: false,
+        why: expect.stringMatching(/^the condition is false: stale generation: .*"2".*"3"/),
+      }),
     ]);
     const [first, second] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'states.yaml'), ...now]);
-    expect(first).toMatchObject({ state: 0, sent: true, body: { cluster: 'prod', releaseId: 'rel-9', generation: 3, currentPodHash: 'bbb', images: [{ container: 'api', image: 'reg/api:2.0.0' }] } });
-    expect(second).toEqual({ state: 1, trigger: 'glidepath-rollout-state', sent: false, why: expect.stringMatching(/^already sent at 2026-12-01T09:00:00Z for this oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\): the same state in the same time bucket$/) });
+    expect(first).toMatchObject({
+      state: 0,
+      sent: true,
+      body: { cluster: 'prod', releaseId: 'rel-9', generation: 3, currentPodHash: 'bbb', images: [{ container: 'api', image: 'reg/api:2.0.0' }] },
+    });
+    expect(second).toEqual({
+      state: 1,
+      trigger: 'glidepath-rollout-state',
+      sent: false,
+      why: expect.stringMatching(
+        /^already sent at 2026-12-01T09:00:00Z for this oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\): the same state in the same time bucket$/,
+      ),
+    });
     const [unlabelled] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'unlabelled.yaml'), ...now]);
-    expect(unlabelled).toMatchObject({ sent: false, why: 'not selected: no subscription matches the object\'s labels (selector hangar.io/release-tracked=true)' });
+    expect(unlabelled).toMatchObject({
+      sent: false,
+      why: "not selected: no subscription matches the object's labels (selector hangar.io/release-tracked=true)",
+    });
   });
 
   it('warns of a missing release id, a namespace the prune does not clean and a missing label (fails before: no warning)', async () => {
@@ -124,9 +155,13 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(await warnings('ok.yaml')).toEqual([]);
     const [noId] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'no-id.yaml'), '--now', '2026-12-01T09:00:00Z']);
     expect(noId).toMatchObject({ sent: true, body: { releaseId: null } });
-    expect(printed.stderr).toEqual(['warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": null; annotate it with the release it deploys']);
+    expect(printed.stderr).toEqual([
+      'warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": null; annotate it with the release it deploys',
+    ]);
     expect(await warnings('elsewhere.yaml')).toEqual([
-      expect.stringMatching(/^warning: Rollout payments\/api is in namespace payments, which is not in tracked\.namespaces \(.*baggage-api.*\): the prune never cleans its notified annotation, .*; add payments to tracked\.namespaces$/),
+      expect.stringMatching(
+        /^warning: Rollout payments\/api is in namespace payments, which is not in tracked\.namespaces \(.*baggage-api.*\): the prune never cleans its notified annotation, .*; add payments to tracked\.namespaces$/,
+      ),
     ]);
     expect(await warnings('unlabelled.yaml')).toEqual([
       "warning: Rollout baggage-api/api lacks the label hangar.io/release-tracked=true: on the cluster no fact is sent for it at all; add the label to the Rollout's own metadata (the pod template's labels do not count)",
@@ -147,7 +182,9 @@ describe('npm run facts, one Rollout at a clock', () => {
     const whys = (await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'steps.yaml')])).map((e) => `${e.sent} ${e.why}`);
     expect(whys).toEqual([
       expect.stringMatching(/^true a new oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\); nothing sent for this condition is recorded yet$/),
-      expect.stringMatching(/^true heartbeat: the same state in a new time bucket \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+; last sent at 2026-12-01T09:00:00Z\)$/),
+      expect.stringMatching(
+        /^true heartbeat: the same state in a new time bucket \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+; last sent at 2026-12-01T09:00:00Z\)$/,
+      ),
       expect.stringMatching(/^true a new state \(4\/Healthy\/\/bbb\/false\/rel-9\/\d+\); the last one sent, at 2026-12-01T09:15:00Z, was 3\//),
     ]);
   });
@@ -162,6 +199,13 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(text).toContain('    POST http://192.168.1.78:30880/outcome/prod');
     expect(text).toMatch(/\n8 states, 4 facts sent$/);
   });
+
+  it('says a single Rollout state once, with no name it does not have (it printed "state 0 (state 0)")', async () => {
+    const dir = clusterDir({ 'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }) });
+    printed.clear();
+    expect(await main(['facts', '--cluster', 'prod', '--rollout', join(dir, 'one.yaml'), '--now', '2026-12-01T09:00:00Z'])).toBe(0);
+    expect(printed.stdout.join('\n')).toMatch(/^state 0 at 2026-12-01T09:00:00Z: Rollout baggage-api\/api/m);
+  });
 });
 
 describe('npm run facts on bad input', () => {
@@ -175,7 +219,9 @@ describe('npm run facts on bad input', () => {
   }
 
   it('names the file and the field, and exits 2', async () => {
-    expect(await problems(['--cluster', 'prod', '--rollout', '@d.yaml'], { 'd.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: b}\n' })).toEqual([
+    expect(
+      await problems(['--cluster', 'prod', '--rollout', '@d.yaml'], { 'd.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: b}\n' }),
+    ).toEqual([
       'd.yaml: kind: is "Deployment", expected Rollout',
       'd.yaml: apiVersion: is "apps/v1", expected argoproj.io/v1alpha1',
       'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)',
@@ -183,7 +229,9 @@ describe('npm run facts on bad input', () => {
     const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], { 'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n' });
     expect(yamlError).toMatch(/^bad\.yaml: line \d+, column \d+: not valid YAML: /);
     const [numeric] = await problems(['--cluster', 'prod', '--rollout', '@n.yaml'], {
-      'n.yaml': stringify([{ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'a', namespace: 'b', generation: 2 }, status: { observedGeneration: 2 } }]),
+      'n.yaml': stringify([
+        { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'a', namespace: 'b', generation: 2 }, status: { observedGeneration: 2 } },
+      ]),
     });
     expect(numeric).toBe('n.yaml: [0].status.observedGeneration: is 2; a Rollout\'s observedGeneration is a string, as the controller writes it (e.g. "3")');
     const [app] = await problems(['--cluster', 'prod', '--rollout', join(SCENARIOS, 'argocd/sync-failure/01-never-synced-and-unlabelled.yaml')]);
@@ -196,9 +244,15 @@ describe('npm run facts on bad input', () => {
     // Whatever clusters/ holds: adding a cluster (the README's steps) must not break this test.
     const known = loadClusters({ dir: join(ROOT, 'clusters') }).map((c) => c.config.name);
     expect(known).toEqual(expect.arrayContaining(['dev', 'prod']));
-    expect(await problems(['--cluster', 'nope', '--rollout', 'x.yaml'])).toEqual([`--cluster: no cluster named "nope" in clusters/; known clusters: ${known.join(', ')}`]);
-    expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', 'noon']))[0]).toBe('--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z');
-    expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe('missing.yaml: (top level): cannot read the file (ENOENT); check the path');
+    expect(await problems(['--cluster', 'nope', '--rollout', 'x.yaml'])).toEqual([
+      `--cluster: no cluster named "nope" in clusters/; known clusters: ${known.join(', ')}`,
+    ]);
+    expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', 'noon']))[0]).toBe(
+      '--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z',
+    );
+    expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe(
+      'missing.yaml: (top level): cannot read the file (ENOENT); check the path',
+    );
     expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');
   });
 });
