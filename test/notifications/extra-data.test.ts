@@ -165,7 +165,7 @@ describe("a team's own notifications (extraData)", () => {
     const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]').replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:').replace('- sync-succeeded', '- on-sync-succeeded') });
     expect(await main(['verify', '--clusters', dir])).toBe(0);
     expect(stdout).toContainEqual(expect.stringMatching(/^ {2}! ConfigMap\/argocd-apps\/argocd-notifications-cm: extra-data\/trigger-names: trigger\.on-sync-succeeded starts with "on-"/));
-    expect(stdout.at(-1)).toMatch(/, 0 violations, 1 warnings$/);
+    expect(stdout.at(-1)).toMatch(/, 0 violations, 1 warning$/);
   });
 
   it('exits 2 and writes nothing when extraData is refused', async () => {
