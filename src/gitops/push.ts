@@ -56,17 +56,38 @@ export async function pushedAlike(cache: BareCache, failed: readonly (BranchUpda
   const alike = new Map<string, string>();
   if (failed.length === 0) return alike;
   if (!(await refetchBranches(cache, failed.map((u) => u.branch)))) return alike;
+  // cat-file answers every line, even a repeated commit: two runs with one identity in one second write the same commit.
   const specs = failed.flatMap((u) => [u.commit, trackingRef(u.branch)]);
-  const shown = await cache.git.tryRun(['show', '--no-patch', '--format=%H %T %P', ...specs]);
-  if (shown.code !== 0) return alike;
-  const lines = shown.stdout.split('\n');
+  let commits;
+  try {
+    commits = batchCommits(await cache.git.runBytes(['cat-file', '--batch'], { input: specs.map((s) => `${s}\n`).join('') }));
+  } catch {
+    return alike;
+  }
   failed.forEach((update, i) => {
-    const [ours = '', theirs = ''] = [lines[2 * i], lines[2 * i + 1]];
-    const [, ...ourShape] = ours.split(' ');
-    const [theirId, ...theirShape] = theirs.split(' ');
-    if (theirId !== undefined && ourShape.length > 0 && ourShape.join(' ') === theirShape.join(' ')) alike.set(update.branch, theirId);
+    const [ours, theirs] = [commits[2 * i], commits[2 * i + 1]];
+    if (ours !== undefined && theirs !== undefined && ours.shape === theirs.shape) alike.set(update.branch, theirs.id);
   });
   return alike;
+}
+
+/** Each object of a `cat-file --batch` answer that is a commit: its id, and its tree and parents (its shape). */
+function batchCommits(out: Buffer): ({ id: string; shape: string } | undefined)[] {
+  const commits: ({ id: string; shape: string } | undefined)[] = [];
+  for (let offset = 0; offset < out.length; ) {
+    const headerEnd = out.indexOf(10, offset);
+    const [id = '', type, size] = out.subarray(offset, headerEnd).toString('utf8').split(' ');
+    if (type === undefined || size === undefined) {
+      commits.push(undefined);
+      offset = headerEnd + 1;
+      continue;
+    }
+    const body = out.subarray(headerEnd + 1, headerEnd + 1 + Number(size)).toString('utf8');
+    const header = body.slice(0, body.indexOf('\n\n'));
+    commits.push(type === 'commit' ? { id, shape: header.split('\n').filter((l) => l.startsWith('tree ') || l.startsWith('parent ')).join('\n') } : undefined);
+    offset = headerEnd + 1 + Number(size) + 1;
+  }
+  return commits;
 }
 
 function describePushFailure(error: GitCommandError, refLine: string | undefined, output: string, cache: BareCache, branch: string): Error {

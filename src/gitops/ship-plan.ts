@@ -1,6 +1,6 @@
 /** What each cluster needs, decided from one read of the base trees, the branch tips and the open changes. */
 import type { BareCache } from './cache';
-import { describeCommits, foreignCommits, type BranchCommit } from './branch-commits';
+import { describeCommits, foreignChanges, foreignCommits, type BranchCommit, type ForeignChanges } from './branch-commits';
 import { changeBody, changeTitle, commitMessage } from './change-text';
 import { GitopsError } from './errors';
 import { CHANGE_NOUNS, changeLabel, type ChangeHost, type ChangeRequest } from './change-host';
@@ -12,7 +12,7 @@ import type { Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
 import type { PreparedCluster } from './ship-prepare';
 import type { SourceRevision } from './source';
-import { changedPaths, readBlobs, resolveSpecs, type FolderCommit, type ReplacedFolder, type TreeEntry } from './tree';
+import { blobId, changedPaths, readBlobs, resolveSpecs, type FolderCommit, type ReplacedFolder, type TreeEntry } from './tree';
 
 export interface PlanContext {
   readonly cache: BareCache;
@@ -164,6 +164,9 @@ async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): P
   const pairs = withTip.filter((p) => bases.get(p) !== undefined && bases.get(p) !== p.tip).map((p) => [p.tip!, bases.get(p)!] as const);
   const changes = await changedPaths(cache, pairs);
 
+  const foreign = await foreignChangesOf(withTip, ctx);
+  const undone = await undoneByRender(withTip, foreign, cache);
+
   const rebuilds: Rebuild[] = [];
   for (const plan of plans) {
     const { cluster } = plan;
@@ -175,7 +178,9 @@ async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): P
     }
     const from = bases.get(plan);
     const containsBase = from === baseCommit;
-    const outside = from === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !plan.folders.some((f) => p.startsWith(`${f.folder}/`)));
+    const theirs = foreign.get(plan.tip) ?? { commits: [], paths: new Map() };
+    // What the branch changes outside the folders that no commit glidepath did not write explains (a stale branch).
+    const outside = from === undefined ? ['(no common history with the base)'] : (changes.get(plan.tip) ?? []).filter((p) => !plan.folders.some((f) => p.startsWith(`${f.folder}/`)) && !theirs.paths.has(p));
     const proposed = plan.folders.every((f) => folderIds.get(`${plan.tip}:${f.folder}`) === renderedTreeId(cluster, f.folder));
     const baseChangedFolder = !containsBase && from !== undefined && plan.folders.some((f) => folderIds.get(`${from}:${f.folder}`) !== folderIds.get(`${baseCommit}:${f.folder}`));
     if (outside.length === 0 && proposed && !baseChangedFolder) {
@@ -183,11 +188,62 @@ async function decideCommits(plans: readonly ClusterPlan[], ctx: PlanContext): P
       plan.result = { ...result, commit: plan.tip, ...(plan.existing !== undefined ? { action: 'up-to-date' } : {}) };
       continue;
     }
+    if (theirs.commits.length > 0 && outside.length === 0 && !baseChangedFolder) {
+      // On top of the branch, which keeps the commits, unless the render replaces what they changed.
+      keepOrRefuse(plan, theirs.commits, undone.get(plan) ?? []);
+      continue;
+    }
     // On top of the branch while it still contains the base; otherwise rebuilt on the base (it moved on or was rewritten).
     if (outside.length === 0 && containsBase) plan.build = build(plan, plan.tip);
-    else rebuilds.push({ plan, outside, proposed, baseChangedFolder, mergeBase: from });
+    else rebuilds.push({ plan, outside, proposed, mergeBase: from, theirs: theirs.commits });
   }
-  await rebuildOnBases(rebuilds, cache);
+  rebuildOnBases(rebuilds);
+}
+
+/** The commits glidepath did not write on each branch, and what they changed: a few git processes per base. */
+async function foreignChangesOf(plans: readonly ClusterPlan[], ctx: PlanContext): Promise<Map<string, ForeignChanges>> {
+  const found = new Map<string, ForeignChanges>();
+  for (const base of new Set(plans.map((p) => p.result!.baseCommit))) {
+    for (const [tip, changes] of await foreignChanges(ctx.cache, base, plans.filter((p) => p.result!.baseCommit === base).map((p) => p.tip!))) found.set(tip, changes);
+  }
+  return found;
+}
+
+/**
+ * For each branch, the paths in its folders where a commit glidepath did not write left something that is still on
+ * the branch and that the render would replace or remove. One read of the branches' files.
+ */
+async function undoneByRender(plans: readonly ClusterPlan[], foreign: ReadonlyMap<string, ForeignChanges>, cache: BareCache): Promise<Map<ClusterPlan, string[]>> {
+  const inFolders = new Map<ClusterPlan, [string, string | undefined][]>();
+  for (const plan of plans) {
+    const paths = [...(foreign.get(plan.tip!)?.paths ?? [])].filter(([path]) => plan.folders.some((f) => path.startsWith(`${f.folder}/`)));
+    if (paths.length > 0) inFolders.set(plan, paths);
+  }
+  const onBranch = await resolveSpecs(cache, [...inFolders].flatMap(([plan, paths]) => paths.map(([path]) => `${plan.tip}:${path}`)));
+  const undone = new Map<ClusterPlan, string[]>();
+  for (const [plan, paths] of inFolders) {
+    const rendered = new Map<string, string>(plan.folders.flatMap((f) => f.files.map((file): [string, string] => [`${f.folder}/${file.path}`, blobId(file.content)])));
+    undone.set(plan, paths.filter(([path, theirs]) => onBranch.get(`${plan.tip}:${path}`) === theirs && rendered.get(path) !== theirs).map(([path]) => path));
+  }
+  return undone;
+}
+
+/** The render goes on top of the commits glidepath did not write, saying so, or the cluster fails if it would undo them. */
+function keepOrRefuse(plan: ClusterPlan, theirs: readonly BranchCommit[], undone: readonly string[]): void {
+  const result = plan.result!;
+  const them = theirs.length === 1 ? 'it' : 'them';
+  const which = `${theirs.length === 1 ? 'a commit' : `${theirs.length} commits`} glidepath did not write: ${describeCommits(theirs)}`;
+  if (undone.length === 0) {
+    (result.notes as string[]).push(`${result.branch} holds ${which}; the new render went on top of ${them}, and the branch keeps ${them}: ${theirs.length === 1 ? 'it changes' : 'they change'} nothing the render replaces`);
+    plan.build = build(plan, plan.tip!);
+    return;
+  }
+  const files = `${undone.slice(0, 3).join(', ')}${undone.length > 3 ? ` and ${undone.length - 3} more` : ''}`;
+  plan.error = new GitopsError(
+    'foreign-commit',
+    `${result.branch} holds ${which}; the render replaces what ${them === 'it' ? 'it' : 'they'} changed (${files}), so pushing it would undo ${them}: nothing was pushed for ${plan.cluster.name}`,
+    `make that change in the cluster file so that the render holds it (then delete the branch: git push origin --delete ${result.branch}), or revert ${them} on ${result.branch}; then run again`,
+  );
 }
 
 interface Rebuild {
@@ -196,27 +252,22 @@ interface Rebuild {
   readonly outside: readonly string[];
   /** The branch holds the render already. */
   readonly proposed: boolean;
-  /** The base changed the folders since the branch's merge base. */
-  readonly baseChangedFolder: boolean;
   readonly mergeBase: string | undefined;
+  /** The commits glidepath did not write, which a rebuild would drop. */
+  readonly theirs: readonly BranchCommit[];
 }
 
 function build(plan: ClusterPlan, parent: string): FolderCommit {
   return { parent, folders: plan.folders, message: plan.result!.commitMessage! };
 }
 
-/** Each branch to rebuild on its base, unless that drops a commit glidepath did not write (one `git log` per base). */
-async function rebuildOnBases(rebuilds: readonly Rebuild[], cache: BareCache): Promise<void> {
-  const foreign = new Map<string, BranchCommit[]>();
-  for (const base of new Set(rebuilds.map((r) => r.plan.result!.baseCommit))) {
-    for (const [tip, commits] of await foreignCommits(cache, base, rebuilds.filter((r) => r.plan.result!.baseCommit === base).map((r) => r.plan.tip!))) foreign.set(tip, commits);
-  }
-  for (const { plan, outside, proposed, baseChangedFolder, mergeBase } of rebuilds) {
+/** Each branch to rebuild on its base, unless that drops a commit glidepath did not write. */
+function rebuildOnBases(rebuilds: readonly Rebuild[]): void {
+  for (const { plan, outside, proposed, mergeBase, theirs } of rebuilds) {
     const result = plan.result!;
     const notes = result.notes as string[];
     const at = `${result.base} (${result.baseCommit.slice(0, 12)})`;
     const outsideList = `${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}`;
-    const theirs = foreign.get(plan.tip!) ?? [];
     if (theirs.length === 0) {
       if (outside.length > 0) notes.push(`${result.branch} changed ${outsideList} outside ${folderNames(plan)} compared with ${result.base}: rebuilt on ${at} so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`);
       else if (proposed) notes.push(`${result.branch} holds this render, but ${result.base} changed ${folderNames(plan)} since the branch was made (${mergeBase?.slice(0, 12)} to ${result.baseCommit.slice(0, 12)}): rebuilt on ${at}, so that merging it gives exactly this render`);
@@ -225,12 +276,6 @@ async function rebuildOnBases(rebuilds: readonly Rebuild[], cache: BareCache): P
     }
     const them = theirs.length === 1 ? 'it' : 'them';
     const which = `${theirs.length === 1 ? 'a commit' : `${theirs.length} commits`} glidepath did not write: ${describeCommits(theirs)}`;
-    if (outside.length === 0 && !baseChangedFolder) {
-      // Behind the base, which left the folders alone: on top of the branch, the change still merges to the render.
-      notes.push(`${result.branch} holds ${which}; the new render went on top of ${them} (replacing ${folderNames(plan)}) instead of onto ${at}, so that the branch keeps ${them}`);
-      plan.build = build(plan, plan.tip!);
-      continue;
-    }
     const why = outside.length > 0 ? `the branch changes ${outsideList} outside ${folderNames(plan)}` : `${result.base} changed ${folderNames(plan)} since the branch was made`;
     plan.error = new GitopsError(
       'foreign-commit',

@@ -80,6 +80,11 @@ export function folderTreeId(files: readonly FolderFile[]): string | undefined {
   return gitObjectId('tree', body).toString('hex');
 }
 
+/** The id git gives a file holding `content`. */
+export function blobId(content: string): string {
+  return gitObjectId('blob', Buffer.from(content, 'utf8')).toString('hex');
+}
+
 function gitObjectId(type: string, body: Buffer): Buffer {
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest();
 }

@@ -11,6 +11,16 @@ import { commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
+/** A merge of `from` into `branch` as a person pushes it: the branch's tree plus `files`, what `from` added. */
+async function mergeInto(bare: string, branch: string, from: string, files: Record<string, string>): Promise<string> {
+  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  const who = `Test Person <person@example.test> ${Math.floor(Date.now() / 1000)} +0000`;
+  const stream = [`commit refs/heads/${branch}\nmark :1\nauthor ${who}\ncommitter ${who}\n`, data(`Merge ${from} into ${branch}`), `from refs/heads/${branch}^0\nmerge refs/heads/${from}^0\n`];
+  for (const [path, content] of Object.entries(files)) stream.push(`M 100644 inline ${path}\n${data(content)}`);
+  stream.push('\nget-mark :1\n');
+  return (await git(bare, ['fast-import', '--quiet'], stream.join(''))).trim();
+}
+
 const parentOf = async (bare: string, ref: string) => (await git(bare, ['rev-parse', `${ref}^`])).trim();
 
 describe.concurrent('pr: the base moved on under the branch', () => {
@@ -30,10 +40,10 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     expect((await s.run()).action).toBe('up-to-date');
   });
 
-  it("a reviewer's commit on the branch, the base moved on elsewhere and the render changed: the render goes on top of the commit, with a note", async () => {
+  it("a reviewer's commit outside the folder, the base moved on elsewhere and the render changed: the render goes on top of the commit, with a note", async () => {
     const s = await scenario();
     const first = await s.run();
-    const reviewed = await commitFiles(s.remote, first.branch!, { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' }, 'reviewer: a note');
+    const reviewed = await commitFiles(s.remote, first.branch!, { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' }, 'reviewer: an app with it');
     await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
     const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
 
@@ -41,9 +51,67 @@ describe.concurrent('pr: the base moved on under the branch', () => {
 
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
     expect(await parentOf(s.remote, first.branch!)).toBe(reviewed);
-    expect(second.notes.join('\n')).toContain(`holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: a note"); the new render went on top of it`);
-    const diff = (await git(s.remote, ['diff', '--name-only', `${first.branch}...main`])).split('\n').filter(Boolean);
-    expect(diff).toEqual(['clusters/prod/apps/other.yaml']);
+    expect(second.notes.join('\n')).toContain(`holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: an app with it"); the new render went on top of it, and the branch keeps it`);
+    expect((await filesAt(s.remote, first.branch!))['clusters/prod/apps/reviewer.yaml']).toBe('kind: Application\n');
+    // The same render again: the branch holds it, with the reviewer's commit; nothing is pushed.
+    expect(await s.run({ config: changed })).toMatchObject({ action: 'up-to-date', commit: second.commit });
+  });
+
+  it("a reviewer's file in the folder, the base moved on elsewhere and the render changed: refused, since the render would remove it", async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' }, 'reviewer: a note');
+    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+
+    const error = await failure(s.run({ config: changed }));
+
+    expect(error.kind).toBe('foreign-commit');
+    expect(error.message).toBe(`${first.branch} holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: a note"); the render replaces what it changed (${FOLDER}/reviewer-note.txt), so pushing it would undo it: nothing was pushed for prod`);
+    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+  });
+
+  it("a reviewer's edit of a rendered file, with the same render on the same base: refused, naming the commit (it was silently reverted)", async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const kustomization = `${FOLDER}/kustomization.yaml`;
+    const edited = `${(await filesAt(s.remote, first.branch!))[kustomization]}# reviewed\n`;
+    const reviewed = await commitFiles(s.remote, first.branch!, { [kustomization]: edited }, 'reviewer: a line in the kustomization');
+
+    const error = await failure(s.run());
+
+    expect(error.kind).toBe('foreign-commit');
+    expect(error.message).toBe(`${first.branch} holds a commit glidepath did not write: ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: a line in the kustomization"); the render replaces what it changed (${kustomization}), so pushing it would undo it: nothing was pushed for prod`);
+    expect(error.fix).toContain('make that change in the cluster file');
+    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+    expect((await filesAt(s.remote, first.branch!))[kustomization]).toBe(edited);
+    // A dry run says the same.
+    expect((await failure(s.run({ dryRun: true }))).kind).toBe('foreign-commit');
+  });
+
+  it("a reviewer's commit outside the folder, with the same render on the same base: kept, and the branch is up to date", async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' }, 'reviewer: an app with it');
+    expect(await s.run()).toMatchObject({ action: 'up-to-date', commit: reviewed });
+    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+  });
+
+  it('a merge of the base into the branch, after the base changed the folder: glidepath builds on top of it (the fix its refusal names)', async () => {
+    const s = await scenario();
+    const first = await s.run();
+    const reviewed = await commitFiles(s.remote, first.branch!, { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' }, 'reviewer: an app with it');
+    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' }, 'a file into the folder');
+    const merged = await mergeInto(s.remote, first.branch!, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' });
+
+    const second = await s.run();
+
+    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+    expect(await parentOf(s.remote, first.branch!)).toBe(merged);
+    const files = await filesAt(s.remote, first.branch!);
+    expect(files[`${FOLDER}/by-hand.yaml`]).toBeUndefined();
+    expect(files['clusters/prod/apps/reviewer.yaml']).toBe('kind: Application\n');
+    expect(second.notes.join('\n')).toContain(reviewed.slice(0, 12));
   });
 
   it("a reviewer's commit on the branch and a base that changed the folder: refused, naming the commit and its author; the branch is left as it was", async () => {
