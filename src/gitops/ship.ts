@@ -101,7 +101,7 @@ async function shipOpened(group: readonly PreparedCluster[], settings: ShipSetti
     }
   }
   const building = plans.filter((p): p is ClusterPlan & { build: NonNullable<ClusterPlan['build']> } => p.build !== undefined && p.error === undefined);
-  const commits = await writeFolderCommits(cache, building.map((p) => p.build), settings.identity ?? DEFAULT_IDENTITY);
+  const commits = await writeFolderCommits(cache, building.map((p) => p.build), settings.identity ?? DEFAULT_IDENTITY, { datedAsParent: dryRun });
   building.forEach((plan, i) => (plan.result = { ...plan.result!, commit: commits[i]! }));
   if (dryRun || host === undefined) {
     for (const plan of plans) outcomes.push(plan.error !== undefined ? { cluster: plan.cluster.name, error: plan.error } : { cluster: plan.cluster.name, result: plan.result! });

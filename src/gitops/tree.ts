@@ -138,17 +138,20 @@ export interface FolderCommit {
 /**
  * Writes every commit in one `git fast-import` and returns their ids in order. Each commit is its parent's
  * tree with each folder replaced by its files: nothing outside the folders changes. The scratch ref it needs is
- * the cache's own (`refs/glidepath/last-build`).
+ * the cache's own (`refs/glidepath/last-build`). A commit is dated now, or, `datedAsParent` (a dry run, which
+ * pushes nothing), at its parent's commit time: then the same render on the same parent is the same commit.
  */
-export async function writeFolderCommits(cache: BareCache, commits: readonly FolderCommit[], identity: CommitIdentity): Promise<string[]> {
+export async function writeFolderCommits(cache: BareCache, commits: readonly FolderCommit[], identity: CommitIdentity, options: { datedAsParent?: boolean } = {}): Promise<string[]> {
   if (commits.length === 0) return [];
-  const who = `${oneLine(identity.name)} <${oneLine(identity.email)}> ${Math.floor(Date.now() / 1000)} +0000`;
+  const parentTimes = options.datedAsParent === true ? await commitTimes(cache, commits.map((c) => c.parent)) : new Map<string, string>();
+  const person = `${oneLine(identity.name)} <${oneLine(identity.email)}>`;
   const chunks: Buffer[] = [];
   const data = (text: string) => {
     const bytes = Buffer.from(text, 'utf8');
     chunks.push(Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n'));
   };
   commits.forEach((commit, i) => {
+    const who = `${person} ${parentTimes.get(commit.parent) ?? Math.floor(Date.now() / 1000)} +0000`;
     chunks.push(Buffer.from(`commit refs/glidepath/last-build\nmark :${i + 1}\nauthor ${who}\ncommitter ${who}\n`));
     data(commit.message);
     chunks.push(Buffer.from(`from ${commit.parent}\n`));
@@ -167,6 +170,12 @@ export async function writeFolderCommits(cache: BareCache, commits: readonly Fol
   const ids = out.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
   if (ids.length !== commits.length) throw new GitCommandError(args, { code: 0, stdout: out, stderr: `fast-import returned ${ids.length} of ${commits.length} commits` });
   return ids;
+}
+
+/** Each commit's committer time (seconds since the epoch), in one process. */
+async function commitTimes(cache: BareCache, commits: readonly string[]): Promise<Map<string, string>> {
+  const out = await cache.git.run(['log', '--no-walk=unsorted', '--format=%H %ct', ...new Set(commits)]);
+  return new Map(out.split('\n').filter((l) => l !== '').map((l) => l.split(' ') as [string, string]));
 }
 
 function oneLine(text: string): string {

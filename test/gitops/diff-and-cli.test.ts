@@ -102,6 +102,21 @@ describe.concurrent('npm run pr', () => {
     expect(await branches(s.remote)).toEqual(['main']);
   });
 
+  it('--dry-run --json: the same render gives the same bytes, a second later too (the commit is dated at its parent)', async () => {
+    const s = await scenario();
+    const clusters = clustersFor(s);
+    const dryRun = async () => {
+      const { stdout, sinks } = cliLines();
+      expect(await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+      return stdout.join('\n');
+    };
+    const first = await dryRun();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await dryRun()).toBe(first);
+    const cluster = JSON.parse(first).clusters[0];
+    expect(cluster).toMatchObject({ state: 'opened', pushed: false });
+  });
+
   it('a failure prints what failed and what to do, exit 1, and no token', async () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
