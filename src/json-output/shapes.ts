@@ -90,7 +90,10 @@ export const prDocument = z
           repo: z.string().optional(),
           base: z.string().optional(),
           branch: z.string().optional().meta({ description: 'the branch that holds (or would hold) the change' }),
-          commit: z.string().optional().meta({ description: 'the commit pushed; in a dry run, the commit built and not pushed, dated at its parent\'s commit time so that the same render on the same base gives the same id (a real run dates its commit when it runs, so its id differs)' }),
+          commit: z.string().optional().meta({
+            description:
+              "the commit pushed; in a dry run, the commit built and not pushed, dated at its parent's commit time so that the same render on the same base gives the same id (a real run dates its commit when it runs, so its id differs)",
+          }),
           pushed: z.boolean().optional(),
           url: z.string().optional().meta({ description: 'the pull or merge request (for provider none: the compare page, when known)' }),
           number: z.number().int().optional().meta({ description: "GitHub's pull request number, GitLab's merge request iid" }),
