@@ -14,7 +14,7 @@ export interface Provenance {
 }
 
 /** What the body (and the diff) says of a render shipped with `--skip-verify`. */
-export const UNVERIFIED_NOTE = "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`npm run verify` checks it).";
+export const UNVERIFIED_NOTE = "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath verify` checks it).";
 
 export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
@@ -31,7 +31,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     ],
     extra,
     maxChars,
-    fullDiffCommand: `npm run diff -- --cluster ${p.cluster}`,
+    fullDiffCommand: `glidepath diff --cluster ${p.cluster}`,
   });
 }
 

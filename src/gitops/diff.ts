@@ -65,7 +65,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...(options.unverified === true ? [UNVERIFIED_NOTE] : []), ...repo.notes.map((n) => `> ${n}`)],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
-      fullDiffCommand: `npm run diff -- --cluster ${config.name}`,
+      fullDiffCommand: `glidepath diff --cluster ${config.name}`,
     });
     return { review, changed: hasChanges(review), markdown, baseCommit, notes: repo.notes };
   } finally {

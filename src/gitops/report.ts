@@ -47,7 +47,7 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
       for (const o of result.review.objects) lines.push(`    ${o.change.padEnd(7)} ${objectLabel(o)}`);
       if (result.dryRun) {
         lines.push('  commit message:', ...(result.commitMessage ?? '').trimEnd().split('\n').map((l) => (l === '' ? '' : `    ${l}`)));
-        lines.push(`  body: ${result.body?.length ?? 0} characters (see it with npm run diff -- --cluster ${result.cluster})`);
+        lines.push(`  body: ${result.body?.length ?? 0} characters (see it with glidepath diff --cluster ${result.cluster})`);
       }
       break;
     }

@@ -1,4 +1,5 @@
 /** Which commit of this repository a render came from, for the commit message and the change's body. */
+import packageJson from '../../package.json';
 import { Git } from './git';
 
 export interface SourceRevision {
@@ -41,7 +42,7 @@ export function commitUrlBase(env: NodeJS.ProcessEnv, sourceUrl?: string): strin
 }
 
 export function describeSource(source: SourceRevision): string {
-  if (source.commit === undefined) return 'an unknown commit (the source folder is not a git checkout)';
+  if (source.commit === undefined) return `version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`;
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import packageJson from '../../package.json';
+import { changeBody, commitMessage } from '../../src/gitops/change-text';
 import { GitopsError } from '../../src/gitops/errors';
 import { ownedFolder } from '../../src/gitops/folder';
 import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
@@ -137,5 +139,23 @@ describe('GITHUB_API_URL', () => {
   ] as const)('applies to github clusters only (%s)', (provider, repo, api) => {
     const prepared = prepareCluster(cluster(repo), { provider, githubApiUrl: 'https://api.github.com', tokens: { github: 't', gitlab: 't', gitea: 't' } });
     expect(prepared.apiUrl).toBe(api);
+  });
+});
+
+describe('the words of a change, as the installed glidepath command', () => {
+  const review = reviewChanges('clusters/prod/glidepath', [], [{ path: 'a.k8s.yaml', content: 'kind: ConfigMap\nmetadata:\n  name: a\n' }]);
+  const provenance = { cluster: 'prod', base: 'main', baseCommit: 'f'.repeat(40), hash: 'a'.repeat(64), source: { dirty: false }, unverified: true };
+
+  it('with no git checkout, the commit message and the body name the package version, not "an unknown commit"', () => {
+    const message = commitMessage(review, { ...provenance, title: 't' });
+    expect(message).toContain(`Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`);
+    expect(message).not.toContain('unknown commit');
+    expect(changeBody(review, provenance, 65_536)).toContain(`Rendered by glidepath-gitops from version ${packageJson.version} (`);
+  });
+
+  it('hints name glidepath diff and glidepath verify, never npm run', () => {
+    const body = changeBody(review, provenance, 65_536);
+    expect(body).toContain('`glidepath verify` checks it');
+    expect(body).not.toContain('npm run');
   });
 });
