@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** What Node gives a script without an import (TypeScript files get them from @types/node). */
-const NODE_GLOBALS = ['process', 'console', 'URL', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'structuredClone', 'Buffer'];
+const NODE_GLOBALS = [
+  'process',
+  'console',
+  'URL',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'performance',
+  'structuredClone',
+  'Buffer',
+];
 
 export default tseslint.config(
   { ignores: ['imports/', 'build/', 'bundle/', 'generated/', 'dist/', 'node_modules/', '.glidepath-cache/'] },
@@ -14,7 +25,10 @@ export default tseslint.config(
       // Refusing control characters in names and paths is what those patterns are for.
       'no-control-regex': 'off',
       // `_name` marks a value that is destructured away on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {

@@ -45,7 +45,11 @@ function timeProcess(command, args, env = {}) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const cpuBefore = childrenCpuSeconds();
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     let peak = 0;
     child.stderr.on('data', (d) => (stderr += d));
@@ -85,7 +89,10 @@ function fleetDir(size, { shared = true, repo } = {}) {
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < size; i++) {
     const name = `c${String(i).padStart(4, '0')}`;
-    const namespaces = Array.from({ length: NAMESPACES_PER_CLUSTER }, (_, n) => `    - ${shared ? '' : `${name}-`}app-${String(n).padStart(2, '0')}`);
+    const namespaces = Array.from(
+      { length: NAMESPACES_PER_CLUSTER },
+      (_, n) => `    - ${shared ? '' : `${name}-`}app-${String(n).padStart(2, '0')}`,
+    );
     writeFileSync(
       join(dir, `${name}.yaml`),
       [
@@ -98,7 +105,9 @@ function fleetDir(size, { shared = true, repo } = {}) {
         'argocd: { namespace: argocd-apps, context: { argocdUrl: https://argocd.example } }',
         'prune: { image: "registry.k8s.io/kubectl:v1.28.15" }',
         'veridor: { image: "registry.example/veridor:1.0.0" }',
-        repo ? `gitops: { repo: "${repo}", provider: none }` : 'gitops: { repo: "https://github.com/example/gitops.git" }',
+        repo
+          ? `gitops: { repo: "${repo}", provider: none }`
+          : 'gitops: { repo: "https://github.com/example/gitops.git" }',
         '',
       ].join('\n'),
     );
@@ -106,13 +115,19 @@ function fleetDir(size, { shared = true, repo } = {}) {
   return dir;
 }
 
-/** One cluster file of about 970 KB with 70,000 `argocd.context` keys: the yaml library's unique-keys check was quadratic. */
+/**
+ * One cluster file of about 970 KB with 70,000 `argocd.context` keys: the yaml library's unique-keys check was
+ * quadratic.
+ */
 const CONTEXT_KEYS = 70000;
 function manyKeysDir() {
   const dir = join(work, 'many-keys');
   mkdirSync(dir, { recursive: true });
   const keys = Array.from({ length: CONTEXT_KEYS }, (_, i) => `    k${i.toString(36)}: v${i % 100}`);
-  const file = readFileSync(join(ROOT, 'clusters', 'prod.yaml'), 'utf8').replace(/^ {2}context:\n/m, `  context:\n${keys.join('\n')}\n`);
+  const file = readFileSync(join(ROOT, 'clusters', 'prod.yaml'), 'utf8').replace(
+    /^ {2}context:\n/m,
+    `  context:\n${keys.join('\n')}\n`,
+  );
   writeFileSync(join(dir, 'prod.yaml'), file);
   return dir;
 }
@@ -127,8 +142,17 @@ function quotedKeysDir() {
   const dir = join(work, 'quoted-keys');
   mkdirSync(dir, { recursive: true });
   const keys = Array.from({ length: QUOTED_CONTEXT_KEYS }, (_, i) => `  k${i.toString(36)}: "${i.toString(36)}"`);
-  const argocd = ['argocd:', ' namespace: argocd-apps', ' context:', '  argocdUrl: https://argocd.example', ...keys].join('\n');
-  const file = readFileSync(join(ROOT, 'clusters', 'prod.yaml'), 'utf8').replace(/^argocd:\n(?:[ #].*\n)*/m, `${argocd}\n`);
+  const argocd = [
+    'argocd:',
+    ' namespace: argocd-apps',
+    ' context:',
+    '  argocdUrl: https://argocd.example',
+    ...keys,
+  ].join('\n');
+  const file = readFileSync(join(ROOT, 'clusters', 'prod.yaml'), 'utf8').replace(
+    /^argocd:\n(?:[ #].*\n)*/m,
+    `${argocd}\n`,
+  );
   writeFileSync(join(dir, 'prod.yaml'), file);
   return dir;
 }
@@ -144,7 +168,10 @@ async function measurePr(size, kind) {
   if (!existsSync(template)) {
     execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', template]);
     const now = `${Math.floor(Date.now() / 1000)} +0000`;
-    execFileSync('git', ['fast-import', '--quiet'], { cwd: template, input: `commit refs/heads/main\ncommitter bench <bench@example> ${now}\ndata 4\ninit\nM 100644 inline README.md\ndata 9\n# gitops\n\n` });
+    execFileSync('git', ['fast-import', '--quiet'], {
+      cwd: template,
+      input: `commit refs/heads/main\ncommitter bench <bench@example> ${now}\ndata 4\ninit\nM 100644 inline README.md\ndata 9\n# gitops\n\n`,
+    });
   }
   const clusters = fleetDir(size, { repo: remote });
   const fresh = () => {
@@ -152,7 +179,19 @@ async function measurePr(size, kind) {
     rmSync(cache, { recursive: true, force: true });
     cpSync(template, remote, { recursive: true });
   };
-  const args = [cli, 'pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', cache, '--source-dir', ROOT];
+  const args = [
+    cli,
+    'pr',
+    '--all',
+    '--clusters',
+    clusters,
+    '--provider',
+    'none',
+    '--cache-dir',
+    cache,
+    '--source-dir',
+    ROOT,
+  ];
   const env = { GIT_AUTHOR_NAME: 'bench', GIT_COMMITTER_NAME: 'bench' };
   const runs = [];
   for (let i = 0; i <= RUNS; i++) {
@@ -162,10 +201,23 @@ async function measurePr(size, kind) {
     if (i > 0) runs.push(run); // the first is the warm-up
   }
   const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
-  const label = kind === 'first' ? `glidepath pr --all --provider none, fleet of ${size}, every cluster proposed` : `glidepath pr --all --provider none, fleet of ${size}, rerun: every cluster up to date`;
+  const label =
+    kind === 'first'
+      ? `glidepath pr --all --provider none, fleet of ${size}, every cluster proposed`
+      : `glidepath pr --all --provider none, fleet of ${size}, rerun: every cluster up to date`;
   const cpu = runs.map((r) => r.cpu).sort((a, b) => a - b);
-  const row = { label, clusters: size, median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1), cpu: cpu[Math.floor(cpu.length / 2)], peakMb: Math.max(...runs.map((r) => r.peak)) / 2 ** 20 };
-  console.error(`${label}: median ${row.median.toFixed(3)} s, ${row.cpu.toFixed(2)} CPU s, peak ${row.peakMb.toFixed(0)} MB`);
+  const row = {
+    label,
+    clusters: size,
+    median: times[Math.floor(times.length / 2)],
+    min: times[0],
+    max: times.at(-1),
+    cpu: cpu[Math.floor(cpu.length / 2)],
+    peakMb: Math.max(...runs.map((r) => r.peak)) / 2 ** 20,
+  };
+  console.error(
+    `${label}: median ${row.median.toFixed(3)} s, ${row.cpu.toFixed(2)} CPU s, peak ${row.peakMb.toFixed(0)} MB`,
+  );
   return row;
 }
 
@@ -179,22 +231,58 @@ const prRows = [];
 for (const size of PR_FLEETS) for (const kind of ['first', 'rerun']) prRows.push(await measurePr(size, kind));
 
 const rows = [];
-if (!ONLY_PR) rows.push(await measure('glidepath synth, shipped clusters', process.execPath, [cli, 'synth', '--out', out('own')], shipped));
-if (!ONLY_PR) rows.push(await measure('cdk8s synth (cdk8s.yaml app), shipped clusters', cdk8s, ['synth', '--check-upgrade=false', '--output', out('cdk8s')], shipped));
+if (!ONLY_PR)
+  rows.push(
+    await measure('glidepath synth, shipped clusters', process.execPath, [cli, 'synth', '--out', out('own')], shipped),
+  );
+if (!ONLY_PR)
+  rows.push(
+    await measure(
+      'cdk8s synth (cdk8s.yaml app), shipped clusters',
+      cdk8s,
+      ['synth', '--check-upgrade=false', '--output', out('cdk8s')],
+      shipped,
+    ),
+  );
 for (const size of ONLY_PR ? [] : FLEETS) {
-  rows.push(await measure(`glidepath synth, fleet of ${size}`, process.execPath, [cli, 'synth', '--clusters', fleetDir(size), '--out', out(size)], size));
+  rows.push(
+    await measure(
+      `glidepath synth, fleet of ${size}`,
+      process.execPath,
+      [cli, 'synth', '--clusters', fleetDir(size), '--out', out(size)],
+      size,
+    ),
+  );
 }
 // The worst case for the render's YAML cache: no chart repeats across clusters.
-if (!ONLY_PR) rows.push(await measure('glidepath synth, fleet of 100, no namespace shared', process.execPath, [cli, 'synth', '--clusters', fleetDir(100, { shared: false }), '--out', out('unique')], 100));
+if (!ONLY_PR)
+  rows.push(
+    await measure(
+      'glidepath synth, fleet of 100, no namespace shared',
+      process.execPath,
+      [cli, 'synth', '--clusters', fleetDir(100, { shared: false }), '--out', out('unique')],
+      100,
+    ),
+  );
 const manyKeysLabel = `glidepath synth, one 970 KB cluster file with ${CONTEXT_KEYS} argocd.context keys`;
-if (!ONLY_PR) rows.push(await measure(manyKeysLabel, process.execPath, [cli, 'synth', '--clusters', manyKeysDir(), '--out', out('many-keys')], 1));
+if (!ONLY_PR)
+  rows.push(
+    await measure(
+      manyKeysLabel,
+      process.execPath,
+      [cli, 'synth', '--clusters', manyKeysDir(), '--out', out('many-keys')],
+      1,
+    ),
+  );
 const quotedKeysLabel = `glidepath verify, one 850 KB cluster file with ${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
-if (!ONLY_PR) rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
+if (!ONLY_PR)
+  rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
 rmSync(work, { recursive: true, force: true });
 
 const fmt = (s) => s.toFixed(3);
 const perCluster = (r) => (r.median / r.clusters) * 1000;
-const tableRow = (r) => `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
+const tableRow = (r) =>
+  `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
 const pr100 = prRows.find((r) => r.clusters === 100 && r.label.includes('proposed'));
 const firstRuns = prRows.filter((r) => r.label.includes('proposed')).sort((a, b) => a.clusters - b.clusters);
 const prSection = [
@@ -202,16 +290,23 @@ const prSection = [
   '## Shipping a fleet: `npm run pr -- --all`',
   '',
   `On ${new Date().toISOString().slice(0, 10)}: every cluster into one local bare repo with \`--provider none\` (no API), ${RUNS} runs after a warm-up;`,
-  `load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
   'A first run starts from a fresh remote and cache each time, so every cluster is rendered, committed and pushed; a',
   'rerun finds every branch holding its render and pushes nothing. CPU is user + system time of the whole process',
   'tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than wall time.',
   '',
   '| what | clusters | median s | min s | max s | ms per cluster | CPU s (median) | CPU ms per cluster | peak MB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ...prRows.map((r) => `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`),
+  ...prRows.map(
+    (r) =>
+      `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`,
+  ),
   '',
-  ...(pr100 ? [`- [${pr100.median < 30 ? 'x' : ' '}] 100 clusters proposed in under 30 s (${fmt(pr100.median)} s)`] : []),
+  ...(pr100
+    ? [`- [${pr100.median < 30 ? 'x' : ' '}] 100 clusters proposed in under 30 s (${fmt(pr100.median)} s)`]
+    : []),
   // CPU, not wall: on a shared machine the wall time of one row can double while the work stays the same.
   `- [${firstRuns.every((r, i) => i === 0 || r.cpu / r.clusters < firstRuns[i - 1].cpu / firstRuns[i - 1].clusters) ? 'x' : ' '}] CPU per cluster falls as the fleet grows (${firstRuns.map((r) => `${r.clusters}: ${((r.cpu / r.clusters) * 1000).toFixed(0)} ms`).join(', ')}; wall: ${firstRuns.map((r) => `${perCluster(r).toFixed(0)} ms`).join(', ')})`,
   '<!-- /pr-bench -->',
@@ -227,20 +322,46 @@ if (ONLY_PR) {
 }
 
 const [own, viaCdk8s] = rows;
-const fleets = rows.slice(2).filter((r) => !r.label.includes('no namespace shared') && r.label !== manyKeysLabel && r.label !== quotedKeysLabel);
+const fleets = rows
+  .slice(2)
+  .filter((r) => !r.label.includes('no namespace shared') && r.label !== manyKeysLabel && r.label !== quotedKeysLabel);
 const manyKeys = rows.find((r) => r.label === manyKeysLabel);
 const quotedKeys = rows.find((r) => r.label === quotedKeysLabel);
 const unique100 = rows.find((r) => r.label.includes('no namespace shared'));
 const fleet100 = fleets.find((r) => r.clusters === 100);
 const checks = [
   [`shipped clusters at most 0.5 s wall`, own.median <= 0.5],
-  [`at least 5x faster than cdk8s synth (${(viaCdk8s.median / own.median).toFixed(1)}x)`, viaCdk8s.median / own.median >= 5],
+  [
+    `at least 5x faster than cdk8s synth (${(viaCdk8s.median / own.median).toFixed(1)}x)`,
+    viaCdk8s.median / own.median >= 5,
+  ],
   ...(fleet100 ? [[`100 clusters at most 3 s and under 300 MB`, fleet100.median <= 3 && fleet100.peakMb < 300]] : []),
-  ...(unique100 ? [[`100 clusters sharing no namespace at most 3 s and under 300 MB`, unique100.median <= 3 && unique100.peakMb < 300]] : []),
+  ...(unique100
+    ? [
+        [
+          `100 clusters sharing no namespace at most 3 s and under 300 MB`,
+          unique100.median <= 3 && unique100.peakMb < 300,
+        ],
+      ]
+    : []),
   // Before the loader checked unique keys in one pass, loading that file alone took 32 to 36 s.
-  ...(manyKeys ? [[`a cluster file with ${CONTEXT_KEYS} context keys loaded and rendered in at most 3 s (${fmt(manyKeys.median)} s)`, manyKeys.median <= 3]] : []),
+  ...(manyKeys
+    ? [
+        [
+          `a cluster file with ${CONTEXT_KEYS} context keys loaded and rendered in at most 3 s (${fmt(manyKeys.median)} s)`,
+          manyKeys.median <= 3,
+        ],
+      ]
+    : []),
   // Before verify read the rendered context back in one pass, this took 55 s of CPU.
-  ...(quotedKeys ? [[`verify of a cluster file with ${QUOTED_CONTEXT_KEYS} quoted context keys in at most 5 s (${fmt(quotedKeys.median)} s)`, quotedKeys.median <= 5]] : []),
+  ...(quotedKeys
+    ? [
+        [
+          `verify of a cluster file with ${QUOTED_CONTEXT_KEYS} quoted context keys in at most 5 s (${fmt(quotedKeys.median)} s)`,
+          quotedKeys.median <= 5,
+        ],
+      ]
+    : []),
 ];
 const cpu = cpus();
 const md = [

@@ -14,7 +14,17 @@ import { ARGOCD_BINARIES, DEFAULT_PROJECT, startArgoCd, type ArgoCd } from './li
 import { kubeconfigIn, startControllers } from './lib/controllers';
 import { E2eError } from './lib/errors';
 import { startGitea, type Gitea } from './lib/gitea';
-import { createNamespaces, createSecrets, installCrds, kubectlFor, readCluster, render, serverSideApply, type E2eCluster, type Kubectl } from './lib/install';
+import {
+  createNamespaces,
+  createSecrets,
+  installCrds,
+  kubectlFor,
+  readCluster,
+  render,
+  serverSideApply,
+  type E2eCluster,
+  type Kubectl,
+} from './lib/install';
 import { ensureRedis, REDIS_PACKAGE, startRedis } from './lib/redis';
 import { killAllNow, logTail, stopAll, type Started } from './lib/processes';
 import { reportedRequest, runScenario, writeReport, type ScenarioResult } from './lib/report';
@@ -63,9 +73,14 @@ async function clusterState(kubectl: Kubectl): Promise<Record<string, string>> {
 }
 
 /** Gitea with the gitops repo, or why there is none (it did not build, or did not start). */
-async function startForge(built: readonly BuiltComponent[], notBuilt: BuildResult['failed'], dir: string): Promise<{ gitea?: Gitea; giteaError?: string }> {
+async function startForge(
+  built: readonly BuiltComponent[],
+  notBuilt: BuildResult['failed'],
+  dir: string,
+): Promise<{ gitea?: Gitea; giteaError?: string }> {
   const component = built.find((b) => b.component.name === 'gitea');
-  if (component === undefined) return { giteaError: notBuilt.find((f) => f.component.name === 'gitea')?.error ?? 'gitea was not built' };
+  if (component === undefined)
+    return { giteaError: notBuilt.find((f) => f.component.name === 'gitea')?.error ?? 'gitea was not built' };
   try {
     const gitea = await startGitea(component.bin.gitea!, join(component.cacheDir, 'share'), dir);
     await createGitopsRepo(gitea);
@@ -78,13 +93,25 @@ async function startForge(built: readonly BuiltComponent[], notBuilt: BuildResul
 }
 
 /** Redis, the repo server and the application controller, or why there are none. */
-async function startArgo(bin: Binaries, plane: ControlPlane, cluster: E2eCluster, dir: string, watch: readonly Started[]): Promise<{ argocd?: ArgoCd; argocdError?: string; redisVersion?: string }> {
+async function startArgo(
+  bin: Binaries,
+  plane: ControlPlane,
+  cluster: E2eCluster,
+  dir: string,
+  watch: readonly Started[],
+): Promise<{ argocd?: ArgoCd; argocdError?: string; redisVersion?: string }> {
   const missing = ARGOCD_BINARIES.filter((name) => bin[name] === undefined);
   if (missing.length) return { argocdError: `not built: ${missing.join(', ')} (see buildFailures in the report)` };
   try {
     const redisVersion = ensureRedis(log);
     const redis = await startRedis(dir, redisVersion);
-    const argocd = await startArgoCd(bin, kubeconfigIn(plane, dir, 'argocd-controller', cluster.argocdNamespace), dir, redis, watch);
+    const argocd = await startArgoCd(
+      bin,
+      kubeconfigIn(plane, dir, 'argocd-controller', cluster.argocdNamespace),
+      dir,
+      redis,
+      watch,
+    );
     return { argocd, redisVersion };
   } catch (error) {
     if (!(error instanceof Error)) throw error;
@@ -97,9 +124,17 @@ async function main(): Promise<number> {
   const runStarted = Date.now();
   const { built, failed: notBuilt } = await buildAll(log);
   const buildSeconds = built.reduce((sum, b) => sum + b.seconds, 0);
-  const versions: Record<string, { pinned: string; printed: string; built: boolean; buildSeconds: number }> = Object.fromEntries(built.map((b) => [b.component.name, { pinned: b.component.version, printed: printedVersion(b), built: b.built, buildSeconds: b.seconds }]));
+  const versions: Record<string, { pinned: string; printed: string; built: boolean; buildSeconds: number }> =
+    Object.fromEntries(
+      built.map((b) => [
+        b.component.name,
+        { pinned: b.component.version, printed: printedVersion(b), built: b.built, buildSeconds: b.seconds },
+      ]),
+    );
   for (const [name, v] of Object.entries(versions)) log(`${name}: ${v.printed.split('\n')[0]}`);
-  const buildFailures = Object.fromEntries(notBuilt.map((f) => [f.component.name, { pinned: f.component.version, error: f.error }]));
+  const buildFailures = Object.fromEntries(
+    notBuilt.map((f) => [f.component.name, { pinned: f.component.version, error: f.error }]),
+  );
 
   tmp = mkdtempSync(join(tmpdir(), 'glidepath-e2e-'));
   const bin = binaries(built);
@@ -114,35 +149,87 @@ async function main(): Promise<number> {
   const crds = await installCrds(kubectl, plane);
   const namespaces = await createNamespaces(kubectl, cluster);
   const secrets = await createSecrets(kubectl, cluster, relayToken);
-  await plane.admin.create(`/apis/argoproj.io/v1alpha1/namespaces/${cluster.argocdNamespace}/appprojects`, DEFAULT_PROJECT(cluster.argocdNamespace));
+  await plane.admin.create(
+    `/apis/argoproj.io/v1alpha1/namespaces/${cluster.argocdNamespace}/appprojects`,
+    DEFAULT_PROJECT(cluster.argocdNamespace),
+  );
   const rendered = await render(tmp, catcher.port);
   const applied = await serverSideApply(kubectl, rendered);
-  log(`applied ${applied.objects.length} objects from ${applied.files.length} rendered files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`);
+  log(
+    `applied ${applied.objects.length} objects from ${applied.files.length} rendered files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`,
+  );
   const controllers = await startControllers(bin, plane, cluster, tmp);
   const forge = await startForge(built, notBuilt, tmp);
-  const { redisVersion, ...argo } = await startArgo(bin, plane, cluster, tmp, [...plane.processes, controllers.rollouts]);
-  if (redisVersion !== undefined) versions.redis = { pinned: `Debian's ${REDIS_PACKAGE}`, printed: redisVersion, built: false, buildSeconds: 0 };
+  const { redisVersion, ...argo } = await startArgo(bin, plane, cluster, tmp, [
+    ...plane.processes,
+    controllers.rollouts,
+  ]);
+  if (redisVersion !== undefined)
+    versions.redis = { pinned: `Debian's ${REDIS_PACKAGE}`, printed: redisVersion, built: false, buildSeconds: 0 };
   const setupSeconds = (Date.now() - runStarted) / 1000 - buildSeconds;
 
-  const ctx: E2eContext = { api: plane.admin, plane, catcher, cluster, kubectl, bin, controllers, tmp, rendered, ...forge, ...argo };
+  const ctx: E2eContext = {
+    api: plane.admin,
+    plane,
+    catcher,
+    cluster,
+    kubectl,
+    bin,
+    controllers,
+    tmp,
+    rendered,
+    ...forge,
+    ...argo,
+  };
   const results: ScenarioResult[] = [
-    await runScenario('apply the rendered cluster', 'issue: installs what a cluster has', async (s) => {
-      s.check('kubectl apply --server-side exits 0', applied.code === 0, applied.stderr);
-      s.check('every rendered object is accepted', applied.objects.length > 0 && applied.objects.every((line) => /serverside-applied$/.test(line)), applied.objects);
-      s.check('no warning', applied.warnings.length === 0, applied.warnings);
-    }, log),
+    await runScenario(
+      'apply the rendered cluster',
+      'issue: installs what a cluster has',
+      async (s) => {
+        s.check('kubectl apply --server-side exits 0', applied.code === 0, applied.stderr);
+        s.check(
+          'every rendered object is accepted',
+          applied.objects.length > 0 && applied.objects.every((line) => /serverside-applied$/.test(line)),
+          applied.objects,
+        );
+        s.check('no warning', applied.warnings.length === 0, applied.warnings);
+      },
+      log,
+    ),
   ];
   // The gitops loop's forge half runs beside the others; its Argo CD half syncs the whole folder and moves the
   // relay, which the others must not see, so it waits for them all.
   let othersDone: () => void = () => undefined;
   const others = new Promise<void>((resolve) => (othersDone = resolve));
-  const loop = runScenario('gitops loop', 'issue 24, item 4: pr on a real forge, merged through its API, synced by a real Argo CD', (s) => gitopsLoop(ctx, s, others), log);
-  results.push(...(await Promise.all(SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)))));
-  results.push(await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s, relayToken), log));
+  const loop = runScenario(
+    'gitops loop',
+    'issue 24, item 4: pr on a real forge, merged through its API, synced by a real Argo CD',
+    (s) => gitopsLoop(ctx, s, others),
+    log,
+  );
+  results.push(
+    ...(await Promise.all(
+      SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)),
+    )),
+  );
+  results.push(
+    await runScenario(
+      'webhook delivery',
+      'README "Release facts from Argo Rollouts"',
+      (s) => delivery(ctx, s, relayToken),
+      log,
+    ),
+  );
   othersDone();
   results.push(await loop);
 
-  const processes: Started[] = [...plane.processes, controllers.rollouts, ...(controllers.argocd ? [controllers.argocd] : []), ...(forge.gitea ? [forge.gitea.process] : []), ...(argo.argocd ? [argo.argocd.redis.process, argo.argocd.repoServer, argo.argocd.controller] : [])];
+  const processes: Started[] = [
+    ...plane.processes,
+    controllers.rollouts,
+    ...(controllers.argocd ? [controllers.argocd] : []),
+    ...(forge.gitea ? [forge.gitea.process] : []),
+    ...(argo.argocd ? [argo.argocd.redis.process, argo.argocd.repoServer, argo.argocd.controller] : []),
+  ];
   const failed = results.filter((r) => !r.pass);
   const diagnostics = failed.length ? await clusterState(kubectl) : undefined;
   writeReport(REPORT_FILE, {

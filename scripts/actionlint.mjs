@@ -19,10 +19,18 @@ function actionAsWorkflow() {
   const inputs = Object.fromEntries(
     Object.entries(action.inputs).map(([name, spec]) => [
       name,
-      { type: 'string', required: spec.required === true, ...(spec.required === true ? {} : { default: spec.default }) },
+      {
+        type: 'string',
+        required: spec.required === true,
+        ...(spec.required === true ? {} : { default: spec.default }),
+      },
     ]),
   );
-  return stringify({ on: { workflow_call: { inputs } }, permissions: {}, jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } } });
+  return stringify({
+    on: { workflow_call: { inputs } },
+    permissions: {},
+    jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
+  });
 }
 
 let failed = false;
@@ -30,7 +38,11 @@ for (const [args, input] of [
   [workflows, undefined],
   [['-stdin-filename', 'action.yml (its steps)', '-'], actionAsWorkflow()],
 ]) {
-  const result = spawnSync(actionlint, ['-no-color', ...args], { cwd: ROOT, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'inherit', 'inherit'] });
+  const result = spawnSync(actionlint, ['-no-color', ...args], {
+    cwd: ROOT,
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) failed = true;
 }
 if (failed) process.exit(1);

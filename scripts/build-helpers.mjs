@@ -26,10 +26,18 @@ export async function buildHelpers(outDir = HELPERS_DIR) {
   for (const [name, source] of Object.entries(HELPERS)) {
     const result = ts.transpileDeclaration(readFileSync(join(ROOT, source), 'utf8'), {
       fileName: source,
-      compilerOptions: { isolatedDeclarations: true, strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+      compilerOptions: {
+        isolatedDeclarations: true,
+        strict: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+      },
       reportDiagnostics: true,
     });
-    if (result.diagnostics?.length) throw new Error(`${source}: ${result.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
+    if (result.diagnostics?.length)
+      throw new Error(
+        `${source}: ${result.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`,
+      );
     writeFileSync(join(outDir, `${name}.d.ts`), result.outputText);
   }
 }

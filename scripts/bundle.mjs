@@ -60,7 +60,9 @@ async function buildInto(outdir) {
     // src/render/render-pool.ts imports esbuild only when it runs from src/, never from the bundle.
     external: ['esbuild'],
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
 }
 

@@ -37,7 +37,11 @@ function summary(text) {
 /** glidepath <args> --json: its exit code and document (undefined when it printed none, e.g. on bad input). */
 function glidepath(args, childEnv) {
   console.log(`glidepath ${args.join(' ')}`);
-  const result = spawnSync(process.execPath, [GLIDEPATH, ...args, '--json'], { env: childEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = spawnSync(process.execPath, [GLIDEPATH, ...args, '--json'], {
+    env: childEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (result.error) throw result.error;
   const line = result.stdout.trim();
   return { code: result.status ?? 1, document: line === '' ? undefined : JSON.parse(line), line };
@@ -49,7 +53,8 @@ const all = input('ALL') || 'false';
 if (!COMMANDS.includes(command)) refuse(`command: ${JSON.stringify(command)} is not one of ${COMMANDS.join(', ')}`);
 if (all !== 'true' && all !== 'false') refuse(`all: ${JSON.stringify(all)} is not true or false`);
 if (all === 'true' && cluster !== '') refuse('give cluster or all: true, not both');
-if (all === 'false' && cluster === '' && command !== 'verify') refuse(`${command} needs cluster (a name or a cluster file) or all: true`);
+if (all === 'false' && cluster === '' && command !== 'verify')
+  refuse(`${command} needs cluster (a name or a cluster file) or all: true`);
 
 const token = input('TOKEN');
 const provider = input('PROVIDER');
@@ -63,14 +68,23 @@ const shared = ['--clusters', clusters, ...(provider !== '' ? ['--provider', pro
 const gitops = [...shared, ...(input('CACHE_DIR') !== '' ? ['--cache-dir', input('CACHE_DIR')] : [])];
 
 if (command === 'verify') {
-  const { code, document, line } = glidepath(['verify', '--clusters', clusters, ...(cluster !== '' ? ['--cluster', cluster] : [])], childEnv);
+  const { code, document, line } = glidepath(
+    ['verify', '--clusters', clusters, ...(cluster !== '' ? ['--cluster', cluster] : [])],
+    childEnv,
+  );
   if (document !== undefined) {
     for (const c of document.clusters) {
-      console.log(`cluster ${c.cluster} (${c.file}): ${c.objects} objects, ${c.checks} checks, ${c.violations.length} violations`);
+      console.log(
+        `cluster ${c.cluster} (${c.file}): ${c.objects} objects, ${c.checks} checks, ${c.violations.length} violations`,
+      );
       for (const v of c.violations)
-        console.log(`::error title=glidepath verify ${c.cluster}::${escapeData(`${v.object}: ${v.rule}: ${v.message}; fix: ${v.fix}`)}`);
+        console.log(
+          `::error title=glidepath verify ${c.cluster}::${escapeData(`${v.object}: ${v.rule}: ${v.message}; fix: ${v.fix}`)}`,
+        );
       for (const w of c.warnings)
-        console.log(`::warning title=glidepath verify ${c.cluster}::${escapeData(`${w.object}: ${w.rule}: ${w.message}; consider: ${w.fix}`)}`);
+        console.log(
+          `::warning title=glidepath verify ${c.cluster}::${escapeData(`${w.object}: ${w.rule}: ${w.message}; consider: ${w.fix}`)}`,
+        );
     }
     setOutput('json', line);
   }
@@ -102,11 +116,16 @@ if (command === 'diff') {
   process.exit(worst);
 }
 
-const { code, document, line } = glidepath(['pr', ...gitops, ...(all === 'true' ? ['--all'] : ['--cluster', cluster])], childEnv);
+const { code, document, line } = glidepath(
+  ['pr', ...gitops, ...(all === 'true' ? ['--all'] : ['--cluster', cluster])],
+  childEnv,
+);
 if (document !== undefined) {
   for (const c of document.clusters) {
     if (c.state === 'failed')
-      console.log(`::error title=glidepath pr ${c.cluster}::${escapeData(`${c.error.message}${c.error.fix ? `; fix: ${c.error.fix}` : ''}`)}`);
+      console.log(
+        `::error title=glidepath pr ${c.cluster}::${escapeData(`${c.error.message}${c.error.fix ? `; fix: ${c.error.fix}` : ''}`)}`,
+      );
     else console.log(`${c.cluster}: ${c.state}${c.url ? ` ${c.url}` : c.branch ? ` ${c.branch}` : ''}`);
   }
   setOutput('pr-urls', document.clusters.flatMap((c) => (c.url ? [c.url] : [])).join('\n'));

@@ -19,12 +19,24 @@ await buildHelpers();
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 // What only a clone needs: its scripts, its tools, and the generated validators that the bundle already holds.
-const { scripts: _scripts, devDependencies: _dev, overrides: _overrides, allowScripts: _allow, imports: _imports, ...shipped } = manifest;
+const {
+  scripts: _scripts,
+  devDependencies: _dev,
+  overrides: _overrides,
+  allowScripts: _allow,
+  imports: _imports,
+  ...shipped
+} = manifest;
 const stage = mkdtempSync(join(tmpdir(), 'glidepath-pack-'));
 try {
-  for (const entry of [...manifest.files, 'README.md', 'LICENSE']) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
+  for (const entry of [...manifest.files, 'README.md', 'LICENSE'])
+    cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(shipped, null, 2)}\n`);
-  const output = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination, stage], { encoding: 'utf8' });
+  const output = execFileSync(
+    'npm',
+    ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination, stage],
+    { encoding: 'utf8' },
+  );
   console.log(join(destination, output.trim().split('\n').at(-1)));
 } finally {
   rmSync(stage, { recursive: true, force: true });

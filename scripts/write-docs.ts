@@ -8,11 +8,15 @@ import { clusterJsonSchema } from '../src/config/json-schema';
 import { clusterFileReference } from '../src/config/reference';
 import { JSON_DOCUMENTS, jsonDocumentSchema } from '../src/json-output/shapes';
 import { currentDoc, DOC } from '../tools/exprjudge/engine-versions-doc';
+import { formattedLikeTheRepo } from './prettier-format';
 
 const ROOT = join(import.meta.dirname, '..');
-writeFileSync(join(ROOT, 'docs', 'cluster-file.md'), clusterFileReference());
+writeFileSync(
+  join(ROOT, 'docs', 'cluster-file.md'),
+  await formattedLikeTheRepo('docs/cluster-file.md', clusterFileReference()),
+);
 writeFileSync(join(ROOT, 'schema', 'cluster.schema.json'), clusterJsonSchema());
 for (const command of Object.keys(JSON_DOCUMENTS) as (keyof typeof JSON_DOCUMENTS)[]) {
   writeFileSync(join(ROOT, 'schema', `glidepath.${command}.v1.json`), jsonDocumentSchema(command));
 }
-writeFileSync(DOC, currentDoc(readFileSync(DOC, 'utf8')));
+writeFileSync(DOC, await formattedLikeTheRepo('docs/engine-versions.md', currentDoc(readFileSync(DOC, 'utf8'))));

@@ -51,9 +51,19 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     }
     const entry = COMMANDS.find((c) => c.name === name);
     if (entry === undefined) {
-      if (name.startsWith('-')) throw new GlidepathError(`${name} needs a command before it`, `e.g. glidepath synth ${name}; glidepath help lists the commands`);
-      const closest = closestName(name, COMMANDS.map((c) => c.name));
-      throw new GlidepathError(`unknown command ${JSON.stringify(name)}`, `${closest !== undefined ? `did you mean ${closest}? ` : ''}glidepath help lists the commands`);
+      if (name.startsWith('-'))
+        throw new GlidepathError(
+          `${name} needs a command before it`,
+          `e.g. glidepath synth ${name}; glidepath help lists the commands`,
+        );
+      const closest = closestName(
+        name,
+        COMMANDS.map((c) => c.name),
+      );
+      throw new GlidepathError(
+        `unknown command ${JSON.stringify(name)}`,
+        `${closest !== undefined ? `did you mean ${closest}? ` : ''}glidepath help lists the commands`,
+      );
     }
     const command = (await entry.load()).default;
     const parsed = parseCommandArguments(command, args);

@@ -5,7 +5,14 @@
  * the yaml library alone writes some of them plain (`yes` and `1_000` under YAML 1.2, `0o17` under 1.1).
  * `npm run judge` reads what glidepath writes with the real reader and compares.
  */
-import { Document, visit, type CreateNodeOptions, type DocumentOptions, type SchemaOptions, type ToStringOptions } from 'yaml';
+import {
+  Document,
+  visit,
+  type CreateNodeOptions,
+  type DocumentOptions,
+  type SchemaOptions,
+  type ToStringOptions,
+} from 'yaml';
 
 /** The words go.yaml.in/yaml/v2 resolves to a bool, null, infinity, NaN or a merge (resolve.go, resolveMapList). */
 const GO_YAML_WORDS = new Set(

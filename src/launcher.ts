@@ -112,7 +112,9 @@ class Launcher {
 
   constructor(private readonly child: ChildProcess) {
     child.on('message', (reply: LauncherReply) => this.settle(reply));
-    child.on('exit', (code, signal) => this.abandon(new Error(`the process launcher stopped (${signal ?? `exit code ${code}`})`)));
+    child.on('exit', (code, signal) =>
+      this.abandon(new Error(`the process launcher stopped (${signal ?? `exit code ${code}`})`)),
+    );
     child.on('error', (error) => this.abandon(error));
     this.idle();
   }
@@ -140,7 +142,13 @@ class Launcher {
       pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
       return;
     }
-    pending.resolve({ code: reply.code ?? null, signal: reply.signal ?? null, timedOut: reply.timedOut === true, stdout: toBuffer(reply.stdout), stderr: toBuffer(reply.stderr) });
+    pending.resolve({
+      code: reply.code ?? null,
+      signal: reply.signal ?? null,
+      timedOut: reply.timedOut === true,
+      stdout: toBuffer(reply.stdout),
+      stderr: toBuffer(reply.stderr),
+    });
   }
 
   private fail(id: number, error: Error): void {
@@ -181,7 +189,11 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
 function startLauncher(): Launcher {
   // NODE_OPTIONS may load a loader or a debugger into every Node process (tsx, vitest); the launcher needs neither.
   const { NODE_OPTIONS: _options, ...env } = process.env;
-  const child = spawn(process.execPath, ['-e', LAUNCHER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', env });
+  const child = spawn(process.execPath, ['-e', LAUNCHER_SOURCE], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    serialization: 'advanced',
+    env,
+  });
   return new Launcher(child);
 }
 

@@ -45,7 +45,8 @@ function plainValue(this: Record<string, unknown>, key: string, value: unknown):
   if (original === undefined) return '\u0000undefined';
   if (typeof original === 'number' && !Number.isFinite(original)) return `\u0000${original}`;
   if (typeof original === 'string' && original.startsWith('\u0000')) return `\u0000${original}`;
-  if (typeof original === 'bigint' || typeof original === 'function' || typeof original === 'symbol') throw new NotPlain();
+  if (typeof original === 'bigint' || typeof original === 'function' || typeof original === 'symbol')
+    throw new NotPlain();
   if (typeof original === 'object' && original !== null && !Array.isArray(original)) {
     const prototype = Object.getPrototypeOf(original);
     if (prototype !== Object.prototype && prototype !== null) throw new NotPlain();

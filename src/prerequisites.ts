@@ -5,8 +5,16 @@
 import { firstVersionWith, MEASURED_CHART_VERSIONS } from './config/chart-versions';
 import type { ClusterConfig } from './config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from './notifications/engine-facts';
-import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from './notifications/cluster/cluster-notifications';
-import { CHART_CONFIGMAP_SETTING, CHART_OF, chartConfigMapAdvice, valuesFileName } from './notifications/helm/chart-values';
+import {
+  clusterNotificationConfigMaps,
+  type ClusterNotificationsConfigMap,
+} from './notifications/cluster/cluster-notifications';
+import {
+  CHART_CONFIGMAP_SETTING,
+  CHART_OF,
+  chartConfigMapAdvice,
+  valuesFileName,
+} from './notifications/helm/chart-values';
 import { RELEASE_TRACKED_LABEL } from './notifications/glidepath-fact';
 import { argocdExprFeatures } from './notifications/argocd/sync-failure-fact';
 import { lowestSupported } from './notifications/engine-versions';
@@ -16,7 +24,10 @@ const SECRET_OF: Readonly<Record<ClusterNotificationsConfigMap['engine'], string
   rollouts: ROLLOUTS_NOTIFICATION_SECRET,
   argocd: ARGOCD_NOTIFICATIONS_SECRET,
 };
-const ENGINE_NAME: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = { rollouts: 'Argo Rollouts', argocd: 'Argo CD' };
+const ENGINE_NAME: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
+  rollouts: 'Argo Rollouts',
+  argocd: 'Argo CD',
+};
 
 /** The `$key` references of a ConfigMap's services: each must be a key of the notifications Secret. */
 function secretKeys(configMap: ClusterNotificationsConfigMap): string[] {
@@ -36,7 +47,10 @@ function chartRequirement(config: ClusterConfig, configMap: ClusterNotifications
   }
   // A version that cannot carry the values is refused at load; without one, say from which version it works.
   const first = firstVersionWith(chart, 'carries');
-  const from = version === undefined && MEASURED_CHART_VERSIONS[chart].some((row) => !row.carries) ? ` (chart ${first} or later)` : '';
+  const from =
+    version === undefined && MEASURED_CHART_VERSIONS[chart].some((row) => !row.carries)
+      ? ` (chart ${first} or later)`
+      : '';
   return `${release}${from}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
 }
 
@@ -49,13 +63,22 @@ export interface Prerequisite {
 export function prerequisites(config: ClusterConfig): Prerequisite[] {
   const configMaps = clusterNotificationConfigMaps(config);
   return [
-    ...configMaps.map((c) => ({ kind: 'secret' as const, requirement: `${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}` })),
-    { kind: 'label', requirement: `${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})` },
+    ...configMaps.map((c) => ({
+      kind: 'secret' as const,
+      requirement: `${SECRET_OF[c.engine]} in ${c.namespace} with the keys ${secretKeys(c).join(', ')}`,
+    })),
+    {
+      kind: 'label',
+      requirement: `${RELEASE_TRACKED_LABEL}=true on each tracked Rollout (in ${config.tracked.namespaces.join(', ')})`,
+    },
     {
       kind: 'label',
       requirement: `${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
     },
-    { kind: 'veridor', requirement: `ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}` },
+    {
+      kind: 'veridor',
+      requirement: `ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
+    },
     ...configMaps.map((c) => ({ kind: 'chart' as const, requirement: chartRequirement(config, c) })),
     {
       kind: 'versions',
@@ -65,5 +88,8 @@ export function prerequisites(config: ClusterConfig): Prerequisite[] {
 }
 
 export function prerequisiteLines(config: ClusterConfig): string[] {
-  return [`${config.name}: what must be true on the cluster for facts to flow`, ...prerequisites(config).map((p) => `  ${p.kind.padEnd(10)}${p.requirement}`)];
+  return [
+    `${config.name}: what must be true on the cluster for facts to flow`,
+    ...prerequisites(config).map((p) => `  ${p.kind.padEnd(10)}${p.requirement}`),
+  ];
 }

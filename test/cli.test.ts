@@ -26,7 +26,9 @@ function tree(dir: string): Record<string, string> {
 
 /** An output folder holding an earlier render of cluster prod, recorded as glidepath's. */
 function withPreviousDist(): string {
-  const out = clusterDir({ '.glidepath-out.json': JSON.stringify({ format: 1, clusters: { prod: ['old.k8s.yaml'] } }) });
+  const out = clusterDir({
+    '.glidepath-out.json': JSON.stringify({ format: 1, clusters: { prod: ['old.k8s.yaml'] } }),
+  });
   mkdirSync(join(out, 'prod'));
   writeFileSync(join(out, 'prod', 'old.k8s.yaml'), 'kind: Previous\n');
   return out;
@@ -34,12 +36,17 @@ function withPreviousDist(): string {
 
 /** The cluster folders in `out` (without glidepath's record). */
 function clusterFolders(out: string): string[] {
-  return readdirSync(out).filter((name) => !name.startsWith('.glidepath-')).sort();
+  return readdirSync(out)
+    .filter((name) => !name.startsWith('.glidepath-'))
+    .sort();
 }
 
 describe('synth', () => {
   it('renders every cluster into <out>/<cluster>/ and replaces what was there', async () => {
-    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({
+      'a.yaml': validClusterFile({ name: 'prod' }),
+      'b.yaml': validClusterFile({ name: 'dev' }),
+    });
     const out = withPreviousDist();
     expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
@@ -48,7 +55,10 @@ describe('synth', () => {
   });
 
   it('--cluster renders one cluster and leaves the others in place', async () => {
-    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({
+      'a.yaml': validClusterFile({ name: 'prod' }),
+      'b.yaml': validClusterFile({ name: 'dev' }),
+    });
     const out = clusterDir({});
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'], { render: renderOnce })).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev']);
@@ -60,8 +70,14 @@ describe('synth', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const before = clusterDir({});
     const after = clusterDir({});
-    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
-    expect(await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'], { render: renderOnce })).toBe(
+      0,
+    );
+    expect(
+      await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'], {
+        render: renderOnce,
+      }),
+    ).toBe(0);
     const a = tree(before);
     const b = tree(after);
     expect(Object.keys(b)).toEqual(Object.keys(a));
@@ -76,7 +92,10 @@ describe('synth', () => {
   });
 
   it('--stdout writes one cluster as multi-document YAML and nothing to disk', async () => {
-    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({
+      'a.yaml': validClusterFile({ name: 'prod' }),
+      'b.yaml': validClusterFile({ name: 'dev' }),
+    });
     const out = withPreviousDist();
     const before = tree(out);
     expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'], { render: renderOnce })).toBe(0);
@@ -93,14 +112,22 @@ describe('synth', () => {
   });
 
   it('--stdout needs exactly one cluster', async () => {
-    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({
+      'prod.yaml': validClusterFile({ name: 'prod' }),
+      'dev.yaml': validClusterFile({ name: 'dev' }),
+    });
     expect(await main(['synth', '--clusters', dir, '--stdout'], { render: renderOnce })).toBe(2);
     expect(stderr).toEqual(['error: --stdout writes one cluster, and 2 are selected', 'fix: add --cluster NAME']);
-    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'], { render: renderOnce })).toBe(2);
+    expect(
+      await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'], { render: renderOnce }),
+    ).toBe(2);
   });
 
   it('--check exits 3 when the output folder would change, 0 when it is current, and writes nothing', async () => {
-    const dir = clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) });
+    const dir = clusterDir({
+      'a.yaml': validClusterFile({ name: 'prod' }),
+      'b.yaml': validClusterFile({ name: 'dev' }),
+    });
     const out = withPreviousDist();
     const before = tree(out);
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
@@ -117,15 +144,27 @@ describe('synth', () => {
     clear();
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
     expect(stdout[0]).toBe(`changed ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce })).toBe(0);
+    expect(
+      await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce }),
+    ).toBe(0);
     // A cluster glidepath rendered earlier (its record says so) that is no longer in the clusters folder.
     mkdirSync(join(out, 'gone'));
     writeFileSync(join(out, 'gone', 'x.k8s.yaml'), 'kind: Old\n');
     const record = JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8'));
-    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ ...record, clusters: { ...record.clusters, gone: ['x.k8s.yaml'] } }));
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce })).toBe(0);
+    writeFileSync(
+      join(out, '.glidepath-out.json'),
+      JSON.stringify({ ...record, clusters: { ...record.clusters, gone: ['x.k8s.yaml'] } }),
+    );
+    expect(
+      await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce }),
+    ).toBe(0);
     clear();
-    expect(await main(['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(
+      await main(
+        ['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'],
+        { render: renderOnce },
+      ),
+    ).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'gone', 'x.k8s.yaml')}`);
   });
 });
@@ -134,19 +173,41 @@ describe('a folder of cluster files as a new user keeps it', () => {
   it('warns when a file is named unlike the cluster it holds', async () => {
     const dir = clusterDir({ 'staging.yaml': validClusterFile({ name: 'prod' }) });
     expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { render: renderOnce })).toBe(0);
-    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename the file to prod\.yaml, or set name: staging if "staging" is the cluster's name/)]);
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename the file to prod\.yaml, or set name: staging if "staging" is the cluster's name/,
+      ),
+    ]);
     stderr.length = 0;
-    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }), '--out', clusterDir({})], { render: renderOnce })).toBe(0);
+    expect(
+      await main(
+        [
+          'synth',
+          '--clusters',
+          clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) }),
+          '--out',
+          clusterDir({}),
+        ],
+        { render: renderOnce },
+      ),
+    ).toBe(0);
     expect(stderr).toEqual([]);
   });
 
   it("another cluster's broken file does not block --cluster, but it does block a run of every cluster", async () => {
-    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 } });
+    const dir = clusterDir({
+      'prod.yaml': validClusterFile({ name: 'prod' }),
+      'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 },
+    });
     const out = clusterDir({});
     const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
     expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
     expect(clusterFolders()).toEqual(['prod']);
-    expect(stderr).toEqual([expect.stringMatching(/^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/)]);
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/,
+      ),
+    ]);
     stderr.length = 0;
     expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
@@ -154,16 +215,35 @@ describe('a folder of cluster files as a new user keeps it', () => {
   });
 
   it('a broken file that may be the selected cluster still fails', async () => {
-    const dir = clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 }, 'dev.yaml': validClusterFile({ name: 'dev' }) });
-    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'], { render: renderOnce })).toBe(2);
+    const dir = clusterDir({
+      'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 },
+      'dev.yaml': validClusterFile({ name: 'dev' }),
+    });
+    expect(
+      await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'], { render: renderOnce }),
+    ).toBe(2);
     expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
   });
 
   it('schema errors carry the line and column of the field, as YAML syntax errors do', async () => {
-    const text = ['name: prod', 'kubernetesVersion: "1.28"', 'relay:', '  ip: 10.0.0', '  port: 30880', 'colour: blue', ''].join('\n');
-    expect(await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})], { render: renderOnce })).toBe(2);
+    const text = [
+      'name: prod',
+      'kubernetesVersion: "1.28"',
+      'relay:',
+      '  ip: 10.0.0',
+      '  port: 30880',
+      'colour: blue',
+      '',
+    ].join('\n');
+    expect(
+      await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})], {
+        render: renderOnce,
+      }),
+    ).toBe(2);
     const lines = stderr.join('\n');
-    expect(lines).toMatch(/prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m);
+    expect(lines).toMatch(
+      /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m,
+    );
     expect(lines).toMatch(/prod\.yaml: colour: unknown key; .* \(line 6, column 1\)$/m);
     expect(lines).toMatch(/prod\.yaml: tracked: is required \(expected object\) \(line 1, column 1\)$/m);
   });
@@ -171,16 +251,56 @@ describe('a folder of cluster files as a new user keeps it', () => {
 
 describe('bad input exits 2, names the file and field, and writes nothing', () => {
   const cases: [string, Record<string, unknown>, string[], RegExp][] = [
-    ['unknown key', { 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 } }, [], /prod\.yaml: extra: unknown key/],
-    ['wrong type', { 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: 'shop' as never } }) }, [], /prod\.yaml: tracked\.namespaces: expected array, got string "shop"/],
-    ['bad IP', { 'prod.yaml': validClusterFile({ name: 'prod', relay: { ip: '1.2.3', port: 1 } }) }, [], /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address/],
-    ['bad cron', { 'prod.yaml': validClusterFile({ name: 'prod', prune: { schedule: '* * *', image: 'k:1' } }) }, [], /prod\.yaml: prune\.schedule: /],
-    ['bad image', { 'prod.yaml': validClusterFile({ name: 'prod', veridor: { image: 'veridor' } }) }, [], /prod\.yaml: veridor\.image: "veridor" has no tag or digest/],
-    ['duplicate cluster name', { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'prod' }) }, [], /b\.yaml: name: cluster "prod" is already defined in .*a\.yaml/],
+    [
+      'unknown key',
+      { 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 } },
+      [],
+      /prod\.yaml: extra: unknown key/,
+    ],
+    [
+      'wrong type',
+      { 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: 'shop' as never } }) },
+      [],
+      /prod\.yaml: tracked\.namespaces: expected array, got string "shop"/,
+    ],
+    [
+      'bad IP',
+      { 'prod.yaml': validClusterFile({ name: 'prod', relay: { ip: '1.2.3', port: 1 } }) },
+      [],
+      /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address/,
+    ],
+    [
+      'bad cron',
+      { 'prod.yaml': validClusterFile({ name: 'prod', prune: { schedule: '* * *', image: 'k:1' } }) },
+      [],
+      /prod\.yaml: prune\.schedule: /,
+    ],
+    [
+      'bad image',
+      { 'prod.yaml': validClusterFile({ name: 'prod', veridor: { image: 'veridor' } }) },
+      [],
+      /prod\.yaml: veridor\.image: "veridor" has no tag or digest/,
+    ],
+    [
+      'duplicate cluster name',
+      { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'prod' }) },
+      [],
+      /b\.yaml: name: cluster "prod" is already defined in .*a\.yaml/,
+    ],
     ['not YAML', { 'prod.yaml': 'name: prod\n  relay: : :\n' }, [], /prod\.yaml: line \d+, column \d+: not valid YAML/],
     ['missing file', {}, ['--cluster', 'clusters/nope.yaml'], /clusters\/nope\.yaml: cannot read the file \(ENOENT\)/],
-    ['unknown cluster', { 'prod.yaml': validClusterFile({ name: 'prod' }) }, ['--cluster', 'stage'], /--cluster: no cluster named "stage" .*known clusters: fine, prod/],
-    ['bad --relay-ip', { 'prod.yaml': validClusterFile({ name: 'prod' }) }, ['--cluster', 'prod', '--relay-ip', '10.1.2'], /--relay-ip: "10\.1\.2" is not an IPv4 or IPv6 address/],
+    [
+      'unknown cluster',
+      { 'prod.yaml': validClusterFile({ name: 'prod' }) },
+      ['--cluster', 'stage'],
+      /--cluster: no cluster named "stage" .*known clusters: fine, prod/,
+    ],
+    [
+      'bad --relay-ip',
+      { 'prod.yaml': validClusterFile({ name: 'prod' }) },
+      ['--cluster', 'prod', '--relay-ip', '10.1.2'],
+      /--relay-ip: "10\.1\.2" is not an IPv4 or IPv6 address/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, files, args, message) => {

@@ -14,12 +14,30 @@ describe('stringifyForGo', () => {
   });
 
   it('writes U+0085, U+2028 and U+2029 as escapes, which Go would read as line breaks', () => {
-    expect(stringifyForGo({ a: 'x\u2028y', b: 'p\u2029q\n', c: 'n\u0085' })).toBe('a: "x\\Ly"\nb: "p\\Pq\\n"\nc: "n\\N"\n');
+    expect(stringifyForGo({ a: 'x\u2028y', b: 'p\u2029q\n', c: 'n\u0085' })).toBe(
+      'a: "x\\Ly"\nb: "p\\Pq\\n"\nc: "n\\N"\n',
+    );
   });
 
   it('leaves plain what Go reads as the same string', () => {
-    for (const text of ['<', '2001-12-14', '1:20', 'NaN', '+Inf', '_1', '.e', 'x1_000', 'a\tb', '1.2.3']) expect(goReadsPlainAsOther(text), text).toBe(false);
-    for (const text of ['1.', '.5', '-.5e3', '1e3', '+1', '0x1F', '0X1f', '1__0', '99999999999999999999', '~', '', 'NULL', '.Inf', '<<']) {
+    for (const text of ['<', '2001-12-14', '1:20', 'NaN', '+Inf', '_1', '.e', 'x1_000', 'a\tb', '1.2.3'])
+      expect(goReadsPlainAsOther(text), text).toBe(false);
+    for (const text of [
+      '1.',
+      '.5',
+      '-.5e3',
+      '1e3',
+      '+1',
+      '0x1F',
+      '0X1f',
+      '1__0',
+      '99999999999999999999',
+      '~',
+      '',
+      'NULL',
+      '.Inf',
+      '<<',
+    ]) {
       expect(goReadsPlainAsOther(text), text).toBe(true);
     }
   });

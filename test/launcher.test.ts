@@ -3,11 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { launch, type LaunchRequest } from '../src/launcher';
 import { bundleEntry, runChild } from './output/helpers/child-processes';
 
-const request = (command: string, args: string[], input: string | Buffer = '', timeoutMs = 10_000): LaunchRequest => ({ command, args, cwd: process.cwd(), env: process.env, input, timeoutMs });
+const request = (command: string, args: string[], input: string | Buffer = '', timeoutMs = 10_000): LaunchRequest => ({
+  command,
+  args,
+  cwd: process.cwd(),
+  env: process.env,
+  input,
+  timeoutMs,
+});
 
 describe('the process launcher', () => {
   it('gives each of many commands in flight its own output, byte for byte', async () => {
-    const inputs = Array.from({ length: 12 }, (_, i) => Buffer.concat([randomBytes(i * 7919), Buffer.from([0, 10, 13, 255])]));
+    const inputs = Array.from({ length: 12 }, (_, i) =>
+      Buffer.concat([randomBytes(i * 7919), Buffer.from([0, 10, 13, 255])]),
+    );
     const hashes = await Promise.all(inputs.map((input) => launch(request('git', ['hash-object', '--stdin'], input))));
     const echoes = await Promise.all(inputs.map((input) => launch(request('cat', [], input))));
     inputs.forEach((input, i) => {
@@ -18,8 +27,16 @@ describe('the process launcher', () => {
   });
 
   it('reports the exit code, standard error, and a command stopped for running too long', async () => {
-    expect(await launch(request('sh', ['-c', 'echo oops >&2; exit 3']))).toMatchObject({ code: 3, signal: null, stderr: Buffer.from('oops\n') });
-    expect(await launch(request('sleep', ['5'], '', 50))).toMatchObject({ code: null, signal: 'SIGTERM', timedOut: true });
+    expect(await launch(request('sh', ['-c', 'echo oops >&2; exit 3']))).toMatchObject({
+      code: 3,
+      signal: null,
+      stderr: Buffer.from('oops\n'),
+    });
+    expect(await launch(request('sleep', ['5'], '', 50))).toMatchObject({
+      code: null,
+      signal: 'SIGTERM',
+      timedOut: true,
+    });
   });
 
   it('stops a command that runs too long with the helpers it started, which hold its output', async () => {
@@ -43,12 +60,18 @@ describe('the process launcher', () => {
 
   it('fails what was in flight when the launcher dies, and starts a new one for the next command', async () => {
     // The launched shell's parent is the launcher itself.
-    await expect(launch(request('sh', ['-c', 'kill -9 $PPID; sleep 5']))).rejects.toThrow(/process launcher stopped \(SIGKILL\)/);
+    await expect(launch(request('sh', ['-c', 'kill -9 $PPID; sleep 5']))).rejects.toThrow(
+      /process launcher stopped \(SIGKILL\)/,
+    );
     expect((await launch(request('git', ['--version']))).stdout.toString('utf8')).toMatch(/^git version /);
   });
 
   it('does not keep a process alive once its commands are done', async () => {
-    const child = await runChild(await bundleEntry(new URL('./helpers/launcher-child.ts', import.meta.url).pathname), [], { timeout: 10_000 });
+    const child = await runChild(
+      await bundleEntry(new URL('./helpers/launcher-child.ts', import.meta.url).pathname),
+      [],
+      { timeout: 10_000 },
+    );
     expect(child).toMatchObject({ code: 0, signal: null });
   });
 });

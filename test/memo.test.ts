@@ -42,7 +42,8 @@ describe('plainDataKey', () => {
     class Point {
       x = 1;
     }
-    for (const value of [new Date(0), { at: new Date(0) }, new Point(), [10n], { f: () => 1 }, new Map()]) expect(plainDataKey(value)).toBeUndefined();
+    for (const value of [new Date(0), { at: new Date(0) }, new Point(), [10n], { f: () => 1 }, new Map()])
+      expect(plainDataKey(value)).toBeUndefined();
     expect(plainDataKey(Object.assign(Object.create(null), { a: 1 }))).toBe('{"a":1}');
   });
 });

@@ -34,14 +34,19 @@ describe('usesColour', () => {
 
 describe('the glidepath command', () => {
   const run = (env: Record<string, string>, ...args: string[]) =>
-    promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'glidepath.mjs'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env } }).then(
+    promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'glidepath.mjs'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    }).then(
       ({ stdout, stderr }) => ({ stdout, stderr }),
       (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }),
     );
 
   it('writes no colour into a pipe, colours stderr with FORCE_COLOR, and never stdout (fails before: no colour at all)', async () => {
     expect((await run({}, 'verfy')).stderr).not.toContain(ESC);
-    expect((await run({ FORCE_COLOR: '1' }, 'verfy')).stderr).toContain(`${ESC}1;31merror:${ESC}0m unknown command "verfy"`);
+    expect((await run({ FORCE_COLOR: '1' }, 'verfy')).stderr).toContain(
+      `${ESC}1;31merror:${ESC}0m unknown command "verfy"`,
+    );
     expect((await run({ FORCE_COLOR: '0' }, 'verfy')).stderr).not.toContain(ESC);
     expect((await run({ FORCE_COLOR: '1' }, 'help')).stdout).not.toContain(ESC);
   }, 60_000);

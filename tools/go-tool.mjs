@@ -33,10 +33,19 @@ export function buildGoTool(toolDir, pkg, options = {}) {
 
   mkdirSync(dirname(binary), { recursive: true });
   const partial = `${binary}.${process.pid}.${Date.now()}.tmp`;
-  const flags = ['-mod=readonly', '-trimpath', ...(options.modfile ? [`-modfile=${modfile}`] : []), ...(tags.length ? ['-tags', tags.join(',')] : [])];
+  const flags = [
+    '-mod=readonly',
+    '-trimpath',
+    ...(options.modfile ? [`-modfile=${modfile}`] : []),
+    ...(tags.length ? ['-tags', tags.join(',')] : []),
+  ];
   try {
     // -mod=readonly: a go.sum that misses an entry is an error here, not a silent edit of the committed file.
-    runGo(['build', ...flags, '-o', partial, pkg], moduleDir, `build ${pkg} of ${toolDir}${options.modfile ? ` with ${options.modfile}` : ''}`);
+    runGo(
+      ['build', ...flags, '-o', partial, pkg],
+      moduleDir,
+      `build ${pkg} of ${toolDir}${options.modfile ? ` with ${options.modfile}` : ''}`,
+    );
     renameSync(partial, binary);
   } finally {
     rmSync(partial, { force: true });
@@ -51,11 +60,16 @@ export function goToolBinary(toolDir, pkg, options = {}) {
 
 function locate(toolDir, pkg, options) {
   const moduleDir = resolve(toolDir);
-  if (!existsSync(join(moduleDir, 'go.mod'))) throw new GoToolError(`go-tool: ${moduleDir} has no go.mod; pass the folder of a Go module`);
+  if (!existsSync(join(moduleDir, 'go.mod')))
+    throw new GoToolError(`go-tool: ${moduleDir} has no go.mod; pass the folder of a Go module`);
   const modfile = options.modfile ? resolve(moduleDir, options.modfile) : join(moduleDir, 'go.mod');
   if (!existsSync(modfile)) throw new GoToolError(`go-tool: ${relative(process.cwd(), modfile)} does not exist`);
   const tags = [...(options.tags ?? [])].sort();
-  const toolchain = runGo(['env', 'GOVERSION', 'GOOS', 'GOARCH'], moduleDir, `read the Go toolchain for ${toolDir}`).trim();
+  const toolchain = runGo(
+    ['env', 'GOVERSION', 'GOOS', 'GOARCH'],
+    moduleDir,
+    `read the Go toolchain for ${toolDir}`,
+  ).trim();
   const key = cacheKey(moduleDir, pkg, modfile, tags, toolchain);
   const name = (pkg === '.' ? basename(moduleDir) : basename(pkg)) + (process.platform === 'win32' ? '.exe' : '');
   return { binary: join(goToolCache(), key, name), moduleDir, modfile, tags };
@@ -70,7 +84,10 @@ function cacheKey(moduleDir, pkg, modfile, tags, toolchain) {
   const hash = createHash('sha256').update(`${pkg}\0${tags.join(',')}\0${toolchain}\0`);
   const sumfile = modfile.replace(/\.mod$/, '.sum');
   for (const file of [modfile, ...(existsSync(sumfile) ? [sumfile] : []), ...goFiles(moduleDir)]) {
-    hash.update(`${relative(moduleDir, file)}\0`).update(readFileSync(file)).update('\0');
+    hash
+      .update(`${relative(moduleDir, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }
@@ -99,7 +116,11 @@ export function runGo(args, cwd, what) {
     let hint = 'see the Go output above';
     if (/missing go\.sum entry|updates to go\.mod needed/.test(output)) {
       hint = `go.mod or go.sum of ${folder} is incomplete; run "go mod tidy" there (for a -modfile build, regenerate that modfile and its .sum) and commit both`;
-    } else if (/dial tcp|no such host|connection refused|i\/o timeout|proxyconnect|module lookup disabled|GOPROXY=off/.test(output)) {
+    } else if (
+      /dial tcp|no such host|connection refused|i\/o timeout|proxyconnect|module lookup disabled|GOPROXY=off/.test(
+        output,
+      )
+    ) {
       hint =
         `the Go modules could not be downloaded (GOPROXY=${process.env.GOPROXY || 'default, proxy.golang.org'}); allow access to ` +
         `the module proxy, or fill the module cache where it is reachable (cd ${folder} && go mod download)`;
@@ -112,11 +133,15 @@ export function runGo(args, cwd, what) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [toolDir, pkg, modfile, tags] = process.argv.slice(2);
   if (!toolDir || !pkg) {
-    console.error('usage: node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>], e.g. node tools/go-tool.mjs tools/exprjudge .');
+    console.error(
+      'usage: node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>], e.g. node tools/go-tool.mjs tools/exprjudge .',
+    );
     process.exit(2);
   }
   try {
-    console.log(buildGoTool(toolDir, pkg, { ...(modfile ? { modfile } : {}), ...(tags ? { tags: tags.split(',') } : {}) }));
+    console.log(
+      buildGoTool(toolDir, pkg, { ...(modfile ? { modfile } : {}), ...(tags ? { tags: tags.split(',') } : {}) }),
+    );
   } catch (error) {
     if (!(error instanceof GoToolError)) throw error;
     console.error(error.message);

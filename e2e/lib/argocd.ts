@@ -1,7 +1,7 @@
-/**
- * A real Argo CD without API server or UI: the repo server (with the pinned helm and kustomize on its PATH) and the
+/**A real Argo CD without API server or UI: the repo server (with the pinned helm and kustomize on its PATH) and the
  * application controller, on 127.0.0.1, with Redis, in the cluster's Argo CD namespace. Set up as Argo CD's own
- * Procfile runs them out of a cluster (ARGOCD_FAKE_IN_CLUSTER: `https://kubernetes.default.svc` is the kubeconfig's API server).
+ * Procfile runs them out of a cluster (ARGOCD_FAKE_IN_CLUSTER: `https://kubernetes.default.svc` is the kubeconfig's API
+ * server).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,7 +29,9 @@ export interface ArgoCd {
   readonly redis: Redis;
 }
 
-/** What the Argo CD processes share: their data folders under the run's folder, and helm and kustomize first on PATH. */
+/**
+ * What the Argo CD processes share: their data folders under the run's folder, and helm and kustomize first on PATH.
+ */
 function argoEnv(bin: Binaries, dir: string, kubeconfig: string): NodeJS.ProcessEnv {
   for (const sub of ['tls', 'ssh', 'gpg', 'home', 'tmp']) mkdirSync(join(dir, sub), { recursive: true });
   return {

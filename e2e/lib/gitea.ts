@@ -155,7 +155,10 @@ export function onMain<T>(write: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** One commit on main of the folder's apps repo that writes `files` under `folder` (Gitea's change-files API); returns its id. */
+/**
+ * One commit on main of the folder's apps repo that writes `files` under `folder` (Gitea's change-files API); returns
+ * its id.
+ */
 export function commitFiles(gitea: Gitea, folder: string, files: Readonly<Record<string, string>>, message: string): Promise<string> {
   const repo = appsRepo(folder);
   return onMain(async () => {

@@ -14,7 +14,10 @@ export const REPO_DIR = resolve(E2E_DIR, '..');
 export const CLUSTER_FILE = join(E2E_DIR, 'clusters', 'e2e.yaml');
 /** A namespace outside every Role of the prune, labelled restricted like the others. */
 export const OUTSIDE_NAMESPACE = 'e2e-outside';
-/** The tracked namespace the gitops loop's first change adds (made here, labelled like the others, since a sync does not label it). */
+/**
+ * The tracked namespace the gitops loop's first change adds (made here, labelled like the others, since a sync does not
+ * label it).
+ */
 export const LOOP_NAMESPACE = 'e2e-loop';
 const ARGOCD_PART_OF = { 'app.kubernetes.io/part-of': 'argocd' };
 

@@ -21,7 +21,10 @@ function redisVersion(): string | undefined {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
-/** Installs Debian's package when redis-server is not on PATH; apt's policy-rc.d (or no init) keeps it from starting a daemon. */
+/**
+ * Installs Debian's package when redis-server is not on PATH; apt's policy-rc.d (or no init) keeps it from starting a
+ * daemon.
+ */
 export function ensureRedis(log: (line: string) => void): string {
   const found = redisVersion();
   if (found !== undefined) return found;

@@ -23,11 +23,18 @@ export interface NotificationsChartProps {
   readonly engine: NotificationsEngine;
 }
 
-/** One notifications ConfigMap, glidepath's keys and the team's, in its controller's namespace: a gitops unit of its own. */
+/**
+ * One notifications ConfigMap, glidepath's keys and the team's, in its controller's namespace: a gitops unit of its
+ * own.
+ */
 export class NotificationsChart extends Chart {
   constructor(scope: Construct, id: string, props: NotificationsChartProps) {
     const configMap = clusterNotificationConfigMaps(props.config).find((c) => c.engine === props.engine)!;
     super(scope, id, { labels: COMMON_LABELS, namespace: configMap.namespace });
-    new NotificationsConfigMap(this, 'NotificationsConfigMap', { name: configMap.name, namespace: configMap.namespace, data: configMap.data });
+    new NotificationsConfigMap(this, 'NotificationsConfigMap', {
+      name: configMap.name,
+      namespace: configMap.namespace,
+      data: configMap.data,
+    });
   }
 }

@@ -24,7 +24,10 @@ export class PruneChart extends Chart {
   constructor(scope: Construct, id: string, props: PruneChartProps) {
     super(scope, id, { labels: COMMON_LABELS });
     const { prune, tracked } = props.config;
-    const serviceAccount = new PruneServiceAccount(this, 'ServiceAccount', { name: PRUNE_NAME, namespace: prune.namespace });
+    const serviceAccount = new PruneServiceAccount(this, 'ServiceAccount', {
+      name: PRUNE_NAME,
+      namespace: prune.namespace,
+    });
     new PruneRbac(this, 'Rbac', {
       name: PRUNE_NAME,
       serviceAccount,

@@ -28,7 +28,12 @@ export class VeridorGateChart extends Chart {
 }
 
 /** The Veridor gates of a cluster, each a chart: one per namespace, or one cluster-scoped template. */
-export function veridorGateCharts(config: ClusterConfig): { readonly id: string; readonly props: VeridorGateChartProps }[] {
+export function veridorGateCharts(
+  config: ClusterConfig,
+): { readonly id: string; readonly props: VeridorGateChartProps }[] {
   if (config.veridor.clusterTemplate) return [{ id: 'veridor-gate-cluster', props: { config } }];
-  return config.veridor.namespaces.map((namespace) => ({ id: `veridor-gate-${namespace}`, props: { config, namespace } }));
+  return config.veridor.namespaces.map((namespace) => ({
+    id: `veridor-gate-${namespace}`,
+    props: { config, namespace },
+  }));
 }

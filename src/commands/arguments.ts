@@ -5,21 +5,38 @@ import type { Command, OptionSpec, OptionSpecs, OptionValues } from './command';
 
 const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show this help' };
 
-export type ParsedArguments<O extends OptionSpecs> = { readonly help: true } | { readonly help: false; readonly values: OptionValues<O> };
+export type ParsedArguments<O extends OptionSpecs> =
+  { readonly help: true } | { readonly help: false; readonly values: OptionValues<O> };
 
-export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>, args: readonly string[]): ParsedArguments<O> {
+export function parseCommandArguments<O extends OptionSpecs>(
+  command: Command<O>,
+  args: readonly string[],
+): ParsedArguments<O> {
   const specs: OptionSpecs = { ...command.options, help: HELP };
   const parseOptions = Object.fromEntries(
     Object.entries(specs).map(([name, spec]) => [
       name,
-      { type: spec.type, ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.multiple === true ? { multiple: true } : {}) },
+      {
+        type: spec.type,
+        ...(spec.short !== undefined ? { short: spec.short } : {}),
+        ...(spec.multiple === true ? { multiple: true } : {}),
+      },
     ]),
   );
-  const { values, tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
+  const { values, tokens } = parseArgs({
+    args: [...args],
+    options: parseOptions,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const helpHint = `glidepath ${command.name} --help lists its options`;
   for (const token of tokens) {
     if (token.kind === 'positional') {
-      throw new GlidepathError(`${command.name} takes no argument ${JSON.stringify(token.value)}`, `options start with --; ${helpHint}`);
+      throw new GlidepathError(
+        `${command.name} takes no argument ${JSON.stringify(token.value)}`,
+        `options start with --; ${helpHint}`,
+      );
     }
     if (token.kind !== 'option') continue;
     const spec = specs[token.name];
@@ -31,14 +48,19 @@ export function parseCommandArguments<O extends OptionSpecs>(command: Command<O>
       );
     }
     if (spec.type === 'boolean' && token.value !== undefined) {
-      throw new GlidepathError(`${token.rawName} takes no value (got ${JSON.stringify(token.value)})`, `write ${token.rawName} alone`);
+      throw new GlidepathError(
+        `${token.rawName} takes no value (got ${JSON.stringify(token.value)})`,
+        `write ${token.rawName} alone`,
+      );
     }
     if (spec.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
       throw new GlidepathError(`${token.rawName} needs a value`, `e.g. ${token.rawName} ${spec.value ?? 'VALUE'}`);
     }
   }
   if (values.help === true) return { help: true };
-  const withDefaults = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, values[name] ?? spec.default]));
+  const withDefaults = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, values[name] ?? spec.default]),
+  );
   return { help: false, values: withDefaults as OptionValues<O> };
 }
 
@@ -46,7 +68,8 @@ export function commandHelp(command: Command): string {
   const rows = Object.entries({ ...command.options, help: HELP }).map(([name, spec]) => {
     const short = spec.short !== undefined ? `-${spec.short}, ` : '';
     const left = `${short}--${name}${spec.value !== undefined ? ` ${spec.value}` : ''}${spec.multiple === true ? ' ...' : ''}`;
-    const description = spec.default !== undefined ? `${spec.description} (default: ${spec.default})` : spec.description;
+    const description =
+      spec.default !== undefined ? `${spec.description} (default: ${spec.default})` : spec.description;
     return [left, description] as const;
   });
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
@@ -75,7 +98,9 @@ export function closestName(typed: string, candidates: readonly string[]): strin
 
 /** Levenshtein distance, with a swap of two neighbours counting as one edit (`clsuter` -> `cluster`). */
 function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

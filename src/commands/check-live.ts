@@ -18,7 +18,11 @@ export default defineCommand({
     cluster: { type: 'string', value: 'NAME|FILE', description: 'the cluster to check (required)' },
     clusters: clusterSelection.clusters,
     context: { type: 'string', value: 'NAME', description: 'the kubeconfig context (default: the current one)' },
-    application: { type: 'string', value: 'NAME', description: "the Argo CD Application that syncs glidepath's folder (default: glidepath-<cluster>)" },
+    application: {
+      type: 'string',
+      value: 'NAME',
+      description: "the Argo CD Application that syncs glidepath's folder (default: glidepath-<cluster>)",
+    },
     'tracking-label': {
       type: 'string',
       value: 'KEY',
@@ -26,12 +30,18 @@ export default defineCommand({
     },
     ...jsonOutput,
   },
-  notes: ['Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.'],
+  notes: [
+    'Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.',
+  ],
 
   async run(values, context) {
-    if (values.cluster === undefined) throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
+    if (values.cluster === undefined)
+      throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
     const trackingLabel = values['tracking-label'];
-    if (trackingLabel !== undefined && !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)) {
+    if (
+      trackingLabel !== undefined &&
+      !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)
+    ) {
       throw new ReadOnlyInputError([
         `--tracking-label: ${JSON.stringify(trackingLabel)} is not a label key; e.g. --tracking-label argocd.argoproj.io/instance`,
       ]);
@@ -46,7 +56,11 @@ export default defineCommand({
     });
     if (values.json) context.print(jsonLine(checkLiveJson(config.name, file, values.context, findings)));
     else
-      for (const line of formatFindings(`cluster ${config.name} (${file}), kubectl context ${values.context ?? '(current)'}:`, findings)) context.print(line);
+      for (const line of formatFindings(
+        `cluster ${config.name} (${file}), kubectl context ${values.context ?? '(current)'}:`,
+        findings,
+      ))
+        context.print(line);
     return findings.every((f) => f.ok) ? 'done' : 'not-ready';
   },
 });

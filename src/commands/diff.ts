@@ -11,7 +11,8 @@ import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 export default defineCommand({
   name: 'diff',
-  summary: "the review (changed values and ConfigMap keys, objects added/changed/removed, YAML diff) as Markdown, against the gitops repo's base branch",
+  summary:
+    "the review (changed values and ConfigMap keys, objects added/changed/removed, YAML diff) as Markdown, against the gitops repo's base branch",
   usage: 'glidepath diff --cluster NAME [options]',
   options: {
     ...gitopsTargetOptions,
@@ -19,7 +20,11 @@ export default defineCommand({
     ...skipVerifyOption,
     ...jsonOutput,
   },
-  notes: [PROVIDER_TOKEN_NOTE, '', 'Exit codes: 0 done, 1 failure, 2 bad input, 3 --exit-code: the cluster differs from the base.'],
+  notes: [
+    PROVIDER_TOKEN_NOTE,
+    '',
+    'Exit codes: 0 done, 1 failure, 2 bad input, 3 --exit-code: the cluster differs from the base.',
+  ],
 
   async run(values, context) {
     const loaded = oneCluster('diff', values, context);
@@ -32,7 +37,9 @@ export default defineCommand({
     const result = await diffAgainstGitops({ ...settings, config, files, ...(unverified ? { unverified } : {}) });
     if (values.json) {
       const target = clusterTarget(config, settings.repo, settings.base);
-      context.print(jsonLine(diffJson({ cluster: config.name, repo: displayUrl(target.remote), base: target.base, result })));
+      context.print(
+        jsonLine(diffJson({ cluster: config.name, repo: displayUrl(target.remote), base: target.base, result })),
+      );
     } else {
       context.print(result.markdown);
     }

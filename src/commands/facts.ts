@@ -13,31 +13,55 @@ import { clusterSelection } from './options';
 
 export default defineCommand({
   name: 'facts',
-  summary: 'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on the render)',
+  summary:
+    'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on the render)',
   usage: 'glidepath facts --cluster NAME (--rollout FILE | --application FILE) [options]',
   options: {
-    cluster: { type: 'string', value: 'NAME|FILE', description: 'the cluster whose rendered ConfigMap evaluates the states (required)' },
+    cluster: {
+      type: 'string',
+      value: 'NAME|FILE',
+      description: 'the cluster whose rendered ConfigMap evaluates the states (required)',
+    },
     clusters: clusterSelection.clusters,
-    rollout: { type: 'string', value: 'FILE', description: 'a Rollout, a list of them, or a scenario with steps (test/notifcheck-scenarios/ format)' },
-    application: { type: 'string', value: 'FILE', description: 'the same for Argo CD Applications (sync-failure facts)' },
-    now: { type: 'string', value: 'RFC3339', description: 'the clock (default: now); scenario steps with time or after move it' },
+    rollout: {
+      type: 'string',
+      value: 'FILE',
+      description: 'a Rollout, a list of them, or a scenario with steps (test/notifcheck-scenarios/ format)',
+    },
+    application: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the same for Argo CD Applications (sync-failure facts)',
+    },
+    now: {
+      type: 'string',
+      value: 'RFC3339',
+      description: 'the clock (default: now); scenario steps with time or after move it',
+    },
     json: { type: 'boolean', description: 'one JSON array: [{"state", "trigger", "sent", "why", "body" (when sent)}]' },
   },
-  notes: ['The notified annotation carries over from one state to the next, as in the engine. Exit codes: 0 done, 2 bad input.'],
+  notes: [
+    'The notified annotation carries over from one state to the next, as in the engine. Exit codes: 0 done, 2 bad input.',
+  ],
 
   async run(values, context) {
     const problems: string[] = [];
-    if (values.cluster === undefined) problems.push('--cluster: missing; e.g. glidepath facts --cluster prod --rollout rollout.yaml');
-    if ((values.rollout === undefined) === (values.application === undefined)) problems.push('--rollout or --application: give exactly one FILE');
+    if (values.cluster === undefined)
+      problems.push('--cluster: missing; e.g. glidepath facts --cluster prod --rollout rollout.yaml');
+    if ((values.rollout === undefined) === (values.application === undefined))
+      problems.push('--rollout or --application: give exactly one FILE');
     const now = values.now === undefined ? Date.now() : parseRfc3339(values.now);
-    if (now === undefined) problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
+    if (now === undefined)
+      problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
     if (problems.length > 0) throw new ReadOnlyInputError(problems);
 
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!);
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
     const manifest = fileWithConfigMap(context.render(config), mode.configMapName);
     if (manifest === undefined)
-      throw new ReadOnlyInputError([`${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`]);
+      throw new ReadOnlyInputError([
+        `${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`,
+      ]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
     const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
     const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!));

@@ -51,7 +51,12 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
 }
 
 /** The one cluster of `--cluster`. */
-export function oneCluster(command: string, values: GitopsTargetValues, context: CommandContext, all = false): LoadedCluster {
+export function oneCluster(
+  command: string,
+  values: GitopsTargetValues,
+  context: CommandContext,
+  all = false,
+): LoadedCluster {
   if (values.cluster === undefined) {
     throw new GlidepathError(
       `${command} works on one cluster: --cluster is missing`,
@@ -63,6 +68,7 @@ export function oneCluster(command: string, values: GitopsTargetValues, context:
 
 /** Every cluster of the clusters folder (each file must be valid). */
 export function everyCluster(values: GitopsTargetValues, context: CommandContext): LoadedCluster[] {
-  if (values.cluster !== undefined) throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. glidepath pr --all');
+  if (values.cluster !== undefined)
+    throw new GlidepathError('pr takes --cluster or --all, not both', 'e.g. glidepath pr --all');
   return loadSupportedClusters(values, context);
 }

@@ -6,34 +6,61 @@ import type { CommandContext, OptionSpec } from './command';
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
 
 export const clusterSelection = {
-  cluster: { type: 'string', value: 'NAME|FILE', description: 'only this cluster: a name from the clusters folder, or a cluster file' },
+  cluster: {
+    type: 'string',
+    value: 'NAME|FILE',
+    description: 'only this cluster: a name from the clusters folder, or a cluster file',
+  },
   clusters: { type: 'string', value: 'DIR', default: CLUSTERS_DIR_DEFAULT, description: 'folder of cluster files' },
 } as const satisfies Record<string, OptionSpec>;
 
 /** `--json`: one JSON document on stdout instead of the text, its shape in src/json-output/shapes.ts. */
 export const jsonOutput = {
-  json: { type: 'boolean', description: 'print one JSON document instead of the text (its shape: docs/json-output.md)' },
+  json: {
+    type: 'boolean',
+    description: 'print one JSON document instead of the text (its shape: docs/json-output.md)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export const relayIpOverride = {
-  'relay-ip': { type: 'string', value: 'IP', description: 'override relay.ip of that cluster (IPv4 or IPv6), e.g. after the dev VM moved' },
+  'relay-ip': {
+    type: 'string',
+    value: 'IP',
+    description: 'override relay.ip of that cluster (IPv4 or IPv6), e.g. after the dev VM moved',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 /** `--repo` and `--against` are one option with two names: pr and diff take both. */
 export const gitopsTargetOptions = {
-  cluster: { type: 'string', value: 'NAME|FILE', description: 'the one cluster to work on (required): a name from the clusters folder, or a cluster file' },
+  cluster: {
+    type: 'string',
+    value: 'NAME|FILE',
+    description: 'the one cluster to work on (required): a name from the clusters folder, or a cluster file',
+  },
   clusters: clusterSelection.clusters,
   ...relayIpOverride,
-  repo: { type: 'string', value: 'URL|PATH', description: 'another gitops repo than gitops.repo of the cluster file (also --against)' },
+  repo: {
+    type: 'string',
+    value: 'URL|PATH',
+    description: 'another gitops repo than gitops.repo of the cluster file (also --against)',
+  },
   against: { type: 'string', value: 'URL|PATH', description: 'the same as --repo' },
   base: { type: 'string', value: 'BRANCH', description: 'another base branch than gitops.baseBranch' },
-  'cache-dir': { type: 'string', value: 'DIR', description: 'where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)' },
+  'cache-dir': {
+    type: 'string',
+    value: 'DIR',
+    description: 'where glidepath keeps its bare clones, one per gitops repo (default .glidepath-cache)',
+  },
   provider: {
     type: 'string',
     value: 'NAME',
-    description: 'github, gitlab, gitea or none (default gitops.provider, else from the host: github.com, gitlab.com, gitea.com, codeberg.org)',
+    description:
+      'github, gitlab, gitea or none (default gitops.provider, else from the host: github.com, gitlab.com, gitea.com, codeberg.org)',
   },
-  'allow-insecure-http': { type: 'boolean', description: 'let the token travel to an http:// remote or API (refused otherwise)' },
+  'allow-insecure-http': {
+    type: 'boolean',
+    description: 'let the token travel to an http:// remote or API (refused otherwise)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export const PROVIDER_TOKEN_NOTE =
@@ -41,7 +68,11 @@ export const PROVIDER_TOKEN_NOTE =
 
 /** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
 export function loadOptions(
-  values: { readonly clusters: string; readonly cluster?: string | undefined; readonly 'relay-ip'?: string | undefined },
+  values: {
+    readonly clusters: string;
+    readonly cluster?: string | undefined;
+    readonly 'relay-ip'?: string | undefined;
+  },
   context: Pick<CommandContext, 'env' | 'warn'>,
 ): LoadOptions {
   return {

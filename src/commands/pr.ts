@@ -1,4 +1,7 @@
-/** `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its change; `--all` for every cluster. */
+/**
+ * `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its change; `--all` for every
+ * cluster.
+ */
 import { GlidepathError } from '../errors';
 import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/pull-request';
 import { parseRepoPath } from '../gitops/remote';
@@ -16,12 +19,19 @@ import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 export default defineCommand({
   name: 'pr',
-  summary: 'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull or merge request',
+  summary:
+    'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull or merge request',
   usage: 'glidepath pr --cluster NAME|--all [options]',
   options: {
     ...gitopsTargetOptions,
-    cluster: { ...gitopsTargetOptions.cluster, description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)' },
-    all: { type: 'boolean', description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster' },
+    cluster: {
+      ...gitopsTargetOptions.cluster,
+      description: 'the one cluster to ship, a name from the clusters folder or a cluster file (or --all)',
+    },
+    all: {
+      type: 'boolean',
+      description: 'every cluster, one change each: one fetch per gitops repo, a summary line per cluster',
+    },
     'dry-run': { type: 'boolean', description: "build the commit and the change's text; push nothing, open nothing" },
     ...skipVerifyOption,
     'api-url': {
@@ -33,9 +43,14 @@ export default defineCommand({
     'remote-path': {
       type: 'string',
       value: 'PATH',
-      description: 'the repository on its host when the URL does not tell: OWNER/NAME, or GROUP/SUBGROUP/NAME on GitLab',
+      description:
+        'the repository on its host when the URL does not tell: OWNER/NAME, or GROUP/SUBGROUP/NAME on GitLab',
     },
-    'github-repo': { type: 'string', value: 'OWNER/NAME', description: 'the same as --remote-path, for GitHub (implies --provider github)' },
+    'github-repo': {
+      type: 'string',
+      value: 'OWNER/NAME',
+      description: 'the same as --remote-path, for GitHub (implies --provider github)',
+    },
     'push-option': {
       type: 'string',
       value: 'TEXT',
@@ -43,7 +58,12 @@ export default defineCommand({
       description: 'passed to git push --push-option, e.g. merge_request.label=glidepath (repeatable)',
     },
     draft: { type: 'boolean', description: 'open a new change as a draft (github, gitlab, gitea: a WIP: title)' },
-    label: { type: 'string', value: 'NAME', multiple: true, description: 'label a new change (repeatable; github, gitlab, gitea: an existing label)' },
+    label: {
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      description: 'label a new change (repeatable; github, gitlab, gitea: an existing label)',
+    },
     reviewer: {
       type: 'string',
       value: 'USER',
@@ -55,8 +75,16 @@ export default defineCommand({
       value: 'MODE',
       description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)',
     },
-    'source-dir': { type: 'string', value: 'DIR', description: 'the checkout of this repo whose HEAD the commit names (default: .)' },
-    'source-url': { type: 'string', value: 'URL', description: "this repo's web page, for a link to the source commit (default from the CI's environment)" },
+    'source-dir': {
+      type: 'string',
+      value: 'DIR',
+      description: 'the checkout of this repo whose HEAD the commit names (default: .)',
+    },
+    'source-url': {
+      type: 'string',
+      value: 'URL',
+      description: "this repo's web page, for a link to the source commit (default from the CI's environment)",
+    },
     ...jsonOutput,
   },
   notes: [
@@ -89,13 +117,22 @@ export default defineCommand({
     const shipped = await shipClusters({
       ...settings,
       // --github-repo says the host is GitHub's.
-      ...(settings.provider === undefined && values['github-repo'] !== undefined ? { provider: 'github' as const } : {}),
+      ...(settings.provider === undefined && values['github-repo'] !== undefined
+        ? { provider: 'github' as const }
+        : {}),
       clusters: clusters.filter((c) => !refused.has(c.config.name)),
       ...(unverified ? { unverified } : {}),
       dryRun: values['dry-run'] ?? false,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
       ...(githubApiUrl !== undefined ? { githubApiUrl } : {}),
-      ...(remotePath !== undefined ? { remotePath: parseRepoPath(remotePath, values['remote-path'] !== undefined ? '--remote-path' : '--github-repo') } : {}),
+      ...(remotePath !== undefined
+        ? {
+            remotePath: parseRepoPath(
+              remotePath,
+              values['remote-path'] !== undefined ? '--remote-path' : '--github-repo',
+            ),
+          }
+        : {}),
       ...(gitlabAuth !== undefined ? { gitlabAuth } : {}),
       ...(values['source-dir'] !== undefined ? { sourceDir: values['source-dir'] } : {}),
       ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
@@ -106,7 +143,10 @@ export default defineCommand({
         email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
       },
     });
-    const outcomes = clusters.map(({ config }) => shipped.find((o) => o.cluster === config.name) ?? { cluster: config.name, error: refused.get(config.name)! });
+    const outcomes = clusters.map(
+      ({ config }) =>
+        shipped.find((o) => o.cluster === config.name) ?? { cluster: config.name, error: refused.get(config.name)! },
+    );
     if (values.json) {
       // One cluster's failure is an error as in the text output (stderr, exit 1 or 2); --all lists it as failed.
       if (values.all !== true && outcomes[0]?.error !== undefined) throw outcomes[0].error;
@@ -120,15 +160,20 @@ export default defineCommand({
       for (const line of formatPullRequestResult(outcome!.result!)) context.print(line);
       return 'done';
     }
-    for (const outcome of outcomes) if (outcome.result !== undefined) for (const line of formatPullRequestResult(outcome.result)) context.print(line);
+    for (const outcome of outcomes)
+      if (outcome.result !== undefined) for (const line of formatPullRequestResult(outcome.result)) context.print(line);
     for (const line of formatFleetSummary(outcomes)) context.print(line);
     return outcomes.some((o) => o.error !== undefined) ? 'failure' : 'done';
   },
 });
 
 /** A fleet renders on worker threads; an injected renderer (tests) renders here. */
-async function rendered(configs: readonly import('../config/schema').ClusterConfig[], context: CommandContext): Promise<ShipCluster[]> {
-  if (context.render !== renderCluster || configs.length === 1) return configs.map((config) => ({ config, files: context.render(config) }));
+async function rendered(
+  configs: readonly import('../config/schema').ClusterConfig[],
+  context: CommandContext,
+): Promise<ShipCluster[]> {
+  if (context.render !== renderCluster || configs.length === 1)
+    return configs.map((config) => ({ config, files: context.render(config) }));
   const clusters = await renderClusters(configs);
   return configs.map((config, i) => ({ config, files: clusters[i]!.files }));
 }

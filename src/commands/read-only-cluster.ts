@@ -1,4 +1,7 @@
-/** The one cluster a read-only command (facts, check-live) works on; its bad input is reported without "nothing was written". */
+/**
+ * The one cluster a read-only command (facts, check-live) works on; its bad input is reported without "nothing was
+ * written".
+ */
 import { ConfigError, ReadOnlyInputError } from '../config/errors';
 import { loadClusters, type LoadedCluster } from '../config/loader';
 
@@ -6,7 +9,8 @@ export function loadReadOnlyCluster(dir: string, cluster: string): LoadedCluster
   try {
     return loadClusters({ dir, cluster })[0]!;
   } catch (error) {
-    if (error instanceof ConfigError && !(error instanceof ReadOnlyInputError)) throw new ReadOnlyInputError(error.problems);
+    if (error instanceof ConfigError && !(error instanceof ReadOnlyInputError))
+      throw new ReadOnlyInputError(error.problems);
     throw error;
   }
 }

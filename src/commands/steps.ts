@@ -9,14 +9,23 @@ export default defineCommand({
   summary: 'print spec.strategy.canary.steps with the Veridor gate as YAML',
   usage: 'glidepath steps --base-url URL [options]',
   options: {
-    'base-url': { type: 'string', value: 'URL', description: "the canary Service's URL, e.g. http://invoices-api-canary:8080 (not the stable one)" },
+    'base-url': {
+      type: 'string',
+      value: 'URL',
+      description: "the canary Service's URL, e.g. http://invoices-api-canary:8080 (not the stable one)",
+    },
     weight: { type: 'string', value: 'N', description: 'canary weight while the gate runs (default 50)' },
-    'cluster-template': { type: 'boolean', description: 'the cluster renders a ClusterAnalysisTemplate (veridor.clusterTemplate: true)' },
+    'cluster-template': {
+      type: 'boolean',
+      description: 'the cluster renders a ClusterAnalysisTemplate (veridor.clusterTemplate: true)',
+    },
   },
 
   async run(values, context) {
     if (values['base-url'] === undefined)
-      throw new ReadOnlyInputError(['--base-url: missing; e.g. glidepath steps --base-url http://invoices-api-canary:8080']);
+      throw new ReadOnlyInputError([
+        '--base-url: missing; e.g. glidepath steps --base-url http://invoices-api-canary:8080',
+      ]);
     let steps;
     try {
       steps = veridorCanarySteps({
@@ -25,12 +34,15 @@ export default defineCommand({
         ...(values['cluster-template'] ? { clusterScope: true } : {}),
       });
     } catch (error) {
-      // The helper names its own options (canaryUrl, canaryWeight); the command line knows them as --base-url, --weight.
+      // The helper names its own options (canaryUrl, canaryWeight); the command line knows them as --base-url,
+      // --weight.
       const message = (error as Error).message.replace(/^veridorCanarySteps: /, '');
       const option = message.startsWith('canaryWeight') ? '--weight' : '--base-url';
       throw new ReadOnlyInputError([`${option}: ${message.replace(/^(canaryWeight|canaryUrl) /, '')}`]);
     }
-    context.print('# spec.strategy.canary.steps of a Rollout with canaryService and stableService set (glidepath-gitops)');
+    context.print(
+      '# spec.strategy.canary.steps of a Rollout with canaryService and stableService set (glidepath-gitops)',
+    );
     context.print(stringify(steps).trimEnd());
     return 'done';
   },

@@ -1,4 +1,6 @@
-/** The selected cluster files, loaded, and refused when an engine release they declare cannot run glidepath's triggers. */
+/**
+ * The selected cluster files, loaded, and refused when an engine release they declare cannot run glidepath's triggers.
+ */
 import { ConfigError } from '../config/errors';
 import { loadClusters, type LoadedCluster } from '../config/loader';
 import { engineVersionProblems } from '../notifications/support/engine-support';
@@ -6,7 +8,9 @@ import { loadOptions } from './options';
 
 export function loadSupportedClusters(...args: Parameters<typeof loadOptions>): LoadedCluster[] {
   const loaded = loadClusters(loadOptions(...args));
-  const problems = loaded.flatMap(({ file, config }) => engineVersionProblems(config).map(({ field, message }) => `${file}: ${field}: ${message}`));
+  const problems = loaded.flatMap(({ file, config }) =>
+    engineVersionProblems(config).map(({ field, message }) => `${file}: ${field}: ${message}`),
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   return loaded;
 }

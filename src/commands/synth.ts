@@ -25,12 +25,19 @@ export default defineCommand({
   options: {
     ...clusterSelection,
     ...relayIpOverride,
-    out: { type: 'string', value: 'DIR', description: `output folder (default: CDK8S_OUTDIR, else ${OUT_DIR_DEFAULT})` },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: `output folder (default: CDK8S_OUTDIR, else ${OUT_DIR_DEFAULT})`,
+    },
     stdout: {
       type: 'boolean',
       description: `write the one selected cluster's objects to stdout as multi-document YAML instead, for kubectl apply -f - (without ${KUSTOMIZATION_FILE}, which kubectl apply refuses; kubectl apply -k takes a synth folder)`,
     },
-    check: { type: 'boolean', description: 'write nothing; exit 3 when the output folder differs from this render (for CI)' },
+    check: {
+      type: 'boolean',
+      description: 'write nothing; exit 3 when the output folder differs from this render (for CI)',
+    },
     summary: {
       type: 'boolean',
       description:
@@ -38,17 +45,25 @@ export default defineCommand({
     },
     ...jsonOutput,
   },
-  notes: ['Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.'],
+  notes: [
+    'Exit codes: 0 done, 1 failure, 2 bad input (nothing was written), 3 --check: the output folder would change.',
+  ],
 
   async run(values, context) {
     if (values.stdout && (values.out !== undefined || values.check || values.summary || values.json)) {
-      throw new GlidepathError('--stdout writes only YAML: it cannot be combined with --out, --check, --summary or --json', 'drop one of them');
+      throw new GlidepathError(
+        '--stdout writes only YAML: it cannot be combined with --out, --check, --summary or --json',
+        'drop one of them',
+      );
     }
     const loaded = loadSupportedClusters(values, context);
     const configs = loaded.map(({ config }) => config);
     if (values.stdout) {
       if (configs.length !== 1) {
-        throw new GlidepathError(`--stdout writes one cluster, and ${configs.length} are selected`, 'add --cluster NAME');
+        throw new GlidepathError(
+          `--stdout writes one cluster, and ${configs.length} are selected`,
+          'add --cluster NAME',
+        );
       }
       // Kubernetes objects only: kubectl apply -f - refuses kustomize's Kustomization (it is no API object), and a
       // helm values file is not an object at all.
@@ -76,7 +91,9 @@ export default defineCommand({
             files: filesOf(cluster.files, 'manifests').map((f) => f.path),
             ...(valuesFiles.length > 0 ? { valuesFolder: join(outDir, valuesFolderName(cluster.name)) } : {}),
             valuesFiles,
-            ...(values.summary ? { summary: { prerequisites: prerequisites(configs[i]!), budget: clusterBudgetInput(configs[i]!) } } : {}),
+            ...(values.summary
+              ? { summary: { prerequisites: prerequisites(configs[i]!), budget: clusterBudgetInput(configs[i]!) } }
+              : {}),
           };
         }),
         changes,
@@ -89,7 +106,9 @@ export default defineCommand({
       }
       for (const change of changes) context.print(change);
       context.print(
-        changes.length === 0 ? `${asFolder(outDir)} is up to date` : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth`,
+        changes.length === 0
+          ? `${asFolder(outDir)} is up to date`
+          : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth`,
       );
       return changes.length === 0 ? 'done' : 'changes';
     }
@@ -102,11 +121,13 @@ export default defineCommand({
       const values = filesOf(cluster.files, 'values');
       context.print(`${asFolder(join(outDir, cluster.name))} (${cluster.files.length - values.length} files)`);
       for (const file of filesOf(cluster.files, 'manifests')) context.print(`  ${file.path}`);
-      if (values.length > 0) context.print(`${asFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`);
+      if (values.length > 0)
+        context.print(`${asFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`);
       for (const file of values) context.print(`  ${file.path}`);
     }
     if (values.summary) {
-      for (const config of configs) for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);
+      for (const config of configs)
+        for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);
     }
     return 'done';
   },

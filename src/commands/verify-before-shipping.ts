@@ -10,7 +10,8 @@ import type { CommandContext, OptionSpec } from './command';
 export const skipVerifyOption = {
   'skip-verify': {
     type: 'boolean',
-    description: "ship a render that verify's rules reject, in an emergency: the change's body says it was not verified",
+    description:
+      "ship a render that verify's rules reject, in an emergency: the change's body says it was not verified",
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -42,7 +43,10 @@ export function verifyRenders(
     refused.set(
       config.name,
       new GlidepathError(
-        [`verify found ${count} in the render of ${config.name} (${file}); ${command} refuses a render that verify rejects:`, ...listed].join('\n'),
+        [
+          `verify found ${count} in the render of ${config.name} (${file}); ${command} refuses a render that verify rejects:`,
+          ...listed,
+        ].join('\n'),
         `fix them (glidepath verify --cluster ${config.name} shows the same), or pass --skip-verify in an emergency: the change's body then says it was not verified`,
         false,
       ),

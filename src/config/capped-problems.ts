@@ -19,7 +19,10 @@ export function capPerKind(file: string, problems: readonly KindedProblem[]): st
     if (count <= MAX_PER_KIND) kept.push(line);
   }
   for (const [kind, count] of counts) {
-    if (count > MAX_PER_KIND) kept.push(`${file}: and ${count - MAX_PER_KIND} more of the same kind (${kind}); fix the ones above and run again to see the rest`);
+    if (count > MAX_PER_KIND)
+      kept.push(
+        `${file}: and ${count - MAX_PER_KIND} more of the same kind (${kind}); fix the ones above and run again to see the rest`,
+      );
   }
   return kept;
 }

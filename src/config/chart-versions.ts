@@ -17,7 +17,12 @@ export interface MeasuredChartVersion {
 
 export const MEASURED_CHART_VERSIONS: Readonly<Record<ChartName, readonly MeasuredChartVersion[]>> = {
   'argo-rollouts': [
-    { version: '2.32.0', carries: false, fails: 'renders no subscriptions key, so no fact is sent', switchesOff: false },
+    {
+      version: '2.32.0',
+      carries: false,
+      fails: 'renders no subscriptions key, so no fact is sent',
+      switchesOff: false,
+    },
     { version: '2.37.3', carries: true, switchesOff: true },
     { version: '2.40.10', carries: true, switchesOff: true },
     { version: '2.41.0', carries: true, switchesOff: true },

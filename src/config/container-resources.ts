@@ -37,11 +37,21 @@ function quantity(kind: 'cpu' | 'memory') {
 
 function amounts(defaults: ResourceAmounts, role: 'request' | 'limit') {
   const request = 'what the scheduler reserves and a ResourceQuota counts';
-  const cpu = role === 'request' ? request : 'not below the request; a container that needs more CPU is slowed down (throttled), not stopped';
-  const memory = role === 'request' ? request : 'not below the request; above it the container is killed (OOMKilled) and the gate fails closed';
+  const cpu =
+    role === 'request'
+      ? request
+      : 'not below the request; a container that needs more CPU is slowed down (throttled), not stopped';
+  const memory =
+    role === 'request'
+      ? request
+      : 'not below the request; above it the container is killed (OOMKilled) and the gate fails closed';
   return strict({
-    cpu: quantity('cpu').default(defaults.cpu).meta({ description: `CPU ${role} of the Veridor analysis container (\`500m\` is half a core): ${cpu}` }),
-    memory: quantity('memory').default(defaults.memory).meta({ description: `memory ${role} of the Veridor analysis container (\`128Mi\`): ${memory}` }),
+    cpu: quantity('cpu')
+      .default(defaults.cpu)
+      .meta({ description: `CPU ${role} of the Veridor analysis container (\`500m\` is half a core): ${cpu}` }),
+    memory: quantity('memory')
+      .default(defaults.memory)
+      .meta({ description: `memory ${role} of the Veridor analysis container (\`128Mi\`): ${memory}` }),
   });
 }
 

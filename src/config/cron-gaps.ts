@@ -1,12 +1,18 @@
-/** When a CronJob schedule runs and how far apart its runs are, with robfig/cron's rules (as the CronJob controller). */
+/**
+ * When a CronJob schedule runs and how far apart its runs are, with robfig/cron's rules (as the CronJob controller).
+ */
 import type { CronFieldMatch, CronSchedule } from './cron';
 
 const MINUTES_PER_DAY = 24 * 60;
 const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = MINUTES_PER_DAY * MS_PER_MINUTE;
-/** robfig/cron's Next gives up on a schedule that has not run within five years (the year of the search's start + 5). */
+/**
+ * robfig/cron's Next gives up on a schedule that has not run within five years (the year of the search's start + 5).
+ */
 const NEXT_SEARCH_YEARS = 5;
-/** The Gregorian calendar repeats every 400 years (146097 days, a whole number of weeks): every calendar case is in it. */
+/**
+ * The Gregorian calendar repeats every 400 years (146097 days, a whole number of weeks): every calendar case is in it.
+ */
 const CYCLE_YEARS = 400;
 const CYCLE_DAYS = 146_097;
 const CYCLE_START_YEAR = 2000;
@@ -69,7 +75,8 @@ function walkCalendarCycle(fields: readonly CronFieldMatch[]): CronRunGaps | und
       for (let date = 1; date <= length; date += 1, day += 1, weekday = (weekday + 1) % 7) {
         if (!dayMatches(fields, date, weekday)) continue;
         matchingDays += 1;
-        if (previousDay !== undefined) maxGap = Math.max(maxGap, (day - previousDay) * MINUTES_PER_DAY - lastTime + firstTime);
+        if (previousDay !== undefined)
+          maxGap = Math.max(maxGap, (day - previousDay) * MINUTES_PER_DAY - lastTime + firstTime);
         firstDay ??= day;
         previousDay = day;
       }

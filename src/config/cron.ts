@@ -18,7 +18,12 @@ export const CRON_FIELDS: readonly CronField[] = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+  },
   { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ];
 
@@ -55,9 +60,12 @@ const NANOSECONDS_PER_SECOND = 1_000_000_000n;
 
 /** Parses a schedule or throws a CronError that says what is wrong and how to write it instead. */
 export function parseCron(schedule: string): CronSchedule {
-  if (schedule === '') throw new CronError('is empty; write five fields, e.g. "17 */6 * * *", or a descriptor such as "@daily"');
+  if (schedule === '')
+    throw new CronError('is empty; write five fields, e.g. "17 */6 * * *", or a descriptor such as "@daily"');
   if (schedule.includes('TZ')) {
-    throw new CronError('contains "TZ", and Kubernetes refuses a time zone (TZ= or CRON_TZ=) in the schedule; write the times in UTC');
+    throw new CronError(
+      'contains "TZ", and Kubernetes refuses a time zone (TZ= or CRON_TZ=) in the schedule; write the times in UTC',
+    );
   }
   if (schedule.startsWith('@')) return parseDescriptor(schedule);
   const fields = splitGoFields(schedule);
@@ -65,7 +73,9 @@ export function parseCron(schedule: string): CronSchedule {
     throw new CronError(`has white space before ${excerpt(fields[0])}, which Kubernetes refuses; remove it`);
   }
   if (fields.length !== 5) {
-    throw new CronError(`has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"${oddCharacterHint(schedule)}`);
+    throw new CronError(
+      `has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"${oddCharacterHint(schedule)}`,
+    );
   }
   return { kind: 'fields', fields: fields.map((text, i) => parseField(text, CRON_FIELDS[i]!)) };
 }
@@ -80,7 +90,9 @@ function parseDescriptor(descriptor: string): CronSchedule {
       nanoseconds = parseGoDuration(duration);
     } catch (error) {
       if (!(error instanceof GoDurationError)) throw error;
-      throw new CronError(`@every: the duration ${excerpt(duration)} ${error.message}; write a Go duration such as 90m or 1h30m, with nothing after it`);
+      throw new CronError(
+        `@every: the duration ${excerpt(duration)} ${error.message}; write a Go duration such as 90m or 1h30m, with nothing after it`,
+      );
     }
     const atLeastOneSecond = nanoseconds < NANOSECONDS_PER_SECOND ? NANOSECONDS_PER_SECOND : nanoseconds;
     return { kind: 'every', delaySeconds: Number(atLeastOneSecond / NANOSECONDS_PER_SECOND) };
@@ -165,7 +177,8 @@ const INT64_MAX = (1n << 63n) - 1n;
 
 /** Go's `strconv.Atoi` (optional sign, ASCII digits, int64 range), then robfig/cron's refusal of negatives. */
 function parseNumber(text: string, problem: (why: string) => CronError, orName = ''): bigint {
-  if (!/^[+-]?[0-9]+$/.test(text)) throw problem(`has ${excerpt(text)}, which is not a number${orName}${oddCharacterHint(text)}`);
+  if (!/^[+-]?[0-9]+$/.test(text))
+    throw problem(`has ${excerpt(text)}, which is not a number${orName}${oddCharacterHint(text)}`);
   const value = BigInt(text);
   if (value > INT64_MAX || value < -INT64_MAX - 1n) throw problem(`has ${text}, which is too large`);
   if (value < 0n) throw problem(`has the negative number ${text}`);
@@ -179,7 +192,10 @@ function oddCharacterHint(text: string): string {
   return ` (it holds U+${odd.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which Kubernetes reads as neither a space nor a digit)`;
 }
 
-/** The names match as Go's `strings.ToLower` sees them: besides ASCII, `İ` (U+0130) lowers to `i` and `K` (U+212A) to `k`. */
+/**
+ * The names match as Go's `strings.ToLower` sees them: besides ASCII, `İ` (U+0130) lowers to `i` and `K` (U+212A) to
+ * `k`.
+ */
 function goToLower(text: string): string {
   return text.replace(/[A-Z\u0130\u212a]/g, (c) => (c === '\u0130' ? 'i' : c === '\u212a' ? 'k' : c.toLowerCase()));
 }

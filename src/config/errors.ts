@@ -20,7 +20,9 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
-/** Bad input to a command that writes nothing (facts, check-live, steps): the same lines, without "nothing was written". */
+/**
+ * Bad input to a command that writes nothing (facts, check-live, steps): the same lines, without "nothing was written".
+ */
 export class ReadOnlyInputError extends ConfigError {
   override report(): string[] {
     return [...this.problems];

@@ -9,7 +9,14 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { literalTypeProblem } from '../notifications/expr/literal-types';
 import { ExprSyntaxError, parseExpr } from '../notifications/expr/parse';
-import { engineSchema, fieldOf, knownEngineVersions, unmarshalProblem, type EngineSchema, type GoType } from './go-unmarshal';
+import {
+  engineSchema,
+  fieldOf,
+  knownEngineVersions,
+  unmarshalProblem,
+  type EngineSchema,
+  type GoType,
+} from './go-unmarshal';
 import { LabelSelectorError, parseLabelSelector } from './label-selector';
 import { classifyKey, GLIDEPATH_NAME_PREFIX, type EngineKey, type NotificationsEngine } from './engine-keys';
 import { duplicateKeyOffsets } from './parse-cluster-yaml';
@@ -35,7 +42,10 @@ interface Parsed {
 
 const STRING_LIST: GoType = { kind: 'list', elem: { kind: 'string', go: 'string' }, go: '[]string' };
 const STRING_MAP: GoType = { kind: 'map', elem: { kind: 'string', go: 'string' }, go: 'map[string]string' };
-/** subscriptions.DefaultSubscription unmarshals itself through rawSubscription: sigs.k8s.io/yaml converts nothing below it. */
+/**
+ * subscriptions.DefaultSubscription unmarshals itself through rawSubscription: sigs.k8s.io/yaml converts nothing below
+ * it.
+ */
 const RAW_SUBSCRIPTION: GoType = {
   kind: 'struct',
   go: 'subscriptions.rawSubscription',
@@ -56,7 +66,13 @@ export function extraDataProblems(
   return Object.entries(data).flatMap(([key, text]) => {
     const perVersion = notificationsEngines.map((version) => {
       const schema = engineSchema(version);
-      return schema === undefined ? [{ message: `notifications-engine ${version} has no schema in src/config/engine-schemas.json; run npm run judge:engine -- --write-schemas` }] : keyProblems(engine, key, text, schema);
+      return schema === undefined
+        ? [
+            {
+              message: `notifications-engine ${version} has no schema in src/config/engine-schemas.json; run npm run judge:engine -- --write-schemas`,
+            },
+          ]
+        : keyProblems(engine, key, text, schema);
     });
     const isError = (problem: Problem) => problem.severity !== 'warning';
     const accepted = perVersion.filter((problems) => !problems.some(isError));
@@ -73,7 +89,8 @@ export function extraDataProblems(
 
 function keyProblems(engine: NotificationsEngine, key: string, text: string, schema: EngineSchema): Problem[] {
   const classified = classifyKey(engine, key);
-  if ('problem' in classified) return [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }];
+  if ('problem' in classified)
+    return [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }];
   if ('name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX)) {
     return [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }];
   }
@@ -85,10 +102,17 @@ function keyProblems(engine: NotificationsEngine, key: string, text: string, sch
 function parseValue(text: string): { parsed: Parsed; warnings: Problem[] } | Problem {
   const lineCounter = new LineCounter();
   // logLevel 'error': a warning (an unresolved tag such as `!when`) is refused below instead of printed by node.
-  const document = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter, prettyErrors: false, logLevel: 'error' });
+  const document = parseDocument(text, {
+    version: '1.1',
+    uniqueKeys: false,
+    lineCounter,
+    prettyErrors: false,
+    logLevel: 'error',
+  });
   // An unknown tag (`!secret x`) is only a warning: the engine reads the value under it.
   const error = document.errors[0];
-  if (error !== undefined) return { line: lineCounter.linePos(error.pos[0]).line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
+  if (error !== undefined)
+    return { line: lineCounter.linePos(error.pos[0]).line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: 50 });
@@ -105,18 +129,28 @@ function parseValue(text: string): { parsed: Parsed; warnings: Problem[] } | Pro
     message: `duplicate key ${JSON.stringify(keyAt(text, offset))}: the engine keeps the last one and ignores the others`,
     severity: 'warning' as const,
   }));
-  return { parsed: { value, root: document.contents, lineOf: (path) => lineOfNode(nodeAt(document.contents, path)) }, warnings };
+  return {
+    parsed: { value, root: document.contents, lineOf: (path) => lineOfNode(nodeAt(document.contents, path)) },
+    warnings,
+  };
 }
 
 function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Problem[] {
   const typed = (type: GoType, converted = true): Problem[] => {
     const problem = unmarshalProblem(parsed.value, type, '', converted);
-    return problem === undefined ? [] : [{ message: `the engine cannot read it: ${problem}`, ...lineOfField(parsed, problem) }];
+    return problem === undefined
+      ? []
+      : [{ message: `the engine cannot read it: ${problem}`, ...lineOfField(parsed, problem) }];
   };
   switch (key.kind) {
     case 'service': {
       const options = schema.services[key.type];
-      if (options === undefined) return [{ message: `service type '${key.type}' is not supported by this engine (it knows ${Object.keys(schema.services).sort().join(', ')})` }];
+      if (options === undefined)
+        return [
+          {
+            message: `service type '${key.type}' is not supported by this engine (it knows ${Object.keys(schema.services).sort().join(', ')})`,
+          },
+        ];
       const problems = typed(options);
       if (problems.length === 0 && key.type === 'github') {
         const github = githubServiceProblem(parsed.value, options);
@@ -152,19 +186,28 @@ function templatedProblems(parsed: Parsed, schema: EngineSchema): Problem[] {
       const problem = templateSyntaxProblem(String(value), lacking);
       if (problem === undefined) continue;
       const start = parsed.lineOf(path);
-      problems.push({ ...(start === undefined ? {} : { line: start + problem.line - 1 }), message: `${path.join('.')} does not parse as a Go template: ${problem.message}` });
+      problems.push({
+        ...(start === undefined ? {} : { line: start + problem.line - 1 }),
+        message: `${path.join('.')} does not parse as a Go template: ${problem.message}`,
+      });
     }
   }
   return problems;
 }
 
-function matching(value: unknown, pattern: readonly string[], path: (string | number)[]): { path: (string | number)[]; value: unknown }[] {
+function matching(
+  value: unknown,
+  pattern: readonly string[],
+  path: (string | number)[],
+): { path: (string | number)[]; value: unknown }[] {
   if (pattern.length === 0) return [{ path, value }];
   const [step, ...rest] = pattern as [string, ...string[]];
   if (Array.isArray(value)) return step === '*' ? value.flatMap((item, i) => matching(item, rest, [...path, i])) : [];
   if (value === null || typeof value !== 'object') return [];
   const entries = Object.entries(value as Record<string, unknown>);
-  return entries.filter(([key]) => step === '*' || key.toLowerCase() === step.toLowerCase()).flatMap(([key, item]) => matching(item, rest, [...path, key]));
+  return entries
+    .filter(([key]) => step === '*' || key.toLowerCase() === step.toLowerCase())
+    .flatMap(([key, item]) => matching(item, rest, [...path, key]));
 }
 
 function conditionProblems(parsed: Parsed): Problem[] {
@@ -175,7 +218,9 @@ function conditionProblems(parsed: Parsed): Problem[] {
       if (value === undefined || value === null || value === '') return [];
       try {
         const problem = literalTypeProblem(parseExpr(String(value)));
-        return problem === undefined ? [] : [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${problem}` }];
+        return problem === undefined
+          ? []
+          : [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${problem}` }];
       } catch (error) {
         if (!(error instanceof ExprSyntaxError)) throw error;
         return [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${error.message}` }];
@@ -191,7 +236,10 @@ function selectorProblems(parsed: Parsed): Problem[] {
     const own = (['recipients', 'triggers'] as const).flatMap((field) =>
       ((fieldOf(subscription, field) as unknown[] | undefined) ?? [])
         .filter((name) => String(name).startsWith(GLIDEPATH_NAME_PREFIX))
-        .map((name) => ({ line: parsed.lineOf([i, field]), message: `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions` })),
+        .map((name) => ({
+          line: parsed.lineOf([i, field]),
+          message: `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions`,
+        })),
     );
     const selector = fieldOf(subscription, 'selector');
     if (typeof selector !== 'string') return own;
@@ -200,11 +248,16 @@ function selectorProblems(parsed: Parsed): Problem[] {
       return own;
     } catch (error) {
       if (!(error instanceof LabelSelectorError)) throw error;
-      return [...own, { line: parsed.lineOf([i, 'selector']), message: `[${i}].selector ${JSON.stringify(selector)}: ${error.message}` }];
+      return [
+        ...own,
+        {
+          line: parsed.lineOf([i, 'selector']),
+          message: `[${i}].selector ${JSON.stringify(selector)}: ${error.message}`,
+        },
+      ];
     }
   });
 }
-
 
 /** The line of the field a Go unmarshal error names (`EmailOptions.port`), when it is at the top of the value. */
 function lineOfField(parsed: Parsed, problem: string): { line?: number } {
@@ -215,7 +268,10 @@ function lineOfField(parsed: Parsed, problem: string): { line?: number } {
 
 /** The key written at `offset` (up to its colon), for the message. */
 function keyAt(text: string, offset: number): string {
-  return /^(?:"[^"]*"|'[^']*'|[^:\n]*)/.exec(text.slice(offset))![0].trim().replace(/^["']|["']$/g, '');
+  return /^(?:"[^"]*"|'[^']*'|[^:\n]*)/
+    .exec(text.slice(offset))![0]
+    .trim()
+    .replace(/^["']|["']$/g, '');
 }
 
 function nodeAt(root: Node | null, path: readonly (string | number)[]): unknown {

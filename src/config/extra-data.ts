@@ -14,7 +14,10 @@ const SECRET_REFERENCE = /\$[\w-]+/;
 
 export function extraDataSchema(engine: NotificationsEngine) {
   return z
-    .record(z.string(), z.string({ error: 'must be the text of the ConfigMap value (use a YAML block scalar: key: |)' }))
+    .record(
+      z.string(),
+      z.string({ error: 'must be the text of the ConfigMap value (use a YAML block scalar: key: |)' }),
+    )
     .superRefine((raw, ctx) => {
       // A value the loader redacted as a secret is reported already: checking '[redacted]' would only add noise.
       const data = Object.fromEntries(Object.entries(raw).filter(([, text]) => text !== REDACTED));
@@ -30,7 +33,8 @@ export function extraDataSchema(engine: NotificationsEngine) {
       }
       for (const [key, text] of Object.entries(data)) {
         if (!key.startsWith('service.')) continue;
-        for (const finding of literalServiceSecrets(text)) ctx.addIssue({ code: 'custom', path: [key], message: finding });
+        for (const finding of literalServiceSecrets(text))
+          ctx.addIssue({ code: 'custom', path: [key], message: finding });
       }
     })
     .default({});
@@ -51,13 +55,18 @@ function literalServiceSecrets(text: string): string[] {
   const named = findSecretLikeValues(service)
     .filter((finding) => finding.by === 'key-name')
     .filter((finding) => !SECRET_REFERENCE.test(String(valueAt(service, finding.rawPath))))
-    .map((finding) => `${finding.path.join('.')}: ${finding.reason}; put it in the notifications Secret and write $<key> here`);
+    .map(
+      (finding) =>
+        `${finding.path.join('.')}: ${finding.reason}; put it in the notifications Secret and write $<key> here`,
+    );
   const headers = (service as { headers?: unknown } | null)?.headers;
   const literalAuth = (Array.isArray(headers) ? headers : []).flatMap((header: unknown, i) => {
     const { name, value } = (header ?? {}) as { name?: unknown; value?: unknown };
     const isAuth = typeof name === 'string' && /^(authorization|proxy-authorization)$/i.test(name);
     return isAuth && typeof value === 'string' && !SECRET_REFERENCE.test(value)
-      ? [`headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret and write $<key> here`]
+      ? [
+          `headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret and write $<key> here`,
+        ]
       : [];
   });
   return [...named, ...literalAuth];

@@ -42,7 +42,11 @@ export function repositoryIdentity(repo: string): string {
   } catch {
     return text; // not a URL; the gitops commands say so
   }
-  const name = path.split('/').filter((s) => s !== '').join('/').replace(/\.git$/, '');
+  const name = path
+    .split('/')
+    .filter((s) => s !== '')
+    .join('/')
+    .replace(/\.git$/, '');
   return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? name.toLowerCase() : name}`;
 }
 
@@ -68,7 +72,10 @@ function overlap(a: string, b: string): 'same' | 'inside' | 'around' | undefined
   return undefined;
 }
 
-/** Every pair of clusters whose owned folders in one repository are the same or nested; `only` limits it to pairs with that cluster. */
+/**
+ * Every pair of clusters whose owned folders in one repository are the same or nested; `only` limits it to pairs with
+ * that cluster.
+ */
 export function folderCollisions(clusters: readonly ClusterInFile[], only?: ClusterInFile): FolderCollision[] {
   const collisions: FolderCollision[] = [];
   const repos = clusters.map((c) => repositoryIdentity(c.config.gitops.repo));
@@ -76,11 +83,14 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
     for (let j = 0; j < i; j++) {
       const other = clusters[j]!;
       if (repos[i] !== repos[j] || (only !== undefined && only !== cluster && only !== other)) continue;
-      const found = ownedFolders(cluster.config).flatMap((mine) => ownedFolders(other.config).map((theirs) => ({ mine, theirs, how: overlap(mine.folder, theirs.folder) })));
+      const found = ownedFolders(cluster.config).flatMap((mine) =>
+        ownedFolders(other.config).map((theirs) => ({ mine, theirs, how: overlap(mine.folder, theirs.folder) })),
+      );
       const first = found.find((f) => f.how !== undefined);
       if (first === undefined) continue;
       const { mine, theirs, how } = first;
-      const relation = how === 'same' ? 'is also' : how === 'inside' ? `is inside ${theirs.folder},` : `holds ${theirs.folder},`;
+      const relation =
+        how === 'same' ? 'is also' : how === 'inside' ? `is inside ${theirs.folder},` : `holds ${theirs.folder},`;
       collisions.push({
         cluster,
         other,

@@ -7,8 +7,8 @@
 const UNIT_NANOSECONDS: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 micro sign
-  'μs': 1_000n, // U+03BC Greek mu
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek mu
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -49,7 +49,8 @@ export function parseGoDuration(text: string): bigint {
     rest = rest.slice(unitText.length);
     if (unitText === '') throw new GoDurationError('is missing a unit (ns, us, ms, s, m or h)');
     const unit = UNIT_NANOSECONDS[unitText];
-    if (unit === undefined) throw new GoDurationError(`has the unknown unit ${JSON.stringify(unitText)}; use ns, us, ms, s, m or h`);
+    if (unit === undefined)
+      throw new GoDurationError(`has the unknown unit ${JSON.stringify(unitText)}; use ns, us, ms, s, m or h`);
     if (value > TWO_TO_63 / unit) throw new GoDurationError('is too long');
     value *= unit;
     if (fraction > 0n) {

@@ -38,11 +38,16 @@ export interface EngineSchema {
 }
 
 /** Engine version -> schema id, and id -> schema: most versions share one. */
-const SCHEMAS = schemas as unknown as { readonly versions: Readonly<Record<string, string>>; readonly schemas: Readonly<Record<string, EngineSchema>> };
+const SCHEMAS = schemas as unknown as {
+  readonly versions: Readonly<Record<string, string>>;
+  readonly schemas: Readonly<Record<string, EngineSchema>>;
+};
 
 /** The schema of one notifications-engine version, or undefined when judge:engine has not read it. */
 export function engineSchema(notificationsEngine: string): EngineSchema | undefined {
-  return Object.hasOwn(SCHEMAS.versions, notificationsEngine) ? SCHEMAS.schemas[SCHEMAS.versions[notificationsEngine]!] : undefined;
+  return Object.hasOwn(SCHEMAS.versions, notificationsEngine)
+    ? SCHEMAS.schemas[SCHEMAS.versions[notificationsEngine]!]
+    : undefined;
 }
 
 /** Every notifications-engine version the schemas file holds. */
@@ -59,7 +64,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d
 export function unmarshalProblem(value: unknown, type: GoType, field: string, converted = true): string | undefined {
   if (value === null || value === undefined) return undefined;
   const found = jsonKind(value);
-  const mismatch = () => `json: cannot unmarshal ${found} into Go ${field === '' ? 'value' : `struct field ${field}`} of type ${type.go}`;
+  const mismatch = () =>
+    `json: cannot unmarshal ${found} into Go ${field === '' ? 'value' : `struct field ${field}`} of type ${type.go}`;
   switch (type.kind) {
     case 'any':
       return undefined;
@@ -70,7 +76,8 @@ export function unmarshalProblem(value: unknown, type: GoType, field: string, co
     case 'int':
     case 'uint':
       if (found !== 'number') return mismatch();
-      if (!Number.isInteger(value) || (type.kind === 'uint' && (value as number) < 0)) return `json: cannot unmarshal number ${String(value)} into Go struct field ${field} of type ${type.go}`;
+      if (!Number.isInteger(value) || (type.kind === 'uint' && (value as number) < 0))
+        return `json: cannot unmarshal number ${String(value)} into Go struct field ${field} of type ${type.go}`;
       return undefined;
     case 'float':
       return found === 'number' ? undefined : mismatch();
@@ -94,7 +101,12 @@ export function unmarshalProblem(value: unknown, type: GoType, field: string, co
       for (const [key, item] of Object.entries(value)) {
         const name = fieldName(fields, key);
         if (name === undefined) continue;
-        const problem = unmarshalProblem(item, fields[name]!, `${type.go.replace(/^.*\./, '')}.${name}`, converted && fields[name]!.promoted !== true);
+        const problem = unmarshalProblem(
+          item,
+          fields[name]!,
+          `${type.go.replace(/^.*\./, '')}.${name}`,
+          converted && fields[name]!.promoted !== true,
+        );
         if (problem !== undefined) return problem;
       }
       return undefined;
@@ -107,7 +119,9 @@ export function unmarshalProblem(value: unknown, type: GoType, field: string, co
 
 /** encoding/json's field lookup: the exact name, else one that differs only in case. */
 export function fieldName(fields: Readonly<Record<string, unknown>>, key: string): string | undefined {
-  return Object.hasOwn(fields, key) ? key : Object.keys(fields).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+  return Object.hasOwn(fields, key)
+    ? key
+    : Object.keys(fields).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
 }
 
 /** The value encoding/json puts into field `field` of a struct read from `object`. */
@@ -124,7 +138,10 @@ function customProblem(value: unknown, type: GoType, field: string): string | un
     return `${field}: parsing time ${JSON.stringify(String(value))} as "2006-01-02T15:04:05Z07:00": not an RFC 3339 time`;
   }
   // slack.DeliveryPolicy: UnmarshalJSON reads a JSON string (Post, PostAndUpdate, Update; anything else is Post).
-  if (type.name?.endsWith('slack.DeliveryPolicy')) return typeof value === 'string' ? undefined : `json: cannot unmarshal ${jsonKind(value)} into Go value of type string (${field})`;
+  if (type.name?.endsWith('slack.DeliveryPolicy'))
+    return typeof value === 'string'
+      ? undefined
+      : `json: cannot unmarshal ${jsonKind(value)} into Go value of type string (${field})`;
   return `${field}: the engine's type ${type.name ?? type.go} is not modelled`;
 }
 

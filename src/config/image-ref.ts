@@ -36,11 +36,13 @@ export interface ImageRef {
 /** The reference, or why the kubelet would refuse it. */
 export function readImageRef(text: string): { ref: ImageRef } | { problem: string } {
   const problem = (why: string) => ({ problem: `${excerpt(text)} ${why}` });
-  if (IMAGE_ID.test(text)) return problem('is an image ID (64 hex digits), not a name; write registry/name@sha256:<digest>');
+  if (IMAGE_ID.test(text))
+    return problem('is an image ID (64 hex digits), not a name; write registry/name@sha256:<digest>');
   const { domain, remainder } = splitDomain(text);
   const colon = remainder.indexOf(':');
   const repository = colon === -1 ? remainder : remainder.slice(0, colon);
-  if (/[A-Z]/.test(repository)) return problem('has uppercase letters in its repository name; Kubernetes accepts lowercase only');
+  if (/[A-Z]/.test(repository))
+    return problem('has uppercase letters in its repository name; Kubernetes accepts lowercase only');
   const match = REFERENCE.exec(`${domain}/${remainder}`);
   if (!match) {
     return problem('is not an image reference; expected registry/name:tag or registry/name@sha256:<64 hex digits>');
@@ -50,7 +52,9 @@ export function readImageRef(text: string): { ref: ImageRef } | { problem: strin
   const tag: string | undefined = match[2];
   const digest: string | undefined = match[3];
   if (normalizedName.length > NAME_MAX_LENGTH) {
-    return problem(`has a name of ${normalizedName.length} characters as the kubelet reads it; the limit is ${NAME_MAX_LENGTH}`);
+    return problem(
+      `has a name of ${normalizedName.length} characters as the kubelet reads it; the limit is ${NAME_MAX_LENGTH}`,
+    );
   }
   if (digest !== undefined) {
     const digestProblem = digestFormatProblem(digest);
@@ -58,7 +62,9 @@ export function readImageRef(text: string): { ref: ImageRef } | { problem: strin
   }
   const suffix = (tag === undefined ? '' : `:${tag}`) + (digest === undefined ? '' : `@${digest}`);
   const name = text.slice(0, text.length - suffix.length);
-  return { ref: { name, normalizedName, ...(tag === undefined ? {} : { tag }), ...(digest === undefined ? {} : { digest }) } };
+  return {
+    ref: { name, normalizedName, ...(tag === undefined ? {} : { tag }), ...(digest === undefined ? {} : { digest }) },
+  };
 }
 
 export function parseImageRef(text: string): ImageRef | undefined {
@@ -66,7 +72,10 @@ export function parseImageRef(text: string): ImageRef | undefined {
   return 'ref' in read ? read.ref : undefined;
 }
 
-/** distribution/reference's splitDockerDomain: the first path part is a registry only if it has "." or ":" or is localhost. */
+/**
+ * distribution/reference's splitDockerDomain: the first path part is a registry only if it has "." or ":" or is
+ * localhost.
+ */
 function splitDomain(text: string): { domain: string; remainder: string } {
   const slash = text.indexOf('/');
   const first = slash === -1 ? '' : text.slice(0, slash);
@@ -88,7 +97,8 @@ function digestFormatProblem(digest: string): string | undefined {
   const hex = digest.slice(colon + 1);
   const length = DIGEST_HEX_LENGTH[algorithm];
   const algorithms = Object.keys(DIGEST_HEX_LENGTH).join(', ');
-  if (length === undefined) return `has a digest of the unsupported algorithm ${excerpt(algorithm)}; Kubernetes accepts ${algorithms} (lowercase)`;
+  if (length === undefined)
+    return `has a digest of the unsupported algorithm ${excerpt(algorithm)}; Kubernetes accepts ${algorithms} (lowercase)`;
   if (hex.length !== length) return `has a ${algorithm} digest of ${hex.length} hex digits; it has ${length}`;
   if (/[A-F]/.test(hex)) return 'has uppercase hex digits in its digest; write them in lowercase';
   return undefined;

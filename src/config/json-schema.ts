@@ -13,11 +13,17 @@ const REFERENCE_ONLY_KEYS = new Set(['defaultText']);
 function withoutReferenceKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutReferenceKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !REFERENCE_ONLY_KEYS.has(key)).map(([key, item]) => [key, withoutReferenceKeys(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !REFERENCE_ONLY_KEYS.has(key))
+      .map(([key, item]) => [key, withoutReferenceKeys(item)]),
+  );
 }
 
 export function clusterJsonSchema(): string {
-  const schema = withoutReferenceKeys(z.toJSONSchema(clusterFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' })) as JsonSchema;
+  const schema = withoutReferenceKeys(
+    z.toJSONSchema(clusterFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
+  ) as JsonSchema;
   const { $schema, ...rest } = schema;
   const titled = {
     $schema,

@@ -51,7 +51,8 @@ export function parseLabelSelector(text: string): (labels: Labels) => boolean {
     const after = next();
     if (after.kind === 'end') break;
     if (after.text !== ',') throw new LabelSelectorError(`found '${after.text}', expected: ',' or 'end of string'`);
-    if (peek().kind !== 'identifier' && peek().text !== '!') throw new LabelSelectorError(`found '${peek().text}', expected: !, identifier, or 'end of string'`);
+    if (peek().kind !== 'identifier' && peek().text !== '!')
+      throw new LabelSelectorError(`found '${peek().text}', expected: !, identifier, or 'end of string'`);
   }
   return (labels) => requirements.every((check) => check(labels));
 }
@@ -60,12 +61,14 @@ function requirement(next: () => Token, peek: () => Token): Requirement {
   let token = next();
   if (token.text === '!') {
     token = next();
-    if (token.kind !== 'identifier') throw new LabelSelectorError(`found '${token.text}', expected: identifier after '!'`);
+    if (token.kind !== 'identifier')
+      throw new LabelSelectorError(`found '${token.text}', expected: identifier after '!'`);
     validateKey(token.text);
     const key = token.text;
     return (labels) => !Object.hasOwn(labels, key);
   }
-  if (token.kind !== 'identifier') throw new LabelSelectorError(`found '${token.text}', expected: !, identifier, or 'end of string'`);
+  if (token.kind !== 'identifier')
+    throw new LabelSelectorError(`found '${token.text}', expected: !, identifier, or 'end of string'`);
   const key = token.text;
   validateKey(key);
   const operator = peek();
@@ -73,19 +76,28 @@ function requirement(next: () => Token, peek: () => Token): Requirement {
   next();
   if (operator.text === 'in' || operator.text === 'notin') {
     const values = valueSet(next);
-    return operator.text === 'in' ? (labels) => Object.hasOwn(labels, key) && values.has(labels[key]!) : (labels) => !Object.hasOwn(labels, key) || !values.has(labels[key]!);
+    return operator.text === 'in'
+      ? (labels) => Object.hasOwn(labels, key) && values.has(labels[key]!)
+      : (labels) => !Object.hasOwn(labels, key) || !values.has(labels[key]!);
   }
   if (!['=', '==', '!=', '<', '>'].includes(operator.text)) {
     throw new LabelSelectorError(`found '${operator.text}', expected: in, notin, =, ==, !=, gt, lt`);
   }
   const value = peek().kind === 'identifier' ? next().text : '';
   if (operator.text === '<' || operator.text === '>') {
-    if (!/^[+-]?\d+$/.test(value)) throw new LabelSelectorError(`for 'Gt', 'Lt' operators, the value must be an integer, got ${JSON.stringify(value)}`);
+    if (!/^[+-]?\d+$/.test(value))
+      throw new LabelSelectorError(
+        `for 'Gt', 'Lt' operators, the value must be an integer, got ${JSON.stringify(value)}`,
+      );
     const bound = BigInt(value);
-    return (labels) => /^[+-]?\d+$/.test(labels[key] ?? '') && (operator.text === '>' ? BigInt(labels[key]!) > bound : BigInt(labels[key]!) < bound);
+    return (labels) =>
+      /^[+-]?\d+$/.test(labels[key] ?? '') &&
+      (operator.text === '>' ? BigInt(labels[key]!) > bound : BigInt(labels[key]!) < bound);
   }
   validateValue(value);
-  return operator.text === '!=' ? (labels) => labels[key] !== value : (labels) => Object.hasOwn(labels, key) && labels[key] === value;
+  return operator.text === '!='
+    ? (labels) => labels[key] !== value
+    : (labels) => Object.hasOwn(labels, key) && labels[key] === value;
 }
 
 function valueSet(next: () => Token): Set<string> {
@@ -108,20 +120,33 @@ function valueSet(next: () => Token): Set<string> {
 function validateKey(key: string): void {
   const parts = key.split('/');
   const problem = (why: string) => new LabelSelectorError(`key: Invalid value: ${JSON.stringify(key)}: ${why}`);
-  if (parts.length > 2) throw problem("a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'");
+  if (parts.length > 2)
+    throw problem(
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'",
+    );
   const name = parts.at(-1)!;
   if (parts.length === 2) {
     const prefix = parts[0]!;
     if (prefix === '') throw problem('prefix part must be non-empty');
-    if (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)) throw problem('prefix part must be a lowercase RFC 1123 subdomain of at most 253 characters');
+    if (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))
+      throw problem('prefix part must be a lowercase RFC 1123 subdomain of at most 253 characters');
   }
   if (name === '') throw problem('name part must be non-empty');
   if (name.length > 63) throw problem('name part must be no more than 63 characters');
-  if (!NAME.test(name)) throw problem("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  if (!NAME.test(name))
+    throw problem(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
 }
 
 function validateValue(value: string): void {
   if (value === '') return;
-  if (value.length > 63) throw new LabelSelectorError(`values[0]: Invalid value: ${JSON.stringify(value)}: must be no more than 63 characters`);
-  if (!NAME.test(value)) throw new LabelSelectorError(`values[0]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+  if (value.length > 63)
+    throw new LabelSelectorError(
+      `values[0]: Invalid value: ${JSON.stringify(value)}: must be no more than 63 characters`,
+    );
+  if (!NAME.test(value))
+    throw new LabelSelectorError(
+      `values[0]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
 }

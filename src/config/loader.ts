@@ -50,7 +50,9 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     throw new ConfigError(['--relay-ip: it applies to one cluster; add --cluster NAME']);
   }
   if (options.relayIp !== undefined && !isIpAddress(options.relayIp)) {
-    throw new ConfigError([`--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`]);
+    throw new ConfigError([
+      `--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`,
+    ]);
   }
 
   const loaded: LoadedCluster[] = [];
@@ -63,7 +65,10 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   }
   const warn = options.warn ?? (() => undefined);
   for (const { file, config } of loaded) {
-    if (stemOf(file) !== config.name) warn(`${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that file and cluster agree`);
+    if (stemOf(file) !== config.name)
+      warn(
+        `${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that file and cluster agree`,
+      );
   }
 
   const wanted = options.cluster;
@@ -72,20 +77,26 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     const mayBeWanted = broken.some((b) => b.name === wanted || stemOf(b.file) === wanted);
     // Another cluster's broken file does not block this one; without --cluster, every file must be valid.
     if (selected.length === 1 && !mayBeWanted) {
-      for (const b of broken) warn(`${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`);
+      for (const b of broken)
+        warn(
+          `${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`,
+        );
       for (const problem of duplicateNames(loaded)) warn(problem);
       // The selected cluster must not take a valid sibling's folder; two other clusters that collide are only told.
       const collisions = folderCollisions(loaded);
       const ofSelected = collisions.filter((c) => c.cluster === selected[0] || c.other === selected[0]);
       if (ofSelected.length > 0) throw new ConfigError(ofSelected.map((c) => c.message));
       for (const c of collisions) warn(`${c.message} (without --cluster this is an error)`);
-      for (const { file, config } of selected) for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
+      for (const { file, config } of selected)
+        for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
       return selected;
     }
     problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
     if (problems.length === 0) {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
-      problems.push(`--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`);
+      problems.push(
+        `--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`,
+      );
     }
     throw new ConfigError(problems);
   }
@@ -94,7 +105,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const fleet = wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted), ...loaded] : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
-  for (const { file, config } of loaded) for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
+  for (const { file, config } of loaded)
+    for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
   return loaded;
 }
 
@@ -114,7 +126,11 @@ function stemOf(file: string): string {
 }
 
 /** Parses and validates one file; the relay override, if any, is applied before validation. */
-export function loadClusterFile(path: string, relayIp?: string, knownSecrets: readonly KnownSecret[] = []): LoadedCluster | BrokenClusterFile {
+export function loadClusterFile(
+  path: string,
+  relayIp?: string,
+  knownSecrets: readonly KnownSecret[] = [],
+): LoadedCluster | BrokenClusterFile {
   const file = display(path);
   const read = readClusterText(path);
   if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
@@ -128,8 +144,16 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
 
   const topLevel = Object.keys(parsed.data);
   // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): nothing of it is listed.
-  if (topLevel.length > MAX_UNKNOWN_KEYS_LISTED && !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))) {
-    return { file, problems: [`${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`] };
+  if (
+    topLevel.length > MAX_UNKNOWN_KEYS_LISTED &&
+    !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))
+  ) {
+    return {
+      file,
+      problems: [
+        `${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`,
+      ],
+    };
   }
   let data = parsed.data;
   if (relayIp !== undefined && isRecord(data.relay)) {
@@ -138,10 +162,19 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
   }
   // Secrets are refused first and redacted, so that no later message can echo one.
   const secrets = redactSecretLikeValues(data, knownSecrets);
-  const protoKeys = protoKeyPaths(secrets.data).map((at) => `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's prototype); rename it`);
+  const protoKeys = protoKeyPaths(secrets.data).map(
+    (at) =>
+      `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's prototype); rename it`,
+  );
   const result = clusterConfigSchema.safeParse(secrets.data, { reportInput: true });
   // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
-  const unknownKeys = new Set(result.success ? [] : result.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys.map((k) => shownPath([...i.path, k])) : [])));
+  const unknownKeys = new Set(
+    result.success
+      ? []
+      : result.error.issues.flatMap((i) =>
+          i.code === 'unrecognized_keys' ? i.keys.map((k) => shownPath([...i.path, k])) : [],
+        ),
+  );
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
     .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
@@ -150,14 +183,21 @@ export function loadClusterFile(path: string, relayIp?: string, knownSecrets: re
     // The file is committed with its comments: a secret in one is as public as in a value.
     return reason === undefined ? [] : [`${file}: comment: ${reason}; ${secretFix(data)} (line ${line})`];
   });
-  const unreadable = findUnreadableCharacters(secrets.data).map((u) => `${file}: ${shownPath(u.path)}: ${u.message}${at(u.path)}`);
+  const unreadable = findUnreadableCharacters(secrets.data).map(
+    (u) => `${file}: ${shownPath(u.path)}: ${u.message}${at(u.path)}`,
+  );
   const problems = [...secretProblems, ...commentProblems, ...protoKeys, ...unreadable];
   // A problem at a line inside a team's ConfigMap value (extraData) is placed at that line of this file.
   const atLine = (fieldPath: readonly PropertyKey[], line: number) => {
     const first = parsed.firstValueLine(fieldPath);
     return first === undefined ? at(fieldPath) : ` (line ${first + line - 1})`;
   };
-  if (!result.success) return { file, ...name, problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine, parsed.scalarSource)] };
+  if (!result.success)
+    return {
+      file,
+      ...name,
+      problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine, parsed.scalarSource)],
+    };
   if (problems.length > 0) return { file, ...name, problems };
   return { file, config: result.data };
 }
@@ -168,12 +208,19 @@ function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = 
   if (typeof data !== 'object' || data === null || seen.has(data)) return [];
   seen.add(data);
   if (Array.isArray(data)) return data.flatMap((item, i) => protoKeyPaths(item, [...path, i], seen));
-  return Object.keys(data).flatMap((key) => (key === '__proto__' ? [[...path, key]] : protoKeyPaths((data as Record<string, unknown>)[key], [...path, key], seen)));
+  return Object.keys(data).flatMap((key) =>
+    key === '__proto__'
+      ? [[...path, key]]
+      : protoKeyPaths((data as Record<string, unknown>)[key], [...path, key], seen),
+  );
 }
 
 function secretFix(data: unknown): string {
   const relay = isRecord(data) && isRecord(data.relay) ? data.relay : {};
-  const key = typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey) ? relay.tokenSecretKey : 'glidepath-relay-token';
+  const key =
+    typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey)
+      ? relay.tokenSecretKey
+      : 'glidepath-relay-token';
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
@@ -188,14 +235,22 @@ function formatIssues(
   const lines = issues.flatMap((issue) => {
     const kind = issueKind(issue);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ kind, line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}` }));
+      return issue.keys.map((key) => ({
+        kind,
+        line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`,
+      }));
     }
     const field = shownPath(issue.path) || '(top level)';
     if (issue.path[1] === 'extraData' && issue.path.length === 3) {
       // A team's ConfigMap value: the key as it is written, and the line of the problem inside the value.
       const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
       const where = inner === undefined ? at(issue.path.slice(0, 2), String(issue.path[2])) : atLine(issue.path, inner);
-      return [{ kind, line: `${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue, sourceOf)}${where}` }];
+      return [
+        {
+          kind,
+          line: `${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue, sourceOf)}${where}`,
+        },
+      ];
     }
     return [{ kind, line: `${file}: ${field}: ${issueMessage(issue, sourceOf)}${at(issue.path)}` }];
   });
@@ -205,7 +260,10 @@ function formatIssues(
 /** What groups problems of one kind: `unknown key`, `expected string, got a number`. */
 function issueKind(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return 'unknown key';
-  if (issue.code === 'invalid_type') return issue.input === undefined ? `missing ${issue.expected}` : `expected ${issue.expected}, got a ${typeof issue.input}`;
+  if (issue.code === 'invalid_type')
+    return issue.input === undefined
+      ? `missing ${issue.expected}`
+      : `expected ${issue.expected}, got a ${typeof issue.input}`;
   return issue.message;
 }
 
@@ -240,7 +298,9 @@ function selectFiles(options: LoadOptions): string[] {
   if (options.cluster !== undefined && isFilePath(options.cluster)) return [options.cluster];
   const dir = options.dir;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ConfigError([`${display(dir)}/: no such folder; create it with one YAML file per cluster, or pass --clusters DIR`]);
+    throw new ConfigError([
+      `${display(dir)}/: no such folder; create it with one YAML file per cluster, or pass --clusters DIR`,
+    ]);
   }
   const files = readdirSync(dir)
     .filter((name) => /\.ya?ml$/.test(name))
@@ -256,7 +316,9 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
   for (const { file, config } of loaded) {
     const earlier = firstFile.get(config.name);
     if (earlier !== undefined) {
-      problems.push(`${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each cluster a unique name`);
+      problems.push(
+        `${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each cluster a unique name`,
+      );
     } else {
       firstFile.set(config.name, file);
     }
@@ -264,7 +326,9 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
   for (const { file, config } of loaded) {
     const owner = loaded.find((other) => `${other.config.name}-values` === config.name && usesHelmValues(other.config));
     if (owner !== undefined) {
-      problems.push(`${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, delivery: helm-values); rename this cluster`);
+      problems.push(
+        `${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, delivery: helm-values); rename this cluster`,
+      );
     }
   }
   return problems;

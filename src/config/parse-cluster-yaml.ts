@@ -31,7 +31,13 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
   const lineCounter = new LineCounter();
   // The library's own unique-keys check compares each key with every earlier one of its mapping: 70,000 keys took
   // half a minute. duplicateKeyOffsets() does the same check once, with a set per mapping.
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true, strict: true, logLevel: 'error', lineCounter });
+  const doc = parseDocument(text, {
+    uniqueKeys: false,
+    prettyErrors: true,
+    strict: true,
+    logLevel: 'error',
+    lineCounter,
+  });
   const at = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
     return `line ${line}, column ${col}`;
@@ -53,12 +59,19 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
       return { problems: [`the file must be a YAML mapping of cluster settings (name, relay, ...), got ${kind}`] };
     }
     const firstValueLine: FirstValueLine = (path) => {
-      const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number]; type?: string } | undefined;
+      const node = doc.getIn(path as (string | number)[], true) as
+        { range?: [number, number, number]; type?: string } | undefined;
       if (node?.range === undefined) return undefined;
       const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
       return lineCounter.linePos(node.range[0]).line + (block ? 1 : 0);
     };
-    return { data, locate: locator(doc, lineCounter), firstValueLine, scalarSource: scalarSourceFinder(doc), comments: () => commentsOf(text, lineCounter) };
+    return {
+      data,
+      locate: locator(doc, lineCounter),
+      firstValueLine,
+      scalarSource: scalarSourceFinder(doc),
+      comments: () => commentsOf(text, lineCounter),
+    };
   } catch (error) {
     return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
@@ -101,4 +114,3 @@ const VIRTUAL_TOKENS: ReadonlySet<string> = new Set(['\x02', '\x18', '\x1f']);
 function withoutSource(message: string): string {
   return message.replace(/:\s.*$/, '');
 }
-

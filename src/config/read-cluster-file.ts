@@ -15,13 +15,16 @@ export function readClusterText(path: string): { text: string } | { problem: str
     // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { problem: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path` };
+    return {
+      problem: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`,
+    };
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { problem: `is ${kindOf(stat)}, not a regular file; a cluster file is a YAML file` };
     const bytes = readAtMost(fd, MAX_FILE_BYTES + 1);
-    if (bytes.length > MAX_FILE_BYTES) return { problem: 'file is larger than 1 MiB; a cluster file is a few dozen lines' };
+    if (bytes.length > MAX_FILE_BYTES)
+      return { problem: 'file is larger than 1 MiB; a cluster file is a few dozen lines' };
     return decode(bytes);
   } catch (error) {
     return { problem: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
@@ -68,7 +71,9 @@ function decode(bytes: Buffer): { text: string } | { problem: string } {
   const control = CONTROL.exec(text);
   if (control) {
     const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    return { problem: `line ${text.slice(0, control.index).split('\n').length}: holds the control character U+${code}; a cluster file is plain text` };
+    return {
+      problem: `line ${text.slice(0, control.index).split('\n').length}: holds the control character U+${code}; a cluster file is plain text`,
+    };
   }
   return { text };
 }
@@ -93,8 +98,22 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 function sequenceLength(bytes: Uint8Array, i: number): number {
   const b0 = bytes[i]!;
   if (b0 < 0x80) return 1;
-  const [length, min, max] = b0 >= 0xc2 && b0 <= 0xdf ? [2, 0x80, 0xbf] : b0 === 0xe0 ? [3, 0xa0, 0xbf] : b0 === 0xed ? [3, 0x80, 0x9f]
-    : b0 >= 0xe1 && b0 <= 0xef ? [3, 0x80, 0xbf] : b0 === 0xf0 ? [4, 0x90, 0xbf] : b0 >= 0xf1 && b0 <= 0xf3 ? [4, 0x80, 0xbf] : b0 === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+  const [length, min, max] =
+    b0 >= 0xc2 && b0 <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : b0 === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : b0 === 0xed
+          ? [3, 0x80, 0x9f]
+          : b0 >= 0xe1 && b0 <= 0xef
+            ? [3, 0x80, 0xbf]
+            : b0 === 0xf0
+              ? [4, 0x90, 0xbf]
+              : b0 >= 0xf1 && b0 <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : b0 === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0];
   if (length === 0 || i + length > bytes.length) return 0;
   const b1 = bytes[i + 1]!;
   if (b1 < min || b1 > max) return 0;

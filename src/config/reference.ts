@@ -32,27 +32,36 @@ function defOf(schema: z.ZodType): FieldDef {
 }
 
 /** One row per leaf of the schema (an object's fields; lists and maps are one field each), in schema order. */
-export function referenceRows(schema: z.ZodType = clusterFileSchema as unknown as z.ZodType, prefix = ''): ReferenceRow[] {
+export function referenceRows(
+  schema: z.ZodType = clusterFileSchema as unknown as z.ZodType,
+  prefix = '',
+): ReferenceRow[] {
   let inner = schema;
   while (WRAPPERS.has(defOf(inner).type) && defOf(inner).innerType) inner = defOf(inner).innerType!;
   const { shape } = defOf(inner);
   if (defOf(inner).type === 'object' && shape) {
-    return Object.entries(shape).flatMap(([name, field]) => referenceRows(field, prefix === '' ? name : `${prefix}.${name}`));
+    return Object.entries(shape).flatMap(([name, field]) =>
+      referenceRows(field, prefix === '' ? name : `${prefix}.${name}`),
+    );
   }
   const meta = (schema.meta() ?? {}) as FieldMeta;
-  if (meta.description === undefined) throw new Error(`${prefix}: give the field a description with .meta({ description }) in schema.ts`);
+  if (meta.description === undefined)
+    throw new Error(`${prefix}: give the field a description with .meta({ description }) in schema.ts`);
   return [{ field: prefix, default: defaultText(schema, meta), meaning: meta.description }];
 }
 
 function defaultText(schema: z.ZodType, meta: FieldMeta): string {
   if (meta.defaultText !== undefined) return meta.defaultText;
   const def = defOf(schema);
-  if (def.type === 'default') return `\`${typeof def.defaultValue === 'string' ? def.defaultValue : JSON.stringify(def.defaultValue)}\``;
+  if (def.type === 'default')
+    return `\`${typeof def.defaultValue === 'string' ? def.defaultValue : JSON.stringify(def.defaultValue)}\``;
   return def.type === 'optional' ? 'optional' : 'required';
 }
 
 export function clusterFileReference(): string {
-  const rows = referenceRows().map((row) => `| \`${row.field}\` | ${row.default} | ${row.meaning.replaceAll('|', '\\|')} |`);
+  const rows = referenceRows().map(
+    (row) => `| \`${row.field}\` | ${row.default} | ${row.meaning.replaceAll('|', '\\|')} |`,
+  );
   return [
     '# Cluster file reference',
     '',

@@ -11,7 +11,9 @@ export interface SecretFinding {
   readonly rawPath: readonly (string | number)[];
   /** What it looks like, e.g. `looks like a GitHub token (ghp_…)`. */
   readonly reason: string;
-  /** `value`: the value itself looks like a secret; `key-name`: a field named like one (token, password) holds a value. */
+  /**
+   * `value`: the value itself looks like a secret; `key-name`: a field named like one (token, password) holds a value.
+   */
   readonly by: 'value' | 'key-name';
 }
 
@@ -34,7 +36,10 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
   // user:password@host inside text, without a scheme (mailto:someone@host is an address, not a password).
   [/(?<![\w.+-])(?!mailto:)[\w.+-]+:[^\s/@:]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/, 'a user:password@host credential'],
-  [/[?&](?:[\w.-]*[-_.])?(?:access[-_]?)?(?:token|secret|password|passwd|pwd|api[-_]?key|apikey|sig|signature|auth)=(?![\s&#$]|\{\{)[^\s&#]+/i, 'a URL with a credential in its query'],
+  [
+    /[?&](?:[\w.-]*[-_.])?(?:access[-_]?)?(?:token|secret|password|passwd|pwd|api[-_]?key|apikey|sig|signature|auth)=(?![\s&#$]|\{\{)[^\s&#]+/i,
+    'a URL with a credential in its query',
+  ],
 ];
 
 /** `Basic <base64 of user:password>`: checked by decoding, so that the words "Basic authentication" pass. */
@@ -67,13 +72,32 @@ const MIN_ENTROPY_BITS_PER_CHAR = 4.2;
  * A key whose last word is one of these holds a secret (`apiToken`, `relayAuth`, `db-password`, `api_key`); one
  * whose last word is not names something else (`authUrl`, `secretName`).
  */
-const SECRET_LAST_WORDS = new Set(['token', 'secret', 'password', 'passwd', 'pass', 'pwd', 'passphrase', 'auth', 'authorization', 'bearer', 'credential', 'credentials', 'apikey', 'privatekey']);
+const SECRET_LAST_WORDS = new Set([
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'passphrase',
+  'auth',
+  'authorization',
+  'bearer',
+  'credential',
+  'credentials',
+  'apikey',
+  'privatekey',
+]);
 const SECRET_LAST_TWO_WORDS = new Set(['api key', 'private key', 'access key', 'secret key']);
 /** Fields of the cluster file that hold the *name* of a Secret or of a key in one, not a secret. */
 export const SECRET_NAME_FIELDS: ReadonlySet<string> = new Set(['relay.tokenSecretKey', 'veridor.secret']);
 
 export function isSecretKeyName(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
   const last = words.at(-1) ?? '';
   return SECRET_LAST_WORDS.has(last) || SECRET_LAST_TWO_WORDS.has(words.slice(-2).join(' '));
 }
@@ -91,7 +115,9 @@ const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY/i;
 /** Values of secret-named environment variables: none of them may reach a cluster file or the output. */
 export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): KnownSecret[] {
   return Object.entries(env)
-    .filter(([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= MIN_KNOWN_SECRET_LENGTH)
+    .filter(
+      ([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= MIN_KNOWN_SECRET_LENGTH,
+    )
     .map(([name, value]) => ({ name, value: value! }));
 }
 
@@ -104,14 +130,24 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
     if (match) return `looks like ${what} (${mask(match[0])})`;
   }
   const basic = BASIC_AUTH.exec(text);
-  if (basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':')) return `looks like a Basic auth credential (${mask(basic[0])})`;
+  if (basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':'))
+    return `looks like a Basic auth credential (${mask(basic[0])})`;
   for (const [, user] of text.matchAll(URL_USER)) {
-    if (TOKEN_USER.test(user!) || secretLikeReason(user!) !== undefined) return `looks like a URL with a token as its user name (${mask(user!)})`;
+    if (TOKEN_USER.test(user!) || secretLikeReason(user!) !== undefined)
+      return `looks like a URL with a token as its user name (${mask(user!)})`;
   }
   for (const [whole] of text.matchAll(BASE64_RUN)) {
     // In a path (`/outcome/<key>`, `https://host/org/<key>`) the value starts or ends at a "/".
     for (const run of slashBoundedParts(whole)) {
-      if (run.length === 40 && /[/+]/.test(run) && /(?:[A-Z].*){4}/.test(run) && /(?:[a-z].*){4}/.test(run) && /[0-9]/.test(run) && decodedText(run) === undefined && shannonEntropy(run) >= AWS_SECRET_MIN_ENTROPY) {
+      if (
+        run.length === 40 &&
+        /[/+]/.test(run) &&
+        /(?:[A-Z].*){4}/.test(run) &&
+        /(?:[a-z].*){4}/.test(run) &&
+        /[0-9]/.test(run) &&
+        decodedText(run) === undefined &&
+        shannonEntropy(run) >= AWS_SECRET_MIN_ENTROPY
+      ) {
         return `looks like an AWS secret access key (${mask(run)})`;
       }
       const decoded = run.length >= 8 ? decodedText(run) : undefined;
@@ -123,19 +159,26 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
   }
   for (const run of text.match(TOKEN_RUN) ?? []) {
     // Base64 of text is that text, judged above, not a random token.
-    if (characterClasses(run) >= 3 && shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR && decodedText(run.replace(/=+$/, '')) === undefined) {
+    if (
+      characterClasses(run) >= 3 &&
+      shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR &&
+      decodedText(run.replace(/=+$/, '')) === undefined
+    ) {
       return `looks like a token: a ${run.length}-character high-entropy string (${mask(run)})`;
     }
   }
   return undefined;
 }
 
-/** A run, then every stretch of its "/"-separated parts (at most 16 parts are split): where a value in a path may be. */
+/**
+ * A run, then every stretch of its "/"-separated parts (at most 16 parts are split): where a value in a path may be.
+ */
 function slashBoundedParts(run: string): string[] {
   const parts = run.split('/');
   if (parts.length === 1 || parts.length > 16) return [run];
   const stretches = [run];
-  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j <= parts.length; j++) if (j - i < parts.length) stretches.push(parts.slice(i, j).join('/'));
+  for (let i = 0; i < parts.length; i++)
+    for (let j = i + 1; j <= parts.length; j++) if (j - i < parts.length) stretches.push(parts.slice(i, j).join('/'));
   return stretches.filter((s) => s !== '');
 }
 
@@ -148,7 +191,12 @@ function decodedText(run: string): string | undefined {
 }
 
 /** Every string value (and every key name) in `data` that looks like a secret. */
-export function findSecretLikeValues(data: unknown, known: readonly KnownSecret[] = [], path: readonly (string | number)[] = [], seen = new Set<object>()): SecretFinding[] {
+export function findSecretLikeValues(
+  data: unknown,
+  known: readonly KnownSecret[] = [],
+  path: readonly (string | number)[] = [],
+  seen = new Set<object>(),
+): SecretFinding[] {
   // YAML aliases can make the data cyclic (`relay: &r {<<: *r}`): visit every object once.
   if (typeof data === 'object' && data !== null) {
     if (seen.has(data)) return [];
@@ -163,12 +211,22 @@ export function findSecretLikeValues(data: unknown, known: readonly KnownSecret[
     return Object.entries(data).flatMap(([key, value]) => {
       const keyReason = secretLikeReason(key, known);
       // The path names the key masked: printing it whole would print the secret.
-      if (keyReason) return [{ path: [...path, mask(key)], rawPath: [...path, key], reason: `the key name ${keyReason}`, by: 'value' }];
+      if (keyReason)
+        return [
+          { path: [...path, mask(key)], rawPath: [...path, key], reason: `the key name ${keyReason}`, by: 'value' },
+        ];
       const at = [...path, key];
       const inValue = findSecretLikeValues(value, known, at, seen);
       const namesSecret = isSecretKeyName(key) && !SECRET_NAME_FIELDS.has(at.join('.'));
       if (inValue.length === 0 && namesSecret && typeof value === 'string' && value !== '') {
-        return [{ path: at, rawPath: at, reason: `a field named ${JSON.stringify(key)} holds a value`, by: 'key-name' as const }];
+        return [
+          {
+            path: at,
+            rawPath: at,
+            reason: `a field named ${JSON.stringify(key)} holds a value`,
+            by: 'key-name' as const,
+          },
+        ];
       }
       return inValue;
     });
@@ -183,7 +241,10 @@ export const REDACTED = '[redacted]';
  * A copy of `data` with every secret-looking value replaced by `[redacted]`, so that no later message can
  * echo it, and the findings.
  */
-export function redactSecretLikeValues(data: unknown, known: readonly KnownSecret[] = []): { data: unknown; findings: SecretFinding[] } {
+export function redactSecretLikeValues(
+  data: unknown,
+  known: readonly KnownSecret[] = [],
+): { data: unknown; findings: SecretFinding[] } {
   const findings = findSecretLikeValues(data, known);
   if (findings.length === 0) return { data, findings };
   const copy = structuredClone(data) as Record<string | number, unknown>;

@@ -38,8 +38,10 @@ export function shownKey(key: PropertyKey): string | number {
 
 /** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */
 export function shownPath(path: readonly PropertyKey[]): string {
-  // A key of a team's ConfigMap (extraData) is written as it is, `rollouts.extraData["template.x"]`, as the schema's messages do.
+  // A key of a team's ConfigMap (extraData) is written as it is, `rollouts.extraData["template.x"]`, as the schema's
+  // messages do.
   const [, section, key] = path;
-  if (path.length === 3 && section === 'extraData' && typeof key === 'string' && FIELD_LIKE_KEY.test(key)) return `${shownPath(path.slice(0, 2))}[${JSON.stringify(key)}]`;
+  if (path.length === 3 && section === 'extraData' && typeof key === 'string' && FIELD_LIKE_KEY.test(key))
+    return `${shownPath(path.slice(0, 2))}[${JSON.stringify(key)}]`;
   return fieldPath(path.map(shownKey)).replace(/\.\[/g, '[');
 }

@@ -6,13 +6,34 @@
  */
 
 /** text/template's builtins (text/template/funcs.go). */
-const BUILTINS = ['and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', 'or', 'print', 'printf', 'println', 'urlquery', 'eq', 'ge', 'gt', 'le', 'lt', 'ne'];
+const BUILTINS = [
+  'and',
+  'call',
+  'html',
+  'index',
+  'slice',
+  'js',
+  'len',
+  'not',
+  'or',
+  'print',
+  'printf',
+  'println',
+  'urlquery',
+  'eq',
+  'ge',
+  'gt',
+  'le',
+  'lt',
+  'ne',
+];
 
 /**
  * sprig v3's `genericMap` (Masterminds/sprig functions.go), without `env` and `expandenv`, which the engine
  * deletes. Older engines have fewer (sprig v2): src/config/engine-schemas.json lists what each one lacks.
  */
-const ENGINE_FUNCTIONS = `hello ago date date_in_zone date_modify dateInZone dateModify duration durationRound htmlDate htmlDateInZone
+const ENGINE_FUNCTIONS =
+  `hello ago date date_in_zone date_modify dateInZone dateModify duration durationRound htmlDate htmlDateInZone
 must_date_modify mustDateModify mustToDate now toDate unixEpoch abbrev abbrevboth trunc trim upper lower title untitle substr repeat
 trimall trimAll trimSuffix trimPrefix nospace initials randAlphaNum randAlpha randAscii randNumeric swapcase shuffle
 snakecase camelcase kebabcase wrap wrapWith contains hasPrefix hasSuffix quote squote cat indent nindent replace plural sha1sum
@@ -43,7 +64,10 @@ export interface TemplateSyntaxProblem {
  * The first parse error text/template would report, or undefined when the template parses. `lacking`: functions
  * of the list that this engine version does not have (its sprig is older).
  */
-export function templateSyntaxProblem(text: string, lacking: ReadonlySet<string> = new Set()): TemplateSyntaxProblem | undefined {
+export function templateSyntaxProblem(
+  text: string,
+  lacking: ReadonlySet<string> = new Set(),
+): TemplateSyntaxProblem | undefined {
   const blocks: { keyword: string; line: number }[] = [];
   let i = 0;
   const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
@@ -54,7 +78,10 @@ export function templateSyntaxProblem(text: string, lacking: ReadonlySet<string>
     const body = actionBody(text, open + 2);
     if (typeof body === 'string') return { line, message: body };
     i = body.end + 2;
-    const action = body.inner.replace(/^-(?=\s)/, '').replace(/(?<=\s)-$/, '').trim();
+    const action = body.inner
+      .replace(/^-(?=\s)/, '')
+      .replace(/(?<=\s)-$/, '')
+      .trim();
     if (action.startsWith('/*')) {
       if (!action.endsWith('*/')) return { line, message: 'comment ends before closing delimiter' };
       continue;
@@ -71,7 +98,8 @@ export function templateSyntaxProblem(text: string, lacking: ReadonlySet<string>
       continue;
     } else if (head === 'else') {
       const current = blocks.at(-1);
-      if (current === undefined || !['if', 'range', 'with'].includes(current.keyword)) return { line, message: 'unexpected {{else}}' };
+      if (current === undefined || !['if', 'range', 'with'].includes(current.keyword))
+        return { line, message: 'unexpected {{else}}' };
     } else if ((head === 'break' || head === 'continue') && !blocks.some((b) => b.keyword === 'range')) {
       return { line, message: `{{${head}}} outside {{range}}` };
     }
@@ -79,7 +107,8 @@ export function templateSyntaxProblem(text: string, lacking: ReadonlySet<string>
     if (unknown !== undefined) return { line, message: `function "${unknown}" not defined` };
   }
   const unclosed = blocks.at(-1);
-  if (unclosed !== undefined) return { line: unclosed.line, message: `unexpected EOF: {{${unclosed.keyword}}} has no {{end}}` };
+  if (unclosed !== undefined)
+    return { line: unclosed.line, message: `unexpected EOF: {{${unclosed.keyword}}} has no {{end}}` };
   return undefined;
 }
 
@@ -110,7 +139,8 @@ function actionBody(text: string, start: number): { inner: string; end: number }
 }
 
 /** A field chain, a variable, a name, a number, or an operator of the template language. */
-const WORD = /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
+const WORD =
+  /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
 
 /** The words of an action, with strings replaced by a placeholder and parentheses and pipes kept as words. */
 function tokens(action: string): string[] | string {
@@ -136,9 +166,15 @@ function unknownFunction(words: readonly string[], lacking: ReadonlySet<string>)
   for (let i = start; i < words.length; i++) {
     const previous = i === start ? '|' : words[i - 1]!;
     const word = words[i]!;
-    const commandPosition = previous === '|' || previous === '(' || previous === ':=' || previous === '=' || previous === ',';
+    const commandPosition =
+      previous === '|' || previous === '(' || previous === ':=' || previous === '=' || previous === ',';
     if (!commandPosition) continue;
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(word) && !KEYWORDS.has(word) && (!TEMPLATE_FUNCTION_NAMES.has(word) || lacking.has(word))) return word;
+    if (
+      /^[A-Za-z_][A-Za-z0-9_]*$/.test(word) &&
+      !KEYWORDS.has(word) &&
+      (!TEMPLATE_FUNCTION_NAMES.has(word) || lacking.has(word))
+    )
+      return word;
   }
   return undefined;
 }

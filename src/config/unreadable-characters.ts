@@ -13,8 +13,13 @@ export interface UnreadableCharacter {
   readonly message: string;
 }
 
-const NAMES: Readonly<Record<number, string>> = { 0x85: 'NEXT LINE', 0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR' };
-const UNREADABLE = /[\u007F-\u009F\u2028\u2029\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NAMES: Readonly<Record<number, string>> = {
+  0x85: 'NEXT LINE',
+  0x2028: 'LINE SEPARATOR',
+  0x2029: 'PARAGRAPH SEPARATOR',
+};
+const UNREADABLE =
+  /[\u007F-\u009F\u2028\u2029\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why Go's YAML reader cannot read `text` back, or undefined. */
 export function unreadableCharacterReason(text: string): string | undefined {
@@ -26,12 +31,17 @@ export function unreadableCharacterReason(text: string): string | undefined {
   if (NAMES[code] !== undefined) {
     return `holds ${hex} (${NAMES[code]})${where}, an invisible character that Kubernetes' YAML reader (YAML 1.1) takes for a line break; remove it`;
   }
-  if (code >= 0xd800 && code <= 0xdfff) return `holds an unpaired surrogate ${hex}${where}, half of a character, which Kubernetes' YAML reader refuses; remove the escape`;
+  if (code >= 0xd800 && code <= 0xdfff)
+    return `holds an unpaired surrogate ${hex}${where}, half of a character, which Kubernetes' YAML reader refuses; remove the escape`;
   return `holds the character ${hex}${where}, which Kubernetes' YAML reader refuses ("control characters are not allowed"); remove it`;
 }
 
 /** Every string (value or key) in `data` that Go's YAML reader cannot read back. */
-export function findUnreadableCharacters(data: unknown, path: readonly (string | number)[] = [], seen = new Set<object>()): UnreadableCharacter[] {
+export function findUnreadableCharacters(
+  data: unknown,
+  path: readonly (string | number)[] = [],
+  seen = new Set<object>(),
+): UnreadableCharacter[] {
   if (typeof data === 'string') {
     const message = unreadableCharacterReason(data);
     return message === undefined ? [] : [{ path, message }];

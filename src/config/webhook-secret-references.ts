@@ -14,7 +14,10 @@ const SECRET_REFERENCE = /\$[\w-]+/g;
 export function secretReferencesSentElsewhere(file: string, config: ClusterConfig): string[] {
   const relay = (config.relay.host ?? config.relay.ip ?? '').toLowerCase();
   const relayToken = `$${config.relay.tokenSecretKey}`;
-  const engines = [['rollouts', config.rollouts.extraData], ['argocd', config.argocd.extraData]] as const;
+  const engines = [
+    ['rollouts', config.rollouts.extraData],
+    ['argocd', config.argocd.extraData],
+  ] as const;
   return engines.flatMap(([engine, extraData]) =>
     Object.entries(extraData)
       .filter(([key]) => key.startsWith('service.webhook.'))
@@ -32,7 +35,9 @@ export function secretReferencesSentElsewhere(file: string, config: ClusterConfi
         const plainHttp = /^http:\/\//i.test(url);
         return service.headers.flatMap((header: unknown, i) => {
           const value = isRecord(header) && typeof header.value === 'string' ? header.value : '';
-          const references = [...new Set(value.match(SECRET_REFERENCE) ?? [])].filter((ref) => ref === relayToken || plainHttp);
+          const references = [...new Set(value.match(SECRET_REFERENCE) ?? [])].filter(
+            (ref) => ref === relayToken || plainHttp,
+          );
           return references.map((ref) => {
             const what = ref === relayToken ? `the relay's token (${ref})` : `the Secret key ${ref} over plain http`;
             const where = host === undefined ? `the URL ${excerpt(url)}` : `${host}, which is not the relay (${relay})`;

@@ -35,7 +35,8 @@ function nodeFinder(document: Document): (path: readonly PropertyKey[], key?: st
     let index = pairsByKey.get(map);
     if (index === undefined) {
       index = new Map();
-      for (const item of map.items) if (isScalar(item.key) && !index.has(String(item.key.value))) index.set(String(item.key.value), item as Pair);
+      for (const item of map.items)
+        if (isScalar(item.key) && !index.has(String(item.key.value))) index.set(String(item.key.value), item as Pair);
       pairsByKey.set(map, index);
     }
     return index.get(String(step));
@@ -46,7 +47,12 @@ function nodeFinder(document: Document): (path: readonly PropertyKey[], key?: st
       let next: Node | null | undefined;
       if (isMap(node)) {
         const pair = pairOf(node, step);
-        next = pair === undefined ? undefined : step === key ? (pair.key as Node) : ((pair.value as Node | null) ?? (pair.key as Node));
+        next =
+          pair === undefined
+            ? undefined
+            : step === key
+              ? (pair.key as Node)
+              : ((pair.value as Node | null) ?? (pair.key as Node));
       } else if (isSeq(node) && typeof step === 'number') {
         next = node.items[step] as Node | undefined;
       }

@@ -42,7 +42,8 @@ export interface PruneCronJobProps {
 export class PruneCronJob extends Construct {
   constructor(scope: Construct, id: string, props: PruneCronJobProps) {
     super(scope, id);
-    if (props.namespaces.length === 0) throw new Error('PruneCronJob: namespaces is empty; list the tracked namespaces to prune');
+    if (props.namespaces.length === 0)
+      throw new Error('PruneCronJob: namespaces is empty; list the tracked namespaces to prune');
     const podLabels = { 'app.kubernetes.io/name': props.name, 'app.kubernetes.io/component': 'notified-prune' };
 
     new k8s.KubeCronJob(this, 'Resource', {

@@ -1,7 +1,10 @@
 import { Construct } from 'constructs';
 import { k8s } from './k8s';
 
-/** Exactly what `kubectl annotate rollouts.argoproj.io -l ... KEY-` uses (the e2e audit log shows it): list to select, patch to remove. */
+/**
+ * Exactly what `kubectl annotate rollouts.argoproj.io -l ... KEY-` uses (the e2e audit log shows it): list to select,
+ * patch to remove.
+ */
 export const PRUNE_RULES: readonly k8s.PolicyRule[] = [
   { apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] },
 ];

@@ -4,7 +4,13 @@
  */
 
 export function restrictedPodSecurityContext(uid: number) {
-  return { runAsNonRoot: true, runAsUser: uid, runAsGroup: uid, fsGroup: uid, seccompProfile: { type: 'RuntimeDefault' } };
+  return {
+    runAsNonRoot: true,
+    runAsUser: uid,
+    runAsGroup: uid,
+    fsGroup: uid,
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
 }
 
 export function restrictedContainerSecurityContext(uid: number) {

@@ -5,7 +5,10 @@ import {
   AnalysisTemplateSpecMetricsFailureLimit,
   type AnalysisTemplateSpec,
 } from '../../imports/analysistemplate-argoproj.io';
-import { ClusterAnalysisTemplate, type ClusterAnalysisTemplateSpec } from '../../imports/clusteranalysistemplate-argoproj.io';
+import {
+  ClusterAnalysisTemplate,
+  type ClusterAnalysisTemplateSpec,
+} from '../../imports/clusteranalysistemplate-argoproj.io';
 import type { ContainerResources } from '../config/container-resources';
 import { VERIDOR_GATE_NAME } from '../veridor/gate-name';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
@@ -51,7 +54,10 @@ export class VeridorGateTemplate extends Construct {
         spec: spec as unknown as ClusterAnalysisTemplateSpec,
       });
     } else {
-      new AnalysisTemplate(this, 'Resource', { metadata: { name: VERIDOR_GATE_NAME, namespace: props.namespace }, spec });
+      new AnalysisTemplate(this, 'Resource', {
+        metadata: { name: VERIDOR_GATE_NAME, namespace: props.namespace },
+        spec,
+      });
     }
   }
 }
@@ -88,12 +94,17 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
                       command: ['veridor'],
                       args: [
                         'run',
-                        '--config', `${CONFIG_DIR}/veridor.json`,
-                        '--output-dir', `${WORK_DIR}/.veridor`,
-                        '--base-url', '{{args.base-url}}',
-                        '--fail-on', '{{args.fail-on}}',
+                        '--config',
+                        `${CONFIG_DIR}/veridor.json`,
+                        '--output-dir',
+                        `${WORK_DIR}/.veridor`,
+                        '--base-url',
+                        '{{args.base-url}}',
+                        '--fail-on',
+                        '{{args.fail-on}}',
                         '--require-complete',
-                        '--wait-for-target', '{{args.wait-for-target}}',
+                        '--wait-for-target',
+                        '{{args.wait-for-target}}',
                       ],
                       resources: { requests: { ...props.resources.requests }, limits: { ...props.resources.limits } },
                       envFrom: [{ secretRef: { name: '{{args.secret}}', optional: true } }],

@@ -12,13 +12,17 @@ export function explainFalse(expr: Expr, env: GoMap): string {
   if (expr.kind === 'binary' && expr.operator === 'and') {
     return valueOf(expr.left, env) === true ? explainFalse(expr.right, env) : explainFalse(expr.left, env);
   }
-  if (expr.kind === 'binary' && expr.operator === 'or') return `${explainFalse(expr.left, env)}; and ${explainFalse(expr.right, env)}`;
+  if (expr.kind === 'binary' && expr.operator === 'or')
+    return `${explainFalse(expr.left, env)}; and ${explainFalse(expr.right, env)}`;
   if (expr.kind === 'binary' && ['==', '!=', 'in'].includes(expr.operator)) {
     const left = valueOf(expr.left, env);
     const right = valueOf(expr.right, env);
     const values = `${printExpr(expr.left)} is ${shown(left)}, ${printExpr(expr.right)} is ${shown(right)}`;
     if (printExpr(expr) === GENERATION_GUARD) {
-      const why = left === null ? 'the controller has written no status yet' : 'the controller has not observed this spec yet, so the status still describes the previous generation';
+      const why =
+        left === null
+          ? 'the controller has written no status yet'
+          : 'the controller has not observed this spec yet, so the status still describes the previous generation';
       return `stale generation: ${why} (${values})`;
     }
     return `${printExpr(expr)} is false (${values})`;
@@ -35,7 +39,8 @@ function valueOf(expr: Expr, env: GoMap): GoValue | { error: string } {
 }
 
 function shown(value: GoValue | { error: string }): string {
-  if (typeof value === 'object' && value !== null && 'error' in value && typeof value.error === 'string') return `an error (${value.error})`;
+  if (typeof value === 'object' && value !== null && 'error' in value && typeof value.error === 'string')
+    return `an error (${value.error})`;
   const go = value as GoValue;
   if (go === null) return 'nil';
   return typeof go === 'string' ? JSON.stringify(go) : formatGoValue(go);

@@ -5,7 +5,13 @@ import { isoSeconds, type Json } from './input';
 /** `[{state, trigger, sent, why, body?}]`, body only when sent. */
 export function factsJson(reports: readonly StateReport[]): string {
   const entries = reports.flatMap((report) =>
-    report.entries.map(({ state, trigger, sent, why, body }: FactEntry) => ({ state, trigger, sent, why, ...(sent ? { body } : {}) })),
+    report.entries.map(({ state, trigger, sent, why, body }: FactEntry) => ({
+      state,
+      trigger,
+      sent,
+      why,
+      ...(sent ? { body } : {}),
+    })),
   );
   return JSON.stringify(entries, null, 2);
 }
@@ -31,6 +37,9 @@ export function factsText(header: string, reports: readonly StateReport[]): stri
     }
   }
   const sent = reports.reduce((sum, report) => sum + report.entries.filter((e) => e.sent).length, 0);
-  lines.push('', `${reports.length} state${reports.length === 1 ? '' : 's'}, ${sent} fact${sent === 1 ? '' : 's'} sent`);
+  lines.push(
+    '',
+    `${reports.length} state${reports.length === 1 ? '' : 's'}, ${sent} fact${sent === 1 ? '' : 's'} sent`,
+  );
   return lines;
 }

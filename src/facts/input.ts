@@ -27,8 +27,18 @@ export interface ObjectKind {
   readonly needsGeneration: boolean;
 }
 
-export const ROLLOUT_KIND: ObjectKind = { kind: 'Rollout', mode: 'rollouts', otherOption: '--application', needsGeneration: true };
-export const APPLICATION_KIND: ObjectKind = { kind: 'Application', mode: 'argocd', otherOption: '--rollout', needsGeneration: false };
+export const ROLLOUT_KIND: ObjectKind = {
+  kind: 'Rollout',
+  mode: 'rollouts',
+  otherOption: '--application',
+  needsGeneration: true,
+};
+export const APPLICATION_KIND: ObjectKind = {
+  kind: 'Application',
+  mode: 'argocd',
+  otherOption: '--rollout',
+  needsGeneration: false,
+};
 
 export interface InputState {
   /** The step's name, or `state <index>`. */
@@ -44,11 +54,14 @@ const MAX_STATES = 1000;
 /** Reads and checks the states of `file`; every problem is reported at once, as `file: field: message`. */
 export function readStates(file: string, kind: ObjectKind, now: Date): InputState[] {
   const problems: string[] = [];
-  const report = (field: string, message: string) => problems.push(`${file}: ${field === '' ? '(top level)' : field}: ${message}`);
+  const report = (field: string, message: string) =>
+    problems.push(`${file}: ${field === '' ? '(top level)' : field}: ${message}`);
   const documents = readDocuments(file, report);
   const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report);
-  if (problems.length === 0 && states.length === 0) report('', `no ${kind.kind} in the file; give one ${kind.kind}, a list of them, or a scenario with steps`);
-  if (problems.length === 0 && states.length > MAX_STATES) report('', `${states.length} states; at most ${MAX_STATES} at once`);
+  if (problems.length === 0 && states.length === 0)
+    report('', `no ${kind.kind} in the file; give one ${kind.kind}, a list of them, or a scenario with steps`);
+  if (problems.length === 0 && states.length > MAX_STATES)
+    report('', `${states.length} states; at most ${MAX_STATES} at once`);
   if (problems.length > 0) throw new ReadOnlyInputError(problems);
   return states;
 }
@@ -69,10 +82,18 @@ function readDocuments(file: string, report: (field: string, message: string) =>
     report(where, `not valid YAML: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   if (errors.length > 0) return undefined;
-  return list.map((document) => document.toJS({ maxAliasCount: 100 }) as unknown).filter((value) => value !== null && value !== undefined);
+  return list
+    .map((document) => document.toJS({ maxAliasCount: 100 }) as unknown)
+    .filter((value) => value !== null && value !== undefined);
 }
 
-function statesOf(file: string, documents: readonly unknown[], kind: ObjectKind, now: Date, report: (field: string, message: string) => void): InputState[] {
+function statesOf(
+  file: string,
+  documents: readonly unknown[],
+  kind: ObjectKind,
+  now: Date,
+  report: (field: string, message: string) => void,
+): InputState[] {
   const [only] = documents;
   if (documents.length === 1 && isRecord(only) && 'steps' in only) return scenarioStates(file, only, kind, now, report);
   const items =
@@ -87,9 +108,18 @@ function statesOf(file: string, documents: readonly unknown[], kind: ObjectKind,
   });
 }
 
-function scenarioStates(file: string, scenario: Json, kind: ObjectKind, now: Date, report: (field: string, message: string) => void): InputState[] {
+function scenarioStates(
+  file: string,
+  scenario: Json,
+  kind: ObjectKind,
+  now: Date,
+  report: (field: string, message: string) => void,
+): InputState[] {
   if (scenario.mode !== undefined && scenario.mode !== kind.mode) {
-    report('mode', `is ${JSON.stringify(scenario.mode)}, a scenario for the other engine; run it with ${kind.otherOption}`);
+    report(
+      'mode',
+      `is ${JSON.stringify(scenario.mode)}, a scenario for the other engine; run it with ${kind.otherOption}`,
+    );
     return [];
   }
   if (!Array.isArray(scenario.steps)) {
@@ -104,39 +134,76 @@ function scenarioStates(file: string, scenario: Json, kind: ObjectKind, now: Dat
     if (!isRecord(step)) return report(field, 'must be a mapping with object or patch, and time or after');
     if (step.time !== undefined) {
       const time = typeof step.time === 'string' ? parseRfc3339(step.time) : undefined;
-      if (time === undefined) return report(`${field}.time`, `${JSON.stringify(step.time)} is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z`);
+      if (time === undefined)
+        return report(
+          `${field}.time`,
+          `${JSON.stringify(step.time)} is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z`,
+        );
       clock = time;
     } else if (step.after !== undefined) {
       const millis = typeof step.after === 'string' ? durationMillis(step.after) : undefined;
-      if (millis === undefined) return report(`${field}.after`, `${JSON.stringify(step.after)} is not a duration, e.g. 10s, 2m or 1h30m`);
+      if (millis === undefined)
+        return report(`${field}.after`, `${JSON.stringify(step.after)} is not a duration, e.g. 10s, 2m or 1h30m`);
       clock += millis;
     }
     let raw: unknown = step.object;
     if (step.objectFile !== undefined) {
-      if (typeof step.objectFile !== 'string') return report(`${field}.objectFile`, 'must be a path relative to the scenario');
+      if (typeof step.objectFile !== 'string')
+        return report(`${field}.objectFile`, 'must be a path relative to the scenario');
       const [loaded] = readObjectFile(resolve(dirname(file), step.objectFile), `${field}.objectFile`, report) ?? [];
       raw = loaded;
     }
-    if (raw === undefined && previous === undefined) return report(field, `the first step needs an object (the whole ${kind.kind})`);
-    const patched = raw === undefined ? (step.patch === undefined ? previous : mergePatch(previous, step.patch)) : step.patch === undefined ? raw : mergePatch(raw, step.patch);
-    const object = checkedObject(patched, raw === undefined ? (step.patch === undefined ? field : `${field}.patch`) : `${field}.object`, kind, report);
+    if (raw === undefined && previous === undefined)
+      return report(field, `the first step needs an object (the whole ${kind.kind})`);
+    const patched =
+      raw === undefined
+        ? step.patch === undefined
+          ? previous
+          : mergePatch(previous, step.patch)
+        : step.patch === undefined
+          ? raw
+          : mergePatch(raw, step.patch);
+    const object = checkedObject(
+      patched,
+      raw === undefined ? (step.patch === undefined ? field : `${field}.patch`) : `${field}.object`,
+      kind,
+      report,
+    );
     if (object === undefined) return;
     previous = object;
-    if (step.pruneNotified !== undefined && typeof step.pruneNotified !== 'boolean') return report(`${field}.pruneNotified`, 'must be true or false');
-    states.push({ name: typeof step.name === 'string' ? step.name : `step ${index}`, object, at: new Date(clock), pruneNotified: step.pruneNotified === true });
+    if (step.pruneNotified !== undefined && typeof step.pruneNotified !== 'boolean')
+      return report(`${field}.pruneNotified`, 'must be true or false');
+    states.push({
+      name: typeof step.name === 'string' ? step.name : `step ${index}`,
+      object,
+      at: new Date(clock),
+      pruneNotified: step.pruneNotified === true,
+    });
   });
   return states;
 }
 
-function readObjectFile(path: string, field: string, report: (field: string, message: string) => void): unknown[] | undefined {
+function readObjectFile(
+  path: string,
+  field: string,
+  report: (field: string, message: string) => void,
+): unknown[] | undefined {
   return readDocuments(path, (inner, message) => report(field, `${path}: ${inner}: ${message}`));
 }
 
 /** The object, if it is a plausible `kind` as the API server returns it; else its problems are reported. */
-function checkedObject(value: unknown, field: string, kind: ObjectKind, report: (field: string, message: string) => void): Json | undefined {
+function checkedObject(
+  value: unknown,
+  field: string,
+  kind: ObjectKind,
+  report: (field: string, message: string) => void,
+): Json | undefined {
   const at = (name: string) => (field === '' ? name : `${field}.${name}`);
   if (!isRecord(value)) {
-    report(field, `expected a ${kind.kind} (a mapping), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`);
+    report(
+      field,
+      `expected a ${kind.kind} (a mapping), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`,
+    );
     return undefined;
   }
   let problems = 0;
@@ -145,7 +212,8 @@ function checkedObject(value: unknown, field: string, kind: ObjectKind, report: 
     report(name, message);
   };
   if (value.kind !== kind.kind) {
-    const hint = value.kind === (kind.kind === 'Rollout' ? 'Application' : 'Rollout') ? `; run it with ${kind.otherOption}` : '';
+    const hint =
+      value.kind === (kind.kind === 'Rollout' ? 'Application' : 'Rollout') ? `; run it with ${kind.otherOption}` : '';
     counted(at('kind'), `is ${JSON.stringify(value.kind ?? null)}, expected ${kind.kind}${hint}`);
   }
   if (typeof value.apiVersion !== 'string' || !value.apiVersion.startsWith('argoproj.io/')) {
@@ -156,21 +224,34 @@ function checkedObject(value: unknown, field: string, kind: ObjectKind, report: 
     counted(at('metadata'), 'is missing; the object needs metadata.name and metadata.namespace');
   } else {
     for (const name of ['name', 'namespace']) {
-      if (typeof metadata[name] !== 'string' || metadata[name] === '') counted(at(`metadata.${name}`), 'must be a non-empty string');
+      if (typeof metadata[name] !== 'string' || metadata[name] === '')
+        counted(at(`metadata.${name}`), 'must be a non-empty string');
     }
     if (kind.needsGeneration && !(Number.isInteger(metadata.generation) && (metadata.generation as number) >= 1)) {
-      counted(at('metadata.generation'), `is ${JSON.stringify(metadata.generation ?? null)}; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)`);
+      counted(
+        at('metadata.generation'),
+        `is ${JSON.stringify(metadata.generation ?? null)}; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)`,
+      );
     }
     for (const map of ['labels', 'annotations']) {
       const entries = metadata[map];
       if (entries === undefined) continue;
       if (!isRecord(entries)) counted(at(`metadata.${map}`), 'must be a mapping of strings');
-      else for (const [key, item] of Object.entries(entries)) if (typeof item !== 'string') counted(at(`metadata.${map}.${key}`), `is ${JSON.stringify(item)}; label and annotation values are strings (quote it)`);
+      else
+        for (const [key, item] of Object.entries(entries))
+          if (typeof item !== 'string')
+            counted(
+              at(`metadata.${map}.${key}`),
+              `is ${JSON.stringify(item)}; label and annotation values are strings (quote it)`,
+            );
     }
   }
   const observed = isRecord(value.status) ? value.status.observedGeneration : undefined;
   if (kind.kind === 'Rollout' && observed !== undefined && typeof observed !== 'string') {
-    counted(at('status.observedGeneration'), `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes it (e.g. "3")`);
+    counted(
+      at('status.observedGeneration'),
+      `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes it (e.g. "3")`,
+    );
   }
   return problems === 0 ? value : undefined;
 }
@@ -188,4 +269,3 @@ function durationMillis(text: string): number | undefined {
 export function isoSeconds(date: Date): string {
   return date.toISOString().replace('.000Z', 'Z');
 }
-

@@ -25,7 +25,9 @@ export function factsWarnings(states: readonly InputState[], kind: ObjectKind, c
       );
     }
     if (typeof stringMap(metadata.annotations)[RELEASE_ID_ANNOTATION] !== 'string') {
-      warnings.add(`${object} has no ${RELEASE_ID_ANNOTATION} annotation: its facts carry "releaseId": null; annotate it with the release it deploys`);
+      warnings.add(
+        `${object} has no ${RELEASE_ID_ANNOTATION} annotation: its facts carry "releaseId": null; annotate it with the release it deploys`,
+      );
     }
     if (kind.kind === 'Rollout' && namespace !== undefined && !config.tracked.namespaces.includes(namespace)) {
       warnings.add(

@@ -39,30 +39,58 @@ const RECORD = '\x1e';
  * commit its oldest glidepath commit was built on: what lies below is the old base's, not the branch's.
  * One `git log` for every tip of the same base.
  */
-export async function foreignCommits(cache: BareCache, base: string, tips: readonly string[]): Promise<Map<string, BranchCommit[]>> {
+export async function foreignCommits(
+  cache: BareCache,
+  base: string,
+  tips: readonly string[],
+): Promise<Map<string, BranchCommit[]>> {
   const found = new Map<string, BranchCommit[]>();
-  for (const [tip, commits] of await foreignLines(cache, base, tips)) found.set(tip, commits.map(({ id, author, subject }) => ({ id, author, subject })));
+  for (const [tip, commits] of await foreignLines(cache, base, tips))
+    found.set(
+      tip,
+      commits.map(({ id, author, subject }) => ({ id, author, subject })),
+    );
   return found;
 }
 
 /** foreignCommits, with what each branch's commits changed: two or three git processes for every tip. */
-export async function foreignChanges(cache: BareCache, base: string, tips: readonly string[]): Promise<Map<string, ForeignChanges>> {
+export async function foreignChanges(
+  cache: BareCache,
+  base: string,
+  tips: readonly string[],
+): Promise<Map<string, ForeignChanges>> {
   const lines = await foreignLines(cache, base, tips);
-  const commits = [...new Map([...lines.values()].flat().map((c) => [c.id, c])).values()].filter((c) => c.firstParent !== undefined);
-  const againstFirst = await changedPaths(cache, commits.map((c) => [c.id, c.firstParent!] as const));
+  const commits = [...new Map([...lines.values()].flat().map((c) => [c.id, c])).values()].filter(
+    (c) => c.firstParent !== undefined,
+  );
+  const againstFirst = await changedPaths(
+    cache,
+    commits.map((c) => [c.id, c.firstParent!] as const),
+  );
   const merges = commits.filter((c) => c.parents.length > 1);
   // A merge of the base brings the base's files: only what differs from every parent is the merge's own.
   for (let i = 1; merges.some((m) => m.parents.length > i); i++) {
-    const against = await changedPaths(cache, merges.filter((m) => m.parents.length > i).map((m) => [m.id, m.parents[i]!] as const));
-    for (const [id, paths] of against) againstFirst.set(id, (againstFirst.get(id) ?? []).filter((p) => paths.includes(p)));
+    const against = await changedPaths(
+      cache,
+      merges.filter((m) => m.parents.length > i).map((m) => [m.id, m.parents[i]!] as const),
+    );
+    for (const [id, paths] of against)
+      againstFirst.set(
+        id,
+        (againstFirst.get(id) ?? []).filter((p) => paths.includes(p)),
+      );
   }
   const newest = new Map<string, Map<string, string>>();
   for (const [tip, line] of lines) {
     const byPath = new Map<string, string>();
-    for (const commit of line) for (const path of againstFirst.get(commit.id) ?? []) if (!byPath.has(path)) byPath.set(path, commit.id);
+    for (const commit of line)
+      for (const path of againstFirst.get(commit.id) ?? []) if (!byPath.has(path)) byPath.set(path, commit.id);
     newest.set(tip, byPath);
   }
-  const ids = await resolveSpecs(cache, [...newest.values()].flatMap((byPath) => [...byPath].map(([path, id]) => `${id}:${path}`)));
+  const ids = await resolveSpecs(
+    cache,
+    [...newest.values()].flatMap((byPath) => [...byPath].map(([path, id]) => `${id}:${path}`)),
+  );
   const found = new Map<string, ForeignChanges>();
   for (const [tip, line] of lines) {
     const paths = new Map([...newest.get(tip)!].map(([path, id]) => [path, ids.get(`${id}:${path}`)] as const));
@@ -72,7 +100,11 @@ export async function foreignChanges(cache: BareCache, base: string, tips: reado
 }
 
 /** Each tip's foreign commits as logged, newest first. */
-async function foreignLines(cache: BareCache, base: string, tips: readonly string[]): Promise<Map<string, LoggedCommit[]>> {
+async function foreignLines(
+  cache: BareCache,
+  base: string,
+  tips: readonly string[],
+): Promise<Map<string, LoggedCommit[]>> {
   const found = new Map<string, LoggedCommit[]>();
   const unique = [...new Set(tips)];
   if (unique.length === 0) return found;
@@ -87,10 +119,18 @@ async function foreignLines(cache: BareCache, base: string, tips: readonly strin
   }
   for (const tip of unique) {
     const line: LoggedCommit[] = [];
-    for (let commit = commits.get(tip); commit !== undefined && line.length < commits.size; commit = commit.firstParent === undefined ? undefined : commits.get(commit.firstParent)) line.push(commit);
+    for (
+      let commit = commits.get(tip);
+      commit !== undefined && line.length < commits.size;
+      commit = commit.firstParent === undefined ? undefined : commits.get(commit.firstParent)
+    )
+      line.push(commit);
     const oldest = line.findLastIndex((c) => c.glidepath);
     const own = oldest === -1 ? line : line.slice(0, oldest);
-    found.set(tip, own.filter((c) => !c.glidepath));
+    found.set(
+      tip,
+      own.filter((c) => !c.glidepath),
+    );
   }
   return found;
 }

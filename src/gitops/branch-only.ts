@@ -3,7 +3,15 @@
  * glidepath branch counts as the open change, so a rerun finds it, and a new render goes onto it.
  */
 import { fullPath, webRoot, type RemoteUrl } from './remote';
-import { CHANGE_NOUNS, CHANGE_SIGILS, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest, type ProviderName } from './change-host';
+import {
+  CHANGE_NOUNS,
+  CHANGE_SIGILS,
+  type ChangeExtras,
+  type ChangeFields,
+  type ChangeHost,
+  type ChangeRequest,
+  type ProviderName,
+} from './change-host';
 
 export class BranchOnlyHost implements ChangeHost {
   readonly provider = 'none';
@@ -22,7 +30,9 @@ export class BranchOnlyHost implements ChangeHost {
   ) {}
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
-    return this.openBranches.filter((b) => b.branch.startsWith(branchPrefix)).map((b) => this.change(b.base, b.branch, { title: '', body: '' }));
+    return this.openBranches
+      .filter((b) => b.branch.startsWith(branchPrefix))
+      .map((b) => this.change(b.base, b.branch, { title: '', body: '' }));
   }
 
   async create(base: string, branch: string, fields: ChangeFields, _extras: ChangeExtras): Promise<ChangeRequest> {
@@ -44,11 +54,17 @@ export class BranchOnlyHost implements ChangeHost {
 }
 
 /** The page where a person opens the change from `branch` into `base`, when the host's kind is known. */
-export function compareUrl(remote: RemoteUrl, hostKind: ProviderName | undefined, base: string, branch: string): string | undefined {
+export function compareUrl(
+  remote: RemoteUrl,
+  hostKind: ProviderName | undefined,
+  base: string,
+  branch: string,
+): string | undefined {
   const root = webRoot(remote);
   if (root === undefined || remote.path === undefined) return undefined;
   const project = `${root}/${fullPath(remote.path)}`;
-  if (hostKind === 'github') return `${project}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}?expand=1`;
+  if (hostKind === 'github')
+    return `${project}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}?expand=1`;
   if (hostKind === 'gitea') return `${project}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}`;
   if (hostKind === 'gitlab') {
     const query = new URLSearchParams({ 'merge_request[source_branch]': branch, 'merge_request[target_branch]': base });

@@ -20,7 +20,14 @@ export async function lockCache(cacheDir: string, options: LockOptions = {}): Pr
   mkdirSync(dirname(lock), { recursive: true });
   let unlock: () => void;
   try {
-    const site = { path: lock, breakPath: `${lock}.break`, subject: `the gitops cache ${cacheDir}`, activity: 'using it', shown: (path: string) => path, waitMs: WAIT_MS };
+    const site = {
+      path: lock,
+      breakPath: `${lock}.break`,
+      subject: `the gitops cache ${cacheDir}`,
+      activity: 'using it',
+      shown: (path: string) => path,
+      waitMs: WAIT_MS,
+    };
     unlock = await lockAsync(site, { pollMs: POLL_MS, ...options });
   } catch (error) {
     if (error instanceof LockHeldError) throw new GitopsError('locked', error.message, error.fix);

@@ -3,7 +3,17 @@
  * with git's plumbing, so there is no working tree to get dirty.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitopsError } from './errors';
 import { Git } from './git';
@@ -11,7 +21,10 @@ import { displayUrl, type RemoteUrl } from './remote';
 
 /** `.glidepath-cache/<repo name>-<hash of the URL>`: one cache per gitops repository. */
 export function defaultCacheDir(remote: RemoteUrl, root: string = '.glidepath-cache'): string {
-  const name = basename(remote.url.replace(/\/+$/, '')).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
+  const name =
+    basename(remote.url.replace(/\/+$/, ''))
+      .replace(/\.git$/, '')
+      .replace(/[^A-Za-z0-9._-]/g, '_') || 'repo';
   const hash = createHash('sha256').update(remote.url).digest('hex').slice(0, 10);
   return resolve(root, `${name}-${hash}`);
 }
@@ -37,8 +50,12 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
     const building = `${dir}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
     try {
       await git.at(dirname(dir)).run(['init', '--quiet', '--bare', building]);
-      // What `git remote add origin <url>` and `git config glidepath.cache true` would write, without two more processes.
-      appendFileSync(join(building, 'config'), `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`);
+      // What `git remote add origin <url>` and `git config glidepath.cache true` would write, without two more
+      // processes.
+      appendFileSync(
+        join(building, 'config'),
+        `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`,
+      );
       renameSync(building, dir);
       return { git: git.at(dir), dir, remote, created: true };
     } catch (error) {
@@ -60,7 +77,10 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
   const cache = git.at(dir);
   // One process reads both settings, from the folder as a repository of its own: GIT_DIR stops git from looking
   // for a repository around it. Only a folder that is not one needs a second look, to say what it is.
-  const probe = await cache.tryRun(['config', '--local', '--null', '--get-regexp', '^(core\\.bare|remote\\.origin\\.url)$'], { env: { GIT_DIR: dir } });
+  const probe = await cache.tryRun(
+    ['config', '--local', '--null', '--get-regexp', '^(core\\.bare|remote\\.origin\\.url)$'],
+    { env: { GIT_DIR: dir } },
+  );
   if (probe.code !== 0 && probe.code !== 1) {
     if (existsSync(join(dir, '.git'))) foreign('is a working checkout with files, not a glidepath cache');
     const around = await cache.tryRun(['rev-parse', '--absolute-git-dir']);
@@ -82,7 +102,11 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
 
 /** A git config value in double quotes, escaped as `git config` writes it, so any URL or path reads back unchanged. */
 export function configValue(value: string): string {
-  const escaped = value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\x08/g, '\\b');
+  const escaped = value
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(/\x08/g, '\\b');
   return `"${escaped}"`;
 }
 
@@ -102,7 +126,10 @@ export async function refuseDirtyLocalRepo(git: Git, remote: RemoteUrl): Promise
   const status = await local.run(['--no-optional-locks', 'status', '--porcelain', '--untracked-files=normal']);
   const dirty = status.split('\n').filter((line) => line.trim() !== '');
   if (dirty.length > 0) {
-    const shown = dirty.slice(0, 5).map((line) => line.slice(3)).join(', ');
+    const shown = dirty
+      .slice(0, 5)
+      .map((line) => line.slice(3))
+      .join(', ');
     throw new GitopsError(
       'dirty-checkout',
       `the local gitops checkout ${remote.url} has uncommitted changes (${shown}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''})`,
@@ -110,4 +137,3 @@ export async function refuseDirtyLocalRepo(git: Git, remote: RemoteUrl): Promise
     );
   }
 }
-

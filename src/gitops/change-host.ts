@@ -5,7 +5,12 @@ export const PROVIDERS = ['github', 'gitlab', 'gitea', 'none'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** How messages name a provider's change. */
-export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = { github: 'pull request', gitlab: 'merge request', gitea: 'pull request', none: 'branch' };
+export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = {
+  github: 'pull request',
+  gitlab: 'merge request',
+  gitea: 'pull request',
+  none: 'branch',
+};
 /** What goes before a change's number: `#12`, `!12`. */
 export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = { github: '#', gitlab: '!', gitea: '#', none: '' };
 
@@ -41,7 +46,10 @@ export interface ChangeHost {
   readonly sigil: string;
   /** The longest body the host accepts. */
   readonly bodyLimit: number;
-  /** Every open change from this repository's branches under `branchPrefix`, oldest first: one listing for the whole run. */
+  /**
+   * Every open change from this repository's branches under `branchPrefix`, oldest first: one listing for the whole
+   * run.
+   */
   findOpen(branchPrefix: string): Promise<ChangeRequest[]>;
   create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest>;
   update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest>;
@@ -49,7 +57,10 @@ export interface ChangeHost {
 }
 
 /** How messages name a change: `pull request #12`, `merge request !3`, `branch glidepath/prod/0a1b2c3d4e5f`. */
-export function changeLabel(host: Pick<ChangeHost, 'noun' | 'sigil'>, change: Pick<ChangeRequest, 'number' | 'branch'>): string {
+export function changeLabel(
+  host: Pick<ChangeHost, 'noun' | 'sigil'>,
+  change: Pick<ChangeRequest, 'number' | 'branch'>,
+): string {
   return change.number > 0 ? `${host.noun} ${host.sigil}${change.number}` : `${host.noun} ${change.branch}`;
 }
 

@@ -14,7 +14,8 @@ export interface Provenance {
 }
 
 /** What the body (and the diff) says of a render shipped with `--skip-verify`. */
-export const UNVERIFIED_NOTE = "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath verify` checks it).";
+export const UNVERIFIED_NOTE =
+  "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath verify` checks it).";
 
 export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
@@ -40,19 +41,38 @@ const MAX_LISTED = 40;
 export function commitMessage(review: Review, p: Provenance & { title: string }): string {
   const into = review.folders.map((f) => `${f}/`).join(' and ');
   const replaced = review.folders.length > 1 ? 'the folders are' : 'the folder is';
-  const lines = [p.title, '', `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`, `Source: glidepath-gitops ${describeSource(p.source)}`, `Content: sha256:${p.hash}`, ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : [])];
+  const lines = [
+    p.title,
+    '',
+    `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`,
+    `Source: glidepath-gitops ${describeSource(p.source)}`,
+    `Content: sha256:${p.hash}`,
+    ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : []),
+  ];
   for (const change of ['added', 'changed', 'removed'] as const) {
     const objects = review.objects.filter((o) => o.change === change);
     if (objects.length === 0) continue;
-    lines.push('', `${change[0]!.toUpperCase()}${change.slice(1)}:`, ...objects.slice(0, MAX_LISTED).map((o) => `  ${objectLabel(o)}`));
+    lines.push(
+      '',
+      `${change[0]!.toUpperCase()}${change.slice(1)}:`,
+      ...objects.slice(0, MAX_LISTED).map((o) => `  ${objectLabel(o)}`),
+    );
     if (objects.length > MAX_LISTED) lines.push(`  and ${objects.length - MAX_LISTED} more`);
   }
-  lines.push('', 'Files:', ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${filePathLabel(review, f)}`));
+  lines.push(
+    '',
+    'Files:',
+    ...review.files.slice(0, MAX_LISTED).map((f) => `  ${f.change.padEnd(7)} ${filePathLabel(review, f)}`),
+  );
   if (review.files.length > MAX_LISTED) lines.push(`  and ${review.files.length - MAX_LISTED} more`);
   return `${lines.join('\n')}\n`;
 }
 
 /** A commit message commitMessage wrote: its render line and its content line. */
 export function isGlidepathCommit(message: string): boolean {
-  return /^Render of cluster \S+ into .+ \((?:the folder is|the folders are) replaced; nothing else changes\)\.$/m.test(message) && /^Content: sha256:[0-9a-f]{64}$/m.test(message);
+  return (
+    /^Render of cluster \S+ into .+ \((?:the folder is|the folders are) replaced; nothing else changes\)\.$/m.test(
+      message,
+    ) && /^Content: sha256:[0-9a-f]{64}$/m.test(message)
+  );
 }

@@ -8,12 +8,17 @@ import type { FolderFile } from './review';
 
 export const VALUES_FILE = 'glidepath-cluster-values.txt';
 
-const HEADER = '# glidepath-gitops: the cluster file values this folder was rendered from (defaults filled in). Not a Kubernetes object.';
+const HEADER =
+  '# glidepath-gitops: the cluster file values this folder was rendered from (defaults filled in). Not a Kubernetes object.';
 
-/** One `path: <JSON>` line per value, sorted; `gitops.*` is left out: it says where the folder goes, not what is in it. */
+/**
+ * One `path: <JSON>` line per value, sorted; `gitops.*` is left out: it says where the folder goes, not what is in it.
+ */
 export function valuesFile(config: ClusterConfig): FolderFile {
   const { gitops: _where, ...rendered } = config;
-  const lines = [...flatten(rendered, '')].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
+  const lines = [...flatten(rendered, '')]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, value]) => `${path}: ${JSON.stringify(value)}`);
   return { path: VALUES_FILE, content: `${HEADER}\n${lines.join('\n')}\n` };
 }
 

@@ -1,4 +1,6 @@
-/** `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body). */
+/**
+ * `diff`: what a change would do to the gitops repo's base branch, as Markdown (the same text as the change's body).
+ */
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
@@ -18,7 +20,10 @@ import { listTree, readBlobs } from './tree';
 export const DIFF_MARKDOWN_LIMIT = 400_000;
 
 /** The settings `pr` takes that say where to compare; the tokens need read access only. */
-export interface DiffOptions extends Pick<ShipSettings, 'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp' | 'unverified'> {
+export interface DiffOptions extends Pick<
+  ShipSettings,
+  'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp' | 'unverified'
+> {
   readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
   readonly maxChars?: number;
@@ -49,7 +54,9 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       remote: target.remote,
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
       ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
-      ...(token !== undefined && variable !== undefined ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable } : {}),
+      ...(token !== undefined && variable !== undefined
+        ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable }
+        : {}),
     },
     [target.base],
     target.branchPrefix,
@@ -62,7 +69,11 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
-      context: [`Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`, ...(options.unverified === true ? [UNVERIFIED_NOTE] : []), ...repo.notes.map((n) => `> ${n}`)],
+      context: [
+        `Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`,
+        ...(options.unverified === true ? [UNVERIFIED_NOTE] : []),
+        ...repo.notes.map((n) => `> ${n}`),
+      ],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `glidepath diff --cluster ${config.name}`,

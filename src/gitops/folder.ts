@@ -20,15 +20,27 @@ export function ownedFolder(path: string, field = 'gitops.path'): string {
   if (trimmed.includes('\\')) fail('contains a backslash');
   if (/[\0-\x1f]/.test(trimmed)) fail('contains a control character');
   const segments = trimmed.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) fail('has an empty, "." or ".." segment and could leave the repository');
+  if (segments.some((s) => s === '' || s === '.' || s === '..'))
+    fail('has an empty, "." or ".." segment and could leave the repository');
   if (segments.some((s) => s.toLowerCase() === '.git')) fail('points into .git');
   return segments.join('/');
 }
 
 /** A rendered file name must be a plain name inside the folder. */
 export function checkFileName(name: string): string {
-  if (name === '' || name.includes('/') || name.includes('\\') || name === '.' || name === '..' || /[\0-\x1f]/.test(name)) {
-    throw new GitopsError('path-escape', `rendered file name ${JSON.stringify(name)} is not a plain file name`, 'this is a bug in a chart id: chart ids must be file names');
+  if (
+    name === '' ||
+    name.includes('/') ||
+    name.includes('\\') ||
+    name === '.' ||
+    name === '..' ||
+    /[\0-\x1f]/.test(name)
+  ) {
+    throw new GitopsError(
+      'path-escape',
+      `rendered file name ${JSON.stringify(name)} is not a plain file name`,
+      'this is a bug in a chart id: chart ids must be file names',
+    );
   }
   return name;
 }

@@ -24,14 +24,20 @@ const NETWORK = [
   /ssl_connect|tls connection/i,
   /was stopped by SIG/i,
 ];
-const NO_ANSWER_FIX = "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun continues where this one stopped";
+const NO_ANSWER_FIX =
+  "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun continues where this one stopped";
 const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
 
 /**
  * `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`; `tokenVariable` is where
  * the token git sent came from (none: git used its own credentials).
  */
-export function describeGitFailure(error: unknown, action: string, remote: RemoteUrl, tokenVariable: string | undefined): Error {
+export function describeGitFailure(
+  error: unknown,
+  action: string,
+  remote: RemoteUrl,
+  tokenVariable: string | undefined,
+): Error {
   if (!(error instanceof GitCommandError)) return error instanceof Error ? error : new Error(String(error));
   const output = `${error.result.stderr}\n${error.result.stdout}`;
   const detail = firstMeaningfulLine(output);
@@ -64,7 +70,11 @@ export function describeGitFailure(error: unknown, action: string, remote: Remot
   }
   // Before the network check: git adds "Could not read from remote repository" to a missing local path too.
   if (remote.protocol === 'file' && NOT_A_REPO.some((re) => re.test(output))) {
-    return new GitopsError('input', `git could not ${action}: ${where} is not a git repository (${detail})`, 'pass the gitops repository (its folder or URL) with --repo, or fix gitops.repo in the cluster file');
+    return new GitopsError(
+      'input',
+      `git could not ${action}: ${where} is not a git repository (${detail})`,
+      'pass the gitops repository (its folder or URL) with --repo, or fix gitops.repo in the cluster file',
+    );
   }
   if (NETWORK.some((re) => re.test(output))) {
     return new GitopsError(
@@ -73,10 +83,17 @@ export function describeGitFailure(error: unknown, action: string, remote: Remot
       'check the network, VPN or proxy, and run again; nothing was changed on the remote',
     );
   }
-  return new GitopsError('git', `git could not ${action}: ${detail}`, 'read the git message above; run again once it is fixed (a rerun continues where this one stopped)');
+  return new GitopsError(
+    'git',
+    `git could not ${action}: ${detail}`,
+    'read the git message above; run again once it is fixed (a rerun continues where this one stopped)',
+  );
 }
 
 function firstMeaningfulLine(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return lines.find((l) => /^(fatal|error|remote: error|!)/i.test(l)) ?? lines[0] ?? 'no output';
 }

@@ -1,4 +1,7 @@
-/** Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the environment. */
+/**
+ * Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the
+ * environment.
+ */
 import { launch } from '../launcher';
 import { basicCredentials, redact, secretForms } from './redact';
 
@@ -55,7 +58,9 @@ export function lowSpeedSeconds(timeoutMs: number): number {
 
 export class Git {
   private readonly secrets: string[];
-  /** git's environment, made once: reading all of process.env (a runtime call per variable) for each command adds up. */
+  /**
+   * git's environment, made once: reading all of process.env (a runtime call per variable) for each command adds up.
+   */
   private baseEnvironment?: NodeJS.ProcessEnv;
 
   constructor(readonly options: GitOptions) {
@@ -92,10 +97,23 @@ export class Git {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let launched;
     try {
-      launched = await launch({ command: 'git', args, cwd: this.options.cwd, env: options.env === undefined ? (this.baseEnvironment ??= this.environment()) : { ...(this.baseEnvironment ??= this.environment()), ...options.env }, input: options.input ?? '', timeoutMs });
+      launched = await launch({
+        command: 'git',
+        args,
+        cwd: this.options.cwd,
+        env:
+          options.env === undefined
+            ? (this.baseEnvironment ??= this.environment())
+            : { ...(this.baseEnvironment ??= this.environment()), ...options.env },
+        input: options.input ?? '',
+        timeoutMs,
+      });
     } catch (error) {
       // The launcher's errors carry the reason only (spawn git ENOENT), never the environment with the token.
-      throw new Error(`cannot run git (${redact((error as Error).message, this.secrets)}); is git installed and on PATH?`, { cause: error });
+      throw new Error(
+        `cannot run git (${redact((error as Error).message, this.secrets)}); is git installed and on PATH?`,
+        { cause: error },
+      );
     }
     const err = redact(launched.stderr.toString('utf8'), this.secrets);
     return {
@@ -103,7 +121,11 @@ export class Git {
       result: {
         code: launched.code ?? 128,
         stdout: redact(launched.stdout.toString('utf8'), this.secrets),
-        stderr: launched.timedOut ? `${err}\n(git was stopped: it ran longer than ${timeoutMs / 1000} s)` : launched.signal === null ? err : `${err}\n(git was stopped by ${launched.signal})`,
+        stderr: launched.timedOut
+          ? `${err}\n(git was stopped: it ran longer than ${timeoutMs / 1000} s)`
+          : launched.signal === null
+            ? err
+            : `${err}\n(git was stopped by ${launched.signal})`,
         ...(launched.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       },
     };
@@ -123,10 +145,20 @@ export class Git {
     // A server that accepts and then says nothing: git gives up on its own, with its message, before the timeout.
     // GIT_HTTP_LOW_SPEED_LIMIT and GIT_HTTP_LOW_SPEED_TIME in the environment still win over these.
     Object.assign(env, gitConfigEntry(env, 'http.lowSpeedLimit', '1'));
-    Object.assign(env, gitConfigEntry(env, 'http.lowSpeedTime', String(lowSpeedSeconds(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS))));
+    Object.assign(
+      env,
+      gitConfigEntry(env, 'http.lowSpeedTime', String(lowSpeedSeconds(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS))),
+    );
     const { token, tokenScope } = this.options;
     if (token !== undefined && token !== '' && tokenScope !== undefined) {
-      Object.assign(env, gitConfigEntry(env, `http.${tokenScope}.extraHeader`, `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`));
+      Object.assign(
+        env,
+        gitConfigEntry(
+          env,
+          `http.${tokenScope}.extraHeader`,
+          `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`,
+        ),
+      );
     }
     return env;
   }
@@ -135,5 +167,9 @@ export class Git {
 /** The variables that add `key = value` to git's configuration after the GIT_CONFIG_* entries `env` has already. */
 export function gitConfigEntry(env: NodeJS.ProcessEnv, key: string, value: string): Record<string, string> {
   const index = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
-  return { GIT_CONFIG_COUNT: String(index + 1), [`GIT_CONFIG_KEY_${index}`]: key, [`GIT_CONFIG_VALUE_${index}`]: value };
+  return {
+    GIT_CONFIG_COUNT: String(index + 1),
+    [`GIT_CONFIG_KEY_${index}`]: key,
+    [`GIT_CONFIG_VALUE_${index}`]: value,
+  };
 }

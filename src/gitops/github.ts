@@ -7,7 +7,15 @@ import { GitopsError } from './errors';
 import { GITHUB_BODY_LIMIT } from './markdown';
 import { redact, secretForms } from './redact';
 import type { RepoPath } from './remote';
-import { CHANGE_NOUNS, CHANGE_SIGILS, FailedAfterOpeningError, type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
+import {
+  CHANGE_NOUNS,
+  CHANGE_SIGILS,
+  FailedAfterOpeningError,
+  type ChangeExtras,
+  type ChangeFields,
+  type ChangeHost,
+  type ChangeRequest,
+} from './change-host';
 
 export interface GithubClientOptions {
   readonly token: string;
@@ -38,7 +46,14 @@ interface ApiPull {
 }
 
 function toChange(p: ApiPull): ChangeRequest {
-  return { number: p.number, url: p.html_url, branch: p.head.ref, base: p.base.ref, title: p.title, body: p.body ?? '' };
+  return {
+    number: p.number,
+    url: p.html_url,
+    branch: p.head.ref,
+    base: p.base.ref,
+    title: p.title,
+    body: p.body ?? '',
+  };
 }
 
 const RetryingOctokit = Octokit.plugin(retry, throttling);
@@ -59,7 +74,8 @@ export class GithubPulls implements ChangeHost {
     const spacing = options.writeSpacingMs ?? 1000;
     const maxWait = options.maxRateLimitWaitSeconds ?? 120;
     // A primary limit can reset an hour from now: waiting that long in CI helps nobody, failing clearly does.
-    const retryOnLimit = (retryAfter: number, _request: unknown, _octokit: unknown, retryCount: number) => retryCount < rateLimitRetries && retryAfter <= maxWait;
+    const retryOnLimit = (retryAfter: number, _request: unknown, _octokit: unknown, retryCount: number) =>
+      retryCount < rateLimitRetries && retryAfter <= maxWait;
     this.octokit = new RetryingOctokit({
       auth: options.token,
       baseUrl: options.apiUrl.replace(/\/+$/, ''),
@@ -91,7 +107,11 @@ export class GithubPulls implements ChangeHost {
       this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 }),
     );
     return pulls
-      .filter((p) => p.head.ref.startsWith(branchPrefix) && (p.head.repo === null || p.head.repo.full_name.toLowerCase() === p.base.repo.full_name.toLowerCase()))
+      .filter(
+        (p) =>
+          p.head.ref.startsWith(branchPrefix) &&
+          (p.head.repo === null || p.head.repo.full_name.toLowerCase() === p.base.repo.full_name.toLowerCase()),
+      )
       .sort((a, b) => a.number - b.number)
       .map(toChange);
   }
@@ -99,7 +119,16 @@ export class GithubPulls implements ChangeHost {
   async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
     const { owner, name: repo } = this.options.repo;
     const { data } = await this.call(`open a pull request from ${branch} into ${base} of ${this.repoName}`, () =>
-      this.octokit.rest.pulls.create({ owner, repo, base, head: branch, title: fields.title, body: fields.body, maintainer_can_modify: false, ...(extras.draft ? { draft: true } : {}) }),
+      this.octokit.rest.pulls.create({
+        owner,
+        repo,
+        base,
+        head: branch,
+        title: fields.title,
+        body: fields.body,
+        maintainer_can_modify: false,
+        ...(extras.draft ? { draft: true } : {}),
+      }),
     );
     try {
       if (extras.labels !== undefined && extras.labels.length > 0) {
@@ -111,7 +140,13 @@ export class GithubPulls implements ChangeHost {
         const teams = extras.reviewers.filter((r) => r.includes('/')).map((r) => r.split('/').at(-1)!);
         const users = extras.reviewers.filter((r) => !r.includes('/'));
         await this.call(`request reviewers on pull request #${data.number} of ${this.repoName}`, () =>
-          this.octokit.rest.pulls.requestReviewers({ owner, repo, pull_number: data.number, reviewers: users, team_reviewers: teams }),
+          this.octokit.rest.pulls.requestReviewers({
+            owner,
+            repo,
+            pull_number: data.number,
+            reviewers: users,
+            team_reviewers: teams,
+          }),
         );
       }
     } catch (error) {
@@ -128,7 +163,10 @@ export class GithubPulls implements ChangeHost {
     return this.patch(change.number, { state: 'closed' });
   }
 
-  private async patch(number: number, fields: { title?: string; body?: string; state?: 'closed' }): Promise<ChangeRequest> {
+  private async patch(
+    number: number,
+    fields: { title?: string; body?: string; state?: 'closed' },
+  ): Promise<ChangeRequest> {
     const { owner, name: repo } = this.options.repo;
     const { data } = await this.call(`update pull request #${number} of ${this.repoName}`, () =>
       this.octokit.rest.pulls.update({ owner, repo, pull_number: number, ...fields }),
@@ -157,7 +195,9 @@ export class GithubPulls implements ChangeHost {
         'check the network, VPN or proxy, and --api-url / GITHUB_API_URL for GitHub Enterprise; run again (a rerun continues where this one stopped)',
       );
     }
-    const rateLimited = status === 429 || (status === 403 && (response.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
+    const rateLimited =
+      status === 429 ||
+      (status === 403 && (response.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
     if (rateLimited) {
       return new GitopsError(
         'api',
@@ -186,6 +226,10 @@ export class GithubPulls implements ChangeHost {
         'GitHub is having trouble; run again later (check githubstatus.com); a rerun continues where this one stopped',
       );
     }
-    return new GitopsError('api', `could not ${action}: GitHub answered HTTP ${status} (${message})`, 'read the message; fix the cause and run again');
+    return new GitopsError(
+      'api',
+      `could not ${action}: GitHub answered HTTP ${status} (${message})`,
+      'read the message; fix the cause and run again',
+    );
   }
 }

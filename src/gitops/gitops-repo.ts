@@ -31,13 +31,29 @@ export function branchPrefixOf(cluster: string): string {
 
 /** Checks a cluster's folder, base and repository before anything is fetched. */
 export function clusterTarget(config: ClusterConfig, repo?: string, base?: string): ClusterTarget {
-  const folder = ownedFolder(config.gitops.path, repo === undefined ? 'gitops.path' : `gitops.path (with --repo ${repo})`);
+  const folder = ownedFolder(
+    config.gitops.path,
+    repo === undefined ? 'gitops.path' : `gitops.path (with --repo ${repo})`,
+  );
   const branch = base ?? config.gitops.baseBranch;
   if (!BRANCH_NAME.test(branch)) {
-    throw new GitopsError('input', `base branch ${JSON.stringify(branch)} is not a valid branch name`, 'e.g. --base main');
+    throw new GitopsError(
+      'input',
+      `base branch ${JSON.stringify(branch)} is not a valid branch name`,
+      'e.g. --base main',
+    );
   }
-  const folders: OwnedFolders = { manifests: folder, values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath') };
-  return { remote: parseRemote(repo ?? config.gitops.repo), base: branch, folder, folders, branchPrefix: branchPrefixOf(config.name) };
+  const folders: OwnedFolders = {
+    manifests: folder,
+    values: ownedFolder(config.gitops.valuesPath, 'gitops.valuesPath'),
+  };
+  return {
+    remote: parseRemote(repo ?? config.gitops.repo),
+    base: branch,
+    folder,
+    folders,
+    branchPrefix: branchPrefixOf(config.name),
+  };
 }
 
 export interface RepoAccess {
@@ -66,7 +82,11 @@ export interface OpenedGitopsRepo {
 }
 
 /** Takes the cache's lock, opens (or makes) the cache and fetches every base and the branches under `branchPrefix`. */
-export async function openGitopsRepo(access: RepoAccess, bases: readonly string[], branchPrefix: string): Promise<OpenedGitopsRepo> {
+export async function openGitopsRepo(
+  access: RepoAccess,
+  bases: readonly string[],
+  branchPrefix: string,
+): Promise<OpenedGitopsRepo> {
   const { remote } = access;
   const scope = tokenScope(remote);
   const git = new Git({
@@ -88,7 +108,9 @@ export async function openGitopsRepo(access: RepoAccess, bases: readonly string[
     for (const [base, before] of previous) {
       const now = fetched.bases.get(base);
       if (now !== undefined && now !== before && !(await isAncestor(cache, before, now))) {
-        notes.push(`the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is no longer in its history; using ${now.slice(0, 12)}`);
+        notes.push(
+          `the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is no longer in its history; using ${now.slice(0, 12)}`,
+        );
       }
     }
     return { cache, fetched, notes, release };

@@ -1,4 +1,7 @@
-/** JSON over HTTP with fetch: retries 5xx answers and network errors with a growing back-off, and waits out short rate limits. */
+/**
+ * JSON over HTTP with fetch: retries 5xx answers and network errors with a growing back-off, and waits out short rate
+ * limits.
+ */
 
 export interface RetryPolicy {
   /** Retries of a request that failed with a 5xx or a network error; default 3. */
@@ -22,7 +25,11 @@ export interface JsonAnswer {
 /** The request could not be sent or answered (DNS, refused, reset, timeout), after the retries. */
 export class NetworkFailure extends Error {}
 
-export async function requestJson(url: string, init: { method: string; headers: Record<string, string>; body?: unknown }, policy: RetryPolicy = {}): Promise<JsonAnswer> {
+export async function requestJson(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: unknown },
+  policy: RetryPolicy = {},
+): Promise<JsonAnswer> {
   const unit = policy.retryDelayMs ?? 1000;
   const retries = policy.retries ?? 3;
   const rateLimitRetries = policy.rateLimitRetries ?? 2;
@@ -34,7 +41,11 @@ export async function requestJson(url: string, init: { method: string; headers: 
     try {
       const response = await fetch(url, {
         method: init.method,
-        headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+        headers: {
+          accept: 'application/json',
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...init.headers,
+        },
         ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
         signal: AbortSignal.timeout(policy.timeoutMs ?? 60_000),
         redirect: 'error',

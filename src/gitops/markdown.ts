@@ -38,14 +38,20 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   if (options.context !== undefined && options.context.length > 0) head.push('');
 
   if (!hasChanges(review)) {
-    head.push(`**No change**: ${folderList(review)} already ${review.folders.length > 1 ? 'hold' : 'holds'} exactly what is rendered.`);
+    head.push(
+      `**No change**: ${folderList(review)} already ${review.folders.length > 1 ? 'hold' : 'holds'} exactly what is rendered.`,
+    );
     return fit(head.join('\n') + '\n', maxChars);
   }
 
-  head.push(`**Objects: ${summaryLine(review)}** (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'} in ${folderList(review)})`, '');
+  head.push(
+    `**Objects: ${summaryLine(review)}** (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'} in ${folderList(review)})`,
+    '',
+  );
   if (review.objects.length > 0) {
     head.push('| Change | Kind | Namespace | Name |', '| --- | --- | --- | --- |');
-    for (const o of review.objects) head.push(`| ${o.change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
+    for (const o of review.objects)
+      head.push(`| ${o.change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
     head.push('');
   }
   for (const warning of review.warnings) head.push(`> ${warning}`);
@@ -53,11 +59,15 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   head.push(...(options.extra ?? []));
 
   const fence = fenceFor(review.files.map((f) => f.patch).join('\n'));
-  const open = [`<details><summary>YAML diff (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'})</summary>`, '', `${fence}diff`];
+  const open = [
+    `<details><summary>YAML diff (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'})</summary>`,
+    '',
+    `${fence}diff`,
+  ];
   const close = [fence, '', '</details>', ''];
   const prefix = head.join('\n') + '\n' + open.join('\n') + '\n';
   const suffix = close.join('\n');
-  const diff = review.files.map((f) => f.patch.endsWith('\n') ? f.patch : `${f.patch}\n`).join('');
+  const diff = review.files.map((f) => (f.patch.endsWith('\n') ? f.patch : `${f.patch}\n`)).join('');
 
   const whole = prefix + diff + suffix;
   if (whole.length <= maxChars) return whole;

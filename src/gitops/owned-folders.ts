@@ -28,8 +28,12 @@ export interface OwnedListing {
 
 /** What a cluster's render puts in each folder: the manifests with the cluster-values file, and the helm values. */
 export function renderedFolders(config: ClusterConfig, files: readonly RenderedFile[]): FolderContents {
-  const plain = (list: readonly RenderedFile[]) => list.map((f) => ({ path: checkFileName(f.path), content: f.content }));
-  return { manifests: [...plain(filesOf(files, 'manifests')), valuesFile(config)], values: plain(filesOf(files, 'values')) };
+  const plain = (list: readonly RenderedFile[]) =>
+    list.map((f) => ({ path: checkFileName(f.path), content: f.content }));
+  return {
+    manifests: [...plain(filesOf(files, 'manifests')), valuesFile(config)],
+    values: plain(filesOf(files, 'values')),
+  };
 }
 
 /** Both folders in a tree listing (a parent of either that is not a folder is refused). */
@@ -54,18 +58,36 @@ export function usesValues(listing: OwnedListing, rendered: FolderContents): boo
 }
 
 /** The folders a change replaces, each with its rendered files: the manifests first. */
-export function replacedFolders(folders: OwnedFolders, rendered: FolderContents, withValues: boolean): ReplacedFolder[] {
+export function replacedFolders(
+  folders: OwnedFolders,
+  rendered: FolderContents,
+  withValues: boolean,
+): ReplacedFolder[] {
   const manifests = { folder: folders.manifests, files: rendered.manifests };
   return withValues ? [manifests, { folder: folders.values, files: rendered.values }] : [manifests];
 }
 
-export function reviewOwned(folders: OwnedFolders, before: FolderContents, rendered: FolderContents, withValues: boolean): Review {
-  const manifests: OwnedFolderChange = { folder: folders.manifests, before: before.manifests, after: rendered.manifests };
+export function reviewOwned(
+  folders: OwnedFolders,
+  before: FolderContents,
+  rendered: FolderContents,
+  withValues: boolean,
+): Review {
+  const manifests: OwnedFolderChange = {
+    folder: folders.manifests,
+    before: before.manifests,
+    after: rendered.manifests,
+  };
   if (!withValues) return reviewOwnedFolders([manifests]);
-  return reviewOwnedFolders([manifests, { folder: folders.values, before: before.values, after: rendered.values, values: true }]);
+  return reviewOwnedFolders([
+    manifests,
+    { folder: folders.values, before: before.values, after: rendered.values, values: true },
+  ]);
 }
 
-/** The files the content hash covers: values files only when there are any, so a render without them hashes as before. */
+/**
+ * The files the content hash covers: values files only when there are any, so a render without them hashes as before.
+ */
 export function hashedFiles(rendered: FolderContents): FolderFile[] {
   return [...rendered.manifests, ...rendered.values.map((f) => ({ path: `\0values/${f.path}`, content: f.content }))];
 }

@@ -4,7 +4,10 @@ import { GIT_USER } from './redact';
 import { hostName, webRoot, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
-/** github.com, gitlab.com, gitea.com and codeberg.org (Forgejo) tell their provider; any other host needs gitops.provider or --provider. */
+/**
+ * github.com, gitlab.com, gitea.com and codeberg.org (Forgejo) tell their provider; any other host needs
+ * gitops.provider or --provider.
+ */
 export function inferProvider(remote: RemoteUrl): ProviderName | undefined {
   const host = hostName(remote)?.replace(/^www\./, '');
   if (host === 'github.com') return 'github';
@@ -13,7 +16,12 @@ export function inferProvider(remote: RemoteUrl): ProviderName | undefined {
   return undefined;
 }
 
-export function chooseProvider(remote: RemoteUrl, configured: ProviderName | undefined, override: ProviderName | undefined, shown: string): ProviderName {
+export function chooseProvider(
+  remote: RemoteUrl,
+  configured: ProviderName | undefined,
+  override: ProviderName | undefined,
+  shown: string,
+): ProviderName {
   const provider = override ?? configured ?? inferProvider(remote);
   if (provider === undefined) {
     throw new GitopsError(
@@ -27,16 +35,25 @@ export function chooseProvider(remote: RemoteUrl, configured: ProviderName | und
 
 export function parseProvider(value: string): ProviderName {
   const provider = PROVIDERS.find((p) => p === value.trim().toLowerCase());
-  if (provider === undefined) throw new GitopsError('input', `--provider ${JSON.stringify(value)} is not one of ${PROVIDERS.join(', ')}`, 'e.g. --provider gitlab');
+  if (provider === undefined)
+    throw new GitopsError(
+      'input',
+      `--provider ${JSON.stringify(value)} is not one of ${PROVIDERS.join(', ')}`,
+      'e.g. --provider gitlab',
+    );
   return provider;
 }
 
-/** github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, GitLab's `https://<host>/api/v4`, or Gitea's `https://<host>/api/v1`. */
+/**
+ * github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, GitLab's `https://<host>/api/v4`, or Gitea's
+ * `https://<host>/api/v1`.
+ */
 export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string | undefined {
   const host = hostName(remote);
   const root = webRoot(remote);
   if (host === undefined || root === undefined || provider === 'none') return undefined;
-  if (provider === 'github') return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${root}/api/v3`;
+  if (provider === 'github')
+    return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${root}/api/v3`;
   return provider === 'gitea' ? `${root}/api/v1` : `${root}/api/v4`;
 }
 
@@ -55,7 +72,10 @@ export function providerToken(provider: ProviderName, tokens: ProviderTokens | u
   return given === '' ? undefined : given;
 }
 
-/** The Basic user name git sends the token with over https: GitHub's `x-access-token` (which Gitea takes too: any name with the token as password), GitLab's `oauth2`. */
+/**
+ * The Basic user name git sends the token with over https: GitHub's `x-access-token` (which Gitea takes too: any name
+ * with the token as password), GitLab's `oauth2`.
+ */
 export function gitUserFor(provider: ProviderName): string {
   return provider === 'gitlab' ? GIT_USER.gitlab : GIT_USER.github;
 }

@@ -16,7 +16,10 @@ import { shipClusters } from './ship';
 import type { SourceRevision } from './source';
 import type { CommitIdentity } from './tree';
 
-export const DEFAULT_IDENTITY: CommitIdentity = { name: 'glidepath-gitops', email: 'glidepath-gitops@users.noreply.github.com' };
+export const DEFAULT_IDENTITY: CommitIdentity = {
+  name: 'glidepath-gitops',
+  email: 'glidepath-gitops@users.noreply.github.com',
+};
 
 export interface ShipCluster {
   readonly config: ClusterConfig;
@@ -122,7 +125,11 @@ export interface PullRequestOptions extends ShipSettings, ShipCluster {
 export async function openPullRequest(options: PullRequestOptions): Promise<PullRequestResult> {
   const { token, config, files, ...settings } = options;
   const tokens = token === undefined || token === '' ? {} : { github: token, gitlab: token, gitea: token };
-  const [outcome] = await shipClusters({ ...settings, tokens: { ...tokens, ...settings.tokens }, clusters: [{ config, files }] });
+  const [outcome] = await shipClusters({
+    ...settings,
+    tokens: { ...tokens, ...settings.tokens },
+    clusters: [{ config, files }],
+  });
   if (outcome?.error !== undefined) throw outcome.error;
   return outcome!.result!;
 }

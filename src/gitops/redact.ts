@@ -10,7 +10,10 @@ export function secretForms(token: string | undefined): string[] {
   return [token, ...GIT_USERS.map((user) => basicCredentials(token, user))];
 }
 
-/** `<user>:<token>` in base64, the Basic credentials GitHub (`x-access-token`) and GitLab (`oauth2`) accept for git over https. */
+/**
+ * `<user>:<token>` in base64, the Basic credentials GitHub (`x-access-token`) and GitLab (`oauth2`) accept for git over
+ * https.
+ */
 export function basicCredentials(token: string, user: string = GIT_USER.github): string {
   return Buffer.from(`${user}:${token}`, 'utf8').toString('base64');
 }
@@ -23,5 +26,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   // Credentials written into an https URL (https://user:secret@host/...) by whoever configured the remote.
   out = out.replace(/\b(https?:\/\/)[^/@\s]+@/gi, '$1***@');
   // An authorization header echoed by a verbose git or proxy.
-  return out.replace(/(authorization:\s*(?:basic|bearer|token)\s+)\S+/gi, '$1***').replace(/(private-token:\s*)\S+/gi, '$1***');
+  return out
+    .replace(/(authorization:\s*(?:basic|bearer|token)\s+)\S+/gi, '$1***')
+    .replace(/(private-token:\s*)\S+/gi, '$1***');
 }

@@ -20,27 +20,50 @@ export interface FetchedRefs {
  * One fetch of the base branches and of every branch under `branchPrefix`, pruned to what the remote has.
  * A base the remote lacks is left out and named in `missingBases`, so the clusters on other bases go on.
  */
-export async function fetchRefs(cache: BareCache, bases: readonly string[], branchPrefix: string): Promise<FetchedRefs> {
+export async function fetchRefs(
+  cache: BareCache,
+  bases: readonly string[],
+  branchPrefix: string,
+): Promise<FetchedRefs> {
   const wanted = [...new Set(bases)];
   const missingBases: string[] = [];
   for (;;) {
     const present = wanted.filter((b) => !missingBases.includes(b));
     try {
       await cache.git.run([
-        'fetch', '--quiet', '--prune', '--no-tags', 'origin',
+        'fetch',
+        '--quiet',
+        '--prune',
+        '--no-tags',
+        'origin',
         ...present.map((b) => `+refs/heads/${b}:${REMOTES}${b}`),
         `+refs/heads/${branchPrefix}*:${REMOTES}${branchPrefix}*`,
       ]);
       break;
     } catch (error) {
-      const missing = error instanceof GitCommandError ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1] : undefined;
+      const missing =
+        error instanceof GitCommandError
+          ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1]
+          : undefined;
       if (missing === undefined || !present.includes(missing)) {
-        throw describeGitFailure(error, `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`, cache.remote, cache.git.options.tokenVariable);
+        throw describeGitFailure(
+          error,
+          `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`,
+          cache.remote,
+          cache.git.options.tokenVariable,
+        );
       }
       missingBases.push(missing);
     }
   }
-  return { ...(await readTips(cache, wanted.filter((b) => !missingBases.includes(b)), branchPrefix)), missingBases };
+  return {
+    ...(await readTips(
+      cache,
+      wanted.filter((b) => !missingBases.includes(b)),
+      branchPrefix,
+    )),
+    missingBases,
+  };
 }
 
 /** Where the cache keeps the remote's branch. */
@@ -50,7 +73,13 @@ export function trackingRef(branch: string): string {
 
 /** Fetches these branches again (a push found them moved); false when that fails, e.g. one was deleted meanwhile. */
 export async function refetchBranches(cache: BareCache, branches: readonly string[]): Promise<boolean> {
-  const result = await cache.git.tryRun(['fetch', '--quiet', '--no-tags', 'origin', ...branches.map((b) => `+refs/heads/${b}:${trackingRef(b)}`)]);
+  const result = await cache.git.tryRun([
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    'origin',
+    ...branches.map((b) => `+refs/heads/${b}:${trackingRef(b)}`),
+  ]);
   return result.code === 0;
 }
 
@@ -63,11 +92,17 @@ export function missingBaseError(cache: BareCache, base: string): GitopsError {
 }
 
 /** The remote-tracking refs of the bases (peeled to commits) and of the branches under `prefix`, in one process. */
-export async function readTips(cache: BareCache, bases: readonly string[], prefix: string): Promise<Omit<FetchedRefs, 'missingBases'>> {
+export async function readTips(
+  cache: BareCache,
+  bases: readonly string[],
+  prefix: string,
+): Promise<Omit<FetchedRefs, 'missingBases'>> {
   if (bases.length === 0 && prefix === '') return { bases: new Map(), branches: new Map() };
   const listing = await cache.git.run([
-    'for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)',
-    ...bases.map((b) => `${REMOTES}${b}`), `${REMOTES}${prefix}`,
+    'for-each-ref',
+    '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)',
+    ...bases.map((b) => `${REMOTES}${b}`),
+    `${REMOTES}${prefix}`,
   ]);
   const branches = new Map<string, string>();
   const baseTips = new Map<string, string>();
@@ -76,7 +111,8 @@ export async function readTips(cache: BareCache, bases: readonly string[], prefi
     const name = ref.slice(REMOTES.length);
     if (bases.includes(name)) {
       // A tag of a tag, or no commit at all: let rev-parse peel it.
-      const commit = type === 'commit' ? object : type === 'tag' && peeledType === 'commit' ? peeled : await peel(cache, ref);
+      const commit =
+        type === 'commit' ? object : type === 'tag' && peeledType === 'commit' ? peeled : await peel(cache, ref);
       if (commit !== undefined) baseTips.set(name, commit);
     }
     if (name.startsWith(prefix)) branches.set(name, object);
@@ -98,14 +134,34 @@ export async function isAncestor(cache: BareCache, ancestor: string, descendant:
 
 /** The fetched branches under `prefix` whose history contains `commit`, in one process. */
 export async function branchesContaining(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
-  const listing = await cache.git.run(['for-each-ref', '--format=%(refname)', `--contains=${commit}`, `${REMOTES}${prefix}`]);
-  return new Set(listing.split('\n').filter((l) => l !== '').map((ref) => ref.slice(REMOTES.length)));
+  const listing = await cache.git.run([
+    'for-each-ref',
+    '--format=%(refname)',
+    `--contains=${commit}`,
+    `${REMOTES}${prefix}`,
+  ]);
+  return new Set(
+    listing
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((ref) => ref.slice(REMOTES.length)),
+  );
 }
 
 /** The fetched branches under `prefix` already merged into `commit` (their tip is in its history). */
 export async function branchesMergedInto(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
-  const listing = await cache.git.run(['for-each-ref', '--format=%(refname)', `--merged=${commit}`, `${REMOTES}${prefix}`]);
-  return new Set(listing.split('\n').filter((l) => l !== '').map((ref) => ref.slice(REMOTES.length)));
+  const listing = await cache.git.run([
+    'for-each-ref',
+    '--format=%(refname)',
+    `--merged=${commit}`,
+    `${REMOTES}${prefix}`,
+  ]);
+  return new Set(
+    listing
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((ref) => ref.slice(REMOTES.length)),
+  );
 }
 
 export async function mergeBase(cache: BareCache, a: string, b: string): Promise<string | undefined> {

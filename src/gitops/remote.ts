@@ -22,29 +22,51 @@ export interface RemoteUrl {
 
 const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/;
 
-/** Parses https://host/owner/repo(.git), ssh://git@host[:port]/owner/repo(.git), git@host:owner/repo(.git), or a path. */
+/**
+ * Parses https://host/owner/repo(.git), ssh://git@host[:port]/owner/repo(.git), git@host:owner/repo(.git), or a path.
+ */
 export function parseRemote(value: string, baseDir: string = process.cwd()): RemoteUrl {
   const text = value.trim();
   if (text === '' || text.startsWith('-')) {
-    throw new GitopsError('input', `gitops repo ${JSON.stringify(value)} is not a repository URL or path`, 'use an https or ssh URL, e.g. https://github.com/org/cluster-gitops.git, or a local path');
+    throw new GitopsError(
+      'input',
+      `gitops repo ${JSON.stringify(value)} is not a repository URL or path`,
+      'use an https or ssh URL, e.g. https://github.com/org/cluster-gitops.git, or a local path',
+    );
   }
   if (/^[a-z][a-z0-9+.-]*::/i.test(text) || /^(?:ext|fd)::?/i.test(text)) {
-    throw new GitopsError('input', `gitops repo ${JSON.stringify(value)} uses a git transport glidepath does not allow`, 'use an https or ssh URL, or a local path');
+    throw new GitopsError(
+      'input',
+      `gitops repo ${JSON.stringify(value)} uses a git transport glidepath does not allow`,
+      'use an https or ssh URL, or a local path',
+    );
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     if (scheme === 'file') return { url: text, protocol: 'file' };
     if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh') {
-      throw new GitopsError('input', `gitops repo ${JSON.stringify(value)}: the ${scheme}:// scheme is not supported`, 'use https://, ssh://, git@host:owner/repo.git, or a local path');
+      throw new GitopsError(
+        'input',
+        `gitops repo ${JSON.stringify(value)}: the ${scheme}:// scheme is not supported`,
+        'use https://, ssh://, git@host:owner/repo.git, or a local path',
+      );
     }
     let url: URL;
     try {
       url = new URL(text);
     } catch {
-      throw new GitopsError('input', `gitops repo ${JSON.stringify(value)} is not a valid URL`, 'e.g. https://github.com/org/cluster-gitops.git');
+      throw new GitopsError(
+        'input',
+        `gitops repo ${JSON.stringify(value)} is not a valid URL`,
+        'e.g. https://github.com/org/cluster-gitops.git',
+      );
     }
     if (scheme !== 'ssh' && url.password !== '') {
-      throw new GitopsError('input', 'the gitops repo URL contains a password or token', 'remove the credentials from the URL and set the provider token (GITHUB_TOKEN or GITLAB_TOKEN) instead; glidepath sends it as a header');
+      throw new GitopsError(
+        'input',
+        'the gitops repo URL contains a password or token',
+        'remove the credentials from the URL and set the provider token (GITHUB_TOKEN or GITLAB_TOKEN) instead; glidepath sends it as a header',
+      );
     }
     const path = repoPathOf(decodeURIComponent(url.pathname));
     return { url: text, protocol: scheme, host: url.host, ...(path ? { path } : {}) };
@@ -68,7 +90,11 @@ function repoPathOf(path: string): RepoPath | undefined {
 export function parseRepoPath(value: string, option = '--remote-path'): RepoPath {
   const path = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(value.trim()) ? repoPathOf(value.trim()) : undefined;
   if (path === undefined) {
-    throw new GitopsError('input', `${option} ${JSON.stringify(value)} is not OWNER/NAME (or GROUP/SUBGROUP/NAME on GitLab)`, `e.g. ${option} hangar-io/cluster-gitops`);
+    throw new GitopsError(
+      'input',
+      `${option} ${JSON.stringify(value)} is not OWNER/NAME (or GROUP/SUBGROUP/NAME on GitLab)`,
+      `e.g. ${option} hangar-io/cluster-gitops`,
+    );
   }
   return path;
 }

@@ -17,9 +17,15 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
   const pr = result.pullRequest;
   switch (result.action) {
     case 'no-change':
-      lines.push(`${result.cluster}: no change: ${where} already holds exactly this render; no branch, no ${result.provider === 'none' ? 'change' : result.noun}.`);
+      lines.push(
+        `${result.cluster}: no change: ${where} already holds exactly this render; no branch, no ${result.provider === 'none' ? 'change' : result.noun}.`,
+      );
       for (const change of result.closed) {
-        lines.push(result.provider === 'none' ? `  deleted the obsolete branch ${change.branch}` : `  closed the obsolete ${changeName(result, change.number)}: ${change.url}`);
+        lines.push(
+          result.provider === 'none'
+            ? `  deleted the obsolete branch ${change.branch}`
+            : `  closed the obsolete ${changeName(result, change.number)}: ${change.url}`,
+        );
       }
       break;
     case 'up-to-date':
@@ -37,17 +43,30 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
         result.provider === 'none'
           ? `${result.dryRun ? 'push' : result.pushed ? 'pushed' : 'found'} branch ${result.branch} for a change`
           : result.action === 'opened'
-            ? result.dryRun ? `open a ${result.noun}` : `opened ${changeName(result, pr?.number)}`
+            ? result.dryRun
+              ? `open a ${result.noun}`
+              : `opened ${changeName(result, pr?.number)}`
             : `${result.dryRun ? 'update' : 'updated'} ${changeName(result, pr?.number)}`;
       lines.push(`${result.cluster}: ${would}${verb} into ${where}`);
-      if (pr !== undefined && pr.url !== '' && !result.dryRun) lines.push(`  ${result.provider === 'none' ? 'open it here: ' : ''}${pr.url}`);
-      lines.push(`  branch ${result.branch}, commit ${result.commit?.slice(0, 12)}${result.pushed ? ' (pushed)' : result.dryRun ? ' (built locally, not pushed)' : ' (already on the remote)'}`);
+      if (pr !== undefined && pr.url !== '' && !result.dryRun)
+        lines.push(`  ${result.provider === 'none' ? 'open it here: ' : ''}${pr.url}`);
+      lines.push(
+        `  branch ${result.branch}, commit ${result.commit?.slice(0, 12)}${result.pushed ? ' (pushed)' : result.dryRun ? ' (built locally, not pushed)' : ' (already on the remote)'}`,
+      );
       lines.push(`  title: ${result.title}`);
       lines.push(`  objects: ${summaryLine(result.review)}`);
       for (const o of result.review.objects) lines.push(`    ${o.change.padEnd(7)} ${objectLabel(o)}`);
       if (result.dryRun) {
-        lines.push('  commit message:', ...(result.commitMessage ?? '').trimEnd().split('\n').map((l) => (l === '' ? '' : `    ${l}`)));
-        lines.push(`  body: ${result.body?.length ?? 0} characters (see it with glidepath diff --cluster ${result.cluster})`);
+        lines.push(
+          '  commit message:',
+          ...(result.commitMessage ?? '')
+            .trimEnd()
+            .split('\n')
+            .map((l) => (l === '' ? '' : `    ${l}`)),
+        );
+        lines.push(
+          `  body: ${result.body?.length ?? 0} characters (see it with glidepath diff --cluster ${result.cluster})`,
+        );
       }
       break;
     }
@@ -71,7 +90,12 @@ function outcomeWord(outcome: ClusterOutcome): string {
     return `failed: ${error.message}${error instanceof GitopsError ? ` (${error.kind}; ${error.fix})` : ''}`;
   }
   const r = outcome.result!;
-  const where = r.pullRequest?.url !== undefined && r.pullRequest.url !== '' ? ` ${r.pullRequest.url}` : r.branch !== undefined ? ` ${r.branch}` : '';
+  const where =
+    r.pullRequest?.url !== undefined && r.pullRequest.url !== ''
+      ? ` ${r.pullRequest.url}`
+      : r.branch !== undefined
+        ? ` ${r.branch}`
+        : '';
   const dry = r.dryRun ? 'dry run: would be ' : '';
   switch (r.action) {
     case 'no-change':

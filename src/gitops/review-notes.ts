@@ -15,11 +15,24 @@ export interface NotesContext {
 }
 
 /** Markdown lines (empty when there is nothing to say), to put between the objects table and the YAML diff. */
-export function notesContext(veridor: { readonly configMap: string; readonly secret: string; readonly namespaces: readonly string[]; readonly clusterTemplate: boolean }): NotesContext {
-  return { veridorConfigMap: veridor.configMap, veridorSecret: veridor.secret, veridorNamespaces: veridor.clusterTemplate ? 'all' : veridor.namespaces };
+export function notesContext(veridor: {
+  readonly configMap: string;
+  readonly secret: string;
+  readonly namespaces: readonly string[];
+  readonly clusterTemplate: boolean;
+}): NotesContext {
+  return {
+    veridorConfigMap: veridor.configMap,
+    veridorSecret: veridor.secret,
+    veridorNamespaces: veridor.clusterTemplate ? 'all' : veridor.namespaces,
+  };
 }
 
-export function reviewNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {
+export function reviewNotes(
+  before: readonly FolderFile[],
+  after: readonly FolderFile[],
+  context: NotesContext,
+): string[] {
   return [...valueNotes(before, after, context), ...configMapNotes(before, after)];
 }
 
@@ -28,7 +41,11 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
   if (next === undefined) return [];
   const oldFile = before.find((f) => f.path === VALUES_FILE);
   // A folder made before glidepath kept its values: what changed is unknown, and saying "all new" would mislead.
-  if (oldFile === undefined && before.length > 0) return ['_Cluster-file values: the base has no record of the values it was rendered from (first change since glidepath began recording them)._', ''];
+  if (oldFile === undefined && before.length > 0)
+    return [
+      '_Cluster-file values: the base has no record of the values it was rendered from (first change since glidepath began recording them)._',
+      '',
+    ];
   const old = oldFile === undefined ? new Map<string, unknown>() : parseValues(oldFile.content);
   if (old === undefined) return [];
   const changes = valueChanges(old, next);
@@ -66,10 +83,17 @@ function configMaps(files: readonly FolderFile[]): Map<string, Data> {
     const docs = parseYamlDocuments(file.content);
     if (typeof docs === 'string') continue;
     for (const doc of docs) {
-      const value = doc as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; data?: unknown } | null;
+      const value = doc as {
+        kind?: unknown;
+        metadata?: { name?: unknown; namespace?: unknown };
+        data?: unknown;
+      } | null;
       if (value?.kind !== 'ConfigMap' || typeof value.metadata?.name !== 'string') continue;
       const data = typeof value.data === 'object' && value.data !== null ? (value.data as Data) : {};
-      maps.set(`${typeof value.metadata.namespace === 'string' ? value.metadata.namespace : '-'}/${value.metadata.name}`, data);
+      maps.set(
+        `${typeof value.metadata.namespace === 'string' ? value.metadata.namespace : '-'}/${value.metadata.name}`,
+        data,
+      );
     }
   }
   return maps;

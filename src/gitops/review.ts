@@ -72,7 +72,12 @@ export function reviewOwnedFolders(changes: readonly [OwnedFolderChange, ...Owne
 }
 
 /** Compares what the folder holds (`before`) with what was rendered (`after`). */
-export function reviewChanges(folder: string, before: readonly FolderFile[], after: readonly FolderFile[], values = false): Review {
+export function reviewChanges(
+  folder: string,
+  before: readonly FolderFile[],
+  after: readonly FolderFile[],
+  values = false,
+): Review {
   const warnings: string[] = [];
   const beforeByPath = new Map(before.map((f) => [f.path, f.content]));
   const afterByPath = new Map(after.map((f) => [f.path, f.content]));
@@ -148,7 +153,9 @@ export function parseYamlDocuments(content: string): unknown[] | string {
     const documents = parseAllDocuments(content);
     const list = Array.isArray(documents) ? documents : [];
     const broken = list.find((doc) => doc.errors.length > 0);
-    return !Array.isArray(documents) || broken !== undefined ? (broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML') : list.map((doc) => doc.toJS() as unknown);
+    return !Array.isArray(documents) || broken !== undefined
+      ? (broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML')
+      : list.map((doc) => doc.toJS() as unknown);
   });
 }
 
@@ -176,7 +183,9 @@ function objectsOf(files: readonly FolderFile[], warnings: string[], where: stri
       const ref = objectRef(value) ?? { kind: '(not a Kubernetes object)', name: `${file.path}#${index + 1}` };
       let key = `${ref.kind}\0${ref.namespace ?? ''}\0${ref.name}`;
       if (objects.has(key)) {
-        warnings.push(`${ref.kind} ${ref.namespace ?? '-'}/${ref.name} appears twice (${where}); the later copy in ${file.path} is compared separately`);
+        warnings.push(
+          `${ref.kind} ${ref.namespace ?? '-'}/${ref.name} appears twice (${where}); the later copy in ${file.path} is compared separately`,
+        );
         key = `${key}\0${file.path}#${index}`;
       }
       objects.set(key, { ref, canonical: canonicalJson(value) });
@@ -195,7 +204,13 @@ function objectRef(value: unknown): Omit<ObjectChange, 'change'> | undefined {
 /** JSON with sorted keys: equal objects compare equal whatever their key order or YAML style. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+    isRecord(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
   );
 }
 

@@ -12,15 +12,27 @@ import { branchesMergedInto } from './refs';
 import type { PreparedCluster } from './ship-prepare';
 
 /** Undefined when the provider's API cannot be asked (a dry run without a token). */
-export async function changeHostFor(group: readonly PreparedCluster[], settings: ShipSettings, cache: BareCache, fetched: FetchedRefs): Promise<ChangeHost | undefined> {
+export async function changeHostFor(
+  group: readonly PreparedCluster[],
+  settings: ShipSettings,
+  cache: BareCache,
+  fetched: FetchedRefs,
+): Promise<ChangeHost | undefined> {
   const first = group[0]!;
   const { token, apiUrl, repoPath } = first;
-  if (first.provider === 'none') return new BranchOnlyHost(first.remote, noneHostKind(first), await unmergedBranches(group, cache, fetched));
+  if (first.provider === 'none')
+    return new BranchOnlyHost(first.remote, noneHostKind(first), await unmergedBranches(group, cache, fetched));
   if (token === undefined || apiUrl === undefined || repoPath === undefined) return undefined;
   const api = { retries: 3, ...settings.api };
   if (first.provider === 'github') return new GithubPulls({ token, apiUrl, repo: repoPath, ...api });
   if (first.provider === 'gitea') return new GiteaPulls({ token, apiUrl, repo: repoPath, ...api });
-  return new GitlabMergeRequests({ token, apiUrl, project: repoPath, ...(settings.gitlabAuth !== undefined ? { auth: settings.gitlabAuth } : {}), ...api });
+  return new GitlabMergeRequests({
+    token,
+    apiUrl,
+    project: repoPath,
+    ...(settings.gitlabAuth !== undefined ? { auth: settings.gitlabAuth } : {}),
+    ...api,
+  });
 }
 
 function noneHostKind(cluster: PreparedCluster) {
@@ -29,7 +41,11 @@ function noneHostKind(cluster: PreparedCluster) {
 }
 
 /** `none`'s open changes: each cluster's glidepath branches that are not merged into its base, one listing per base. */
-async function unmergedBranches(group: readonly PreparedCluster[], cache: BareCache, fetched: FetchedRefs): Promise<{ branch: string; base: string }[]> {
+async function unmergedBranches(
+  group: readonly PreparedCluster[],
+  cache: BareCache,
+  fetched: FetchedRefs,
+): Promise<{ branch: string; base: string }[]> {
   const merged = new Map<string, Set<string>>();
   const open: { branch: string; base: string }[] = [];
   for (const cluster of group) {
@@ -37,7 +53,8 @@ async function unmergedBranches(group: readonly PreparedCluster[], cache: BareCa
     const mine = [...fetched.branches.keys()].filter((b) => b.startsWith(cluster.branchPrefix));
     if (baseCommit === undefined || mine.length === 0) continue;
     if (!merged.has(baseCommit)) merged.set(baseCommit, await branchesMergedInto(cache, baseCommit, 'glidepath/'));
-    for (const branch of mine.sort()) if (!merged.get(baseCommit)!.has(branch)) open.push({ branch, base: cluster.base });
+    for (const branch of mine.sort())
+      if (!merged.get(baseCommit)!.has(branch)) open.push({ branch, base: cluster.base });
   }
   return open;
 }

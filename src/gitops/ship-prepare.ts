@@ -36,27 +36,51 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
   const token = providerToken(provider, settings.tokens);
   if (variable !== undefined && provider !== 'none' && token === undefined) {
     if (settings.dryRun !== true) {
-      throw new GitopsError('input', `${variable} is not set: it is needed to push the branch and open the ${CHANGE_NOUNS[provider]}`, `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`);
+      throw new GitopsError(
+        'input',
+        `${variable} is not set: it is needed to push the branch and open the ${CHANGE_NOUNS[provider]}`,
+        `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`,
+      );
     }
-    notes.push(`${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open glidepath change instead of opening another`);
+    notes.push(
+      `${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open glidepath change instead of opening another`,
+    );
   }
-  const apiUrl = settings.apiUrl ?? (provider === 'github' ? settings.githubApiUrl : undefined) ?? defaultApiUrl(target.remote, provider);
+  const apiUrl =
+    settings.apiUrl ??
+    (provider === 'github' ? settings.githubApiUrl : undefined) ??
+    defaultApiUrl(target.remote, provider);
   const repoPath = settings.remotePath ?? target.remote.path;
   if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
     const host = HOSTS[provider];
-    if (apiUrl !== undefined) refuseCleartext(apiUrl, `the ${host.name} API`, variable, settings.allowInsecureHttp === true);
+    if (apiUrl !== undefined)
+      refuseCleartext(apiUrl, `the ${host.name} API`, variable, settings.allowInsecureHttp === true);
     // Each missing piece has its own message: the cause, and the option that supplies it.
     if (repoPath === undefined) {
-      throw new GitopsError('input', `cannot tell the ${host.name} ${host.repository} from the gitops repo ${displayUrl(target.remote)}`, `pass --remote-path ${host.path} (and --api-url for a host of your own), or use the repository's URL on its host`);
+      throw new GitopsError(
+        'input',
+        `cannot tell the ${host.name} ${host.repository} from the gitops repo ${displayUrl(target.remote)}`,
+        `pass --remote-path ${host.path} (and --api-url for a host of your own), or use the repository's URL on its host`,
+      );
     }
     if (apiUrl === undefined) {
-      throw new GitopsError('input', `cannot tell which ${host.name} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`, host.apiUrlFix);
+      throw new GitopsError(
+        'input',
+        `cannot tell which ${host.name} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`,
+        host.apiUrlFix,
+      );
     }
   }
-  if (provider === 'none' && settings.extras !== undefined && (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)) {
-    notes.push('--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)');
+  if (
+    provider === 'none' &&
+    settings.extras !== undefined &&
+    (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)
+  ) {
+    notes.push(
+      '--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)',
+    );
   }
   const files = renderedFolders(config, input.files);
   return {
@@ -80,17 +104,39 @@ function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSett
     return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
   } catch (error) {
     if (settings.dryRun !== true) throw error;
-    notes.push(`${(error as Error).message}: this dry run goes on as --provider none (set gitops.provider or pass --provider)`);
+    notes.push(
+      `${(error as Error).message}: this dry run goes on as --provider none (set gitops.provider or pass --provider)`,
+    );
     return 'none';
   }
 }
 
 /** What a token needs, per provider with an API. */
-const TOKEN_SCOPES = { github: 'Contents and Pull requests: read and write', gitlab: 'the api scope', gitea: `the ${GITEA_TOKEN_SCOPES} scopes` } as const;
+const TOKEN_SCOPES = {
+  github: 'Contents and Pull requests: read and write',
+  gitlab: 'the api scope',
+  gitea: `the ${GITEA_TOKEN_SCOPES} scopes`,
+} as const;
 
 /** How messages name each provider with an API, its repositories, and where its API is. */
 const HOSTS = {
-  github: { name: 'GitHub', repository: 'repository (owner/name)', path: 'OWNER/NAME', apiUrlFix: 'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL' },
-  gitlab: { name: 'GitLab', repository: 'project (group/.../name)', path: 'GROUP/NAME', apiUrlFix: 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)' },
-  gitea: { name: 'Gitea', repository: 'repository (owner/name)', path: 'OWNER/NAME', apiUrlFix: 'pass --api-url (https://<host>/api/v1 for Gitea or Forgejo)' },
+  github: {
+    name: 'GitHub',
+    repository: 'repository (owner/name)',
+    path: 'OWNER/NAME',
+    apiUrlFix:
+      'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL',
+  },
+  gitlab: {
+    name: 'GitLab',
+    repository: 'project (group/.../name)',
+    path: 'GROUP/NAME',
+    apiUrlFix: 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)',
+  },
+  gitea: {
+    name: 'Gitea',
+    repository: 'repository (owner/name)',
+    path: 'OWNER/NAME',
+    apiUrlFix: 'pass --api-url (https://<host>/api/v1 for Gitea or Forgejo)',
+  },
 } as const;

@@ -7,7 +7,10 @@ export interface SourceRevision {
   readonly commit?: string;
   /** Uncommitted changes in the source tree: the render may not match any commit. */
   readonly dirty: boolean;
-  /** Where this repository's commits are shown, up to the id (`https://github.com/org/glidepath-gitops/commit/`), when known. */
+  /**
+   * Where this repository's commits are shown, up to the id (`https://github.com/org/glidepath-gitops/commit/`), when
+   * known.
+   */
   readonly commitUrlBase?: string;
 }
 
@@ -16,10 +19,19 @@ export async function sourceRevision(dir: string, commitUrlBase?: string): Promi
   const url = commitUrlBase === undefined ? {} : { commitUrlBase };
   // One process tells both: `# branch.oid <commit>` (`(initial)` before the first commit) and a line per change.
   // --no-optional-locks: only read; never refresh the index of a tree others are working in.
-  const status = await git.tryRun(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '--untracked-files=normal']);
+  const status = await git.tryRun([
+    '--no-optional-locks',
+    'status',
+    '--porcelain=v2',
+    '--branch',
+    '--untracked-files=normal',
+  ]);
   if (status.code === 0) {
     const lines = status.stdout.split('\n');
-    const commit = lines.find((l) => l.startsWith('# branch.oid '))?.slice('# branch.oid '.length).trim();
+    const commit = lines
+      .find((l) => l.startsWith('# branch.oid '))
+      ?.slice('# branch.oid '.length)
+      .trim();
     if (commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) return { dirty: false };
     return { commit, dirty: lines.some((l) => l.trim() !== '' && !l.startsWith('#')), ...url };
   }
@@ -33,7 +45,12 @@ export async function sourceRevision(dir: string, commitUrlBase?: string): Promi
  * GitHub Actions (GITHUB_SERVER_URL, GITHUB_REPOSITORY) or GitLab CI (CI_PROJECT_URL). Only https without credentials.
  */
 export function commitUrlBase(env: NodeJS.ProcessEnv, sourceUrl?: string): string | undefined {
-  const page = sourceUrl ?? env.CI_PROJECT_URL ?? (env.GITHUB_SERVER_URL !== undefined && env.GITHUB_REPOSITORY !== undefined ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : undefined);
+  const page =
+    sourceUrl ??
+    env.CI_PROJECT_URL ??
+    (env.GITHUB_SERVER_URL !== undefined && env.GITHUB_REPOSITORY !== undefined
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}`
+      : undefined);
   if (page === undefined || !/^https:\/\/[^/@\s]+\/[^\s?#]+$/.test(page)) return undefined;
   const root = page.replace(/\/+$/, '').replace(/\.git$/, '');
   // GitLab's pages live under `/-/`; GitHub's do not.
@@ -42,7 +59,8 @@ export function commitUrlBase(env: NodeJS.ProcessEnv, sourceUrl?: string): strin
 }
 
 export function describeSource(source: SourceRevision): string {
-  if (source.commit === undefined) return `version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`;
+  if (source.commit === undefined)
+    return `version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`;
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
 }
 

@@ -36,7 +36,11 @@ export function refuseCleartext(url: string, what: string, variable: string, all
  * Refuses a cluster whose pushed or written text holds a provider token (or a token's Basic forms): any token the
  * run was given, whichever provider the cluster uses, since `none` pushes with no token of its own.
  */
-export function refuseTokenIn(cluster: string, tokens: Readonly<Record<string, string | undefined>>, texts: readonly (string | undefined)[]): void {
+export function refuseTokenIn(
+  cluster: string,
+  tokens: Readonly<Record<string, string | undefined>>,
+  texts: readonly (string | undefined)[],
+): void {
   for (const [variable, token] of Object.entries(tokens)) {
     if (token === undefined || token === '') continue;
     const forms = secretForms(token);

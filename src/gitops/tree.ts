@@ -48,7 +48,8 @@ export function folderIn(entries: readonly TreeEntry[], folder: string): FolderL
         `${path} in the gitops repo is a ${mode === '120000' ? 'symbolic link' : type}, not a folder; glidepath would not stay inside ${folder}`,
         `replace ${path} with a real folder in the gitops repo, or choose another gitops.path`,
       );
-    } else if (type === 'blob' && mode !== '120000' && path.startsWith(`${folder}/`)) blobs.push({ id, path: path.slice(folder.length + 1) });
+    } else if (type === 'blob' && mode !== '120000' && path.startsWith(`${folder}/`))
+      blobs.push({ id, path: path.slice(folder.length + 1) });
   }
   return { ...(treeId !== undefined ? { treeId } : {}), blobs };
 }
@@ -76,7 +77,9 @@ export async function readBlobs(cache: BareCache, ids: readonly string[]): Promi
 export function folderTreeId(files: readonly FolderFile[]): string | undefined {
   if (files.length === 0) return undefined;
   const sorted = [...files].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
-  const body = Buffer.concat(sorted.flatMap((f) => [Buffer.from(`100644 ${f.path}\0`), gitObjectId('blob', Buffer.from(f.content, 'utf8'))]));
+  const body = Buffer.concat(
+    sorted.flatMap((f) => [Buffer.from(`100644 ${f.path}\0`), gitObjectId('blob', Buffer.from(f.content, 'utf8'))]),
+  );
   return gitObjectId('tree', body).toString('hex');
 }
 
@@ -90,11 +93,16 @@ function gitObjectId(type: string, body: Buffer): Buffer {
 }
 
 /** The object ids of `<commit>:<path>` specs in one `cat-file --batch-check`; a missing path maps to undefined. */
-export async function resolveSpecs(cache: BareCache, specs: readonly string[]): Promise<Map<string, string | undefined>> {
+export async function resolveSpecs(
+  cache: BareCache,
+  specs: readonly string[],
+): Promise<Map<string, string | undefined>> {
   const unique = [...new Set(specs)];
   const ids = new Map<string, string | undefined>();
   if (unique.length === 0) return ids;
-  const out = await cache.git.run(['cat-file', '--batch-check=%(objectname)'], { input: unique.map((s) => `${s}\n`).join('') });
+  const out = await cache.git.run(['cat-file', '--batch-check=%(objectname)'], {
+    input: unique.map((s) => `${s}\n`).join(''),
+  });
   const lines = out.split('\n');
   unique.forEach((spec, i) => {
     const line = lines[i] ?? '';
@@ -103,11 +111,19 @@ export async function resolveSpecs(cache: BareCache, specs: readonly string[]): 
   return ids;
 }
 
-/** For each `[tip, other]` pair, the paths that differ between the two commits, in one `diff-tree --stdin`. Tips must differ. */
-export async function changedPaths(cache: BareCache, pairs: readonly (readonly [string, string])[]): Promise<Map<string, string[]>> {
+/**
+ * For each `[tip, other]` pair, the paths that differ between the two commits, in one `diff-tree --stdin`. Tips must
+ * differ.
+ */
+export async function changedPaths(
+  cache: BareCache,
+  pairs: readonly (readonly [string, string])[],
+): Promise<Map<string, string[]>> {
   const changes = new Map<string, string[]>(pairs.map(([tip]) => [tip, []]));
   if (pairs.length === 0) return changes;
-  const out = await cache.git.run(['diff-tree', '--stdin', '-r', '--name-only', '--no-renames', '-z'], { input: pairs.map(([a, b]) => `${a} ${b}\n`).join('') });
+  const out = await cache.git.run(['diff-tree', '--stdin', '-r', '--name-only', '--no-renames', '-z'], {
+    input: pairs.map(([a, b]) => `${a} ${b}\n`).join(''),
+  });
   let current: string[] | undefined;
   for (const token of out.split('\0')) {
     if (token === '') continue;
@@ -141,9 +157,20 @@ export interface FolderCommit {
  * the cache's own (`refs/glidepath/last-build`). A commit is dated now, or, `datedAsParent` (a dry run, which
  * pushes nothing), at its parent's commit time: then the same render on the same parent is the same commit.
  */
-export async function writeFolderCommits(cache: BareCache, commits: readonly FolderCommit[], identity: CommitIdentity, options: { datedAsParent?: boolean } = {}): Promise<string[]> {
+export async function writeFolderCommits(
+  cache: BareCache,
+  commits: readonly FolderCommit[],
+  identity: CommitIdentity,
+  options: { datedAsParent?: boolean } = {},
+): Promise<string[]> {
   if (commits.length === 0) return [];
-  const parentTimes = options.datedAsParent === true ? await commitTimes(cache, commits.map((c) => c.parent)) : new Map<string, string>();
+  const parentTimes =
+    options.datedAsParent === true
+      ? await commitTimes(
+          cache,
+          commits.map((c) => c.parent),
+        )
+      : new Map<string, string>();
   const person = `${oneLine(identity.name)} <${oneLine(identity.email)}>`;
   const chunks: Buffer[] = [];
   const data = (text: string) => {
@@ -168,14 +195,24 @@ export async function writeFolderCommits(cache: BareCache, commits: readonly Fol
   chunks.push(Buffer.from('done\n'));
   const out = await cache.git.run(args, { input: Buffer.concat(chunks) });
   const ids = out.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
-  if (ids.length !== commits.length) throw new GitCommandError(args, { code: 0, stdout: out, stderr: `fast-import returned ${ids.length} of ${commits.length} commits` });
+  if (ids.length !== commits.length)
+    throw new GitCommandError(args, {
+      code: 0,
+      stdout: out,
+      stderr: `fast-import returned ${ids.length} of ${commits.length} commits`,
+    });
   return ids;
 }
 
 /** Each commit's committer time (seconds since the epoch), in one process. */
 async function commitTimes(cache: BareCache, commits: readonly string[]): Promise<Map<string, string>> {
   const out = await cache.git.run(['log', '--no-walk=unsorted', '--format=%H %ct', ...new Set(commits)]);
-  return new Map(out.split('\n').filter((l) => l !== '').map((l) => l.split(' ') as [string, string]));
+  return new Map(
+    out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.split(' ') as [string, string]),
+  );
 }
 
 function oneLine(text: string): string {

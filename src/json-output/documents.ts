@@ -10,7 +10,9 @@ import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 import type { VerifyReport } from '../verify/run';
 import type { CheckLiveDocument, DiffDocument, PrDocument, SynthDocument, VerifyDocument } from './shapes';
 
-export function verifyJson(reports: readonly { readonly report: VerifyReport; readonly file: string }[]): VerifyDocument {
+export function verifyJson(
+  reports: readonly { readonly report: VerifyReport; readonly file: string }[],
+): VerifyDocument {
   const clusters = reports.map(({ report, file }) => ({
     cluster: report.cluster,
     file,
@@ -32,14 +34,25 @@ export function verifyJson(reports: readonly { readonly report: VerifyReport; re
     schema: 'glidepath.verify/v1',
     ok: violations === 0,
     clusters,
-    totals: { clusters: clusters.length, objects: sum((c) => c.objects), checks: sum((c) => c.checks), violations, warnings: sum((c) => c.warnings.length) },
+    totals: {
+      clusters: clusters.length,
+      objects: sum((c) => c.objects),
+      checks: sum((c) => c.checks),
+      violations,
+      warnings: sum((c) => c.warnings.length),
+    },
   };
 }
 
 function reviewParts(review: Review): Pick<DiffDocument, 'folders' | 'objects' | 'files'> {
   return {
     folders: [...review.folders],
-    objects: review.objects.map(({ change, kind, namespace, name }) => ({ change, kind, ...(namespace !== undefined ? { namespace } : {}), name })),
+    objects: review.objects.map(({ change, kind, namespace, name }) => ({
+      change,
+      kind,
+      ...(namespace !== undefined ? { namespace } : {}),
+      name,
+    })),
     files: review.files.map(({ folder, path, change }) => ({ folder, path, change })),
   };
 }
@@ -75,7 +88,11 @@ export function prJson(outcomes: readonly ClusterOutcome[], dryRun: boolean): Pr
   const clusters = outcomes.map((outcome): PrDocument['clusters'][number] => {
     if (outcome.error !== undefined || outcome.result === undefined) {
       const error = outcome.error ?? new Error('no result');
-      return { cluster: outcome.cluster, state: 'failed', error: { message: error.message, ...(error instanceof GlidepathError ? { fix: error.fix } : {}) } };
+      return {
+        cluster: outcome.cluster,
+        state: 'failed',
+        error: { message: error.message, ...(error instanceof GlidepathError ? { fix: error.fix } : {}) },
+      };
     }
     const r = outcome.result;
     const change = r.pullRequest;
@@ -98,14 +115,24 @@ export function prJson(outcomes: readonly ClusterOutcome[], dryRun: boolean): Pr
   return { schema: 'glidepath.pr/v1', dryRun, ok: clusters.every((c) => c.state !== 'failed'), clusters };
 }
 
-export function checkLiveJson(cluster: string, file: string, context: string | undefined, findings: readonly Finding[]): CheckLiveDocument {
+export function checkLiveJson(
+  cluster: string,
+  file: string,
+  context: string | undefined,
+  findings: readonly Finding[],
+): CheckLiveDocument {
   return {
     schema: 'glidepath.check-live/v1',
     cluster,
     file,
     ...(context !== undefined ? { context } : {}),
     ready: findings.every((f) => f.ok),
-    findings: findings.map(({ subject, ok, detail, fix }) => ({ subject, ok, detail, ...(fix !== undefined ? { fix } : {}) })),
+    findings: findings.map(({ subject, ok, detail, fix }) => ({
+      subject,
+      ok,
+      detail,
+      ...(fix !== undefined ? { fix } : {}),
+    })),
   };
 }
 
@@ -119,7 +146,11 @@ export interface SynthJsonCluster {
   readonly summary?: { readonly prerequisites: readonly Prerequisite[]; readonly budget: BudgetSummaryInput };
 }
 
-export function synthJson(out: string, clusters: readonly SynthJsonCluster[], changes?: readonly string[]): SynthDocument {
+export function synthJson(
+  out: string,
+  clusters: readonly SynthJsonCluster[],
+  changes?: readonly string[],
+): SynthDocument {
   return {
     schema: 'glidepath.synth/v1',
     out,

@@ -28,7 +28,11 @@ export const verifyDocument = z
           file: z.string().meta({ description: 'the cluster file, as given' }),
           objects: count,
           checks: count,
-          families: z.array(z.object({ family: z.string(), objects: count, checks: count, violations: count, warnings: count }).strict()),
+          families: z.array(
+            z
+              .object({ family: z.string(), objects: count, checks: count, violations: count, warnings: count })
+              .strict(),
+          ),
           violations: z.array(violation),
           warnings: z.array(violation).meta({ description: 'worth a look; they do not fail verify' }),
         })
@@ -64,11 +68,15 @@ export const diffDocument = z
     base: z.string().meta({ description: 'the base branch compared against' }),
     baseCommit: z.string().meta({ description: 'the commit of the base branch compared against' }),
     changed: z.boolean().meta({ description: 'true when the render differs from the base (diff --exit-code exits 3)' }),
-    folders: z.array(z.string()).meta({ description: 'the owned folders: the manifests folder, then the helm values folder if any' }),
+    folders: z
+      .array(z.string())
+      .meta({ description: 'the owned folders: the manifests folder, then the helm values folder if any' }),
     objects: z.array(objectChange),
     files: z.array(fileChange),
     notes: z.array(z.string()),
-    markdown: z.string().meta({ description: 'the review as the text output prints it (for a job summary or a comment)' }),
+    markdown: z
+      .string()
+      .meta({ description: 'the review as the text output prints it (for a job summary or a comment)' }),
   })
   .strict()
   .meta({ title: 'glidepath diff --json' });
@@ -95,10 +103,19 @@ export const prDocument = z
               "the commit pushed; in a dry run, the commit built and not pushed, dated at its parent's commit time so that the same render on the same base gives the same id (a real run dates its commit when it runs, so its id differs)",
           }),
           pushed: z.boolean().optional(),
-          url: z.string().optional().meta({ description: 'the pull or merge request (for provider none: the compare page, when known)' }),
-          number: z.number().int().optional().meta({ description: "GitHub's pull request number, GitLab's merge request iid" }),
+          url: z
+            .string()
+            .optional()
+            .meta({ description: 'the pull or merge request (for provider none: the compare page, when known)' }),
+          number: z
+            .number()
+            .int()
+            .optional()
+            .meta({ description: "GitHub's pull request number, GitLab's merge request iid" }),
           objects: z.array(objectChange).optional(),
-          closed: z.array(z.object({ number: z.number().int(), url: z.string(), branch: z.string() }).strict()).optional(),
+          closed: z
+            .array(z.object({ number: z.number().int(), url: z.string(), branch: z.string() }).strict())
+            .optional(),
           notes: z.array(z.string()).optional(),
           error: z.object({ message: z.string(), fix: z.string().optional() }).strict().optional(),
         })
@@ -118,7 +135,9 @@ export const checkLiveDocument = z
     findings: z.array(
       z
         .object({
-          subject: z.string().meta({ description: 'what was checked, e.g. ConfigMap argo-rollouts/argo-rollouts-notification-configmap' }),
+          subject: z.string().meta({
+            description: 'what was checked, e.g. ConfigMap argo-rollouts/argo-rollouts-notification-configmap',
+          }),
           ok: z.boolean(),
           detail: z.string(),
           fix: z.string().optional(),
@@ -167,17 +186,28 @@ export const synthDocument = z
     schema: z.literal('glidepath.synth/v1'),
     out: z.string().meta({ description: 'the output folder' }),
     written: z.boolean().meta({ description: 'false for --check, which writes nothing' }),
-    changes: z.array(z.string()).optional().meta({ description: '--check: what a synth would change in the output folder (empty: up to date)' }),
+    changes: z
+      .array(z.string())
+      .optional()
+      .meta({ description: '--check: what a synth would change in the output folder (empty: up to date)' }),
     clusters: z.array(
       z
         .object({
           cluster: z.string(),
           folder: z.string().meta({ description: '<out>/<cluster>' }),
           files: z.array(z.string()).meta({ description: 'the manifests of the folder' }),
-          valuesFolder: z.string().optional().meta({ description: 'the folder of the helm values files, when the cluster has any' }),
+          valuesFolder: z
+            .string()
+            .optional()
+            .meta({ description: 'the folder of the helm values files, when the cluster has any' }),
           valuesFiles: z.array(z.string()),
-          prerequisites: z.array(prerequisite).optional().meta({ description: '--summary: what must be true on the cluster for facts to flow' }),
-          budget: budget.optional().meta({ description: '--summary: the growth of the notified annotation on one tracked Rollout' }),
+          prerequisites: z
+            .array(prerequisite)
+            .optional()
+            .meta({ description: '--summary: what must be true on the cluster for facts to flow' }),
+          budget: budget
+            .optional()
+            .meta({ description: '--summary: the growth of the notified annotation on one tracked Rollout' }),
         })
         .strict(),
     ),

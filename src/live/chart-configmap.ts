@@ -27,7 +27,12 @@ function labelledVersion(chartLabel: string | undefined, chart: string): string 
   return chartLabel?.startsWith(`${chart}-`) ? chartLabel.slice(chart.length + 1) : undefined;
 }
 
-export function chartConfigMapFindings(subject: string, live: Json, owner: Owner, expected: ExpectedNotifications): Finding[] {
+export function chartConfigMapFindings(
+  subject: string,
+  live: Json,
+  owner: Owner,
+  expected: ExpectedNotifications,
+): Finding[] {
   const findings: Finding[] = [];
   if (owner.helmRelease === undefined) {
     findings.push(
@@ -39,16 +44,23 @@ export function chartConfigMapFindings(subject: string, live: Json, owner: Owner
     );
   } else {
     const version = labelledVersion(owner.helmChart, expected.chart) ?? expected.chartVersion;
-    const cannot = version === undefined || !/^\d+\.\d+\.\d+/.test(version) ? undefined : chartCannotCarry(expected.chart, version);
+    const cannot =
+      version === undefined || !/^\d+\.\d+\.\d+/.test(version) ? undefined : chartCannotCarry(expected.chart, version);
     findings.push(
-      cannot === undefined ? ok(subject, describeOwner(owner)) : problem(subject, `${describeOwner(owner)}: ${cannot}`, `upgrade that release's chart`),
+      cannot === undefined
+        ? ok(subject, describeOwner(owner))
+        : problem(subject, `${describeOwner(owner)}: ${cannot}`, `upgrade that release's chart`),
     );
   }
   const data = (live.data ?? {}) as Record<string, string>;
   const missing = expected.dataKeys.filter((key) => data[key] === undefined).sort();
   if (missing.length > 0) {
     findings.push(
-      problem(subject, `lacks glidepath's keys ${missing.join(', ')}: the release does not use glidepath's values file, or not last`, addValuesFile(expected)),
+      problem(
+        subject,
+        `lacks glidepath's keys ${missing.join(', ')}: the release does not use glidepath's values file, or not last`,
+        addValuesFile(expected),
+      ),
     );
   }
   return findings;

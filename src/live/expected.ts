@@ -3,13 +3,21 @@ import type { NotificationsEngine } from '../config/engine-keys';
 import type { ClusterConfig } from '../config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from '../notifications/engine-facts';
 import { clusterNotificationConfigMaps, type Delivery } from '../notifications/cluster/cluster-notifications';
-import { CHART_OF, chartConfigMapAdvice, valuesFileName, type NotificationsChartName } from '../notifications/helm/chart-values';
+import {
+  CHART_OF,
+  chartConfigMapAdvice,
+  valuesFileName,
+  type NotificationsChartName,
+} from '../notifications/helm/chart-values';
 import { configMapData, loadConfigData } from '../notifications/model/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
 
 /** The Secret each engine substitutes `$key` from. */
-const NOTIFICATION_SECRETS: Readonly<Record<NotificationsEngine, string>> = { rollouts: ROLLOUTS_NOTIFICATION_SECRET, argocd: ARGOCD_NOTIFICATIONS_SECRET };
+const NOTIFICATION_SECRETS: Readonly<Record<NotificationsEngine, string>> = {
+  rollouts: ROLLOUTS_NOTIFICATION_SECRET,
+  argocd: ARGOCD_NOTIFICATIONS_SECRET,
+};
 
 /** The argo-helm chart that renders the same ConfigMap by default, and what stops it at the cluster's chart version. */
 function chartSwitch(config: ClusterConfig, engine: NotificationsEngine, configMap: string): string {
@@ -38,7 +46,10 @@ export interface ExpectedNotifications {
 }
 
 /** The notifications ConfigMaps the render holds, with the Secret keys they reference. */
-export function expectedNotifications(config: ClusterConfig, manifests: readonly RenderedFile[]): ExpectedNotifications[] {
+export function expectedNotifications(
+  config: ClusterConfig,
+  manifests: readonly RenderedFile[],
+): ExpectedNotifications[] {
   const targets: [EngineMode, NotificationsEngine, string, ExpectedNotifications['engine']][] = [
     [ROLLOUTS_MODE, 'rollouts', config.rollouts.namespace, 'Argo Rollouts'],
     [ARGOCD_MODE, 'argocd', config.argocd.namespace, 'Argo CD'],
@@ -51,20 +62,24 @@ export function expectedNotifications(config: ClusterConfig, manifests: readonly
     if (file === undefined && configMap.delivery !== 'helm-values') return [];
     const data = file === undefined ? configMap.data : configMapData(file.content, mode.configMapName);
     const loaded = loadConfigData(data);
-    const referenced = [...loaded.services.values()].flatMap((service) => service.secretReferences.map((key) => `$${key}`));
-    return [{
-      engine,
-      namespace,
-      configMap: mode.configMapName,
-      dataKeys: Object.keys(data),
-      context: loaded.context,
-      secret: NOTIFICATION_SECRETS[key],
-      secretKeys: [...new Set(referenced.map((reference) => reference.slice(1)))].sort(),
-      chartSwitch: chartSwitch(config, key, mode.configMapName),
-      delivery: configMap.delivery,
-      chart: CHART_OF[key],
-      valuesFile: `${config.gitops.valuesPath}/${valuesFileName(configMap)}`,
-      chartVersion: key === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion,
-    }];
+    const referenced = [...loaded.services.values()].flatMap((service) =>
+      service.secretReferences.map((key) => `$${key}`),
+    );
+    return [
+      {
+        engine,
+        namespace,
+        configMap: mode.configMapName,
+        dataKeys: Object.keys(data),
+        context: loaded.context,
+        secret: NOTIFICATION_SECRETS[key],
+        secretKeys: [...new Set(referenced.map((reference) => reference.slice(1)))].sort(),
+        chartSwitch: chartSwitch(config, key, mode.configMapName),
+        delivery: configMap.delivery,
+        chart: CHART_OF[key],
+        valuesFile: `${config.gitops.valuesPath}/${valuesFileName(configMap)}`,
+        chartVersion: key === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion,
+      },
+    ];
   });
 }

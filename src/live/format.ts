@@ -8,6 +8,8 @@ export function formatFindings(header: string, findings: readonly Finding[]): st
     if (!finding.ok && finding.fix) lines.push(`        fix: ${finding.fix}`);
   }
   const problems = findings.filter((f) => !f.ok).length;
-  lines.push(problems === 0 ? 'ready: every check passed' : `not ready: ${problems} problem${problems === 1 ? '' : 's'} to fix`);
+  lines.push(
+    problems === 0 ? 'ready: every check passed' : `not ready: ${problems} problem${problems === 1 ? '' : 's'} to fix`,
+  );
   return lines;
 }

@@ -8,7 +8,8 @@ import { launch, type LaunchResult } from '../launcher';
 export type Json = Record<string, unknown>;
 
 /** What a read returned: the object, nothing (NotFound), or why it could not be read. */
-export type ReadResult<T> = { readonly found: true; readonly value: T } | { readonly found: false; readonly reason?: string };
+export type ReadResult<T> =
+  { readonly found: true; readonly value: T } | { readonly found: false; readonly reason?: string };
 
 const SECRET_KEYS_TEMPLATE = '{{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TIMEOUT_MS = 30_000;
@@ -20,13 +21,27 @@ export class Kubectl {
   ) {}
 
   /** `kubectl get <resource> [name] (-n ns | -A) [-l selector] -o json`. */
-  async getJson(resource: string, options: { name?: string; namespace?: string; selector?: string }): Promise<ReadResult<Json>> {
-    const result = await this.get([resource, ...(options.name ? [options.name] : []), ...scope(options.namespace), ...(options.selector ? ['-l', options.selector] : []), '-o', 'json']);
+  async getJson(
+    resource: string,
+    options: { name?: string; namespace?: string; selector?: string },
+  ): Promise<ReadResult<Json>> {
+    const result = await this.get([
+      resource,
+      ...(options.name ? [options.name] : []),
+      ...scope(options.namespace),
+      ...(options.selector ? ['-l', options.selector] : []),
+      '-o',
+      'json',
+    ]);
     if (!result.found) return result;
     try {
       return { found: true, value: JSON.parse(result.value) as Json };
     } catch {
-      throw new GlidepathError(`kubectl get ${resource} printed no JSON`, 'run the same kubectl command by hand to see what it prints', false);
+      throw new GlidepathError(
+        `kubectl get ${resource} printed no JSON`,
+        'run the same kubectl command by hand to see what it prints',
+        false,
+      );
     }
   }
 
@@ -50,20 +65,40 @@ export class Kubectl {
   async discover(): Promise<void> {
     const named = this.context ?? (await this.currentContext());
     const argv = ['get', '--raw', '/api'];
-    const result = await this.launch([...(this.context ? ['--context', this.context] : []), ...argv, '--request-timeout=20s']);
+    const result = await this.launch([
+      ...(this.context ? ['--context', this.context] : []),
+      ...argv,
+      '--request-timeout=20s',
+    ]);
     const fix = `check the server and the credentials of that context: kubectl --context ${named} cluster-info`;
-    const cannot = (why: string) => new GlidepathError(`cannot reach a Kubernetes API through kubectl context ${named}: ${why}`, fix, false);
+    const cannot = (why: string) =>
+      new GlidepathError(`cannot reach a Kubernetes API through kubectl context ${named}: ${why}`, fix, false);
     const text = result.stderr.toString('utf8').trim();
     if (result.code === 0) {
       const body = result.stdout.toString('utf8');
       if (isApiVersions(body)) return;
-      throw cannot(`its server answers /api with ${body.trim() === '' ? 'nothing' : `"${firstLine(body.trim()).slice(0, 60)}"`}, not Kubernetes API discovery`);
+      throw cannot(
+        `its server answers /api with ${body.trim() === '' ? 'nothing' : `"${firstLine(body.trim()).slice(0, 60)}"`}, not Kubernetes API discovery`,
+      );
     }
-    if (/context .*(does not exist|not found)/.test(text)) throw new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true);
+    if (/context .*(does not exist|not found)/.test(text))
+      throw new GlidepathError(
+        firstLine(text).replace(/^error: /, ''),
+        'kubectl config get-contexts lists the contexts of your kubeconfig',
+        true,
+      );
     if (/localhost:8080/.test(text) && this.context === undefined) throw noKubeconfig();
     if (/x509|certificate|tls:|TLS handshake/i.test(text)) throw cannot(`TLS failed (${lastLine(text)})`);
-    if (/NotFound|could not find the requested resource|\b404\b/.test(text)) throw cannot('its server answers 404 on /api: it is not a Kubernetes API server (or the server URL has a wrong path)');
-    if (/Unable to connect|dial tcp|connection refused|no such host|i\/o timeout|deadline exceeded|Client\.Timeout|network is unreachable/i.test(text) || result.signal !== null) {
+    if (/NotFound|could not find the requested resource|\b404\b/.test(text))
+      throw cannot(
+        'its server answers 404 on /api: it is not a Kubernetes API server (or the server URL has a wrong path)',
+      );
+    if (
+      /Unable to connect|dial tcp|connection refused|no such host|i\/o timeout|deadline exceeded|Client\.Timeout|network is unreachable/i.test(
+        text,
+      ) ||
+      result.signal !== null
+    ) {
       throw cannot(`unreachable (${lastLine(text) || `no answer within ${TIMEOUT_MS / 1000} s`})`);
     }
     throw cannot(`discovery failed (${lastLine(text) || `exit code ${result.code}`})`);
@@ -79,10 +114,21 @@ export class Kubectl {
 
   private async launch(argv: readonly string[]): Promise<LaunchResult> {
     try {
-      return await launch({ command: this.binary, args: [...argv], cwd: process.cwd(), env: process.env, input: '', timeoutMs: TIMEOUT_MS });
+      return await launch({
+        command: this.binary,
+        args: [...argv],
+        cwd: process.cwd(),
+        env: process.env,
+        input: '',
+        timeoutMs: TIMEOUT_MS,
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new GlidepathError(`${this.binary} is not on PATH`, 'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH', false);
+        throw new GlidepathError(
+          `${this.binary} is not on PATH`,
+          'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH',
+          false,
+        );
       }
       throw error;
     }
@@ -94,13 +140,26 @@ export class Kubectl {
     if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
     const text = result.stderr.toString('utf8').trim();
     if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };
-    if (/doesn't have a resource type/.test(text)) return { found: false, reason: 'its CustomResourceDefinition is not installed' };
-    if (/Forbidden|forbidden/.test(text)) return { found: false, reason: `forbidden: your kubeconfig user may not read it (${firstLine(text)})` };
+    if (/doesn't have a resource type/.test(text))
+      return { found: false, reason: 'its CustomResourceDefinition is not installed' };
+    if (/Forbidden|forbidden/.test(text))
+      return { found: false, reason: `forbidden: your kubeconfig user may not read it (${firstLine(text)})` };
     if (/context .*(does not exist|not found)/.test(text)) {
-      throw new GlidepathError(firstLine(text).replace(/^error: /, ''), 'kubectl config get-contexts lists the contexts of your kubeconfig', true);
+      throw new GlidepathError(
+        firstLine(text).replace(/^error: /, ''),
+        'kubectl config get-contexts lists the contexts of your kubeconfig',
+        true,
+      );
     }
-    const ending = result.signal !== null ? `stopped by ${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}` : `exit code ${result.code}`;
-    throw new GlidepathError(`kubectl ${argv.join(' ')} failed: ${firstLine(text) || ending}`, 'check that the cluster is reachable: kubectl cluster-info', false);
+    const ending =
+      result.signal !== null
+        ? `stopped by ${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}`
+        : `exit code ${result.code}`;
+    throw new GlidepathError(
+      `kubectl ${argv.join(' ')} failed: ${firstLine(text) || ending}`,
+      'check that the cluster is reachable: kubectl cluster-info',
+      false,
+    );
   }
 }
 

@@ -32,9 +32,15 @@ export function ownerOf(object: Json, trackingLabels: readonly string[] = DEFAUL
   // name into the tracking label. Helm charts also set app.kubernetes.io/instance, to the release name: on a Helm
   // object that label says nothing about Argo CD.
   const label = trackingLabels.find((key) => labels[key] !== undefined && !(helm && key === INSTANCE_LABEL));
-  const application = trackingId !== undefined ? trackingId.split(':')[0] : label !== undefined ? labels[label] : undefined;
+  const application =
+    trackingId !== undefined ? trackingId.split(':')[0] : label !== undefined ? labels[label] : undefined;
   return {
-    ...(application ? { argocdApplication: application, trackedBy: trackingId !== undefined ? ('annotation' as const) : ('label' as const) } : {}),
+    ...(application
+      ? {
+          argocdApplication: application,
+          trackedBy: trackingId !== undefined ? ('annotation' as const) : ('label' as const),
+        }
+      : {}),
     ...(helm ? { helmRelease: annotations['meta.helm.sh/release-name'] ?? labels[INSTANCE_LABEL] ?? '(unnamed)' } : {}),
     ...(helm && labels['helm.sh/chart'] ? { helmChart: labels['helm.sh/chart'] } : {}),
     glidepath: labels[MANAGED_BY] === 'glidepath-gitops',
@@ -44,7 +50,11 @@ export function ownerOf(object: Json, trackingLabels: readonly string[] = DEFAUL
 export function describeOwner(owner: Owner): string {
   const parts: string[] = [];
   if (owner.glidepath) parts.push('rendered by glidepath');
-  if (owner.helmRelease) parts.push(`rendered by the Helm release ${owner.helmRelease}${owner.helmChart ? ` (chart ${owner.helmChart})` : ''}`);
-  if (owner.argocdApplication) parts.push(`tracked by the Argo CD Application ${owner.argocdApplication} (${owner.trackedBy})`);
+  if (owner.helmRelease)
+    parts.push(
+      `rendered by the Helm release ${owner.helmRelease}${owner.helmChart ? ` (chart ${owner.helmChart})` : ''}`,
+    );
+  if (owner.argocdApplication)
+    parts.push(`tracked by the Argo CD Application ${owner.argocdApplication} (${owner.trackedBy})`);
   return parts.length === 0 ? 'owned by nobody (no Argo CD tracking, no Helm labels)' : parts.join(', ');
 }

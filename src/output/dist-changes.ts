@@ -26,8 +26,11 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
   }
   const rendered = new Set(clusters.map((c) => c.name));
   // With --cluster, only a rendered cluster's values folder that it no longer has would go.
-  const retired = (name: string) => scope === 'whole' || renderedClusters.some((c) => valuesFolderName(c.name) === name);
-  for (const name of clusterFolders(outDir).filter((n) => !rendered.has(n) && Object.hasOwn(recorded, n) && retired(n))) {
+  const retired = (name: string) =>
+    scope === 'whole' || renderedClusters.some((c) => valuesFolderName(c.name) === name);
+  for (const name of clusterFolders(outDir).filter(
+    (n) => !rendered.has(n) && Object.hasOwn(recorded, n) && retired(n),
+  )) {
     for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
   }
   return changes;

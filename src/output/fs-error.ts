@@ -31,14 +31,20 @@ export class FileSystemError extends Error {
     /** What to do about it, when the cause alone does not tell. */
     hint?: string,
   ) {
-    super(`${path}: ${action}: ${CAUSES[code] ?? 'the operation failed'} (${code})${hint !== undefined ? `; ${hint}` : ''}`);
+    super(
+      `${path}: ${action}: ${CAUSES[code] ?? 'the operation failed'} (${code})${hint !== undefined ? `; ${hint}` : ''}`,
+    );
     this.name = 'FileSystemError';
   }
 }
 
 /** An error from node:fs, with its errno code. */
 export function isErrnoError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!);
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!)
+  );
 }
 
 /** Runs one file-system operation on `path`; its failure becomes a FileSystemError naming `path`. */

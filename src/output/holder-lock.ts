@@ -83,7 +83,10 @@ function* lockSteps(site: LockSite, options: LockOptions): Generator<number, () 
     const stale = isStale(seen);
     if (stale && breakStale(site, seen.content, line)) continue;
     if (Date.now() >= deadline) throw stale ? breakHeldError(site, seen, waitMs) : heldError(site, seen, waitMs);
-    if (!told && !stale) options.onWait?.(`${site.subject}: ${holderPhrase(seen)} is ${site.activity}; waiting up to ${duration(waitMs)} for it to finish${otherHostNote(site, seen)}`);
+    if (!told && !stale)
+      options.onWait?.(
+        `${site.subject}: ${holderPhrase(seen)} is ${site.activity}; waiting up to ${duration(waitMs)} for it to finish${otherHostNote(site, seen)}`,
+      );
     told ||= !stale;
     yield options.pollMs ?? POLL_MS;
   }
@@ -93,11 +96,14 @@ function isStale(seen: Seen): boolean {
   return seen.holder === undefined ? seen.ageMs > UNFINISHED_MS : holderState(seen.holder) === 'gone';
 }
 
-/** Removes a dead holder's lock if it still names it: two runs may find it dead at once. False: another run is at it. */
+/**
+ * Removes a dead holder's lock if it still names it: two runs may find it dead at once. False: another run is at it.
+ */
 function breakStale(site: LockSite, staleContent: string, line: string): boolean {
   if (!tryCreate(site, site.breakPath, line)) {
     const breaker = read(site, site.breakPath);
-    if (breaker !== undefined && (breaker.ageMs > UNFINISHED_MS || isStale(breaker))) unlinkQuietly(site, site.breakPath);
+    if (breaker !== undefined && (breaker.ageMs > UNFINISHED_MS || isStale(breaker)))
+      unlinkQuietly(site, site.breakPath);
     return false;
   }
   try {
@@ -110,18 +116,26 @@ function breakStale(site: LockSite, staleContent: string, line: string): boolean
 
 function release(site: LockSite, line: string): void {
   // Only this run's lock: never one that another run took after breaking this one by mistake.
-  if (read(site, site.path)?.content === line) onPath(site.shown(site.path), 'cannot remove the lock', () => unlinkSync(site.path));
+  if (read(site, site.path)?.content === line)
+    onPath(site.shown(site.path), 'cannot remove the lock', () => unlinkSync(site.path));
 }
 
 function heldError(site: LockSite, seen: Seen, waitMs: number): LockHeldError {
   const lock = site.shown(site.path);
   const message = `${site.subject}: ${holderPhrase(seen)} is still ${site.activity} after ${duration(waitMs)} (lock ${lock})`;
   const holder = seen.holder;
-  if (holder === undefined) return new LockHeldError(message, `if no glidepath run is ${site.activity}, remove ${lock}`);
+  if (holder === undefined)
+    return new LockHeldError(message, `if no glidepath run is ${site.activity}, remove ${lock}`);
   if (holderState(holder) === 'other-host') {
-    return new LockHeldError(message, `a lock from another host is never broken automatically: if no glidepath run on ${holder.host} is ${site.activity}, remove ${lock}`);
+    return new LockHeldError(
+      message,
+      `a lock from another host is never broken automatically: if no glidepath run on ${holder.host} is ${site.activity}, remove ${lock}`,
+    );
   }
-  return new LockHeldError(message, `wait for it to finish and run again; if process ${holder.pid} is not a glidepath run (ps -p ${holder.pid}), remove ${lock}`);
+  return new LockHeldError(
+    message,
+    `wait for it to finish and run again; if process ${holder.pid} is not a glidepath run (ps -p ${holder.pid}), remove ${lock}`,
+  );
 }
 
 /** A dead holder's lock that another run is removing (and has not, after the whole wait: it was killed meanwhile). */
@@ -170,7 +184,10 @@ function read(site: LockSite, path: string): Seen | undefined {
   } catch (error) {
     if (isErrnoError(error) && error.code === 'ENOENT') return undefined;
     if (isErrnoError(error) && error.code === 'EISDIR') {
-      throw new LockHeldError(`${site.shown(path)}: is a folder, not a lock file (earlier versions locked the gitops cache with a folder)`, `if no glidepath run is ${site.activity}, remove it (rm -r ${site.shown(path)})`);
+      throw new LockHeldError(
+        `${site.shown(path)}: is a folder, not a lock file (earlier versions locked the gitops cache with a folder)`,
+        `if no glidepath run is ${site.activity}, remove it (rm -r ${site.shown(path)})`,
+      );
     }
     throw isErrnoError(error) ? new FileSystemError(site.shown(path), error.code, 'cannot read the lock') : error;
   }
@@ -180,6 +197,7 @@ function unlinkQuietly(site: LockSite, path: string): void {
   try {
     unlinkSync(path);
   } catch (error) {
-    if (!isErrnoError(error) || error.code !== 'ENOENT') throw isErrnoError(error) ? new FileSystemError(site.shown(path), error.code, 'cannot remove the lock') : error;
+    if (!isErrnoError(error) || error.code !== 'ENOENT')
+      throw isErrnoError(error) ? new FileSystemError(site.shown(path), error.code, 'cannot remove the lock') : error;
   }
 }

@@ -35,7 +35,12 @@ export function processStartTime(pid: number): string | undefined {
 /** This process as a lock holder, taking the lock now. */
 export function thisProcess(): LockHolder {
   const start = processStartTime(process.pid);
-  return { pid: process.pid, ...(start !== undefined ? { start } : {}), host: hostname(), since: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+  return {
+    pid: process.pid,
+    ...(start !== undefined ? { start } : {}),
+    host: hostname(),
+    since: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
 }
 
 export function holderLine(holder: LockHolder): string {
@@ -49,10 +54,21 @@ export function parseHolder(content: string): LockHolder | undefined {
   if (legacy !== null) return { pid: Number(legacy[1]), host: legacy[2]! };
   try {
     const data = JSON.parse(content) as Partial<Record<keyof LockHolder, unknown>>;
-    if (!Number.isSafeInteger(data.pid) || (data.pid as number) <= 0 || typeof data.host !== 'string' || data.host === '') return undefined;
+    if (
+      !Number.isSafeInteger(data.pid) ||
+      (data.pid as number) <= 0 ||
+      typeof data.host !== 'string' ||
+      data.host === ''
+    )
+      return undefined;
     if (data.start !== undefined && (typeof data.start !== 'string' || !/^\d+$/.test(data.start))) return undefined;
     if (data.since !== undefined && typeof data.since !== 'string') return undefined;
-    return { pid: data.pid as number, host: data.host, ...(data.start !== undefined ? { start: data.start } : {}), ...(data.since !== undefined ? { since: data.since } : {}) };
+    return {
+      pid: data.pid as number,
+      host: data.host,
+      ...(data.start !== undefined ? { start: data.start } : {}),
+      ...(data.since !== undefined ? { since: data.since } : {}),
+    };
   } catch {
     return undefined;
   }

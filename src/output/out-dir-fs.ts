@@ -1,5 +1,18 @@
 /** The file-system steps of writing an output folder, each failing with one line that names its path. */
-import { closeSync, fchmodSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, chmodSync, statSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  chmodSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { FileSystemError, isErrnoError, onPath } from './fs-error';

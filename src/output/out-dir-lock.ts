@@ -14,6 +14,13 @@ const WAIT_MS = 60_000;
 
 /** Takes the folder's lock, waiting for another run to finish; returns the function that releases it. */
 export function lockOutDir(outDir: string, options: LockOptions = {}): () => void {
-  const site = { path: join(outDir, LOCK), breakPath: join(outDir, LOCK_BREAK), subject: shownFolder(outDir), activity: 'writing it', shown, waitMs: WAIT_MS };
+  const site = {
+    path: join(outDir, LOCK),
+    breakPath: join(outDir, LOCK_BREAK),
+    subject: shownFolder(outDir),
+    activity: 'writing it',
+    shown,
+    waitMs: WAIT_MS,
+  };
   return lockSync(site, options);
 }

@@ -21,7 +21,9 @@ export function readRecord(outDir: string): OutRecord {
   const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
   const record = parseRecord(text);
   if (record === undefined) {
-    throw new ConfigError([`${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the folder); remove it, and check that the folder holds only glidepath's cluster folders`]);
+    throw new ConfigError([
+      `${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the folder); remove it, and check that the folder holds only glidepath's cluster folders`,
+    ]);
   }
   return record;
 }
@@ -36,11 +38,19 @@ function parseRecord(text: string): OutRecord | undefined {
   }
 }
 
-/** `clusters` as a record, if it names only entries of this folder: a record never makes glidepath replace anything outside it. */
+/**
+ * `clusters` as a record, if it names only entries of this folder: a record never makes glidepath replace anything
+ * outside it.
+ */
 export function validRecord(clusters: unknown): OutRecord | undefined {
   if (typeof clusters !== 'object' || clusters === null || Array.isArray(clusters)) return undefined;
   const entries = Object.entries(clusters);
-  if (!entries.every(([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName))) return undefined;
+  if (
+    !entries.every(
+      ([name, files]) => isPlainName(name) && !isOwnName(name) && Array.isArray(files) && files.every(isPlainName),
+    )
+  )
+    return undefined;
   return Object.fromEntries(entries) as OutRecord;
 }
 
@@ -52,14 +62,20 @@ export function mergedRecords(a: OutRecord, b: OutRecord): OutRecord {
 }
 
 export function writeRecord(outDir: string, record: OutRecord): void {
-  const sorted = Object.fromEntries(Object.keys(record).sort().map((name) => [name, [...record[name]!].sort()]));
+  const sorted = Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((name) => [name, [...record[name]!].sort()]),
+  );
   replaceFile(join(outDir, RECORD), `${JSON.stringify({ format: FORMAT, clusters: sorted }, null, 2)}\n`);
 }
 
 /** Entries of `outDir` glidepath did not write, as paths relative to it (folders end in `/`). */
 export function foreignEntries(outDir: string, record: OutRecord): string[] {
   const foreign: string[] = [];
-  for (const entry of onPath(shown(outDir), 'cannot list the folder', () => readdirSync(outDir, { withFileTypes: true }))) {
+  for (const entry of onPath(shown(outDir), 'cannot list the folder', () =>
+    readdirSync(outDir, { withFileTypes: true }),
+  )) {
     if (isOwnEntry(entry)) continue;
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (files === undefined || !entry.isDirectory()) {
@@ -67,8 +83,11 @@ export function foreignEntries(outDir: string, record: OutRecord): string[] {
       continue;
     }
     const folder = join(outDir, entry.name);
-    for (const inner of onPath(shown(folder), 'cannot list the folder', () => readdirSync(folder, { withFileTypes: true }))) {
-      if (!inner.isFile() || !files.includes(inner.name)) foreign.push(`${entry.name}/${inner.name}${inner.isDirectory() ? '/' : ''}`);
+    for (const inner of onPath(shown(folder), 'cannot list the folder', () =>
+      readdirSync(folder, { withFileTypes: true }),
+    )) {
+      if (!inner.isFile() || !files.includes(inner.name))
+        foreign.push(`${entry.name}/${inner.name}${inner.isDirectory() ? '/' : ''}`);
     }
   }
   return foreign.sort();
@@ -78,7 +97,9 @@ export function foreignEntries(outDir: string, record: OutRecord): string[] {
 export function refuseForeignEntries(outDir: string, record: OutRecord): void {
   const foreign = foreignEntries(outDir, record);
   if (foreign.length === 0) return;
-  const names = foreign.slice(0, MAX_NAMES_SHOWN).join(', ') + (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
+  const names =
+    foreign.slice(0, MAX_NAMES_SHOWN).join(', ') +
+    (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
   throw new ConfigError([
     `${shownFolder(outDir)}: holds ${names}, which glidepath did not write; it replaces only the cluster folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ${foreign.length === 1 ? 'that' : 'those'} away`,
   ]);

@@ -54,13 +54,17 @@ function readJournal(path: string): SwapJournal {
     const journal = JSON.parse(text) as SwapJournal;
     // Every name must be one entry of this folder: a journal never moves anything outside it.
     const entries = [...journal.replace, ...journal.retire];
-    const valid = entries.every((e) => isPlainName(e.name) && !isOwnName(e.name) && typeof e.old === 'string' && RETIRED_NAME.test(e.old))
-      && journal.replace.every((e) => typeof e.stage === 'string' && STAGED_NAME.test(e.stage));
+    const valid =
+      entries.every(
+        (e) => isPlainName(e.name) && !isOwnName(e.name) && typeof e.old === 'string' && RETIRED_NAME.test(e.old),
+      ) && journal.replace.every((e) => typeof e.stage === 'string' && STAGED_NAME.test(e.stage));
     if (valid && validRecord(journal.record) !== undefined) return journal;
   } catch {
     // reported below
   }
-  throw new ConfigError([`${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); remove it, then synth again`]);
+  throw new ConfigError([
+    `${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); remove it, then synth again`,
+  ]);
 }
 
 function finishSwap(outDir: string, journal: SwapJournal): void {
@@ -72,7 +76,8 @@ function finishSwap(outDir: string, journal: SwapJournal): void {
   }
   for (const { name, old } of journal.retire) {
     const target = join(outDir, name);
-    if (lstatOrUndefined(target) !== undefined && lstatOrUndefined(join(outDir, old)) === undefined) move(target, join(outDir, old));
+    if (lstatOrUndefined(target) !== undefined && lstatOrUndefined(join(outDir, old)) === undefined)
+      move(target, join(outDir, old));
   }
   writeRecord(outDir, journal.record);
   for (const { old } of [...journal.replace, ...journal.retire]) remove(join(outDir, old));

@@ -17,7 +17,12 @@ import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-j
  */
 export type WriteScope = 'whole' | 'clusters';
 
-export function writeDist(outDir: string, clusters: readonly RenderedCluster[], scope: WriteScope, options: LockOptions = {}): void {
+export function writeDist(
+  outDir: string,
+  clusters: readonly RenderedCluster[],
+  scope: WriteScope,
+  options: LockOptions = {},
+): void {
   makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
   try {
@@ -34,16 +39,25 @@ export function writeDist(outDir: string, clusters: readonly RenderedCluster[], 
   }
 }
 
-/** The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster name). */
+/**
+ * The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster
+ * name).
+ */
 export function valuesFolderName(cluster: string): string {
   return `${cluster}-values`;
 }
 
-/** The folders a render writes, each as a name and its files: every cluster's manifests, and its helm values when it has any. */
+/**
+ * The folders a render writes, each as a name and its files: every cluster's manifests, and its helm values when it has
+ * any.
+ */
 export function outputFolders(clusters: readonly RenderedCluster[]): RenderedCluster[] {
   return clusters.flatMap((c) => {
     const values = filesOf(c.files, 'values');
-    return [{ name: c.name, files: filesOf(c.files, 'manifests') }, ...(values.length > 0 ? [{ name: valuesFolderName(c.name), files: values }] : [])];
+    return [
+      { name: c.name, files: filesOf(c.files, 'manifests') },
+      ...(values.length > 0 ? [{ name: valuesFolderName(c.name), files: values }] : []),
+    ];
   });
 }
 
@@ -70,14 +84,24 @@ function journalFor(
   scope: WriteScope,
   renderedClusters: readonly RenderedCluster[],
 ): SwapJournal {
-  const rendered: Record<string, readonly string[]> = Object.fromEntries(clusters.map((c) => [c.name, c.files.map((f) => f.path)]));
+  const rendered: Record<string, readonly string[]> = Object.fromEntries(
+    clusters.map((c) => [c.name, c.files.map((f) => f.path)]),
+  );
   // With --cluster, a rendered cluster's values folder that this render no longer has goes too: glidepath wrote it.
-  const stale = new Set(renderedClusters.map((c) => valuesFolderName(c.name)).filter((name) => !Object.hasOwn(rendered, name)));
+  const stale = new Set(
+    renderedClusters.map((c) => valuesFolderName(c.name)).filter((name) => !Object.hasOwn(rendered, name)),
+  );
   const isRetired = (name: string) => !Object.hasOwn(rendered, name) && (scope === 'whole' || stale.has(name));
-  const kept = Object.fromEntries(Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name) && !isRetired(name)));
+  const kept = Object.fromEntries(
+    Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name) && !isRetired(name)),
+  );
   const retired = Object.keys(record).filter(isRetired);
   return {
-    replace: clusters.map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
+    replace: clusters.map((c) => ({
+      name: c.name,
+      stage: staged.get(c.name)!,
+      old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}`,
+    })),
     retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),
     record: { ...kept, ...rendered },
   };

@@ -23,7 +23,10 @@ const MINUTES_PER_DAY = 1_440;
 export interface BudgetAssumptions {
   /** Releases a day of one Rollout (a busy service; most release a few times a week). */
   readonly releasesPerDay: number;
-  /** State facts per release. Phase 0 saw 3 (Progressing, Paused, Healthy); more canary steps, scale and restart add some. */
+  /**
+   * State facts per release. Phase 0 saw 3 (Progressing, Paused, Healthy); more canary steps, scale and restart add
+   * some.
+   */
   readonly factsPerRelease: number;
   /** Keys right after a prune: the engine re-sends the current state at once (Phase 0: 32 keys became 2). */
   readonly keysAfterPrune: number;
@@ -38,7 +41,15 @@ export interface BudgetAssumptions {
  * a release-id of up to 40 characters, an 8-digit bucket. Every key is counted at this length.
  */
 export const ASSUMED_LONGEST_KEY: NotifiedKeyParts = {
-  oncePer: ['123456', 'Progressing', '12', '5d8f9c7b6d', 'false', 'invoices-api-2026-10-05-1a2b3c4d5e6f7a8b', '29834567'].join('/'),
+  oncePer: [
+    '123456',
+    'Progressing',
+    '12',
+    '5d8f9c7b6d',
+    'false',
+    'invoices-api-2026-10-05-1a2b3c4d5e6f7a8b',
+    '29834567',
+  ].join('/'),
   trigger: ROLLOUT_STATE_TRIGGER,
   conditionIndex: 0,
   service: RELAY_SERVICE,
@@ -72,7 +83,10 @@ export interface GrowthBudget {
   /** The engine keeps only its newest keys (NOTIFIED_HISTORY_MAX), on every write, prune or not. */
   readonly engineMaxKeys: number;
   readonly engineMaxBytes: number;
-  /** Hours from a prune until the map reaches the engine's cap (after which the oldest keys are evicted), at the maximum rate. */
+  /**
+   * Hours from a prune until the map reaches the engine's cap (after which the oldest keys are evicted), at the maximum
+   * rate.
+   */
   readonly hoursToEngineCap: number;
   /** The longest time between two scheduled prunes. */
   readonly maxHoursBetweenPrunes: number;

@@ -49,9 +49,11 @@ function isCollection(value: unknown): value is object {
 }
 
 function writeValue(value: unknown): string {
-  if (value === undefined || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') throw new NotSimple();
+  if (value === undefined || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol')
+    throw new NotSimple();
   if (typeof value === 'number' && !Number.isFinite(value)) throw new NotSimple();
-  if (isCollection(value) && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) throw new NotSimple();
+  if (isCollection(value) && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype)
+    throw new NotSimple();
   return isCollection(value) ? (Array.isArray(value) ? '[]' : '{}') : scalar(value as string | number | boolean | null);
 }
 

@@ -47,7 +47,11 @@ export function renderCluster(config: ClusterConfig): RenderedFile[] {
   };
   const values = clusterNotificationConfigMaps(config)
     .filter((configMap) => configMap.delivery === 'helm-values')
-    .map((configMap) => ({ path: valuesFileName(configMap), content: notificationsValuesFile(configMap), folder: 'values' as const }));
+    .map((configMap) => ({
+      path: valuesFileName(configMap),
+      content: notificationsValuesFile(configMap),
+      folder: 'values' as const,
+    }));
   return [...[...manifests, kustomization].sort(byPath), ...values];
 }
 

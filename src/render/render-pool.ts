@@ -21,7 +21,10 @@ export interface RenderPoolOptions {
   readonly render?: (config: ClusterConfig) => RenderedFile[];
 }
 
-export async function renderClusters(configs: readonly ClusterConfig[], options: RenderPoolOptions = {}): Promise<RenderedCluster[]> {
+export async function renderClusters(
+  configs: readonly ClusterConfig[],
+  options: RenderPoolOptions = {},
+): Promise<RenderedCluster[]> {
   const render = options.render ?? renderCluster;
   const maxWorkers = render === renderCluster ? (options.workers ?? availableParallelism()) : 0;
   const workers = Math.min(maxWorkers, Math.floor(configs.length / MIN_CLUSTERS_PER_WORKER));
@@ -44,7 +47,10 @@ async function renderInWorker(configs: readonly ClusterConfig[]): Promise<Render
   });
 }
 
-/** Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), render-worker.ts bundled here. */
+/**
+ * Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), render-worker.ts
+ * bundled here.
+ */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 let sourceWorker: Promise<URL> | undefined;
@@ -74,7 +80,9 @@ async function bundleSourceWorker(): Promise<URL> {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
   return pathToFileURL(outfile);
 }

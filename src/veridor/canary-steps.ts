@@ -38,7 +38,9 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
     throw new Error(`veridorCanarySteps: canaryWeight must be an integer from 1 to 99, got ${weight}`);
   }
   if (!/^https?:\/\/[^\s/]+/.test(options.canaryUrl)) {
-    throw new Error(`veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ${JSON.stringify(options.canaryUrl)}`);
+    throw new Error(
+      `veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ${JSON.stringify(options.canaryUrl)}`,
+    );
   }
   return [
     { setWeight: weight },

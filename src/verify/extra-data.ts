@@ -38,14 +38,16 @@ interface TeamCondition {
 export function checkTeamNotifications(objects: readonly RenderedObject[], context: VerifyContext): FamilyReport {
   const tally = new Tally('extra-data');
   for (const { manifest } of objects) {
-    const engine = typeof manifest.metadata?.name === 'string' ? ENGINE_OF_CONFIGMAP[manifest.metadata.name] : undefined;
+    const engine =
+      typeof manifest.metadata?.name === 'string' ? ENGINE_OF_CONFIGMAP[manifest.metadata.name] : undefined;
     if (manifest.kind !== 'ConfigMap' || engine === undefined || !isRecord(manifest.data)) continue;
     const all = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
     const { team } = splitOwnedData(all, context.config[engine].extraData);
     if (Object.keys(team).length === 0) continue;
     const ref = objectRef(manifest);
     const found = extraDataProblems(engine, team, engineVersionsOf(engine, context.config));
-    const at = (p: ExtraDataProblem) => `data[${JSON.stringify(p.key)}]${p.line !== undefined ? ` line ${p.line}` : ''}`;
+    const at = (p: ExtraDataProblem) =>
+      `data[${JSON.stringify(p.key)}]${p.line !== undefined ? ` line ${p.line}` : ''}`;
     const refusals = found.filter((p) => p.severity !== 'warning');
     tally.checkEach(ref, 'engine-accepts', () =>
       refusals.map((p) => ({
@@ -54,7 +56,9 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
       })),
     );
     tally.warnEach(ref, 'engine-ignores', () =>
-      found.filter((p) => p.severity === 'warning').map((p) => ({ message: `${at(p)}: ${p.message}`, fix: "check the key in the cluster file's extraData" })),
+      found
+        .filter((p) => p.severity === 'warning')
+        .map((p) => ({ message: `${at(p)}: ${p.message}`, fix: "check the key in the cluster file's extraData" })),
     );
     if (refusals.length > 0) continue;
     const conditions = teamConditions(team);
@@ -66,7 +70,13 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const expressions = conditionExpressions(conditions);
     const isSyntax = (at: TriggerExpressionAt) => featuresOf([at.expr]).some((feature) => SYNTAX_FEATURES.has(feature));
     tally.checkEach(ref, 'engine-release', () => releaseProblems(engine, context.config, expressions.filter(isSyntax)));
-    tally.warnEach(ref, 'engine-release', () => releaseProblems(engine, context.config, expressions.filter((at) => !isSyntax(at))));
+    tally.warnEach(ref, 'engine-release', () =>
+      releaseProblems(
+        engine,
+        context.config,
+        expressions.filter((at) => !isSyntax(at)),
+      ),
+    );
     tally.warnEach(ref, 'trigger-names', () => triggerNameWarnings(team, engine));
     tally.warnEach(ref, 'nil-safe', () => nilSafetyWarnings(conditions, engine));
   }
@@ -79,7 +89,8 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
  */
 function engineVersionsOf(engine: NotificationsEngine, config: ClusterConfig): string[] {
   const releases = declaredReleases(config);
-  const [table, release] = engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
+  const [table, release] =
+    engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
   const row = engineRelease(table, release);
   return [...new Set((row === undefined ? rowsFrom(table, release) : [row]).flatMap((r) => r.notificationsEngine))];
 }
@@ -107,7 +118,11 @@ function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[]
 }
 
 /** Subscriptions and `send` lists must name what the ConfigMap defines: the engine drops the notification otherwise. */
-function referenceProblems(all: Readonly<Record<string, string>>, team: Readonly<Record<string, string>>, conditions: readonly TeamCondition[]): Problem[] {
+function referenceProblems(
+  all: Readonly<Record<string, string>>,
+  team: Readonly<Record<string, string>>,
+  conditions: readonly TeamCondition[],
+): Problem[] {
   const names = (prefix: string) =>
     new Set(
       Object.keys(all)

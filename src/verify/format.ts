@@ -7,7 +7,8 @@ export function formatReport(report: VerifyReport, file: string): string[] {
     `cluster ${report.cluster} (${file}): ${report.objects} objects, ${report.checks} checks, ${countOf(report.violations.length, 'violation')}`,
     `  ${'rule family'.padEnd(14)}${'objects'.padStart(8)}${'checks'.padStart(8)}${'violations'.padStart(12)}`,
     ...report.families.map(
-      (f) => `  ${f.family.padEnd(14)}${String(f.objects).padStart(8)}${String(f.checks).padStart(8)}${String(f.violations.length).padStart(12)}`,
+      (f) =>
+        `  ${f.family.padEnd(14)}${String(f.objects).padStart(8)}${String(f.checks).padStart(8)}${String(f.violations.length).padStart(12)}`,
     ),
   ];
   for (const v of report.violations) {

@@ -14,8 +14,13 @@ export function chartRenderedObjects(config: ClusterConfig, valuesFiles: readonl
   return clusterNotificationConfigMaps(config).flatMap((configMap) => {
     const file = valuesFiles.find((f) => f.path === valuesFileName(configMap));
     if (file === undefined) return [];
-    const source = renderChartNotificationsConfigMap(CHART_OF[configMap.engine], configMap.namespace, [parse(file.content)]);
-    if (source === undefined) throw new Error(`${file.path}: the ${CHART_OF[configMap.engine]} chart would render no ConfigMap from these values`);
+    const source = renderChartNotificationsConfigMap(CHART_OF[configMap.engine], configMap.namespace, [
+      parse(file.content),
+    ]);
+    if (source === undefined)
+      throw new Error(
+        `${file.path}: the ${CHART_OF[configMap.engine]} chart would render no ConfigMap from these values`,
+      );
     return [{ file: file.path, manifest: parse(source) as Manifest, source }];
   });
 }

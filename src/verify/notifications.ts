@@ -33,15 +33,24 @@ export function checkNotifications(objects: readonly RenderedObject[], context: 
   return tally.report();
 }
 
-function notificationsConfigMap(object: RenderedObject, context: VerifyContext): { configMap: NotificationsConfigMap; loaded?: LoadedConfig } | undefined {
+function notificationsConfigMap(
+  object: RenderedObject,
+  context: VerifyContext,
+): { configMap: NotificationsConfigMap; loaded?: LoadedConfig } | undefined {
   const { manifest } = object;
   const name = manifest.metadata?.name;
-  const engine = typeof name === 'string' && Object.hasOwn(ENGINE_OF_CONFIGMAP, name) ? ENGINE_OF_CONFIGMAP[name] : undefined;
+  const engine =
+    typeof name === 'string' && Object.hasOwn(ENGINE_OF_CONFIGMAP, name) ? ENGINE_OF_CONFIGMAP[name] : undefined;
   if (manifest.kind !== 'ConfigMap' || !isRecord(manifest.data) || engine === undefined) return undefined;
   const all = Object.fromEntries(Object.entries(manifest.data).map(([key, value]) => [key, String(value)]));
   // A team's own keys (extraData) are checked by verify/extra-data.ts, with the rules that fit them.
   const data = splitOwnedData(all, context.config[engine].extraData).glidepath;
-  const common = { engine, data, config: context.config, ...(object.source !== undefined ? { source: object.source } : {}) };
+  const common = {
+    engine,
+    data,
+    config: context.config,
+    ...(object.source !== undefined ? { source: object.source } : {}),
+  };
   try {
     return { configMap: { ...common, loadProblems: [] }, loaded: loadConfigData(data) };
   } catch (error) {

@@ -23,7 +23,8 @@ export function checkRbac(objects: readonly RenderedObject[], context: VerifyCon
   const clusterScope = clusterScopeRequested(context);
   for (const { manifest } of objects) {
     const kind = String(manifest.kind);
-    const isRbac = manifest.apiVersion === 'rbac.authorization.k8s.io/v1' || ROLE_KINDS.has(kind) || kind.endsWith('Binding');
+    const isRbac =
+      manifest.apiVersion === 'rbac.authorization.k8s.io/v1' || ROLE_KINDS.has(kind) || kind.endsWith('Binding');
     if (!isRbac) continue;
     const ref = objectRef(manifest);
 
@@ -41,8 +42,13 @@ export function checkRbac(objects: readonly RenderedObject[], context: VerifyCon
     if (kind.endsWith('Binding')) {
       const roleRef = isRecord(manifest.roleRef) ? manifest.roleRef : {};
       tally.check(ref, 'built-in-role', () =>
-        roleRef.kind === 'ClusterRole' && typeof roleRef.name === 'string' && (BUILT_IN_ROLES.has(roleRef.name) || roleRef.name.startsWith('system:'))
-          ? { message: `roleRef is the built-in ClusterRole ${roleRef.name}`, fix: 'bind a Role of this tool that lists exactly the verbs and resources needed' }
+        roleRef.kind === 'ClusterRole' &&
+        typeof roleRef.name === 'string' &&
+        (BUILT_IN_ROLES.has(roleRef.name) || roleRef.name.startsWith('system:'))
+          ? {
+              message: `roleRef is the built-in ClusterRole ${roleRef.name}`,
+              fix: 'bind a Role of this tool that lists exactly the verbs and resources needed',
+            }
           : undefined,
       );
     }
@@ -59,25 +65,37 @@ function checkRules(tally: Tally, ref: string, rules: readonly unknown[]): void 
     const groups = asArray(r.apiGroups).map(String);
     tally.checkEach(ref, 'no-wildcards', () => {
       const problems = [];
-      if (verbs.includes('*')) problems.push({ message: `${at}.verbs has "*"`, fix: 'list the verbs, e.g. get, list, patch' });
+      if (verbs.includes('*'))
+        problems.push({ message: `${at}.verbs has "*"`, fix: 'list the verbs, e.g. get, list, patch' });
       if (resources.some((res) => res === '*' || res.startsWith('*/') || res.endsWith('/*'))) {
-        problems.push({ message: `${at}.resources has a wildcard (${resources.join(', ')})`, fix: 'list the resources, e.g. rollouts' });
+        problems.push({
+          message: `${at}.resources has a wildcard (${resources.join(', ')})`,
+          fix: 'list the resources, e.g. rollouts',
+        });
       }
-      if (groups.includes('*')) problems.push({ message: `${at}.apiGroups has "*"`, fix: 'list the API groups, e.g. argoproj.io' });
+      if (groups.includes('*'))
+        problems.push({ message: `${at}.apiGroups has "*"`, fix: 'list the API groups, e.g. argoproj.io' });
       if (asArray(r.nonResourceURLs).some((url) => String(url).includes('*'))) {
         problems.push({ message: `${at}.nonResourceURLs has a wildcard`, fix: 'remove nonResourceURLs' });
       }
       return problems;
     });
     tally.check(ref, 'no-secrets', () =>
-      resources.some((res) => res === 'secrets' || res.startsWith('secrets/')) && (groups.length === 0 || groups.includes('') || groups.includes('*'))
-        ? { message: `${at} grants ${verbs.join(', ')} on secrets`, fix: 'remove secrets from the rule; nothing this tool renders reads a Secret through the API' }
+      resources.some((res) => res === 'secrets' || res.startsWith('secrets/')) &&
+      (groups.length === 0 || groups.includes('') || groups.includes('*'))
+        ? {
+            message: `${at} grants ${verbs.join(', ')} on secrets`,
+            fix: 'remove secrets from the rule; nothing this tool renders reads a Secret through the API',
+          }
         : undefined,
     );
     tally.check(ref, 'no-escalation', () => {
       const escalating = verbs.filter((verb) => ESCALATING_VERBS.has(verb));
       return escalating.length > 0
-        ? { message: `${at}.verbs has ${escalating.join(', ')}, which grant more than the rule names`, fix: 'remove escalate, bind and impersonate' }
+        ? {
+            message: `${at}.verbs has ${escalating.join(', ')}, which grant more than the rule names`,
+            fix: 'remove escalate, bind and impersonate',
+          }
         : undefined;
     });
   });

@@ -16,7 +16,14 @@ import { isRecord } from '../is-record';
 import { Memo } from '../memo';
 
 /** The rule families, in the order the report lists them. */
-export const RULE_FAMILIES: readonly RuleFamily[] = [checkSchema, checkPodSecurity, checkRbac, checkSecrets, checkNotifications, checkTeamNotifications];
+export const RULE_FAMILIES: readonly RuleFamily[] = [
+  checkSchema,
+  checkPodSecurity,
+  checkRbac,
+  checkSecrets,
+  checkNotifications,
+  checkTeamNotifications,
+];
 
 export interface VerifyReport {
   readonly cluster: string;
@@ -31,7 +38,11 @@ export interface VerifyReport {
 export function renderedObjects(files: readonly RenderedFile[]): RenderedObject[] {
   return files.flatMap((file) =>
     // A copy of each object: the parse is shared with the next file of the same text, and callers may change theirs.
-    documentsOf(file).map(({ manifest, source }) => ({ file: file.path, manifest: structuredClone(manifest), ...(source !== undefined ? { source } : {}) })),
+    documentsOf(file).map(({ manifest, source }) => ({
+      file: file.path,
+      manifest: structuredClone(manifest),
+      ...(source !== undefined ? { source } : {}),
+    })),
   );
 }
 
@@ -42,7 +53,9 @@ function documentsOf(file: RenderedFile): readonly { readonly manifest: Manifest
   return parsedFiles.get(file.content, () =>
     parseAllDocuments(file.content).flatMap((doc) => {
       if (!('errors' in doc) || doc.errors.length > 0) {
-        throw new Error(`${file.path}: the rendered YAML does not parse: ${'errors' in doc ? doc.errors[0]?.message : 'empty'}`);
+        throw new Error(
+          `${file.path}: the rendered YAML does not parse: ${'errors' in doc ? doc.errors[0]?.message : 'empty'}`,
+        );
       }
       const manifest: unknown = doc.toJS();
       if (manifest === null || manifest === undefined) return [];
@@ -53,7 +66,11 @@ function documentsOf(file: RenderedFile): readonly { readonly manifest: Manifest
   );
 }
 
-export function verifyObjects(objects: readonly RenderedObject[], context: VerifyContext, families: readonly RuleFamily[] = RULE_FAMILIES): VerifyReport {
+export function verifyObjects(
+  objects: readonly RenderedObject[],
+  context: VerifyContext,
+  families: readonly RuleFamily[] = RULE_FAMILIES,
+): VerifyReport {
   const reports = families.map((family) => family(objects, context));
   return {
     cluster: context.config.name,
@@ -76,7 +93,10 @@ export interface VerifyClusterOptions {
  * Every object of the cluster as the API server will get it: the rendered manifests, and the ConfigMap each chart
  * renders from a helm values file.
  */
-export function clusterObjects(config: ClusterConfig, render: (config: ClusterConfig) => RenderedFile[] = renderCluster): RenderedObject[] {
+export function clusterObjects(
+  config: ClusterConfig,
+  render: (config: ClusterConfig) => RenderedFile[] = renderCluster,
+): RenderedObject[] {
   const files = render(config);
   const manifests = filesOf(files, 'manifests').filter((file) => isManifestFile(file.path));
   return [...renderedObjects(manifests), ...chartRenderedObjects(config, filesOf(files, 'values'))];
@@ -84,5 +104,8 @@ export function clusterObjects(config: ClusterConfig, render: (config: ClusterCo
 
 /** Renders the cluster and verifies every object. */
 export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptions = {}): VerifyReport {
-  return verifyObjects(clusterObjects(config, options.render), { config, ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}) });
+  return verifyObjects(clusterObjects(config, options.render), {
+    config,
+    ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}),
+  });
 }

@@ -61,7 +61,10 @@ function core(model: ModelClass, namespaced: boolean): [string, KindInfo] {
 
 /** The Argo Rollouts kinds validate with the compiled schemas of rollouts-schemas.ts. */
 function rollouts(kind: RolloutsKind, namespaced: boolean): [string, KindInfo] {
-  return [`${ROLLOUTS_API}/${kind}`, { errors: (manifest) => rolloutsSchemaErrors(kind, manifest), namespaced, source: ROLLOUTS }];
+  return [
+    `${ROLLOUTS_API}/${kind}`,
+    { errors: (manifest) => rolloutsSchemaErrors(kind, manifest), namespaced, source: ROLLOUTS },
+  ];
 }
 
 /** The kinds this tool renders or may render. A kind that is not here is a violation, not a pass. */
@@ -134,7 +137,8 @@ export function jsonPointerToField(pointer: string): string {
     .reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text === '' ? part : `${text}.${part}`), '');
 }
 
-const LABEL_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
 function metadataProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
@@ -150,7 +154,7 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
   if (info.namespaced && (typeof namespace !== 'string' || !DNS_LABEL.test(namespace))) {
     problems.push({
       message: `metadata.namespace ${JSON.stringify(namespace)}: a ${String(manifest.kind)} is namespaced and must name its namespace`,
-      fix: 'set metadata.namespace explicitly (Argo CD would otherwise apply it to the Application\'s default namespace)',
+      fix: "set metadata.namespace explicitly (Argo CD would otherwise apply it to the Application's default namespace)",
     });
   }
   if (!info.namespaced && namespace !== undefined) {
@@ -159,7 +163,10 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
       fix: 'remove metadata.namespace',
     });
   }
-  for (const [field, map] of [['labels', metadata.labels], ['annotations', metadata.annotations]] as const) {
+  for (const [field, map] of [
+    ['labels', metadata.labels],
+    ['annotations', metadata.annotations],
+  ] as const) {
     if (map === undefined) continue;
     if (!isRecord(map)) {
       problems.push({ message: `metadata.${field} is not a map`, fix: `make metadata.${field} a map of strings` });
@@ -167,12 +174,18 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
     }
     for (const [key, value] of Object.entries(map)) {
       if (!LABEL_NAME.test(key)) {
-        problems.push({ message: `metadata.${field} key ${JSON.stringify(key)} is not a qualified name`, fix: 'use [prefix/]name with at most 63 characters in the name' });
+        problems.push({
+          message: `metadata.${field} key ${JSON.stringify(key)} is not a qualified name`,
+          fix: 'use [prefix/]name with at most 63 characters in the name',
+        });
       }
       if (typeof value !== 'string' || (field === 'labels' && !LABEL_VALUE.test(value))) {
         problems.push({
           message: `metadata.${field}[${JSON.stringify(key)}] is not a valid ${field === 'labels' ? 'label value' : 'string'}`,
-          fix: field === 'labels' ? 'use at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric' : 'quote the value as a string',
+          fix:
+            field === 'labels'
+              ? 'use at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric'
+              : 'quote the value as a string',
         });
       }
     }

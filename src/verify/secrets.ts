@@ -4,7 +4,15 @@
  */
 import { parse } from 'yaml';
 import { mask, MIN_KNOWN_SECRET_LENGTH, secretLikeReason } from '../config/secret-values';
-import { asArray, objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject, type VerifyContext } from './types';
+import {
+  asArray,
+  objectRef,
+  Tally,
+  type FamilyReport,
+  type Manifest,
+  type RenderedObject,
+  type VerifyContext,
+} from './types';
 import { isRecord } from '../is-record';
 
 const SECRET_ENV_NAME = /(TOKEN|PASSWORD|PASSWD|SECRET|API_?KEY|CREDENTIAL|PRIVATE_?KEY)/i;
@@ -18,7 +26,10 @@ export function checkSecrets(objects: readonly RenderedObject[], context: Verify
     const ref = objectRef(manifest);
     tally.check(ref, 'no-secret-objects', () =>
       manifest.kind === 'Secret'
-        ? { message: 'a Secret is rendered, so its values would be committed to the gitops repo', fix: 'create the Secret in the cluster (kubectl or a secret manager) and render only references to it' }
+        ? {
+            message: 'a Secret is rendered, so its values would be committed to the gitops repo',
+            fix: 'create the Secret in the cluster (kubectl or a secret manager) and render only references to it',
+          }
         : undefined,
     );
     const strings = stringsOf(manifest);
@@ -30,15 +41,19 @@ export function checkSecrets(objects: readonly RenderedObject[], context: Verify
     );
     tally.checkEach(ref, 'no-known-secrets', () =>
       strings.flatMap(({ path, text }) =>
-        known.filter((secret) => text.includes(secret)).map((secret) => ({
-          message: `${path} contains the value of a secret from the environment (${mask(secret)})`,
-          fix: 'never pass a token into rendering; reference the Secret key instead',
-        })),
+        known
+          .filter((secret) => text.includes(secret))
+          .map((secret) => ({
+            message: `${path} contains the value of a secret from the environment (${mask(secret)})`,
+            fix: 'never pass a token into rendering; reference the Secret key instead',
+          })),
       ),
     );
     tally.checkEach(ref, 'env-literals', () => literalSecretEnv(manifest));
     if (manifest.kind === 'ConfigMap' && isRecord(manifest.data)) {
-      tally.checkEach(ref, 'webhook-token-reference', () => webhookHeaderProblems(manifest.data as Record<string, unknown>, context));
+      tally.checkEach(ref, 'webhook-token-reference', () =>
+        webhookHeaderProblems(manifest.data as Record<string, unknown>, context),
+      );
     }
   }
   return tally.report();
@@ -54,7 +69,8 @@ export function stringsOf(node: unknown, path = ''): { path: string; text: strin
   if (Array.isArray(node)) return node.flatMap((item, i) => stringsOf(item, `${path}[${i}]`));
   if (isRecord(node)) {
     return Object.entries(node).flatMap(([key, value]) => {
-      const at = path === '' ? key : /^[A-Za-z_][\w-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+      const at =
+        path === '' ? key : /^[A-Za-z_][\w-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
       return [{ path: `${at} (key)`, text: key }, ...stringsOf(value, at)];
     });
   }
@@ -68,7 +84,13 @@ function literalSecretEnv(manifest: Manifest): { message: string; fix: string }[
     if (!isRecord(node)) return;
     if (Array.isArray(node.env) && (typeof node.image === 'string' || Array.isArray(node.command))) {
       asArray(node.env).forEach((env, i) => {
-        if (isRecord(env) && typeof env.name === 'string' && SECRET_ENV_NAME.test(env.name) && typeof env.value === 'string' && env.value !== '') {
+        if (
+          isRecord(env) &&
+          typeof env.name === 'string' &&
+          SECRET_ENV_NAME.test(env.name) &&
+          typeof env.value === 'string' &&
+          env.value !== ''
+        ) {
           problems.push({
             message: `${path}.env[${i}] ${env.name} has a literal value`,
             fix: `use valueFrom.secretKeyRef (or envFrom.secretRef) for ${env.name}`,
@@ -86,9 +108,15 @@ function literalSecretEnv(manifest: Manifest): { message: string; fix: string }[
  * `service.webhook.<name>` headers: glidepath's Authorization header must be `Bearer $<relay.tokenSecretKey>`; a
  * team's own webhook (extraData) may use any `$key` reference, never a literal.
  */
-function webhookHeaderProblems(data: Record<string, unknown>, context: VerifyContext): { message: string; fix: string }[] {
+function webhookHeaderProblems(
+  data: Record<string, unknown>,
+  context: VerifyContext,
+): { message: string; fix: string }[] {
   const expected = `Bearer $${context.config.relay.tokenSecretKey}`;
-  const teamKeys = new Set([...Object.keys(context.config.rollouts.extraData), ...Object.keys(context.config.argocd.extraData)]);
+  const teamKeys = new Set([
+    ...Object.keys(context.config.rollouts.extraData),
+    ...Object.keys(context.config.argocd.extraData),
+  ]);
   const problems: { message: string; fix: string }[] = [];
   for (const [key, text] of Object.entries(data)) {
     if (!key.startsWith('service.webhook.') || typeof text !== 'string') continue;
@@ -106,7 +134,10 @@ function webhookHeaderProblems(data: Record<string, unknown>, context: VerifyCon
       if (teamKeys.has(key)) {
         // A team's own webhook (extraData): any Secret key will do, as long as it is a reference.
         if (!SECRET_REFERENCE.test(value)) {
-          problems.push({ message: `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is a literal (${mask(value)})`, fix: 'put the token in the notifications Secret and write $<key> in the header' });
+          problems.push({
+            message: `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is a literal (${mask(value)})`,
+            fix: 'put the token in the notifications Secret and write $<key> in the header',
+          });
         }
       } else if (value !== expected) {
         problems.push({

@@ -21,10 +21,16 @@ export interface TriggerExpression {
   readonly text: string;
 }
 
-const ENGINE_OF: Readonly<Record<string, NotificationsEngine>> = { [ROLLOUTS_NOTIFICATION_CONFIGMAP]: 'rollouts', [ARGOCD_NOTIFICATIONS_CONFIGMAP]: 'argocd' };
+const ENGINE_OF: Readonly<Record<string, NotificationsEngine>> = {
+  [ROLLOUTS_NOTIFICATION_CONFIGMAP]: 'rollouts',
+  [ARGOCD_NOTIFICATIONS_CONFIGMAP]: 'argocd',
+};
 
 /** The expressions of one ConfigMap's data, in key order; an empty `when` is compiled by the engine as `false`. */
-export function triggerExpressions(engine: NotificationsEngine, data: Readonly<Record<string, string>>): TriggerExpression[] {
+export function triggerExpressions(
+  engine: NotificationsEngine,
+  data: Readonly<Record<string, string>>,
+): TriggerExpression[] {
   return Object.keys(data)
     .filter((key) => key.startsWith('trigger.'))
     .sort()
@@ -33,7 +39,8 @@ export function triggerExpressions(engine: NotificationsEngine, data: Readonly<R
       return (Array.isArray(conditions) ? conditions : []).flatMap((condition, index) =>
         (['when', 'oncePer'] as const).flatMap((field): TriggerExpression[] => {
           const value = isRecord(condition) ? condition[field] : undefined;
-          if (field === 'when') return [{ engine, key, index, field, text: typeof value === 'string' && value !== '' ? value : 'false' }];
+          if (field === 'when')
+            return [{ engine, key, index, field, text: typeof value === 'string' && value !== '' ? value : 'false' }];
           return typeof value === 'string' && value !== '' ? [{ engine, key, index, field, text: value }] : [];
         }),
       );
@@ -43,9 +50,15 @@ export function triggerExpressions(engine: NotificationsEngine, data: Readonly<R
 /** The expressions of every notifications ConfigMap of the cluster, Argo CD's first, then Argo Rollouts'. */
 export function clusterTriggerExpressions(config: ClusterConfig): TriggerExpression[] {
   const expressions = clusterObjects(config).flatMap(({ manifest }) => {
-    const engine = manifest.kind === 'ConfigMap' && typeof manifest.metadata?.name === 'string' ? ENGINE_OF[manifest.metadata.name] : undefined;
+    const engine =
+      manifest.kind === 'ConfigMap' && typeof manifest.metadata?.name === 'string'
+        ? ENGINE_OF[manifest.metadata.name]
+        : undefined;
     if (engine === undefined || !isRecord(manifest.data)) return [];
-    return triggerExpressions(engine, Object.fromEntries(Object.entries(manifest.data).map(([k, v]) => [k, String(v)])));
+    return triggerExpressions(
+      engine,
+      Object.fromEntries(Object.entries(manifest.data).map(([k, v]) => [k, String(v)])),
+    );
   });
   return expressions.sort((a, b) => (a.engine < b.engine ? -1 : a.engine > b.engine ? 1 : 0));
 }

@@ -95,7 +95,13 @@ export class Tally {
   }
 
   report(): FamilyReport {
-    return { family: this.family, objects: this.subjects.size, checks: this.checkCount, violations: this.violations, ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}) };
+    return {
+      family: this.family,
+      objects: this.subjects.size,
+      checks: this.checkCount,
+      violations: this.violations,
+      ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}),
+    };
   }
 }
 

@@ -21,8 +21,14 @@ describe.each(shipped.map((c) => [c.config.name, c.config] as const))('cluster %
   it('has no snapshot left over from a file that is no longer rendered (npm run test:update removes them)', () => {
     const folder = join(SNAPSHOTS_DIR, name);
     const rendered = new Set(files.map((f) => f.path));
-    const stale = existsSync(folder) ? readdirSync(folder).filter((file) => !rendered.has(file)).map((file) => join(folder, file)) : [];
-    expect(removedIfUpdating(stale), 'snapshots of files no longer rendered: npm run test:update removes them').toEqual([]);
+    const stale = existsSync(folder)
+      ? readdirSync(folder)
+          .filter((file) => !rendered.has(file))
+          .map((file) => join(folder, file))
+      : [];
+    expect(removedIfUpdating(stale), 'snapshots of files no longer rendered: npm run test:update removes them').toEqual(
+      [],
+    );
   });
 
   it('renders the same bytes twice', () => {
@@ -35,9 +41,14 @@ describe('the snapshot folders', () => {
     const names = new Set(shipped.map((c) => c.config.name));
     // A cluster's folder is the one with a kustomization.yaml; other folders pin other tests' renders.
     const orphans = readdirSync(SNAPSHOTS_DIR, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !names.has(e.name) && existsSync(join(SNAPSHOTS_DIR, e.name, KUSTOMIZATION_FILE)))
+      .filter(
+        (e) => e.isDirectory() && !names.has(e.name) && existsSync(join(SNAPSHOTS_DIR, e.name, KUSTOMIZATION_FILE)),
+      )
       .map((e) => `${join(SNAPSHOTS_DIR, e.name)}/`);
-    expect(removedIfUpdating(orphans), 'snapshot folders of clusters that no longer exist: npm run test:update removes them').toEqual([]);
+    expect(
+      removedIfUpdating(orphans),
+      'snapshot folders of clusters that no longer exist: npm run test:update removes them',
+    ).toEqual([]);
   });
 });
 

@@ -17,7 +17,10 @@ async function helpOptions(command: string): Promise<string[]> {
 
 describe('each command has its own --help', () => {
   it.each([
-    ['synth', ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--json', '--help']],
+    [
+      'synth',
+      ['--cluster', '--clusters', '--relay-ip', '--out', '--stdout', '--check', '--summary', '--json', '--help'],
+    ],
     ['verify', ['--cluster', '--clusters', '--relay-ip', '--json', '--help']],
     [
       'diff',
@@ -80,18 +83,21 @@ describe('each command has its own --help', () => {
     }
   });
 
-  it.each([[[]], [['--help']], [['-h']]])('%j prints the commands and renders nothing (fails before: no command ran synth)', async (argv) => {
-    const cwd = process.cwd();
-    const empty = mkdtempSync(join(tmpdir(), 'glidepath-no-command-'));
-    process.chdir(empty);
-    try {
-      expect(await main(argv)).toBe(0);
-    } finally {
-      process.chdir(cwd);
-    }
-    expect(stdout.join('\n')).toMatch(/^ {2}synth +\S/m);
-    expect(readdirSync(empty)).toEqual([]);
-  });
+  it.each([[[]], [['--help']], [['-h']]])(
+    '%j prints the commands and renders nothing (fails before: no command ran synth)',
+    async (argv) => {
+      const cwd = process.cwd();
+      const empty = mkdtempSync(join(tmpdir(), 'glidepath-no-command-'));
+      process.chdir(empty);
+      try {
+        expect(await main(argv)).toBe(0);
+      } finally {
+        process.chdir(cwd);
+      }
+      expect(stdout.join('\n')).toMatch(/^ {2}synth +\S/m);
+      expect(readdirSync(empty)).toEqual([]);
+    },
+  );
 
   it('--version prints the version of package.json (fails before: "not an option of synth")', async () => {
     expect(await main(['--version'])).toBe(0);
@@ -100,24 +106,40 @@ describe('each command has its own --help', () => {
 
   it('an option with no command before it is refused, not run as synth', async () => {
     expect(await main(['--check'])).toBe(2);
-    expect(stderr).toEqual(['error: --check needs a command before it', 'fix: e.g. glidepath synth --check; glidepath help lists the commands']);
+    expect(stderr).toEqual([
+      'error: --check needs a command before it',
+      'fix: e.g. glidepath synth --check; glidepath help lists the commands',
+    ]);
   });
 
   it('help lists every command with its summary', async () => {
     expect(await main(['help'])).toBe(0);
-    for (const command of ['synth', 'verify', 'pr', 'diff']) expect(stdout.join('\n')).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+    for (const command of ['synth', 'verify', 'pr', 'diff'])
+      expect(stdout.join('\n')).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
   });
 });
 
 describe('a mistyped command line exits 2 and says what was meant', () => {
   it.each([
-    [['verify', '--clusetr', 'x'], 'error: --clusetr is not an option of verify', 'fix: did you mean --cluster? glidepath verify --help lists its options'],
+    [
+      ['verify', '--clusetr', 'x'],
+      'error: --clusetr is not an option of verify',
+      'fix: did you mean --cluster? glidepath verify --help lists its options',
+    ],
     [['diff', '--dryrun'], 'error: --dryrun is not an option of diff', 'fix: glidepath diff --help lists its options'],
-    [['pr', '--dryrun'], 'error: --dryrun is not an option of pr', 'fix: did you mean --dry-run? glidepath pr --help lists its options'],
+    [
+      ['pr', '--dryrun'],
+      'error: --dryrun is not an option of pr',
+      'fix: did you mean --dry-run? glidepath pr --help lists its options',
+    ],
     [['synth', '--out'], 'error: --out needs a value', 'fix: e.g. --out DIR'],
     [['synth', '--cluster', '--out', 'x'], 'error: --cluster needs a value', 'fix: e.g. --cluster NAME|FILE'],
     [['synth', '--check=yes'], 'error: --check takes no value (got "yes")', 'fix: write --check alone'],
-    [['synth', 'prod'], 'error: synth takes no argument "prod"', 'fix: options start with --; glidepath synth --help lists its options'],
+    [
+      ['synth', 'prod'],
+      'error: synth takes no argument "prod"',
+      'fix: options start with --; glidepath synth --help lists its options',
+    ],
     [['verfy'], 'error: unknown command "verfy"', 'fix: did you mean verify? glidepath help lists the commands'],
   ])('%j', async (argv, error, fix) => {
     expect(await main(argv)).toBe(2);

@@ -30,7 +30,17 @@ const OPTION_INPUTS: Readonly<Record<string, { option: string; commands: readonl
 };
 /** Inputs that are not options of the CLI. */
 const JOB_INPUTS = {
-  gitlab: ['command', 'token-variable', 'without-token', 'working-directory', 'install', 'image', 'stage', 'rules', 'needs'],
+  gitlab: [
+    'command',
+    'token-variable',
+    'without-token',
+    'working-directory',
+    'install',
+    'image',
+    'stage',
+    'rules',
+    'needs',
+  ],
   github: ['command', 'token', 'working-directory'],
 };
 
@@ -58,9 +68,13 @@ describe.each([
     expect(Object.keys(OPTION_INPUTS).filter((i) => !inputs.includes(i))).toEqual([]);
   });
 
-  it.each(Object.entries(OPTION_INPUTS))('input %s is an option of each command it is passed to', async (_input, { option, commands }) => {
-    for (const command of commands) expect(Object.keys(await optionsOf(command)), `${command} --${option}`).toContain(option);
-  });
+  it.each(Object.entries(OPTION_INPUTS))(
+    'input %s is an option of each command it is passed to',
+    async (_input, { option, commands }) => {
+      for (const command of commands)
+        expect(Object.keys(await optionsOf(command)), `${command} --${option}`).toContain(option);
+    },
+  );
 });
 
 describe('templates/glidepath.yml, the GitLab CI component', () => {
@@ -89,7 +103,8 @@ describe('action.yml, the GitHub Action', () => {
     const steps = (action.runs as unknown as { steps: { run?: string; env?: Record<string, string> }[] }).steps;
     for (const step of steps) expect(step.run ?? '').not.toMatch(/\$\{\{/);
     const env = Object.values(steps.find((s) => s.env !== undefined)!.env!).join('\n');
-    for (const input of Object.keys(action.inputs)) if (input !== 'working-directory') expect(env, input).toContain(`inputs.${input}`);
+    for (const input of Object.keys(action.inputs))
+      if (input !== 'working-directory') expect(env, input).toContain(`inputs.${input}`);
   });
 
   it('says in the command input which commands it runs, each one of the CLI', async () => {

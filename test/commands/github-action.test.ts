@@ -36,7 +36,10 @@ async function runAction(inputs: Record<string, string>, cwd = ROOT) {
     ...files,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`GLIDEPATH_${k}`, v])),
   };
-  const run = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'github-action.mjs')], { cwd, env }).then(
+  const run = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'github-action.mjs')], {
+    cwd,
+    env,
+  }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
   );
@@ -53,12 +56,22 @@ describe('the GitHub Action step', () => {
 
   it('diff of every cluster: each review into the job summary, changed as output', async () => {
     const s = await scenario();
-    const clusters = clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } } });
-    const { code, outputs: out, summary } = await runAction({ COMMAND: 'diff', ALL: 'true', CLUSTERS: clusters, CACHE_DIR: s.cacheDir });
+    const clusters = clusterDir({
+      'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } },
+    });
+    const {
+      code,
+      outputs: out,
+      summary,
+    } = await runAction({ COMMAND: 'diff', ALL: 'true', CLUSTERS: clusters, CACHE_DIR: s.cacheDir });
     expect(code).toBe(0);
     expect(out.changed).toBe('true');
     expect(summary).toContain('retired');
-    expect(JSON.parse(out.json!.split('\n')[0]!)).toMatchObject({ schema: 'glidepath.diff/v1', cluster: 'prod', changed: true });
+    expect(JSON.parse(out.json!.split('\n')[0]!)).toMatchObject({
+      schema: 'glidepath.diff/v1',
+      cluster: 'prod',
+      changed: true,
+    });
   }, 60_000);
 
   it.each([

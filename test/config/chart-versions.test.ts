@@ -4,7 +4,8 @@ import { problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 describe('rollouts.chartVersion and argocd.chartVersion', () => {
   it('refuses, with delivery: helm-values, a chart version that cannot carry the values, naming it and the first that works', () => {
-    const file = (chartVersion: string, delivery = 'helm-values') => validClusterFile({ rollouts: { delivery, chartVersion } as never });
+    const file = (chartVersion: string, delivery = 'helm-values') =>
+      validClusterFile({ rollouts: { delivery, chartVersion } as never });
     expect(problemsOf(file('2.32.0'))).toEqual([
       "clusters/prod.yaml: rollouts.chartVersion: the argo-helm argo-rollouts chart 2.32.0 cannot carry glidepath's notifications as values: it renders no subscriptions key, so no fact is sent; use chart 2.37.3 or later, or delivery: configmap",
     ]);
@@ -21,7 +22,12 @@ describe('rollouts.chartVersion and argocd.chartVersion', () => {
       expect(
         problemsOf(
           validClusterFile({
-            argocd: { namespace: 'argocd', context: { argocdUrl: 'https://a.test' }, delivery: 'helm-values', chartVersion: version } as never,
+            argocd: {
+              namespace: 'argocd',
+              context: { argocdUrl: 'https://a.test' },
+              delivery: 'helm-values',
+              chartVersion: version,
+            } as never,
           }),
         ),
         version,

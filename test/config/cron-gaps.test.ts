@@ -68,13 +68,21 @@ describe('nextCronRun', () => {
       const parsed = parseCron(schedule);
       const runs: number[] = [];
       const end = Date.UTC(2026, 9, 16);
-      for (let run = nextCronRun(parsed, new Date(Date.UTC(2026, 9, 1))); run && run.getTime() < end; run = nextCronRun(parsed, run)) {
+      for (
+        let run = nextCronRun(parsed, new Date(Date.UTC(2026, 9, 1)));
+        run && run.getTime() < end;
+        run = nextCronRun(parsed, run)
+      ) {
         runs.push(run.getTime() / 60_000);
       }
       const walked = Math.max(...runs.slice(1).map((m, i) => m - runs[i]!));
       expect(walked, schedule).toBe(cronRunGaps(parsed)!.maxGapMinutes);
     }
-    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 16, 59, 500)))).toEqual(new Date(Date.UTC(2026, 9, 1, 12, 17)));
-    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 17)))).toEqual(new Date(Date.UTC(2026, 9, 1, 18, 17)));
+    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 16, 59, 500)))).toEqual(
+      new Date(Date.UTC(2026, 9, 1, 12, 17)),
+    );
+    expect(nextCronRun(parseCron('17 */6 * * *'), new Date(Date.UTC(2026, 9, 1, 12, 17)))).toEqual(
+      new Date(Date.UTC(2026, 9, 1, 18, 17)),
+    );
   });
 });

@@ -6,14 +6,18 @@ import { nextCronRun } from '../../src/config/cron-gaps';
 function runs(schedule: string, from: string, count = 3): string[] {
   const parsed = parseCron(schedule);
   const result: string[] = [];
-  for (let at: Date | undefined = new Date(from); result.length < count && (at = nextCronRun(parsed, at)); ) result.push(at.toISOString());
+  for (let at: Date | undefined = new Date(from); result.length < count && (at = nextCronRun(parsed, at));)
+    result.push(at.toISOString());
   return result;
 }
 
 describe('parseCron reads schedules as the Kubernetes API server does', () => {
-  it.each([' @daily', '@daily ', '\t@hourly', '@weekly\n'])('refuses the descriptor with white space %j', (schedule) => {
-    expect(() => parseCron(schedule)).toThrow(CronError);
-  });
+  it.each([' @daily', '@daily ', '\t@hourly', '@weekly\n'])(
+    'refuses the descriptor with white space %j',
+    (schedule) => {
+      expect(() => parseCron(schedule)).toThrow(CronError);
+    },
+  );
 
   it('names the white space around a descriptor as the fix', () => {
     expect(() => parseCron('@daily ')).toThrow('remove the white space around "@daily"');
@@ -35,8 +39,16 @@ describe('parseCron reads schedules as the Kubernetes API server does', () => {
 
   it('reads */1 in a day field as robfig/cron does: a star, so the other day field alone decides', () => {
     // Both restricted would mean "the 1st or a Monday"; */1 is a star, so it is Mondays only.
-    expect(runs('0 0 */1 * 1', '2026-01-01T00:00:00Z')).toEqual(['2026-01-05T00:00:00.000Z', '2026-01-12T00:00:00.000Z', '2026-01-19T00:00:00.000Z']);
-    expect(runs('0 0 1 * */1', '2026-02-28T23:59:30Z')).toEqual(['2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z']);
+    expect(runs('0 0 */1 * 1', '2026-01-01T00:00:00Z')).toEqual([
+      '2026-01-05T00:00:00.000Z',
+      '2026-01-12T00:00:00.000Z',
+      '2026-01-19T00:00:00.000Z',
+    ]);
+    expect(runs('0 0 1 * */1', '2026-02-28T23:59:30Z')).toEqual([
+      '2026-03-01T00:00:00.000Z',
+      '2026-04-01T00:00:00.000Z',
+      '2026-05-01T00:00:00.000Z',
+    ]);
   });
 
   it('gives up, as robfig/cron does, on a schedule with no run within five years', () => {

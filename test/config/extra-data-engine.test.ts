@@ -22,15 +22,47 @@ function warnings(data: Record<string, string>): string[] {
 
 describe('what the engine refuses, glidepath refuses, with the engine reason, the key and the line', () => {
   it.each([
-    ['a webhook headers map', { 'service.webhook.team': 'url: https://a.test\nheaders:\n  Content-Type: application/json\n' }, /service\.webhook\.team:3: .*cannot unmarshal object into Go struct field WebhookOptions\.headers of type \[\]services\.Header/],
-    ['an email port in quotes', { 'service.email': 'host: smtp.test\nport: "587"\n' }, /service\.email:2: .*cannot unmarshal string into Go struct field EmailOptions\.port of type int/],
-    ['a slack token list', { 'service.slack': 'token: [$slack-token]\n' }, /cannot unmarshal array into Go struct field SlackOptions\.token of type string/],
-    ['service.teams-workflows on v0.5.0', { 'service.teams-workflows': 'recipientUrls: {a: b}\n' }, /service type 'teams-workflows' is not supported by this engine/],
+    [
+      'a webhook headers map',
+      { 'service.webhook.team': 'url: https://a.test\nheaders:\n  Content-Type: application/json\n' },
+      /service\.webhook\.team:3: .*cannot unmarshal object into Go struct field WebhookOptions\.headers of type \[\]services\.Header/,
+    ],
+    [
+      'an email port in quotes',
+      { 'service.email': 'host: smtp.test\nport: "587"\n' },
+      /service\.email:2: .*cannot unmarshal string into Go struct field EmailOptions\.port of type int/,
+    ],
+    [
+      'a slack token list',
+      { 'service.slack': 'token: [$slack-token]\n' },
+      /cannot unmarshal array into Go struct field SlackOptions\.token of type string/,
+    ],
+    [
+      'service.teams-workflows on v0.5.0',
+      { 'service.teams-workflows': 'recipientUrls: {a: b}\n' },
+      /service type 'teams-workflows' is not supported by this engine/,
+    ],
     ['service.nats on v0.5.0', { 'service.nats': 'url: nats://a\n' }, /service type 'nats' is not supported/],
-    ['a slack attachments list', { 'template.team': 'slack:\n  attachments:\n  - a\n' }, /cannot unmarshal array into Go struct field SlackNotification\.attachments of type string/],
-    ['a webhook body map', { 'template.team': 'webhook:\n  team:\n    body:\n      a: b\n' }, /cannot unmarshal object into Go struct field WebhookNotification\.body of type string/],
-    ['a 64-character selector value', { subscriptions: `- recipients: [slack:a]\n  selector: team=${'a'.repeat(64)}\n` }, /subscriptions:2: \[0\]\.selector .*must be no more than 63 characters/],
-    ['a selector key a/b/c', { subscriptions: '- recipients: [slack:a]\n  selector: a/b/c=x\n' }, /subscriptions:2: \[0\]\.selector .*a qualified name/],
+    [
+      'a slack attachments list',
+      { 'template.team': 'slack:\n  attachments:\n  - a\n' },
+      /cannot unmarshal array into Go struct field SlackNotification\.attachments of type string/,
+    ],
+    [
+      'a webhook body map',
+      { 'template.team': 'webhook:\n  team:\n    body:\n      a: b\n' },
+      /cannot unmarshal object into Go struct field WebhookNotification\.body of type string/,
+    ],
+    [
+      'a 64-character selector value',
+      { subscriptions: `- recipients: [slack:a]\n  selector: team=${'a'.repeat(64)}\n` },
+      /subscriptions:2: \[0\]\.selector .*must be no more than 63 characters/,
+    ],
+    [
+      'a selector key a/b/c',
+      { subscriptions: '- recipients: [slack:a]\n  selector: a/b/c=x\n' },
+      /subscriptions:2: \[0\]\.selector .*a qualified name/,
+    ],
   ])('%s', (_, data, reason) => {
     expect(errors(data).join('\n')).toMatch(reason);
   });
@@ -64,7 +96,9 @@ describe('what the engine accepts, glidepath accepts', () => {
   });
 
   it('the loader refuses only what every engine version refuses', () => {
-    expect(extraDataProblems('rollouts', { 'service.teams-workflows': 'recipientUrls: {a: $u}\n' }, undefined, 'all')).toEqual([]);
+    expect(
+      extraDataProblems('rollouts', { 'service.teams-workflows': 'recipientUrls: {a: $u}\n' }, undefined, 'all'),
+    ).toEqual([]);
     expect(extraDataProblems('rollouts', { 'service.carrierpigeon': 'url: x\n' }, undefined, 'all')).toHaveLength(1);
   });
 });

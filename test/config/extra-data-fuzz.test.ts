@@ -6,20 +6,71 @@ import { templateSyntaxProblem } from '../../src/config/template-syntax';
 import { validClusterFile } from '../helpers/cluster-files';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const KEYS = ['service.slack', 'service.webhook.ci', 'template.t', 'trigger.t', 'subscriptions', 'defaultTriggers', 'defaultTriggers.slack', 'context'];
+const KEYS = [
+  'service.slack',
+  'service.webhook.ci',
+  'template.t',
+  'trigger.t',
+  'subscriptions',
+  'defaultTriggers',
+  'defaultTriggers.slack',
+  'context',
+];
 /** Text with the characters that YAML, Go templates and expr-lang give meaning to. */
-const TEXT = fc.array(fc.constantFrom('a', ' ', '\n', ':', '-', '[', ']', '{', '}', '{{', '}}', '|', '"', "'", '*', '&', '!', '?.', '==', '$', '.', '(', ')', '#', 'when', 'send', 'x'), { maxLength: 60 }).map((parts) => parts.join(''));
+const TEXT = fc
+  .array(
+    fc.constantFrom(
+      'a',
+      ' ',
+      '\n',
+      ':',
+      '-',
+      '[',
+      ']',
+      '{',
+      '}',
+      '{{',
+      '}}',
+      '|',
+      '"',
+      "'",
+      '*',
+      '&',
+      '!',
+      '?.',
+      '==',
+      '$',
+      '.',
+      '(',
+      ')',
+      '#',
+      'when',
+      'send',
+      'x',
+    ),
+    { maxLength: 60 },
+  )
+  .map((parts) => parts.join(''));
 
 describe('extraData never crashes the loader', () => {
   it('any text under any key is accepted or refused with a message, never thrown', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...KEYS), TEXT, fc.constantFrom('rollouts', 'argocd') as fc.Arbitrary<'rollouts' | 'argocd'>, fc.constantFrom('configmap', 'helm-values'), (key, text, engine, delivery) => {
-        const problems = extraDataProblems(engine, { [key]: text });
-        for (const problem of problems) expect(problem.message).not.toBe('');
-        const file = validClusterFile();
-        const result = clusterConfigSchema.safeParse({ ...file, [engine]: { ...(file as unknown as Record<string, object>)[engine], delivery, extraData: { [key]: text } } });
-        expect(typeof result.success).toBe('boolean');
-      }),
+      fc.property(
+        fc.constantFrom(...KEYS),
+        TEXT,
+        fc.constantFrom('rollouts', 'argocd') as fc.Arbitrary<'rollouts' | 'argocd'>,
+        fc.constantFrom('configmap', 'helm-values'),
+        (key, text, engine, delivery) => {
+          const problems = extraDataProblems(engine, { [key]: text });
+          for (const problem of problems) expect(problem.message).not.toBe('');
+          const file = validClusterFile();
+          const result = clusterConfigSchema.safeParse({
+            ...file,
+            [engine]: { ...(file as unknown as Record<string, object>)[engine], delivery, extraData: { [key]: text } },
+          });
+          expect(typeof result.success).toBe('boolean');
+        },
+      ),
       { numRuns: RUNS, seed: 20261201 },
     );
   });

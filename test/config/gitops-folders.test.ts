@@ -13,7 +13,8 @@ import type { ClusterFile } from '../../src/config/schema';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 const REPO = 'https://github.com/hangar-io/cluster-gitops.git';
-const cluster = (name: string, gitops: Partial<ClusterFile['gitops']> = {}) => validClusterFile({ name, gitops: { repo: REPO, ...gitops } });
+const cluster = (name: string, gitops: Partial<ClusterFile['gitops']> = {}) =>
+  validClusterFile({ name, gitops: { repo: REPO, ...gitops } });
 
 function problems(dir: string, cluster?: string): string[] {
   try {
@@ -27,28 +28,63 @@ function problems(dir: string, cluster?: string): string[] {
 
 describe('two clusters in one gitops folder', () => {
   it('a copied prod.yaml that keeps its path is refused, naming both files', () => {
-    const dir = clusterDir({ 'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }), 'staging.yaml': cluster('staging', { path: 'clusters/prod/glidepath' }) });
+    const dir = clusterDir({
+      'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
+      'staging.yaml': cluster('staging', { path: 'clusters/prod/glidepath' }),
+    });
     expect(problems(dir)).toEqual([
       'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod (clusters/prod.yaml) in the same gitops repo: ' +
         "a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/staging/glidepath",
     ]);
   });
 
-  it('nested folders, and a values folder inside another cluster\'s folder, are refused', () => {
-    const nested = clusterDir({ 'a.yaml': cluster('a', { path: 'clusters/shared' }), 'b.yaml': cluster('b', { path: 'clusters/shared/b/' }) });
-    expect(problems(nested)).toEqual([expect.stringMatching(/^clusters\/b\.yaml: gitops\.path: clusters\/shared\/b is inside clusters\/shared, the gitops\.path of cluster a \(clusters\/a\.yaml\)/)]);
-    const around = clusterDir({ 'a.yaml': cluster('a', { path: 'clusters/shared/a' }), 'b.yaml': cluster('b', { path: 'clusters/shared' }) });
-    expect(problems(around)).toEqual([expect.stringContaining('clusters/b.yaml: gitops.path: clusters/shared holds clusters/shared/a, the gitops.path of cluster a')]);
-    const values = clusterDir({ 'a.yaml': cluster('a', { path: 'gitops/a' }), 'b.yaml': cluster('b', { path: 'gitops/b', valuesPath: 'gitops/a/values' }) });
-    expect(problems(values)).toEqual([expect.stringContaining('clusters/b.yaml: gitops.valuesPath: gitops/a/values is inside gitops/a, the gitops.path of cluster a')]);
+  it("nested folders, and a values folder inside another cluster's folder, are refused", () => {
+    const nested = clusterDir({
+      'a.yaml': cluster('a', { path: 'clusters/shared' }),
+      'b.yaml': cluster('b', { path: 'clusters/shared/b/' }),
+    });
+    expect(problems(nested)).toEqual([
+      expect.stringMatching(
+        /^clusters\/b\.yaml: gitops\.path: clusters\/shared\/b is inside clusters\/shared, the gitops\.path of cluster a \(clusters\/a\.yaml\)/,
+      ),
+    ]);
+    const around = clusterDir({
+      'a.yaml': cluster('a', { path: 'clusters/shared/a' }),
+      'b.yaml': cluster('b', { path: 'clusters/shared' }),
+    });
+    expect(problems(around)).toEqual([
+      expect.stringContaining(
+        'clusters/b.yaml: gitops.path: clusters/shared holds clusters/shared/a, the gitops.path of cluster a',
+      ),
+    ]);
+    const values = clusterDir({
+      'a.yaml': cluster('a', { path: 'gitops/a' }),
+      'b.yaml': cluster('b', { path: 'gitops/b', valuesPath: 'gitops/a/values' }),
+    });
+    expect(problems(values)).toEqual([
+      expect.stringContaining(
+        'clusters/b.yaml: gitops.valuesPath: gitops/a/values is inside gitops/a, the gitops.path of cluster a',
+      ),
+    ]);
   });
 
   it('knows one repository however its URL is written', () => {
-    const spellings = ['https://github.com/hangar-io/cluster-gitops.git', 'https://github.com/Hangar-IO/cluster-gitops', 'git@github.com:hangar-io/cluster-gitops.git', 'ssh://git@github.com/hangar-io/cluster-gitops', 'https://deploy-bot@github.com/hangar-io/cluster-gitops/'];
+    const spellings = [
+      'https://github.com/hangar-io/cluster-gitops.git',
+      'https://github.com/Hangar-IO/cluster-gitops',
+      'git@github.com:hangar-io/cluster-gitops.git',
+      'ssh://git@github.com/hangar-io/cluster-gitops',
+      'https://deploy-bot@github.com/hangar-io/cluster-gitops/',
+    ];
     expect(new Set(spellings.map(repositoryIdentity)).size).toBe(1);
-    expect(repositoryIdentity('https://git.example.com/Team/gitops')).not.toBe(repositoryIdentity('https://git.example.com/team/gitops'));
+    expect(repositoryIdentity('https://git.example.com/Team/gitops')).not.toBe(
+      repositoryIdentity('https://git.example.com/team/gitops'),
+    );
     expect(repositoryIdentity('../gitops')).toBe(repositoryIdentity(join(process.cwd(), '../gitops/')));
-    const dir = clusterDir({ 'a.yaml': cluster('a', { path: 'x' }), 'b.yaml': cluster('b', { repo: 'git@github.com:hangar-io/cluster-gitops.git', path: 'x' }) });
+    const dir = clusterDir({
+      'a.yaml': cluster('a', { path: 'x' }),
+      'b.yaml': cluster('b', { repo: 'git@github.com:hangar-io/cluster-gitops.git', path: 'x' }),
+    });
     expect(problems(dir)).toHaveLength(1);
   });
 
@@ -68,31 +104,55 @@ describe('two clusters in one gitops folder', () => {
       'dev.yaml': cluster('dev'),
       'broken.yaml': 'name: [',
     });
-    expect(problems(dir, 'staging')).toEqual([expect.stringContaining('clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod (clusters/prod.yaml)')]);
-    expect(problems(dir, 'prod')).toEqual([expect.stringContaining('clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod')]);
-    expect(problems(dir, join(dir, 'staging.yaml'))).toEqual([expect.stringContaining('is also the gitops.path of cluster prod (clusters/prod.yaml)')]);
+    expect(problems(dir, 'staging')).toEqual([
+      expect.stringContaining(
+        'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod (clusters/prod.yaml)',
+      ),
+    ]);
+    expect(problems(dir, 'prod')).toEqual([
+      expect.stringContaining(
+        'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod',
+      ),
+    ]);
+    expect(problems(dir, join(dir, 'staging.yaml'))).toEqual([
+      expect.stringContaining('is also the gitops.path of cluster prod (clusters/prod.yaml)'),
+    ]);
     const told: string[] = [];
     expect(loadClusters({ dir, cluster: 'dev', warn: (m) => told.push(m) }).map((c) => c.config.name)).toEqual(['dev']);
-    expect(told.filter((m) => m.includes('is also the gitops.path'))).toEqual([expect.stringMatching(/staging\.yaml: gitops\.path: .*\(without --cluster this is an error\)$/)]);
+    expect(told.filter((m) => m.includes('is also the gitops.path'))).toEqual([
+      expect.stringMatching(/staging\.yaml: gitops\.path: .*\(without --cluster this is an error\)$/),
+    ]);
   });
 });
 
 describe('folders a hosted remote refuses', () => {
-  it.each(['.gitmodules', 'clusters/.git', 'clusters/.GIT./prod', 'a/.gitattributes', 'a/.GitModules..'])('gitops.path %s is refused', (path) => {
-    const file = validClusterFile();
-    expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([
-      expect.stringMatching(/^clusters\/prod\.yaml: gitops\.path: has the folder \.git\S*, a name git keeps for itself: a hosted remote refuses the push/i),
-    ]);
-  });
+  it.each(['.gitmodules', 'clusters/.git', 'clusters/.GIT./prod', 'a/.gitattributes', 'a/.GitModules..'])(
+    'gitops.path %s is refused',
+    (path) => {
+      const file = validClusterFile();
+      expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([
+        expect.stringMatching(
+          /^clusters\/prod\.yaml: gitops\.path: has the folder \.git\S*, a name git keeps for itself: a hosted remote refuses the push/i,
+        ),
+      ]);
+    },
+  );
 
   it('gitops.valuesPath is checked the same way, and "//" is refused', () => {
     const file = validClusterFile();
-    expect(problemsOf({ ...file, gitops: { ...file.gitops, valuesPath: 'x/.gitmodules' } })).toEqual([expect.stringContaining('gitops.valuesPath: has the folder .gitmodules')]);
-    expect(problemsOf({ ...file, gitops: { ...file.gitops, path: 'clusters//prod' } })).toEqual([expect.stringContaining('gitops.path: has an empty folder name ("//")')]);
+    expect(problemsOf({ ...file, gitops: { ...file.gitops, valuesPath: 'x/.gitmodules' } })).toEqual([
+      expect.stringContaining('gitops.valuesPath: has the folder .gitmodules'),
+    ]);
+    expect(problemsOf({ ...file, gitops: { ...file.gitops, path: 'clusters//prod' } })).toEqual([
+      expect.stringContaining('gitops.path: has an empty folder name ("//")'),
+    ]);
   });
 
-  it.each(['.github/glidepath', 'clusters/.gitignore-not', 'a/.gitkeep', 'a/git', 'clusters/prod/glidepath/'])('gitops.path %s loads', (path) => {
-    const file = validClusterFile();
-    expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([]);
-  });
+  it.each(['.github/glidepath', 'clusters/.gitignore-not', 'a/.gitkeep', 'a/git', 'clusters/prod/glidepath/'])(
+    'gitops.path %s loads',
+    (path) => {
+      const file = validClusterFile();
+      expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([]);
+    },
+  );
 });

@@ -20,7 +20,11 @@ describe('image references as the kubelet reads them (docker/distribution/refere
 
   it('counts the 255-character limit on the name, not on the whole reference', () => {
     const image = `r.io/${'x'.repeat(200)}:${'t'.repeat(128)}`;
-    expect(parseImageRef(image)).toEqual({ name: `r.io/${'x'.repeat(200)}`, normalizedName: `r.io/${'x'.repeat(200)}`, tag: 't'.repeat(128) });
+    expect(parseImageRef(image)).toEqual({
+      name: `r.io/${'x'.repeat(200)}`,
+      normalizedName: `r.io/${'x'.repeat(200)}`,
+      tag: 't'.repeat(128),
+    });
   });
 
   it('normalizes short names as the kubelet does', () => {

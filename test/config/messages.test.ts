@@ -30,14 +30,18 @@ describe('cluster file messages', () => {
     const output = await verifyFile(text);
     const lines = output.split('\n').filter((line) => line.includes('argocd.context.'));
     expect(lines).toHaveLength(50);
-    expect(lines[0]).toContain('argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; put it in quotes: "0"');
+    expect(lines[0]).toContain(
+      'argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; put it in quotes: "0"',
+    );
     expect(output).toContain('and 29950 more of the same kind (expected string, got a number)');
     expect(output).not.toContain('1.30');
   });
 
   it('relay.ip holding a DNS name: says to use relay.host (fails before: no hint)', async () => {
     const text = stringify(validClusterFile({ name: 'prod', relay: { ip: 'relay.hangar.internal', port: 30880 } }));
-    expect(await verifyFile(text)).toContain('relay.ip: must be an IPv4 or IPv6 address; for a DNS name such as relay.hangar.internal, write it as relay.host instead of relay.ip');
+    expect(await verifyFile(text)).toContain(
+      'relay.ip: must be an IPv4 or IPv6 address; for a DNS name such as relay.hangar.internal, write it as relay.host instead of relay.ip',
+    );
   });
 
   it.each([

@@ -17,33 +17,54 @@ function problems(text: string): string[] {
 describe('duplicate keys', () => {
   it('are refused wherever they are, at the repeated key', () => {
     expect(problems('name: a\nname: b\n')).toEqual(['line 2, column 1: not valid YAML: Map keys must be unique']);
-    expect(problems('argocd:\n  context:\n    a: x\n    b: y\n    a: z\n')).toEqual(['line 5, column 5: not valid YAML: Map keys must be unique']);
-    expect(problems('relay: { ip: 1.2.3.4, port: 1, ip: 5.6.7.8 }\n')).toEqual(['line 1, column 32: not valid YAML: Map keys must be unique']);
-    expect(problems('a: [{ x: 1 }, { x: 2, x: 3 }]\n')).toEqual(['line 1, column 23: not valid YAML: Map keys must be unique']);
+    expect(problems('argocd:\n  context:\n    a: x\n    b: y\n    a: z\n')).toEqual([
+      'line 5, column 5: not valid YAML: Map keys must be unique',
+    ]);
+    expect(problems('relay: { ip: 1.2.3.4, port: 1, ip: 5.6.7.8 }\n')).toEqual([
+      'line 1, column 32: not valid YAML: Map keys must be unique',
+    ]);
+    expect(problems('a: [{ x: 1 }, { x: 2, x: 3 }]\n')).toEqual([
+      'line 1, column 23: not valid YAML: Map keys must be unique',
+    ]);
     expect(problems('a:\n  1: x\n  0x1: y\n')).toEqual(['line 3, column 3: not valid YAML: Map keys must be unique']);
   });
 
   it('are told apart as the yaml library tells them apart (a quoted "1" is not the number 1)', () => {
     expect(problems('a:\n  b: x\n  "b ": y\n  "1": z\n  1: w\n')).toEqual([]);
-    expect(problems("a:\n  'b': x\n  \"b\": y\n")).toEqual(['line 3, column 3: not valid YAML: Map keys must be unique']);
+    expect(problems('a:\n  \'b\': x\n  "b": y\n')).toEqual([
+      'line 3, column 3: not valid YAML: Map keys must be unique',
+    ]);
   });
 
   it('are refused beside every other YAML error of the file', () => {
-    expect(problems('a: [\nb: 1\nb: 2\n')).toEqual(expect.arrayContaining(['line 3, column 1: not valid YAML: Map keys must be unique']));
+    expect(problems('a: [\nb: 1\nb: 2\n')).toEqual(
+      expect.arrayContaining(['line 3, column 1: not valid YAML: Map keys must be unique']),
+    );
   });
 
   it('in a cluster file name the file', () => {
-    expect(problemsOf('name: prod\nkubernetesVersion: "1.28"\nname: prod\n')).toEqual(['clusters/prod.yaml: line 3, column 1: not valid YAML: Map keys must be unique']);
+    expect(problemsOf('name: prod\nkubernetesVersion: "1.28"\nname: prod\n')).toEqual([
+      'clusters/prod.yaml: line 3, column 1: not valid YAML: Map keys must be unique',
+    ]);
   });
 });
 
 describe('duplicate keys inside a ConfigMap value (extraData), read as YAML 1.1', () => {
   // The engine keeps the last of them (npm run judge:engine): the loader takes them, verify warns at the line.
   it('are a warning at the line of the repeated key, and YAML 1.1 numbers count as the same key', () => {
-    const file = (text: string) => `name: prod\nrollouts:\n  extraData:\n    template.team: |\n${text.replace(/^/gm, '      ')}`;
+    const file = (text: string) =>
+      `name: prod\nrollouts:\n  extraData:\n    template.team: |\n${text.replace(/^/gm, '      ')}`;
     expect(problemsOf(file('message: a\nmessage: b\n')).filter((p) => p.includes('extraData'))).toEqual([]);
-    const warnings = (text: string) => extraDataProblems('rollouts', { 'template.team': text }).filter((p) => p.severity === 'warning');
-    expect(warnings('message: a\nmessage: b\n')).toEqual([{ key: 'template.team', line: 2, message: 'duplicate key "message": the engine keeps the last one and ignores the others', severity: 'warning' }]);
+    const warnings = (text: string) =>
+      extraDataProblems('rollouts', { 'template.team': text }).filter((p) => p.severity === 'warning');
+    expect(warnings('message: a\nmessage: b\n')).toEqual([
+      {
+        key: 'template.team',
+        line: 2,
+        message: 'duplicate key "message": the engine keeps the last one and ignores the others',
+        severity: 'warning',
+      },
+    ]);
     expect(warnings('webhook:\n  x:\n    1: a\n    0x1: b\n').map((p) => p.line)).toEqual([4]);
   });
 });

@@ -28,8 +28,18 @@ const PLANTED: readonly [string, string, string, string][] = [
   ['URL with a password', 'repoUrl', 'https://bot:hunter22@github.com/org/gitops.git', 'hunter22'],
   ['40-hex token', 'note', HEX40, HEX40.slice(4)],
   ['40-hex token after =', 'note', `GITHUB_TOKEN=${HEX40}`, HEX40.slice(4)],
-  ['Slack webhook URL', 'alerts', 'https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx', 'abcdefghijklmnopqrstuvwx'],
-  ['Slack workflow webhook', 'alerts', 'https://hooks.slack.com/workflows/T0ABCDEF1/A0ABCDEF2/123456789/abcdefghij', 'abcdefghij'],
+  [
+    'Slack webhook URL',
+    'alerts',
+    'https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx',
+    'abcdefghijklmnopqrstuvwx',
+  ],
+  [
+    'Slack workflow webhook',
+    'alerts',
+    'https://hooks.slack.com/workflows/T0ABCDEF1/A0ABCDEF2/123456789/abcdefghij',
+    'abcdefghij',
+  ],
   ['key *secret* (webhookSecret)', 'webhookSecret', 'plain-value-1', 'plain-value-1'],
   ['key clientSecret', 'clientSecret', 'plain-value-2', 'plain-value-2'],
   ['key pass', 'pass', 'plain-value-3', 'plain-value-3'],
@@ -83,7 +93,12 @@ describe('a secret planted in a cluster file', () => {
   it.each(PLANTED)('%s: every command refuses it at load and never prints it', async (_case, key, value, hidden) => {
     const dir = clusterDir({ 'prod.yaml': fileWith(key, value) });
     const out = clusterDir({});
-    const commands = [['synth', '--out', out], ['verify'], ['diff', '--cluster', 'prod'], ['pr', '--cluster', 'prod', '--dry-run']];
+    const commands = [
+      ['synth', '--out', out],
+      ['verify'],
+      ['diff', '--cluster', 'prod'],
+      ['pr', '--cluster', 'prod', '--dry-run'],
+    ];
     for (const args of commands) {
       clear();
       const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
@@ -99,7 +114,9 @@ describe('a secret planted in a cluster file', () => {
     const context = contextFor();
     const objects = objectsFor(context);
     const known = [{ name: 'GITHUB_TOKEN', value: ENV_TOKEN }];
-    for (const [name, key, value] of PLANTED.filter(([, key]) => !/^(webhookSecret|clientSecret|pass|pwd|api-key|password|apiToken|db_password)$/.test(key))) {
+    for (const [name, key, value] of PLANTED.filter(
+      ([, key]) => !/^(webhookSecret|clientSecret|pass|pwd|api-key|password|apiToken|db_password)$/.test(key),
+    )) {
       const object = planted(objects, 'ConfigMap', (m) => (m.data[key] = value));
       const violations = checkSecrets([object], { ...context, knownSecrets: known.map((k) => k.value) }).violations;
       expect(violations.length, name).toBeGreaterThan(0);
@@ -112,4 +129,3 @@ describe('a secret planted in a cluster file', () => {
     expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { env }), stderr.join('\n')).toBe(0);
   });
 });
-

@@ -4,22 +4,31 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterFileReference, referenceRows } from '../../src/config/reference';
 import { clusterConfigSchema } from '../../src/config/schema';
+import { formattedLikeTheRepo } from '../../scripts/prettier-format';
 import { validClusterFile } from '../helpers/cluster-files';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('the cluster file reference', () => {
-  it('docs/cluster-file.md is what npm run docs writes from the schema now', () => {
-    expect(readFileSync(join(ROOT, 'docs', 'cluster-file.md'), 'utf8')).toBe(clusterFileReference());
+  it('docs/cluster-file.md is what npm run docs writes from the schema now', async () => {
+    expect(readFileSync(join(ROOT, 'docs', 'cluster-file.md'), 'utf8')).toBe(
+      await formattedLikeTheRepo('docs/cluster-file.md', clusterFileReference()),
+    );
   });
 
   it('has a row for every field, and each default is the one the schema applies', () => {
     const rows = referenceRows();
     expect(rows.length).toBeGreaterThan(20);
-    expect(rows.map((r) => r.field)).toEqual(expect.arrayContaining(['relay.ip', 'argocd.context', 'veridor.configMap', 'prune.schedule']));
-    const parsed = clusterConfigSchema.parse(validClusterFile({ argocd: { namespace: 'argocd-apps' } })) as unknown as Record<string, unknown>;
+    expect(rows.map((r) => r.field)).toEqual(
+      expect.arrayContaining(['relay.ip', 'argocd.context', 'veridor.configMap', 'prune.schedule']),
+    );
+    const parsed = clusterConfigSchema.parse(
+      validClusterFile({ argocd: { namespace: 'argocd-apps' } }),
+    ) as unknown as Record<string, unknown>;
     for (const row of rows.filter((r) => /^`[^`<]+`$/.test(r.default) && !r.default.includes('.'))) {
-      const value = row.field.split('.').reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], parsed);
+      const value = row.field
+        .split('.')
+        .reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], parsed);
       expect(`\`${typeof value === 'string' ? value : JSON.stringify(value)}\``, row.field).toBe(row.default);
     }
   });

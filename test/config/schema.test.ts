@@ -3,7 +3,6 @@ import { loadClusterFile } from '../../src/config/loader';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 import { join } from 'node:path';
 
-
 describe('cluster file schema', () => {
   it('accepts a valid file and fills the defaults', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
@@ -17,7 +16,13 @@ describe('cluster file schema', () => {
       path: '/outcome/prod',
       tokenSecretKey: 'glidepath-relay-token',
     });
-    expect(config.rollouts).toEqual({ namespace: 'argo-rollouts', resyncSeconds: 900, heartbeatBucketSeconds: 600, delivery: 'configmap', extraData: {} });
+    expect(config.rollouts).toEqual({
+      namespace: 'argo-rollouts',
+      resyncSeconds: 900,
+      heartbeatBucketSeconds: 600,
+      delivery: 'configmap',
+      extraData: {},
+    });
     expect(config.argocd).toMatchObject({ delivery: 'configmap', extraData: {} });
     expect(config.veridor.namespaces).toEqual(['shop', 'billing']);
     expect(config.veridor).toMatchObject({
@@ -41,7 +46,9 @@ describe('cluster file schema', () => {
     expect(problemsOf({ ...file, relay: { ...file.relay, token: 'abc' } })).toEqual([
       'clusters/prod.yaml: relay.token: unknown key; allowed keys here: ip, host, port, scheme, path, tokenSecretKey',
     ]);
-    expect(problemsOf({ ...file, colour: 'blue' })[0]).toMatch(/^clusters\/prod\.yaml: colour: unknown key; allowed keys here: name, /);
+    expect(problemsOf({ ...file, colour: 'blue' })[0]).toMatch(
+      /^clusters\/prod\.yaml: colour: unknown key; allowed keys here: name, /,
+    );
   });
 
   it('refuses a wrong type with what it got', () => {
@@ -60,7 +67,9 @@ describe('cluster file schema', () => {
 
   it('wants exactly one of relay.ip and relay.host', () => {
     const file = validClusterFile();
-    expect(problemsOf({ ...file, relay: { port: 80 } })).toEqual(['clusters/prod.yaml: relay: set exactly one of relay.ip or relay.host']);
+    expect(problemsOf({ ...file, relay: { port: 80 } })).toEqual([
+      'clusters/prod.yaml: relay: set exactly one of relay.ip or relay.host',
+    ]);
     expect(problemsOf({ ...file, relay: { port: 80, ip: '10.0.0.1', host: 'relay.example.com' } })).toEqual([
       'clusters/prod.yaml: relay: set exactly one of relay.ip or relay.host',
     ]);
@@ -131,19 +140,25 @@ describe('cluster file schema', () => {
   });
 
   it('refuses text that is not YAML, and YAML that is not a mapping', () => {
-    expect(problemsOf('name: prod\nrelay: [unclosed\n')[0]).toMatch(/^clusters\/prod\.yaml: line \d+, column \d+: not valid YAML: /);
+    expect(problemsOf('name: prod\nrelay: [unclosed\n')[0]).toMatch(
+      /^clusters\/prod\.yaml: line \d+, column \d+: not valid YAML: /,
+    );
     expect(problemsOf('- just\n- a list\n')).toEqual([
       'clusters/prod.yaml: the file must be a YAML mapping of cluster settings (name, relay, ...), got a list',
     ]);
-    expect(problemsOf('name: a\nname: b\n')[0]).toMatch(/^clusters\/prod\.yaml: line 2, column 1: not valid YAML: Map keys must be unique/);
+    expect(problemsOf('name: a\nname: b\n')[0]).toMatch(
+      /^clusters\/prod\.yaml: line 2, column 1: not valid YAML: Map keys must be unique/,
+    );
   });
 
   it('refuses a YAML alias bomb instead of expanding it', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
-      .concat(Array.from({ length: 8 }, (_, i) => {
-        const prev = i === 0 ? 'a' : `l${i - 1}`;
-        return `l${i}: &l${i} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`;
-      }))
+      .concat(
+        Array.from({ length: 8 }, (_, i) => {
+          const prev = i === 0 ? 'a' : `l${i - 1}`;
+          return `l${i}: &l${i} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`;
+        }),
+      )
       .join('\n');
     expect(problemsOf(bomb)[0]).toMatch(/^clusters\/prod\.yaml: YAML: .*alias.*; a cluster file needs no aliases$/i);
   });

@@ -18,19 +18,39 @@ const SHAPES: readonly [string, string, string][] = [
   ['GitLab deploy token', 'gldt-Zx8Cv6Bn4Mq2Wp0Er7Ty', 'Zx8Cv6Bn4Mq2'],
   ['AWS secret access key with "/"', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'XUtnFEMI/K7MD'],
   ['PGP private key block', '-----BEGIN PGP PRIVATE KEY BLOCK-----', 'PGP PRIVATE'],
-  ['a token as the user of a URL', 'https://3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a@github.com/org/gitops.git', '0c1d2e4b5a69'],
+  [
+    'a token as the user of a URL',
+    'https://3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a@github.com/org/gitops.git',
+    '0c1d2e4b5a69',
+  ],
   ['base64 of user:password without "Basic"', Buffer.from('deploy:hunter22pw').toString('base64'), 'Omh1bnRlcjIy'],
   ['Stripe live secret key', 'sk_live_aaaabbbbccccddddeeeeffff', 'aaaabbbbcccc'],
 ];
 
 /** Each place the shapes were tried, as the cluster file with the value there, and the field the message names. */
 const PLACES: readonly [string, (value: string) => object, RegExp][] = [
-  ['argocd.context value', (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { note: v } } }), /argocd\.context\.note: /],
-  ['argocd.context key', (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { [v]: 'x' } } }), /argocd\.context\[[^\]]+… \d+ characters\]: /],
-  ['extraData', (v) => ({ ...base(), rollouts: { extraData: { 'template.team-note': `message: ${JSON.stringify(v)}\n` } } }), /rollouts\.extraData(\.|\[")template\.team-note/],
+  [
+    'argocd.context value',
+    (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { note: v } } }),
+    /argocd\.context\.note: /,
+  ],
+  [
+    'argocd.context key',
+    (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { [v]: 'x' } } }),
+    /argocd\.context\[[^\]]+… \d+ characters\]: /,
+  ],
+  [
+    'extraData',
+    (v) => ({ ...base(), rollouts: { extraData: { 'template.team-note': `message: ${JSON.stringify(v)}\n` } } }),
+    /rollouts\.extraData(\.|\[")template\.team-note/,
+  ],
   ['relay.path', (v) => ({ ...base(), relay: { ...base().relay, path: `/outcome/${v}` } }), /relay\.path: /],
   ['an image tag', (v) => ({ ...base(), veridor: { image: `registry.test/veridor:${v}` } }), /veridor\.image: /],
-  ['gitops.repo', (v) => ({ ...base(), gitops: { repo: v.startsWith('https://') ? v : `https://github.com/org/${v}` } }), /gitops\.repo: /],
+  [
+    'gitops.repo',
+    (v) => ({ ...base(), gitops: { repo: v.startsWith('https://') ? v : `https://github.com/org/${v}` } }),
+    /gitops\.repo: /,
+  ],
   ['gitops.baseBranch', (v) => ({ ...base(), gitops: { ...base().gitops, baseBranch: v } }), /gitops\.baseBranch: /],
 ];
 
@@ -50,7 +70,9 @@ describe('secret shapes are refused at load wherever they are', () => {
     it(`${shape}: in a comment, the line named`, () => {
       const text = `${stringify(base())}# the old ${value.split('\n')[0]}\n`;
       const problems = problemsOf(text);
-      expect(problems).toEqual([expect.stringMatching(/^clusters\/prod\.yaml: comment: .*never carries secrets.*\(line \d+\)$/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/^clusters\/prod\.yaml: comment: .*never carries secrets.*\(line \d+\)$/),
+      ]);
       expect(problems.join('\n')).not.toContain(hidden);
     });
   }
@@ -59,9 +81,15 @@ describe('secret shapes are refused at load wherever they are', () => {
     const text = `# The token lives in argocd-notifications-secret under glidepath-relay-token; see docs/gitops.md.\n# image: registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}\n${stringify(base())}`;
     expect(problemsOf(text)).toEqual([]);
     const shipped = join(import.meta.dirname, '../../clusters');
-    const files = readdirSync(shipped).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -'.yaml'.length));
+    const files = readdirSync(shipped)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => f.slice(0, -'.yaml'.length));
     // Every shipped file, whatever clusters a team has added (README, "Adding a cluster").
-    expect(loadClusters({ dir: shipped }).map((c) => c.config.name).sort()).toEqual(files.sort());
+    expect(
+      loadClusters({ dir: shipped })
+        .map((c) => c.config.name)
+        .sort(),
+    ).toEqual(files.sort());
   });
 });
 
@@ -84,7 +112,9 @@ describe('each detector has its look-alikes that are not secrets', () => {
   });
 
   it('base64 that decodes to a secret is judged by what it holds', () => {
-    expect(secretLikeReason(Buffer.from('token=glpat-Ab3De5Fg7Hj9Kl1Mn2Pq').toString('base64'))).toMatch(/^holds base64 that looks like a GitLab token/);
+    expect(secretLikeReason(Buffer.from('token=glpat-Ab3De5Fg7Hj9Kl1Mn2Pq').toString('base64'))).toMatch(
+      /^holds base64 that looks like a GitLab token/,
+    );
   });
 });
 
@@ -92,7 +122,9 @@ describe('secret references and where they are sent', () => {
   it('relay.path refuses a $key: the engine would put the Secret into the URL', () => {
     for (const path of ['/outcome/$glidepath-relay-token', '/outcome/$team_key/x']) {
       expect(problemsOf({ ...base(), relay: { ...base().relay, path } })).toEqual([
-        expect.stringMatching(/^clusters\/prod\.yaml: relay\.path: holds a Secret reference \(\$key\): .*Authorization header/),
+        expect.stringMatching(
+          /^clusters\/prod\.yaml: relay\.path: holds a Secret reference \(\$key\): .*Authorization header/,
+        ),
       ]);
     }
     expect(problemsOf({ ...base(), relay: { ...base().relay, path: '/outcome/prod$' } })).toEqual([]);
@@ -101,7 +133,9 @@ describe('secret references and where they are sent', () => {
   it('a team webhook that sends the relay token elsewhere, or any Secret over http, loads with a warning', () => {
     const webhook = (url: string, value: string) => `url: ${url}\nheaders:\n- name: Authorization\n  value: ${value}\n`;
     const warnings = (url: string, value: string) => {
-      const dir = clusterDir({ 'prod.yaml': { ...base(), rollouts: { extraData: { 'service.webhook.team': webhook(url, value) } } } });
+      const dir = clusterDir({
+        'prod.yaml': { ...base(), rollouts: { extraData: { 'service.webhook.team': webhook(url, value) } } },
+      });
       const told: string[] = [];
       loadClusters({ dir, warn: (m) => told.push(m) });
       return told.map((m) => m.replace(`${dir}/`, 'clusters/'));
@@ -109,17 +143,24 @@ describe('secret references and where they are sent', () => {
     expect(warnings('https://hooks.team.example/x', 'Bearer $glidepath-relay-token')).toEqual([
       `clusters/prod.yaml: rollouts.extraData["service.webhook.team"]: headers[0] sends the relay's token ($glidepath-relay-token) to hooks.team.example, which is not the relay (10.0.0.7); the engine puts the Secret's value there: make sure that host should receive it`,
     ]);
-    expect(warnings('http://hooks.team.example/x', 'Bearer $team-token')).toEqual([expect.stringContaining('sends the Secret key $team-token over plain http to')]);
+    expect(warnings('http://hooks.team.example/x', 'Bearer $team-token')).toEqual([
+      expect.stringContaining('sends the Secret key $team-token over plain http to'),
+    ]);
     expect(warnings('https://hooks.team.example/x', 'Bearer $team-token')).toEqual([]);
     expect(warnings('http://10.0.0.7:30880/other', 'Bearer $glidepath-relay-token')).toEqual([]);
   });
 });
 
 describe('gitops.repo', () => {
-  it('refuses a token as its user name, so that it never reaches the cache\'s git config', () => {
-    for (const repo of ['https://glpat-Ab3De5Fg7Hj9Kl1Mn2Pq@gitlab.com/org/gitops.git', 'https://Xk9mQ2vL7nT4wY8zB3cF6h1@git.example.com/org/gitops.git']) {
+  it("refuses a token as its user name, so that it never reaches the cache's git config", () => {
+    for (const repo of [
+      'https://glpat-Ab3De5Fg7Hj9Kl1Mn2Pq@gitlab.com/org/gitops.git',
+      'https://Xk9mQ2vL7nT4wY8zB3cF6h1@git.example.com/org/gitops.git',
+    ]) {
       const problems = problemsOf({ ...base(), gitops: { repo } });
-      expect(problems).toEqual([expect.stringMatching(/^clusters\/prod\.yaml: gitops\.repo: looks like .*never carries secrets/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/^clusters\/prod\.yaml: gitops\.repo: looks like .*never carries secrets/),
+      ]);
       expect(problems.join('\n')).not.toContain(repo.slice(12, 24));
     }
   });

@@ -15,15 +15,51 @@ const base = () => validClusterFile({ name: 'prod' });
 
 describe('characters Go cannot read back', () => {
   it.each([
-    ['U+2028 as an escape in argocd.context', `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\Lb"\n`, 'argocd.context.note: holds U+2028 (LINE SEPARATOR) (character 2)'],
-    ['U+2028 written raw', `argocd:\n  namespace: argocd-apps\n  context:\n    note: a\u2028b\n`, 'argocd.context.note: holds U+2028 (LINE SEPARATOR)'],
-    ['U+2029 in a key', `argocd:\n  namespace: argocd-apps\n  context:\n    "no\\u2029te": x\n`, 'argocd.context["no?te"]: the key holds U+2029 (PARAGRAPH SEPARATOR)'],
-    ['U+0085 in a schedule, which the cron reader takes for a space', `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\N*/6 * * *"\n`, 'prune.schedule: holds U+0085 (NEXT LINE)'],
-    ['U+2028 in a schedule', `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\u2028*/6 * * *"\n`, 'prune.schedule: holds U+2028'],
-    ['DEL as an escape', `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\x7fb"\n`, 'argocd.context.note: holds the character U+007F'],
-    ['U+FFFE written raw', `argocd:\n  namespace: argocd-apps\n  context:\n    note: a\ufffeb\n`, 'argocd.context.note: holds the character U+FFFE'],
-    ['an unpaired surrogate', `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\ud800b"\n`, 'argocd.context.note: holds an unpaired surrogate U+D800'],
-    ['U+2028 in a team\'s ConfigMap value', `rollouts:\n  extraData:\n    template.team: "message: a\\Lb\\n"\n`, 'rollouts.extraData["template.team"]: holds U+2028'],
+    [
+      'U+2028 as an escape in argocd.context',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\Lb"\n`,
+      'argocd.context.note: holds U+2028 (LINE SEPARATOR) (character 2)',
+    ],
+    [
+      'U+2028 written raw',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    note: a\u2028b\n`,
+      'argocd.context.note: holds U+2028 (LINE SEPARATOR)',
+    ],
+    [
+      'U+2029 in a key',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    "no\\u2029te": x\n`,
+      'argocd.context["no?te"]: the key holds U+2029 (PARAGRAPH SEPARATOR)',
+    ],
+    [
+      'U+0085 in a schedule, which the cron reader takes for a space',
+      `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\N*/6 * * *"\n`,
+      'prune.schedule: holds U+0085 (NEXT LINE)',
+    ],
+    [
+      'U+2028 in a schedule',
+      `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\u2028*/6 * * *"\n`,
+      'prune.schedule: holds U+2028',
+    ],
+    [
+      'DEL as an escape',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\x7fb"\n`,
+      'argocd.context.note: holds the character U+007F',
+    ],
+    [
+      'U+FFFE written raw',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    note: a\ufffeb\n`,
+      'argocd.context.note: holds the character U+FFFE',
+    ],
+    [
+      'an unpaired surrogate',
+      `argocd:\n  namespace: argocd-apps\n  context:\n    note: "a\\ud800b"\n`,
+      'argocd.context.note: holds an unpaired surrogate U+D800',
+    ],
+    [
+      "U+2028 in a team's ConfigMap value",
+      `rollouts:\n  extraData:\n    template.team: "message: a\\Lb\\n"\n`,
+      'rollouts.extraData["template.team"]: holds U+2028',
+    ],
   ])('%s is refused with its field', (_case, yaml, message) => {
     const { argocd: _a, prune: _p, ...rest } = base();
     const text = `${stringify(rest)}${yaml.includes('argocd:') ? '' : 'argocd:\n  namespace: argocd-apps\n'}${yaml.includes('prune:') ? '' : 'prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n'}${yaml}`;
@@ -41,6 +77,8 @@ describe('characters Go cannot read back', () => {
     ['a private-use character', '\ue000'],
   ])('%s is read back as written, and loads', (_case, character) => {
     expect(unreadableCharacterReason(`a${character}b`)).toBeUndefined();
-    expect(problemsOf({ ...base(), argocd: { namespace: 'argocd-apps', context: { note: `a${character}b` } } })).toEqual([]);
+    expect(
+      problemsOf({ ...base(), argocd: { namespace: 'argocd-apps', context: { note: `a${character}b` } } }),
+    ).toEqual([]);
   });
 });

@@ -8,9 +8,16 @@ import { parseAllDocuments } from 'yaml';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 function problemsOf(veridor: Record<string, unknown>): string[] {
-  const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', veridor: { image: 'registry.test/veridor:1.0.0', ...veridor } as never }) });
+  const dir = clusterDir({
+    'prod.yaml': validClusterFile({
+      name: 'prod',
+      veridor: { image: 'registry.test/veridor:1.0.0', ...veridor } as never,
+    }),
+  });
   const result = loadClusterFile(join(dir, 'prod.yaml'));
-  return 'problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/').replace(/ \(line \d+, column \d+\)$/, '')) : [];
+  return 'problems' in result
+    ? result.problems.map((p) => p.replace(`${dir}/`, 'clusters/').replace(/ \(line \d+, column \d+\)$/, ''))
+    : [];
 }
 
 function gateContainer(overrides: Parameters<typeof clusterConfig>[0] = {}) {
@@ -21,12 +28,21 @@ function gateContainer(overrides: Parameters<typeof clusterConfig>[0] = {}) {
 
 describe('veridor.resources', () => {
   it('renders requests and limits by default, so that a namespace with a ResourceQuota admits the pod', () => {
-    expect(gateContainer().resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } });
+    expect(gateContainer().resources).toEqual({
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '256Mi' },
+    });
   });
 
   it('takes each amount from the cluster file and keeps the defaults of the others', () => {
-    const veridor = { image: 'registry.test/veridor:1.0.0', resources: { requests: { memory: '200Mi' }, limits: { cpu: '2', memory: '1Gi' } } };
-    expect(gateContainer({ veridor }).resources).toEqual({ requests: { cpu: '100m', memory: '200Mi' }, limits: { cpu: '2', memory: '1Gi' } });
+    const veridor = {
+      image: 'registry.test/veridor:1.0.0',
+      resources: { requests: { memory: '200Mi' }, limits: { cpu: '2', memory: '1Gi' } },
+    };
+    expect(gateContainer({ veridor }).resources).toEqual({
+      requests: { cpu: '100m', memory: '200Mi' },
+      limits: { cpu: '2', memory: '1Gi' },
+    });
   });
 
   it('refuses a limit below its request, a malformed quantity and an unknown key, naming the field', () => {
@@ -36,7 +52,9 @@ describe('veridor.resources', () => {
     expect(problemsOf({ resources: { limits: { memory: '256 MB' } } })).toEqual([
       'clusters/prod.yaml: veridor.resources.limits.memory: must be a positive Kubernetes quantity in quotes, e.g. 128Mi or 1Gi',
     ]);
-    expect(problemsOf({ resources: { requests: { gpu: '1' } } })[0]).toMatch(/^clusters\/prod\.yaml: veridor\.resources\.requests(\.gpu)?: unknown key/);
+    expect(problemsOf({ resources: { requests: { gpu: '1' } } })[0]).toMatch(
+      /^clusters\/prod\.yaml: veridor\.resources\.requests(\.gpu)?: unknown key/,
+    );
   });
 });
 

@@ -7,7 +7,15 @@ import { clusterConfig } from '../helpers/cluster-files';
 function render(namespace?: string) {
   const chart = Testing.chart();
   const { configMap, secret, failOn, waitForTargetSeconds, resources } = clusterConfig().veridor;
-  new VeridorGateTemplate(chart, 'Gate', { ...(namespace ? { namespace } : {}), image: 'registry.test/veridor:1.0.0', configMap, secret, failOn, waitForTargetSeconds, resources });
+  new VeridorGateTemplate(chart, 'Gate', {
+    ...(namespace ? { namespace } : {}),
+    image: 'registry.test/veridor:1.0.0',
+    configMap,
+    secret,
+    failOn,
+    waitForTargetSeconds,
+    resources,
+  });
   const objects = Testing.synth(chart);
   expect(objects).toHaveLength(1);
   return objects[0];

@@ -21,18 +21,31 @@ type Schema = { [key: string]: unknown };
 function strictSchema(schema: Schema): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, s]) => [name, strictSchema(s)]));
-    else if (key === 'items' || key === 'additionalProperties') out[key] = typeof value === 'object' && value !== null ? strictSchema(value as Schema) : value;
+    if (key === 'properties')
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, Schema>).map(([name, s]) => [name, strictSchema(s)]),
+      );
+    else if (key === 'items' || key === 'additionalProperties')
+      out[key] = typeof value === 'object' && value !== null ? strictSchema(value as Schema) : value;
     else if (!key.startsWith('x-kubernetes-')) out[key] = value;
   }
-  if (schema.properties !== undefined && schema.additionalProperties === undefined && schema['x-kubernetes-preserve-unknown-fields'] !== true) out.additionalProperties = false;
+  if (
+    schema.properties !== undefined &&
+    schema.additionalProperties === undefined &&
+    schema['x-kubernetes-preserve-unknown-fields'] !== true
+  )
+    out.additionalProperties = false;
   return out;
 }
 
 function applicationSetSchema(): { version: string; schema: Schema } {
   // The module as go.mod and go.sum pin it: from the module cache, else through the module proxy.
   const info = JSON.parse(
-    execFileSync('go', ['mod', 'download', '-json', 'github.com/argoproj/argo-cd/v3'], { cwd: MODULE_DIR, encoding: 'utf8', env: { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=readonly' } }),
+    execFileSync('go', ['mod', 'download', '-json', 'github.com/argoproj/argo-cd/v3'], {
+      cwd: MODULE_DIR,
+      encoding: 'utf8',
+      env: { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=readonly' },
+    }),
   ) as { Dir: string; Version: string };
   const crd = parse(readFileSync(join(info.Dir, 'manifests', 'crds', 'applicationset-crd.yaml'), 'utf8')) as {
     spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
@@ -63,10 +76,18 @@ describe(`docs/argocd/applicationset.yaml, against the ApplicationSet CRD of arg
 describe('docs/argocd/applicationset.yaml, against the shipped clusters', () => {
   const clusters = loadClusters({ dir: join(ROOT, 'clusters') }).map((c) => c.config);
   const git = example.spec.generators[0].git as { repoURL: string; revision: string; directories: { path: string }[] };
-  const glob = new RegExp(`^${git.directories[0]!.path.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+  const glob = new RegExp(
+    `^${git.directories[0]!.path.split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  );
 
   it('reads the gitops repo and branch of every cluster', () => {
-    for (const config of clusters) expect({ repo: git.repoURL, branch: git.revision }, config.name).toEqual({ repo: config.gitops.repo, branch: config.gitops.baseBranch });
+    for (const config of clusters)
+      expect({ repo: git.repoURL, branch: git.revision }, config.name).toEqual({
+        repo: config.gitops.repo,
+        branch: config.gitops.baseBranch,
+      });
     expect(example.spec.template.spec.source).toMatchObject({ repoURL: git.repoURL, targetRevision: git.revision });
   });
 
@@ -81,7 +102,10 @@ describe('docs/argocd/applicationset.yaml, against the shipped clusters', () => 
     for (const config of clusters) {
       // What the generator gives the template: {{ .path.path }} and {{ index .path.segments N }}.
       const segments = config.gitops.path.split('/');
-      const render = (text: string) => text.replace(/\{\{ index \.path\.segments (\d+) \}\}/g, (_m, i: string) => segments[Number(i)]!).replace('{{ .path.path }}', config.gitops.path);
+      const render = (text: string) =>
+        text
+          .replace(/\{\{ index \.path\.segments (\d+) \}\}/g, (_m, i: string) => segments[Number(i)]!)
+          .replace('{{ .path.path }}', config.gitops.path);
       expect(render(example.spec.template.metadata.name)).toBe(`glidepath-${config.name}`);
       expect(render(example.spec.template.spec.destination.name)).toBe(config.name);
       expect(render(example.spec.template.spec.source.path)).toBe(config.gitops.path);

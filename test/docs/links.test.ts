@@ -13,7 +13,11 @@ function anchors(file: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
   for (const heading of withoutCode(readFileSync(file, 'utf8')).matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     result.add(count === 0 ? slug : `${slug}-${count}`);
@@ -50,9 +54,15 @@ describe('links in the documents', () => {
 
   it('finds a missing file and a missing heading, and passes GitHub-style anchors', () => {
     const path = join(ROOT, 'docs', `links-test-${process.pid}.md`);
-    writeFileSync(path, '# A\n[ok](rollouts-facts.md#how-a-lost-fact-is-recovered) [ok](argocd-facts.md#earlier-facts-per-retry-opt-in-untested) [ok](#a)\n[gone](nowhere.md) [bad](prune.md#no-such-heading) `[code](x.md)`\n');
+    writeFileSync(
+      path,
+      '# A\n[ok](rollouts-facts.md#how-a-lost-fact-is-recovered) [ok](argocd-facts.md#earlier-facts-per-retry-opt-in-untested) [ok](#a)\n[gone](nowhere.md) [bad](prune.md#no-such-heading) `[code](x.md)`\n',
+    );
     try {
-      expect(brokenLinksIn(path, 'test.md')).toEqual(['test.md: nowhere.md (docs)', 'test.md: prune.md#no-such-heading (docs)']);
+      expect(brokenLinksIn(path, 'test.md')).toEqual([
+        'test.md: nowhere.md (docs)',
+        'test.md: prune.md#no-such-heading (docs)',
+      ]);
     } finally {
       rmSync(path);
     }

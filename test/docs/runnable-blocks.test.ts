@@ -25,7 +25,8 @@ interface Block {
 function runnableBlocks(document: string, text: string): Block[] {
   return [...text.matchAll(/^```(\w+) runnable\n([\s\S]*?)^```$/gm)].map((m) => {
     const language = m[1];
-    if (language !== 'sh' && language !== 'ts') throw new Error(`${document}: a runnable block is sh or ts, not ${language}`);
+    if (language !== 'sh' && language !== 'ts')
+      throw new Error(`${document}: a runnable block is sh or ts, not ${language}`);
     return { document, line: text.slice(0, m.index).split('\n').length, language, code: m[2]! };
   });
 }
@@ -47,10 +48,16 @@ async function run(block: Block): Promise<{ code: number; output: string }> {
   const dir = userProject();
   const file = join(dir, block.language === 'sh' ? 'block.sh' : 'block.ts');
   writeFileSync(file, block.code);
-  const [command, args] = block.language === 'sh' ? ['bash', ['-euo', 'pipefail', file]] : [join(ROOT, 'node_modules', '.bin', 'tsx'), [file]];
+  const [command, args] =
+    block.language === 'sh'
+      ? ['bash', ['-euo', 'pipefail', file]]
+      : [join(ROOT, 'node_modules', '.bin', 'tsx'), [file]];
   return promisify(execFile)(command, args, { cwd: dir, env: { ...process.env, CI: '', NO_COLOR: '1' } }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
   );
 }
 
@@ -59,10 +66,14 @@ describe('the runnable blocks of README.md and docs/', () => {
     expect(new Set(blocks.map((b) => b.language))).toEqual(new Set(['sh', 'ts']));
   });
 
-  it.each(blocks.map((b) => [`${b.document}:${b.line}`, b] as const))('%s runs and exits 0', async (_where, block) => {
-    const { code, output } = await run(block);
-    expect(code, output).toBe(0);
-  }, 120_000);
+  it.each(blocks.map((b) => [`${b.document}:${b.line}`, b] as const))(
+    '%s runs and exits 0',
+    async (_where, block) => {
+      const { code, output } = await run(block);
+      expect(code, output).toBe(0);
+    },
+    120_000,
+  );
 
   it('a failing block fails', async () => {
     const [block] = runnableBlocks('test.md', '```sh runnable\nnpx glidepath verfy\n```\n');

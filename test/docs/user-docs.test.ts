@@ -12,10 +12,21 @@ const USER_FILES = [
   ...markdownIn('docs').filter((f) => !f.startsWith('docs/internals/')),
   ...readdirSync(join(ROOT, 'clusters')).map((f) => `clusters/${f}`),
 ];
-const JARGON = [/Phase 0/i, /\bS[1-5]\b/, /live trial/i, /sync-failure trial/i, /design findings/i, /\bthe findings\b/i, /\.\.\/shared/, /\bADR-\d+/];
+const JARGON = [
+  /Phase 0/i,
+  /\bS[1-5]\b/,
+  /live trial/i,
+  /sync-failure trial/i,
+  /design findings/i,
+  /\bthe findings\b/i,
+  /\.\.\/shared/,
+  /\bADR-\d+/,
+];
 
 function jargonIn(text: string): string[] {
-  return JARGON.flatMap((pattern) => [...text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))].map((m) => m[0]));
+  return JARGON.flatMap((pattern) =>
+    [...text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))].map((m) => m[0]),
+  );
 }
 
 describe('user documents', () => {
@@ -24,14 +35,10 @@ describe('user documents', () => {
   });
 
   it('the check finds each name', () => {
-    expect(jargonIn('Phase 0 findings (S2), the first live trial, the sync-failure trial, design findings, ../shared/x, ADR-0021')).toEqual([
-      'Phase 0',
-      'S2',
-      'live trial',
-      'sync-failure trial',
-      'design findings',
-      '../shared',
-      'ADR-0021',
-    ]);
+    expect(
+      jargonIn(
+        'Phase 0 findings (S2), the first live trial, the sync-failure trial, design findings, ../shared/x, ADR-0021',
+      ),
+    ).toEqual(['Phase 0', 'S2', 'live trial', 'sync-failure trial', 'design findings', '../shared', 'ADR-0021']);
   });
 });

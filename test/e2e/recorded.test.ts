@@ -7,7 +7,13 @@ import { keyRecordsFact } from '../../e2e/lib/rollouts';
 import { facts, loadRendered, newRollout, rolloutReplay, type Json } from '../notifications/helpers/rollouts';
 
 const HASH = '5d8f7c9b6';
-const status = (phase: string, step: number) => ({ phase, observedGeneration: '2', currentPodHash: HASH, currentStepIndex: step, ...(phase === 'Healthy' ? { stableRS: HASH } : { message: 'more replicas need to be updated' }) });
+const status = (phase: string, step: number) => ({
+  phase,
+  observedGeneration: '2',
+  currentPodHash: HASH,
+  currentStepIndex: step,
+  ...(phase === 'Healthy' ? { stableRS: HASH } : { message: 'more replicas need to be updated' }),
+});
 
 function sentAndRecorded(initial: Json): { sent: Json[]; keys: readonly string[] } {
   const replay = rolloutReplay(loadRendered(), initial);
@@ -22,7 +28,9 @@ describe('keyRecordsFact: the notified key of an e2e fact', () => {
     expect(sent.map((f) => f.phase)).toEqual(['Progressing', 'Healthy']);
     expect(keys).toHaveLength(2);
     for (const fact of sent) expect(keys.filter((key) => keyRecordsFact(fact, key))).toHaveLength(1);
-    expect(keys.filter((key) => keyRecordsFact(sent[1]!, key))).not.toEqual(keys.filter((key) => keyRecordsFact(sent[0]!, key)));
+    expect(keys.filter((key) => keyRecordsFact(sent[1]!, key))).not.toEqual(
+      keys.filter((key) => keyRecordsFact(sent[0]!, key)),
+    );
   });
 
   it('a Rollout without the release-id: the fact says null, the key an empty part', () => {

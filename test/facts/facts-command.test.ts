@@ -24,7 +24,13 @@ const printed = capturePrintedLines();
 /** prod as shipped, and prod with the opt-in retry facts (for the retry-facts scenarios). */
 const PROD_FILE = join(ROOT, 'clusters/prod.yaml');
 const RETRY_FILE = join(clusterDir({}), 'prod.yaml');
-writeFileSync(RETRY_FILE, readFileSync(PROD_FILE, 'utf8').replace('  namespace: argocd-apps\n', '  namespace: argocd-apps\n  retryFacts: true\n'));
+writeFileSync(
+  RETRY_FILE,
+  readFileSync(PROD_FILE, 'utf8').replace(
+    '  namespace: argocd-apps\n',
+    '  namespace: argocd-apps\n  retryFacts: true\n',
+  ),
+);
 
 interface Entry {
   state: number;
@@ -67,25 +73,34 @@ function replayBodies(steps: readonly Json[], option: string, cluster: string): 
     if (typeof step.time === 'string') clock = Date.parse(step.time);
     else if (typeof step.after === 'string') clock += Number(parseGoDuration(step.after) / 1_000_000n);
     return facts(
-      replay.step({ at: new Date(clock).toISOString(), ...(step.patch ? { patch: step.patch } : {}), ...(step.pruneNotified ? { prune: true } : {}) }),
+      replay.step({
+        at: new Date(clock).toISOString(),
+        ...(step.patch ? { patch: step.patch } : {}),
+        ...(step.pruneNotified ? { prune: true } : {}),
+      }),
     );
   });
 }
 
-describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const))('npm run facts on %s', (_name, { file, option, cluster }) => {
-  const steps = (parse(readFileSync(file, 'utf8')) as { steps: Json[] }).steps;
+describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const))(
+  'npm run facts on %s',
+  (_name, { file, option, cluster }) => {
+    const steps = (parse(readFileSync(file, 'utf8')) as { steps: Json[] }).steps;
 
-  it('prints one entry per state and trigger, and the same bodies, state by state, as a replay on the engine model', async () => {
-    const entries = await factsJson(['--cluster', cluster, option, file]);
-    expect([...new Set(entries.map((e) => e.state))]).toEqual(steps.map((_step, index) => index));
-    const printedBodies = steps.map((_step, index) => entries.filter((e) => e.state === index && e.sent).map((e) => e.body));
-    expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
-    for (const [index, step] of steps.entries()) {
-      const sends = (step.expect as { sends?: number } | undefined)?.sends;
-      if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
-    }
-  });
-});
+    it('prints one entry per state and trigger, and the same bodies, state by state, as a replay on the engine model', async () => {
+      const entries = await factsJson(['--cluster', cluster, option, file]);
+      expect([...new Set(entries.map((e) => e.state))]).toEqual(steps.map((_step, index) => index));
+      const printedBodies = steps.map((_step, index) =>
+        entries.filter((e) => e.state === index && e.sent).map((e) => e.body),
+      );
+      expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
+      for (const [index, step] of steps.entries()) {
+        const sends = (step.expect as { sends?: number } | undefined)?.sends;
+        if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
+      }
+    });
+  },
+);
 
 describe('npm run facts, one Rollout at a clock', () => {
   const rollout = (status: Json) =>
@@ -108,7 +123,10 @@ describe('npm run facts, one Rollout at a clock', () => {
     const dir = clusterDir({
       'stale.yaml': rollout({ phase: 'Healthy', observedGeneration: '2', currentPodHash: 'aaa' }),
       'states.yaml': `- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}\n- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}`,
-      'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace('hangar.io/release-tracked: "true"', 'app: api'),
+      'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace(
+        'hangar.io/release-tracked: "true"',
+        'app: api',
+      ),
     });
     const now = ['--now', '2026-12-01T09:00:00Z'];
     expect(await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'stale.yaml'), ...now])).toEqual([
@@ -123,7 +141,13 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(first).toMatchObject({
       state: 0,
       sent: true,
-      body: { cluster: 'prod', releaseId: 'rel-9', generation: 3, currentPodHash: 'bbb', images: [{ container: 'api', image: 'reg/api:2.0.0' }] },
+      body: {
+        cluster: 'prod',
+        releaseId: 'rel-9',
+        generation: 3,
+        currentPodHash: 'bbb',
+        images: [{ container: 'api', image: 'reg/api:2.0.0' }],
+      },
     });
     expect(second).toEqual({
       state: 1,
@@ -153,7 +177,14 @@ describe('npm run facts, one Rollout at a clock', () => {
       return printed.stderr;
     };
     expect(await warnings('ok.yaml')).toEqual([]);
-    const [noId] = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'no-id.yaml'), '--now', '2026-12-01T09:00:00Z']);
+    const [noId] = await factsJson([
+      '--cluster',
+      'prod',
+      '--rollout',
+      join(dir, 'no-id.yaml'),
+      '--now',
+      '2026-12-01T09:00:00Z',
+    ]);
     expect(noId).toMatchObject({ sent: true, body: { releaseId: null } });
     expect(printed.stderr).toEqual([
       'warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": null; annotate it with the release it deploys',
@@ -179,13 +210,19 @@ describe('npm run facts, one Rollout at a clock', () => {
         ],
       }),
     });
-    const whys = (await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'steps.yaml')])).map((e) => `${e.sent} ${e.why}`);
+    const whys = (await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'steps.yaml')])).map(
+      (e) => `${e.sent} ${e.why}`,
+    );
     expect(whys).toEqual([
-      expect.stringMatching(/^true a new oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\); nothing sent for this condition is recorded yet$/),
+      expect.stringMatching(
+        /^true a new oncePer value \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+\); nothing sent for this condition is recorded yet$/,
+      ),
       expect.stringMatching(
         /^true heartbeat: the same state in a new time bucket \(3\/Healthy\/\/bbb\/false\/rel-9\/\d+; last sent at 2026-12-01T09:00:00Z\)$/,
       ),
-      expect.stringMatching(/^true a new state \(4\/Healthy\/\/bbb\/false\/rel-9\/\d+\); the last one sent, at 2026-12-01T09:15:00Z, was 3\//),
+      expect.stringMatching(
+        /^true a new state \(4\/Healthy\/\/bbb\/false\/rel-9\/\d+\); the last one sent, at 2026-12-01T09:15:00Z, was 3\//,
+      ),
     ]);
   });
 
@@ -194,16 +231,22 @@ describe('npm run facts, one Rollout at a clock', () => {
     printed.clear();
     expect(await main(['facts', '--cluster', 'prod', '--rollout', file])).toBe(0);
     const text = printed.stdout.join('\n');
-    expect(text).toContain('state 1 (update-applied-status-stale) at 2025-06-02T09:01:00Z: Rollout shop/hangar-api, generation 3');
+    expect(text).toContain(
+      'state 1 (update-applied-status-stale) at 2025-06-02T09:01:00Z: Rollout shop/hangar-api, generation 3',
+    );
     expect(text).toContain('  glidepath-rollout-state: not sent: the condition is false: stale generation');
     expect(text).toContain('    POST http://192.168.1.78:30880/outcome/prod');
     expect(text).toMatch(/\n8 states, 4 facts sent$/);
   });
 
   it('says a single Rollout state once, with no name it does not have (it printed "state 0 (state 0)")', async () => {
-    const dir = clusterDir({ 'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }) });
+    const dir = clusterDir({
+      'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }),
+    });
     printed.clear();
-    expect(await main(['facts', '--cluster', 'prod', '--rollout', join(dir, 'one.yaml'), '--now', '2026-12-01T09:00:00Z'])).toBe(0);
+    expect(
+      await main(['facts', '--cluster', 'prod', '--rollout', join(dir, 'one.yaml'), '--now', '2026-12-01T09:00:00Z']),
+    ).toBe(0);
     expect(printed.stdout.join('\n')).toMatch(/^state 0 at 2026-12-01T09:00:00Z: Rollout baggage-api\/api/m);
   });
 });
@@ -212,7 +255,9 @@ describe('npm run facts on bad input', () => {
   async function problems(args: string[], files: Record<string, string> = {}): Promise<string[]> {
     const dir = clusterDir(files);
     printed.clear();
-    const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))], { render: renderOnce });
+    const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))], {
+      render: renderOnce,
+    });
     expect(code).toBe(2);
     expect(printed.stdout).toEqual([]);
     return printed.stderr.map((line) => line.replace(`${dir}/`, ''));
@@ -220,23 +265,43 @@ describe('npm run facts on bad input', () => {
 
   it('names the file and the field, and exits 2', async () => {
     expect(
-      await problems(['--cluster', 'prod', '--rollout', '@d.yaml'], { 'd.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: b}\n' }),
+      await problems(['--cluster', 'prod', '--rollout', '@d.yaml'], {
+        'd.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a, namespace: b}\n',
+      }),
     ).toEqual([
       'd.yaml: kind: is "Deployment", expected Rollout',
       'd.yaml: apiVersion: is "apps/v1", expected argoproj.io/v1alpha1',
       'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)',
     ]);
-    const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], { 'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n' });
+    const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], {
+      'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n',
+    });
     expect(yamlError).toMatch(/^bad\.yaml: line \d+, column \d+: not valid YAML: /);
     const [numeric] = await problems(['--cluster', 'prod', '--rollout', '@n.yaml'], {
       'n.yaml': stringify([
-        { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'a', namespace: 'b', generation: 2 }, status: { observedGeneration: 2 } },
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Rollout',
+          metadata: { name: 'a', namespace: 'b', generation: 2 },
+          status: { observedGeneration: 2 },
+        },
       ]),
     });
-    expect(numeric).toBe('n.yaml: [0].status.observedGeneration: is 2; a Rollout\'s observedGeneration is a string, as the controller writes it (e.g. "3")');
-    const [app] = await problems(['--cluster', 'prod', '--rollout', join(SCENARIOS, 'argocd/sync-failure/01-never-synced-and-unlabelled.yaml')]);
-    expect(app).toMatch(/01-never-synced-and-unlabelled\.yaml: mode: is "argocd", a scenario for the other engine; run it with --application$/);
-    const [step] = await problems(['--cluster', 'prod', '--rollout', '@s.yaml'], { 's.yaml': stringify({ steps: [{ time: 'yesterday' }] }) });
+    expect(numeric).toBe(
+      'n.yaml: [0].status.observedGeneration: is 2; a Rollout\'s observedGeneration is a string, as the controller writes it (e.g. "3")',
+    );
+    const [app] = await problems([
+      '--cluster',
+      'prod',
+      '--rollout',
+      join(SCENARIOS, 'argocd/sync-failure/01-never-synced-and-unlabelled.yaml'),
+    ]);
+    expect(app).toMatch(
+      /01-never-synced-and-unlabelled\.yaml: mode: is "argocd", a scenario for the other engine; run it with --application$/,
+    );
+    const [step] = await problems(['--cluster', 'prod', '--rollout', '@s.yaml'], {
+      's.yaml': stringify({ steps: [{ time: 'yesterday' }] }),
+    });
     expect(step).toBe('s.yaml: steps[0].time: "yesterday" is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z');
   });
 

@@ -19,7 +19,13 @@ const PAYMENTS = readFileSync(join(import.meta.dirname, '../fixtures/team-notifi
 const DEGRADED = {
   apiVersion: 'argoproj.io/v1alpha1',
   kind: 'Rollout',
-  metadata: { name: 'api', namespace: 'payments-api', generation: 2, labels: { team: 'payments', 'hangar.io/release-tracked': 'true' }, annotations: { 'hangar.io/release-id': 'rel-1' } },
+  metadata: {
+    name: 'api',
+    namespace: 'payments-api',
+    generation: 2,
+    labels: { team: 'payments', 'hangar.io/release-tracked': 'true' },
+    annotations: { 'hangar.io/release-id': 'rel-1' },
+  },
   spec: { replicas: 2 },
   status: { phase: 'Degraded', observedGeneration: '2', currentPodHash: 'abc' },
 };
@@ -27,7 +33,20 @@ const DEGRADED = {
 async function facts(clusterText: string): Promise<{ code: number | string; out: string }> {
   const dir = clusterDir({ 'payments.yaml': clusterText, 'rollout.yaml': stringify(DEGRADED) });
   printed.clear();
-  const code = await main(['facts', '--clusters', dir, '--cluster', 'payments', '--rollout', join(dir, 'rollout.yaml'), '--now', '2026-12-01T09:00:00Z'], { render: renderOnce });
+  const code = await main(
+    [
+      'facts',
+      '--clusters',
+      dir,
+      '--cluster',
+      'payments',
+      '--rollout',
+      join(dir, 'rollout.yaml'),
+      '--now',
+      '2026-12-01T09:00:00Z',
+    ],
+    { render: renderOnce },
+  );
   return { code, out: [...printed.stdout, ...printed.stderr].join('\n') };
 }
 
@@ -42,14 +61,20 @@ describe("facts and check-live on a team's own notifications", () => {
   it('a template function the model lacks is said plainly, with the pointer to notifcheck, not called an engine refusal', async () => {
     const { code, out } = await facts(PAYMENTS.replace('| lower }}', '| sha256sum }}'));
     expect(code).toBe(0);
-    expect(out).toContain('rollout-degraded: not sent: not evaluated: the engine model does not cover the template function sha256sum (the engine accepts it); npm run notifcheck runs the real engine on it');
+    expect(out).toContain(
+      'rollout-degraded: not sent: not evaluated: the engine model does not cover the template function sha256sum (the engine accepts it); npm run notifcheck runs the real engine on it',
+    );
     expect(out).not.toMatch(/would reject|refuse/);
   });
 
   it('an expression form the model lacks is said plainly too', async () => {
-    const { code, out } = await facts(PAYMENTS.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase matches '^Degr'"));
+    const { code, out } = await facts(
+      PAYMENTS.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase matches '^Degr'"),
+    );
     expect(code).toBe(0);
-    expect(out).toContain('rollout-degraded: not sent: not evaluated: the engine model does not cover the expr-lang operator matches');
+    expect(out).toContain(
+      'rollout-degraded: not sent: not evaluated: the engine model does not cover the expr-lang operator matches',
+    );
   });
 
   it("check-live expects the Secret keys of every service type, the team's Slack token included", () => {

@@ -13,9 +13,11 @@ describe('pr: two runs at once', () => {
     const failures: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const s = await scenario();
-      const run = (name: string) => s.run({ cacheDir: join(tempDir('cache'), name), identity: { name, email: `${name}@example.test` } });
+      const run = (name: string) =>
+        s.run({ cacheDir: join(tempDir('cache'), name), identity: { name, email: `${name}@example.test` } });
       const outcomes = await Promise.allSettled([run('job-a'), run('job-b')]);
-      for (const outcome of outcomes) if (outcome.status === 'rejected') failures.push(`round ${round}: ${String(outcome.reason)}`);
+      for (const outcome of outcomes)
+        if (outcome.status === 'rejected') failures.push(`round ${round}: ${String(outcome.reason)}`);
       const results = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
       expect(s.api.pulls.filter((p) => p.state === 'open')).toHaveLength(1);
       const branch = s.api.pulls[0]!.head;
@@ -30,14 +32,18 @@ describe('pr: two runs at once', () => {
       const failures: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const s = await scenario();
-        const options = provider === 'none' ? { provider, token: undefined, tokens: {}, bodyDir: tempDir('bodies') } : {};
+        const options =
+          provider === 'none' ? { provider, token: undefined, tokens: {}, bodyDir: tempDir('bodies') } : {};
         const first = await s.run(options);
         // A new render for the branch: the first file gains a line.
-        const files = rendered(s.config).map((f, i) => (i === 0 ? { ...f, content: `${f.content}# round ${round}\n` } : f));
+        const files = rendered(s.config).map((f, i) =>
+          i === 0 ? { ...f, content: `${f.content}# round ${round}\n` } : f,
+        );
         // Both with the default identity, as two CI jobs running the same command: in the same second, the same commit.
         const run = (name: string) => s.run({ ...options, files, cacheDir: join(tempDir('cache'), name) });
         const outcomes = await Promise.allSettled([run('job-a'), run('job-b')]);
-        for (const outcome of outcomes) if (outcome.status === 'rejected') failures.push(`round ${round}: ${String(outcome.reason)}`);
+        for (const outcome of outcomes)
+          if (outcome.status === 'rejected') failures.push(`round ${round}: ${String(outcome.reason)}`);
         const results = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
         if (provider === 'github') expect(s.api.pulls.filter((p) => p.state === 'open')).toHaveLength(1);
         const branch = results[0]?.branch ?? first.branch!;

@@ -39,27 +39,42 @@ describe.concurrent('diff', () => {
 
     // Expectations from the renders themselves: whatever charts exist, only billing's gate goes away.
     const removedFiles = before.filter((b) => !after.some((a) => a.path === b.path)).map((f) => f.path);
-    const changedFiles = after.filter((a) => before.some((b) => b.path === a.path && b.content !== a.content)).map((f) => f.path);
+    const changedFiles = after
+      .filter((a) => before.some((b) => b.path === a.path && b.content !== a.content))
+      .map((f) => f.path);
     expect(result.review.files.map((f) => f.path).sort()).toEqual([...removedFiles, ...changedFiles].sort());
     expect(result.review.objects.filter((o) => o.change === 'added')).toEqual([]);
-    expect(result.review.objects.filter((o) => o.change === 'removed').map((o) => o.namespace)).toEqual(expect.arrayContaining(['billing']));
+    expect(result.review.objects.filter((o) => o.change === 'removed').map((o) => o.namespace)).toEqual(
+      expect.arrayContaining(['billing']),
+    );
     expect(result.review.objects.every((o) => o.namespace === 'billing' || o.change === 'changed')).toBe(true);
     for (const path of removedFiles) expect(result.markdown).toContain(`--- a/${FOLDER}/${path}\n+++ /dev/null`);
     expect(result.markdown).toMatch(/\| removed \| \S+ \| billing \| veridor-gate \|/);
-    expect(result.markdown).toContain('**Cluster-file values changed since the base** (1):\n\n- `veridor.namespaces`: - billing\n');
+    expect(result.markdown).toContain(
+      '**Cluster-file values changed since the base** (1):\n\n- `veridor.namespaces`: - billing\n',
+    );
   });
 
   it('npm run diff: Markdown on stdout; --exit-code gives 3 only when something differs', async () => {
     const { stdout, clear, sinks } = cliLines();
     const s = await inSync();
     const same = clustersFor(s);
-    expect(await main(['diff', '--clusters', same, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'], sinks)).toBe(0);
+    expect(
+      await main(['diff', '--clusters', same, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'], sinks),
+    ).toBe(0);
     expect(stdout.join('\n')).toContain('**No change**');
 
     clear();
     const different = clustersFor(s, { veridor: { image: 'registry.test/veridor:9.9.9' } });
-    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir], sinks)).toBe(0);
-    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'], sinks)).toBe(3);
+    expect(await main(['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir], sinks)).toBe(
+      0,
+    );
+    expect(
+      await main(
+        ['diff', '--clusters', different, '--cluster', 'prod', '--cache-dir', s.cacheDir, '--exit-code'],
+        sinks,
+      ),
+    ).toBe(3);
     expect(stdout.join('\n')).toMatch(/^\+.*registry\.test\/veridor:9\.9\.9/m);
   });
 
@@ -67,15 +82,43 @@ describe.concurrent('diff', () => {
     const { stdout, sinks } = cliLines();
     const s = await inSync();
     const other = await scenario();
-    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--exit-code'], sinks)).toBe(3);
+    expect(
+      await main(
+        [
+          'diff',
+          '--clusters',
+          clustersFor(s),
+          '--cluster',
+          'prod',
+          '--against',
+          other.remote,
+          '--cache-dir',
+          tempDir('c'),
+          '--exit-code',
+        ],
+        sinks,
+      ),
+    ).toBe(3);
     expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
   });
 });
 
 describe.concurrent('npm run pr', () => {
   const prArgs = (s: Scenario, clusters: string) => [
-    'pr', '--clusters', clusters, '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops',
-    '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http',
+    'pr',
+    '--clusters',
+    clusters,
+    '--cluster',
+    'prod',
+    '--github-repo',
+    'hangar-io/cluster-gitops',
+    '--api-url',
+    s.api.url,
+    '--cache-dir',
+    s.cacheDir,
+    '--source-dir',
+    s.source.dir,
+    '--allow-insecure-http',
   ];
 
   it('opens the pull request, then reports it as up to date; never prints the token', async () => {
@@ -83,10 +126,14 @@ describe.concurrent('npm run pr', () => {
     const s = await scenario();
     await commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
     expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
-    expect(stdout[0]).toMatch(/^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/);
+    expect(stdout[0]).toMatch(
+      /^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/,
+    );
     expect(stdout).toContain('  https://github.test/hangar-io/cluster-gitops/pull/1');
     expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
-    expect(stdout.at(-1)).toBe('prod: already proposed: pull request #1 holds this render: https://github.test/hangar-io/cluster-gitops/pull/1');
+    expect(stdout.at(-1)).toBe(
+      'prod: already proposed: pull request #1 holds this render: https://github.test/hangar-io/cluster-gitops/pull/1',
+    );
     expect(`${stdout.join('\n')}${stderr.join('\n')}`).not.toContain(TOKEN);
   });
 
@@ -107,7 +154,9 @@ describe.concurrent('npm run pr', () => {
     const clusters = clustersFor(s);
     const dryRun = async () => {
       const { stdout, sinks } = cliLines();
-      expect(await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+      expect(
+        await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } }),
+      ).toBe(0);
       return stdout.join('\n');
     };
     const first = await dryRun();
@@ -122,7 +171,9 @@ describe.concurrent('npm run pr', () => {
     const s = await scenario();
     const wrong = 'ghs_wrongTokenForCli';
     expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: wrong } })).toBe(1);
-    expect(stderr[0]).toMatch(/^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/);
+    expect(stderr[0]).toMatch(
+      /^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/,
+    );
     expect(stderr[1]).toMatch(/^fix: set GITHUB_TOKEN to a valid token/);
     const all = `${stdout.join('\n')}${stderr.join('\n')}`;
     expect(all).not.toContain(wrong);
@@ -145,29 +196,59 @@ describe.concurrent("verify's rules before pr and diff", () => {
   const newerEngineService = {
     rollouts: { extraData: { 'service.teams-workflows.team': 'recipientUrls:\n  team: $teams-url\n' } },
   };
-  const violation = /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/engine-accepts: data\["service\.teams-workflows\.team"\]: service type 'teams-workflows' is not supported by this engine/;
+  const violation =
+    /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/engine-accepts: data\["service\.teams-workflows\.team"\]: service type 'teams-workflows' is not supported by this engine/;
 
   it('pr refuses a render that verify rejects (exit 1, the violations listed, nothing pushed); --skip-verify ships it and the body says so', async () => {
     const { stdout, stderr, clear, sinks } = cliLines();
     const s = await scenario();
-    const args = ['pr', '--clusters', clustersFor(s, newerEngineService), '--cluster', 'prod', '--github-repo', 'hangar-io/cluster-gitops', '--api-url', s.api.url, '--cache-dir', s.cacheDir, '--source-dir', s.source.dir, '--allow-insecure-http'];
+    const args = [
+      'pr',
+      '--clusters',
+      clustersFor(s, newerEngineService),
+      '--cluster',
+      'prod',
+      '--github-repo',
+      'hangar-io/cluster-gitops',
+      '--api-url',
+      s.api.url,
+      '--cache-dir',
+      s.cacheDir,
+      '--source-dir',
+      s.source.dir,
+      '--allow-insecure-http',
+    ];
     const env = { GITHUB_TOKEN: TOKEN };
     expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
     expect(stderr.join('\n')).toMatch(violation);
-    expect(stderr[0]).toMatch(/^error: verify found a violation in the render of prod \(\S+prod\.yaml\); pr refuses a render that verify rejects:\n/);
+    expect(stderr[0]).toMatch(
+      /^error: verify found a violation in the render of prod \(\S+prod\.yaml\); pr refuses a render that verify rejects:\n/,
+    );
     expect(stdout).toEqual([]);
     expect(await main(args, { ...sinks, env })).toBe(1);
     expect(await branches(s.remote)).toEqual(['main']);
     clear();
     expect(await main([...args, '--skip-verify'], { ...sinks, env })).toBe(0);
-    expect(s.api.pulls[0]!.body).toContain("**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render");
-    expect(await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head])).toContain('Verify: skipped (--skip-verify)');
+    expect(s.api.pulls[0]!.body).toContain(
+      "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render",
+    );
+    expect(await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head])).toContain(
+      'Verify: skipped (--skip-verify)',
+    );
   });
 
   it('diff refuses it too, and --skip-verify says so in its text', async () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await inSync();
-    const args = ['diff', '--clusters', clustersFor(s, newerEngineService), '--cluster', 'prod', '--cache-dir', s.cacheDir];
+    const args = [
+      'diff',
+      '--clusters',
+      clustersFor(s, newerEngineService),
+      '--cluster',
+      'prod',
+      '--cache-dir',
+      s.cacheDir,
+    ];
     expect(await main(args, sinks)).toBe(1);
     expect(stderr.join('\n')).toMatch(violation);
     expect(await main([...args, '--skip-verify'], sinks)).toBe(0);
@@ -181,9 +262,22 @@ describe.concurrent("verify's rules before pr and diff", () => {
       'prod.yaml': { ...validConfig(), gitops: { repo: s.remote, path: FOLDER }, ...newerEngineService },
       'dev.yaml': { ...validClusterFile({ name: 'dev' }), gitops: { repo: s.remote, path: 'clusters/dev/glidepath' } },
     });
-    const args = ['pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
+    const args = [
+      'pr',
+      '--all',
+      '--clusters',
+      clusters,
+      '--provider',
+      'none',
+      '--cache-dir',
+      s.cacheDir,
+      '--source-dir',
+      s.source.dir,
+    ];
     expect(await main(args, { ...sinks, env: {} })).toBe(1);
-    expect(stdout).toContainEqual(expect.stringMatching(/^ {2}prod {2}failed: verify found a violation in the render of prod/));
+    expect(stdout).toContainEqual(
+      expect.stringMatching(/^ {2}prod {2}failed: verify found a violation in the render of prod/),
+    );
     expect(stdout.join('\n')).toMatch(violation);
     expect(stderr).toEqual([]);
     expect(stdout).toContainEqual(expect.stringMatching(/^ {2}dev {3}proposed glidepath\/dev\//));
@@ -197,10 +291,39 @@ describe.concurrent('the options pr and diff share', () => {
     const s = await inSync();
     const other = await scenario();
     const clusters = clustersFor(s);
-    expect(await main(['diff', '--clusters', clusters, '--cluster', 'prod', '--repo', other.remote, '--cache-dir', tempDir('c'), '--exit-code'], sinks)).toBe(3);
+    expect(
+      await main(
+        [
+          'diff',
+          '--clusters',
+          clusters,
+          '--cluster',
+          'prod',
+          '--repo',
+          other.remote,
+          '--cache-dir',
+          tempDir('c'),
+          '--exit-code',
+        ],
+        sinks,
+      ),
+    ).toBe(3);
     expect(stdout.join('\n')).toContain('| removed | ConfigMap | shop | retired |');
     clear();
-    const dryRun = ['pr', '--clusters', clusters, '--cluster', 'prod', '--against', other.remote, '--cache-dir', tempDir('c'), '--source-dir', s.source.dir, '--dry-run'];
+    const dryRun = [
+      'pr',
+      '--clusters',
+      clusters,
+      '--cluster',
+      'prod',
+      '--against',
+      other.remote,
+      '--cache-dir',
+      tempDir('c'),
+      '--source-dir',
+      s.source.dir,
+      '--dry-run',
+    ];
     expect(await main(dryRun, { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(0);
     expect(stdout.join('\n')).toContain('    removed ConfigMap shop/retired');
     clear();
@@ -216,24 +339,52 @@ describe.concurrent('the options pr and diff share', () => {
     expect(await main(['diff', ...args, '--relay-ip', '10.9.8.7', '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toMatch(/^\+.*10\.9\.8\.7/m);
     clear();
-    expect(await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], { ...sinks, env: {} })).toBe(0);
+    expect(
+      await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], {
+        ...sinks,
+        env: {},
+      }),
+    ).toBe(0);
     expect(stdout[0]).toMatch(/^prod: dry run: would push branch glidepath\/prod\/[0-9a-f]{12} for a change/);
-    expect(stdout.join('\n')).toMatch(/note: cannot tell which host serves the gitops repo .*: this dry run goes on as --provider none/);
+    expect(stdout.join('\n')).toMatch(
+      /note: cannot tell which host serves the gitops repo .*: this dry run goes on as --provider none/,
+    );
   });
 
   it('a base branch that does not exist is bad input: exit 2', async () => {
     const { stderr, sinks } = cliLines();
     const s = await inSync();
-    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--base', 'nope'], sinks)).toBe(2);
+    expect(
+      await main(
+        ['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--base', 'nope'],
+        sinks,
+      ),
+    ).toBe(2);
     expect(stderr[0]).toMatch(/^error: the base branch "nope" does not exist in /);
   });
 
   it('a local --repo with --github-repo but no API URL says that the API URL is missing', async () => {
     const { stderr, clear, sinks } = cliLines();
     const s = await inSync();
-    const args = ['pr', '--clusters', clustersFor(s), '--cluster', 'prod', '--repo', s.remote, '--github-repo', 'hangar-io/cluster-gitops', '--cache-dir', s.cacheDir, '--source-dir', s.source.dir];
+    const args = [
+      'pr',
+      '--clusters',
+      clustersFor(s),
+      '--cluster',
+      'prod',
+      '--repo',
+      s.remote,
+      '--github-repo',
+      'hangar-io/cluster-gitops',
+      '--cache-dir',
+      s.cacheDir,
+      '--source-dir',
+      s.source.dir,
+    ];
     expect(await main(args, { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(2);
-    expect(stderr[0]).toMatch(/^error: cannot tell which GitHub API serves hangar-io\/cluster-gitops: the gitops repo .* names no host$/);
+    expect(stderr[0]).toMatch(
+      /^error: cannot tell which GitHub API serves hangar-io\/cluster-gitops: the gitops repo .* names no host$/,
+    );
     expect(stderr[1]).toMatch(/^fix: .*--api-url/);
     expect(stderr.join('\n')).not.toContain('pass --github-repo');
     clear();

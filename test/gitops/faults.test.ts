@@ -30,7 +30,9 @@ describe.concurrent('pr faults', () => {
     const before = await refsOf(s.remote);
     const error = await failure(s.run());
     expect(error.kind).toBe('push-rejected');
-    expect(error.message).toMatch(/push of glidepath\/prod\/[0-9a-f]{12} to .* was rejected by the remote \(pre-receive hook declined\)/);
+    expect(error.message).toMatch(
+      /push of glidepath\/prod\/[0-9a-f]{12} to .* was rejected by the remote \(pre-receive hook declined\)/,
+    );
     expect(error.fix).toMatch(/nothing was pushed.*glidepath\/\*/);
     expect(await refsOf(s.remote)).toBe(before);
     expect(writes(s)).toEqual([]);
@@ -42,7 +44,10 @@ describe.concurrent('pr faults', () => {
     const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
     // Someone pushes to the branch right after glidepath fetched it (the hook runs at push time).
     const hook = join(s.remote, 'hooks', 'pre-receive');
-    writeFileSync(hook, `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${await tip(s.remote, 'main')}\nexit 0\n`);
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${await tip(s.remote, 'main')}\nexit 0\n`,
+    );
     chmodSync(hook, 0o755);
     const error = await failure(s.run({ config: changed }));
     expect(error.kind).toBe('push-rejected');
@@ -133,7 +138,9 @@ describe.concurrent('pr faults', () => {
     const s = await setUp();
     const error = await failure(s.run({ repo: `http://127.0.0.1:${await closedPort()}/hangar-io/cluster-gitops.git` }));
     expect(error.kind).toBe('network');
-    expect(error.message).toMatch(/git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: the remote is unreachable/);
+    expect(error.message).toMatch(
+      /git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: the remote is unreachable/,
+    );
   });
 
   it('a remote that accepts and then says nothing: git gives up on its own (its low-speed limit), naming the remote', async () => {
@@ -144,7 +151,9 @@ describe.concurrent('pr faults', () => {
     // A 5 s timeout gives git a low-speed time of 1 s.
     const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 5_000 }));
     expect(error.kind).toBe('network');
-    expect(error.message).toBe(`git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: ${server.url}/hangar-io/cluster-gitops.git stopped answering (nothing arrived for 1 s)`);
+    expect(error.message).toBe(
+      `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: ${server.url}/hangar-io/cluster-gitops.git stopped answering (nothing arrived for 1 s)`,
+    );
     expect(Date.now() - started).toBeLessThan(4_500);
   });
 
@@ -157,12 +166,16 @@ describe.concurrent('pr faults', () => {
     const lowSpeedTime = process.env.GIT_HTTP_LOW_SPEED_TIME;
     process.env.GIT_HTTP_LOW_SPEED_TIME = '60';
     const started = Date.now();
-    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 })).finally(() => {
+    const error = await failure(
+      s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 }),
+    ).finally(() => {
       if (lowSpeedTime === undefined) delete process.env.GIT_HTTP_LOW_SPEED_TIME;
       else process.env.GIT_HTTP_LOW_SPEED_TIME = lowSpeedTime;
     });
     expect(error.kind).toBe('network');
-    expect(error.message).toBe(`git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout of 1.5 s, so git and its helpers were stopped`);
+    expect(error.message).toBe(
+      `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout of 1.5 s, so git and its helpers were stopped`,
+    );
     expect(Date.now() - started).toBeLessThan(6_000);
   });
 
@@ -175,7 +188,12 @@ describe.concurrent('pr faults', () => {
     cleanups.push(() => host.close());
     const repo = `${host.url}hangar-io/cluster-gitops.git`;
 
-    const result = await s.run({ repo, cacheDir: join(tempDir('cache'), 'c'), remotePath: undefined, apiUrl: s.api.url });
+    const result = await s.run({
+      repo,
+      cacheDir: join(tempDir('cache'), 'c'),
+      remotePath: undefined,
+      apiUrl: s.api.url,
+    });
     expect(result.action).toBe('opened');
     expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
     expect(host.requestUrls.join(' ')).not.toContain(TOKEN);
@@ -184,7 +202,9 @@ describe.concurrent('pr faults', () => {
     const wrong = 'ghs_wrongGitToken42';
     const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
     expect(error.kind).toBe('auth');
-    expect(error.message).toMatch(/^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/);
+    expect(error.message).toMatch(
+      /^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/,
+    );
     expect(`${error.message} ${error.fix}`).not.toContain(wrong);
     expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
   });
@@ -223,7 +243,9 @@ describe.concurrent('pr faults', () => {
     const reopened = await openCache(git, remote, cacheDir);
     expect(reopened.dir).toBe(cacheDir);
     expect(reopened.created).toBeUndefined();
-    await expect(openCache(git, parseRemote(`${remote.url}x`), cacheDir)).rejects.toMatchObject({ kind: 'foreign-checkout' });
+    await expect(openCache(git, parseRemote(`${remote.url}x`), cacheDir)).rejects.toMatchObject({
+      kind: 'foreign-checkout',
+    });
   });
 
   it('a cache folder that is a working checkout, or a plain folder inside another repository, is refused', async () => {
@@ -245,10 +267,14 @@ describe.concurrent('pr faults', () => {
     expect((await failure(s.run({ cacheDir: plain }))).message).toMatch(/cache folder .* is not a git repository$/);
     const work = join(tempDir('checkout'), 'gitops');
     await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
-    expect((await failure(s.run({ cacheDir: join(work, '.git') }))).message).toMatch(/is not a bare repository, so it is not a glidepath cache/);
+    expect((await failure(s.run({ cacheDir: join(work, '.git') }))).message).toMatch(
+      /is not a bare repository, so it is not a glidepath cache/,
+    );
     const noOrigin = join(tempDir('bare'), 'cache.git');
     await git(tempDir('x'), ['init', '--quiet', '--bare', noOrigin]);
-    expect((await failure(s.run({ cacheDir: noOrigin }))).message).toMatch(/has no origin remote; it is not a cache of/);
+    expect((await failure(s.run({ cacheDir: noOrigin }))).message).toMatch(
+      /has no origin remote; it is not a cache of/,
+    );
   });
 
   it.each([
@@ -272,9 +298,19 @@ describe.concurrent('pr faults', () => {
     const blob = (await git(s.remote, ['hash-object', '-w', '--stdin'], '/etc')).trim();
     const base = await tip(s.remote, 'main');
     const rev = async (path: string) => (await git(s.remote, ['rev-parse', `${base}:${path}`])).trim();
-    const clusters = (await git(s.remote, ['mktree'], `040000 tree ${await rev('clusters/dev')}\tdev\n120000 blob ${blob}\tprod\n`)).trim();
-    const root = (await git(s.remote, ['mktree'], `100644 blob ${await rev('README.md')}\tREADME.md\n040000 tree ${clusters}\tclusters\n`)).trim();
-    const withLink = (await git(s.remote, ['commit-tree', root, '-p', base, '-m', 'clusters/prod becomes a link'])).trim();
+    const clusters = (
+      await git(s.remote, ['mktree'], `040000 tree ${await rev('clusters/dev')}\tdev\n120000 blob ${blob}\tprod\n`)
+    ).trim();
+    const root = (
+      await git(
+        s.remote,
+        ['mktree'],
+        `100644 blob ${await rev('README.md')}\tREADME.md\n040000 tree ${clusters}\tclusters\n`,
+      )
+    ).trim();
+    const withLink = (
+      await git(s.remote, ['commit-tree', root, '-p', base, '-m', 'clusters/prod becomes a link'])
+    ).trim();
     await git(s.remote, ['update-ref', 'refs/heads/main', withLink]);
     const error = await failure(s.run());
     expect(error.kind).toBe('path-escape');

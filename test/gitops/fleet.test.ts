@@ -11,7 +11,9 @@ import { bareRemote, branches, filesAt, sourceCheckout, tempDir } from './helper
 const { stdout, stderr, clear } = capturePrintedLines();
 afterEach(() => vi.unstubAllEnvs());
 
-/** Puts a `git` on PATH that logs each command line (after the name of its working folder) before running the real git. */
+/**
+ * Puts a `git` on PATH that logs each command line (after the name of its working folder) before running the real git.
+ */
 function countGit(): () => string[] {
   const dir = tempDir('git-log');
   const log = join(dir, 'log');
@@ -19,15 +21,25 @@ function countGit(): () => string[] {
   writeFileSync(join(dir, 'git'), `#!/bin/sh\necho "$(basename "$PWD") $*" >> '${log}'\nexec /usr/bin/git "$@"\n`);
   chmodSync(join(dir, 'git'), 0o755);
   vi.stubEnv('PATH', `${dir}:${process.env.PATH}`);
-  return () => readFileSync(log, 'utf8').split('\n').filter((l) => l !== '');
+  return () =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
 }
 
-const cluster = (name: string, repo: string) => ({ ...validClusterFile({ name }), gitops: { repo, path: `clusters/${name}/glidepath`, provider: 'none' } });
+const cluster = (name: string, repo: string) => ({
+  ...validClusterFile({ name }),
+  gitops: { repo, path: `clusters/${name}/glidepath`, provider: 'none' },
+});
 
 describe('pr --all', () => {
   it('ships every cluster with one fetch and one push of the repo; a failing cluster fails alone, and the exit code says so', async () => {
     const remote = await bareRemote(UNRELATED);
-    const files = { 'prod.yaml': cluster('prod', remote), 'dev.yaml': cluster('dev', remote), 'stage.yaml': cluster('stage', join(tempDir('missing'), 'no-repo.git')) };
+    const files = {
+      'prod.yaml': cluster('prod', remote),
+      'dev.yaml': cluster('dev', remote),
+      'stage.yaml': cluster('stage', join(tempDir('missing'), 'no-repo.git')),
+    };
     const dir = clusterDir(files);
     const cacheRoot = tempDir('cache');
     const source = await sourceCheckout();
@@ -41,13 +53,23 @@ describe('pr --all', () => {
     expect(ran.filter((c) => c.includes(' push '))).toHaveLength(1);
     const summary = stdout.slice(stdout.findIndex((l) => l.startsWith('pr --all:')));
     expect(summary[0]).toBe('pr --all: 3 clusters, 1 failed');
-    expect(summary.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['dev proposed', 'prod proposed', 'stage failed:']);
-    expect(summary[3]).toMatch(/stage +failed: git could not fetch main from .*no-repo\.git: .* is not a git repository/);
+    expect(summary.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'dev proposed',
+      'prod proposed',
+      'stage failed:',
+    ]);
+    expect(summary[3]).toMatch(
+      /stage +failed: git could not fetch main from .*no-repo\.git: .* is not a git repository/,
+    );
     const pushed = (await branches(remote)).filter((b) => b !== 'main');
     expect(pushed.map((b) => b.split('/').slice(0, 2).join('/'))).toEqual(['glidepath/dev', 'glidepath/prod']);
     for (const branch of pushed) {
       const name = branch.split('/')[1]!;
-      expect(Object.keys(await filesAt(remote, branch)).filter((p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED))).toEqual([]);
+      expect(
+        Object.keys(await filesAt(remote, branch)).filter(
+          (p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED),
+        ),
+      ).toEqual([]);
     }
     expect(stderr).toEqual([]);
 
@@ -56,8 +78,15 @@ describe('pr --all', () => {
     clear();
     const before = commands().length;
     expect(await main(args)).toBe(0);
-    expect(commands().slice(before).filter((c) => c.includes(' push '))).toEqual([]);
-    expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual(['dev up to', 'prod up to']);
+    expect(
+      commands()
+        .slice(before)
+        .filter((c) => c.includes(' push ')),
+    ).toEqual([]);
+    expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      'dev up to',
+      'prod up to',
+    ]);
   });
 
   it('--all with --cluster is bad input', async () => {

@@ -11,14 +11,18 @@ function failure(stderr: string) {
 describe('describeGitFailure', () => {
   it('calls a missing local repository bad input, although git also says it could not read from it', () => {
     const error = describeGitFailure(
-      failure("fatal: '/nonexistent' does not appear to be a git repository\nfatal: Could not read from remote repository.\n"),
+      failure(
+        "fatal: '/nonexistent' does not appear to be a git repository\nfatal: Could not read from remote repository.\n",
+      ),
       'fetch main from /nonexistent',
       parseRemote('/nonexistent'),
       undefined,
     );
     expect(error).toBeInstanceOf(GitopsError);
     expect((error as GitopsError).kind).toBe('input');
-    expect(error.message).toBe("git could not fetch main from /nonexistent: /nonexistent is not a git repository (fatal: '/nonexistent' does not appear to be a git repository)");
+    expect(error.message).toBe(
+      "git could not fetch main from /nonexistent: /nonexistent is not a git repository (fatal: '/nonexistent' does not appear to be a git repository)",
+    );
   });
 
   it('calls an unreachable host a network failure', () => {
@@ -35,12 +39,20 @@ describe('describeGitFailure', () => {
   // GITHUB_TOKEN whatever the provider was.
   const refused = "fatal: could not read Username for 'http://127.0.0.1:3000': terminal prompts disabled\n";
   it.each([
-    ['GITEA_TOKEN', /^set GITEA_TOKEN to a token that can read and push http:\/\/127\.0\.0\.1:3000\/o\/r\.git; it is sent as an HTTP header/],
+    [
+      'GITEA_TOKEN',
+      /^set GITEA_TOKEN to a token that can read and push http:\/\/127\.0\.0\.1:3000\/o\/r\.git; it is sent as an HTTP header/,
+    ],
     ['GITLAB_TOKEN', /^set GITLAB_TOKEN to a token/],
     ['GITHUB_TOKEN', /^set GITHUB_TOKEN to a token .*\(fine-grained: Contents read and write\)/],
     [undefined, /^git sent no token \(the provider takes none\): check git's own credentials/],
   ])('a refused token: the fix names the variable it came from (%s)', (variable, fix) => {
-    const error = describeGitFailure(failure(refused), 'fetch main from http://127.0.0.1:3000/o/r.git', parseRemote('http://127.0.0.1:3000/o/r.git'), variable);
+    const error = describeGitFailure(
+      failure(refused),
+      'fetch main from http://127.0.0.1:3000/o/r.git',
+      parseRemote('http://127.0.0.1:3000/o/r.git'),
+      variable,
+    );
     expect((error as GitopsError).kind).toBe('auth');
     expect((error as GitopsError).fix).toMatch(fix);
   });

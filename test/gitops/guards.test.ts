@@ -10,20 +10,29 @@ import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 afterAll(closeScenarios);
 
 const outsideFolder = async (s: Scenario, branch: string) =>
-  (await git(s.remote, ['diff', '--name-only', `main...${branch}`])).split('\n').filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));
+  (await git(s.remote, ['diff', '--name-only', `main...${branch}`]))
+    .split('\n')
+    .filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));
 
 describe.concurrent('an open change never changes anything outside the folder', () => {
   it('when the base dropped a commit, the same render rebuilds the branch on the base instead of re-adding that commit', async () => {
     const s = await scenario();
     const before = await tip(s.remote, 'main');
-    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' }, 'a commit the base will drop');
+    await commitFiles(
+      s.remote,
+      'main',
+      { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' },
+      'a commit the base will drop',
+    );
     const first = await s.run();
     expect(await outsideFolder(s, first.branch!)).toEqual([]);
     await git(s.remote, ['update-ref', 'refs/heads/main', before]); // main is rewritten without that commit
 
     const second = await s.run();
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
-    expect(second.notes.join('\n')).toMatch(/changed clusters\/prod\/apps\/dropped\.yaml outside clusters\/prod\/glidepath\/ compared with main: rebuilt/);
+    expect(second.notes.join('\n')).toMatch(
+      /changed clusters\/prod\/apps\/dropped\.yaml outside clusters\/prod\/glidepath\/ compared with main: rebuilt/,
+    );
     expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(before);
     expect(await outsideFolder(s, first.branch!)).toEqual([]);
     expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
@@ -84,16 +93,25 @@ describe.concurrent('the provider token', () => {
     const s = await scenario();
     const error = await failure(s.run({ allowInsecureHttp: false }));
     expect(error.kind).toBe('input');
-    expect(error.message).toMatch(/the GitHub API http:\/\/127\.0\.0\.1:\d+ is plain http:\/\/: GITHUB_TOKEN would travel in clear text/);
+    expect(error.message).toMatch(
+      /the GitHub API http:\/\/127\.0\.0\.1:\d+ is plain http:\/\/: GITHUB_TOKEN would travel in clear text/,
+    );
     expect(error.fix).toMatch(/--allow-insecure-http/);
-    const git = await failure(s.run({ allowInsecureHttp: false, repo: 'http://127.0.0.1:9/a/b.git', apiUrl: 'https://api.github.test' }));
+    const git = await failure(
+      s.run({ allowInsecureHttp: false, repo: 'http://127.0.0.1:9/a/b.git', apiUrl: 'https://api.github.test' }),
+    );
     expect(git.message).toMatch(/the gitops repo http:\/\/127\.0\.0\.1:9\/a\/b\.git is plain http:\/\//);
     expect(s.api.requests).toEqual([]);
   });
 
   it('in the rendered files: nothing is pushed, and the error does not show it', async () => {
     const s = await scenario();
-    const files = [{ path: 'leak.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\ndata:\n  token: ${TOKEN}\n` }];
+    const files = [
+      {
+        path: 'leak.k8s.yaml',
+        content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\ndata:\n  token: ${TOKEN}\n`,
+      },
+    ];
     const error = await failure(s.run({ files }));
     expect(error.message).toMatch(/the render of prod holds the value of GITHUB_TOKEN/);
     expect(await branches(s.remote)).toEqual(['main']);
@@ -101,7 +119,9 @@ describe.concurrent('the provider token', () => {
     expect(await git(s.cacheDir, ['cat-file', '--batch-all-objects', '--batch'])).not.toContain(TOKEN);
     expect(s.api.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     // With provider none the token is not the cluster's, and still never pushed.
-    const none = await failure(s.run({ files, provider: 'none', token: undefined, tokens: { github: TOKEN }, bodyDir: tempDir('bodies') }));
+    const none = await failure(
+      s.run({ files, provider: 'none', token: undefined, tokens: { github: TOKEN }, bodyDir: tempDir('bodies') }),
+    );
     expect(none.message).toMatch(/holds the value of GITHUB_TOKEN/);
     expect(await branches(s.remote)).toEqual(['main']);
   });

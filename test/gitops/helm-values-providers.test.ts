@@ -48,10 +48,23 @@ describe('helm values with pr --all', () => {
     const remote = await bareRemote(UNRELATED);
     const cluster = (name: string, delivery: 'configmap' | 'helm-values') => {
       const file = validClusterFile({ name });
-      return { ...file, rollouts: { ...(file.rollouts as object), delivery }, gitops: { repo: remote, path: `clusters/${name}/glidepath`, provider: 'none' } };
+      return {
+        ...file,
+        rollouts: { ...(file.rollouts as object), delivery },
+        gitops: { repo: remote, path: `clusters/${name}/glidepath`, provider: 'none' },
+      };
     };
     const dir = clusterDir({ 'prod.yaml': cluster('prod', 'helm-values'), 'dev.yaml': cluster('dev', 'configmap') });
-    const args = ['pr', '--all', '--clusters', dir, '--cache-dir', tempDir('cache'), '--source-dir', (await sourceCheckout()).dir];
+    const args = [
+      'pr',
+      '--all',
+      '--clusters',
+      dir,
+      '--cache-dir',
+      tempDir('cache'),
+      '--source-dir',
+      (await sourceCheckout()).dir,
+    ];
     vi.stubEnv('GITHUB_TOKEN', '');
     clear();
 
@@ -60,15 +73,21 @@ describe('helm values with pr --all', () => {
     expect(pushed).toHaveLength(2);
     for (const branch of pushed) {
       const name = branch.split('/')[1]!;
-      const owned = (p: string) => p.startsWith(`clusters/${name}/glidepath/`) || p.startsWith(`clusters/${name}/glidepath-values/`);
+      const owned = (p: string) =>
+        p.startsWith(`clusters/${name}/glidepath/`) || p.startsWith(`clusters/${name}/glidepath-values/`);
       const tree = Object.keys(await filesAt(remote, branch));
       expect(tree.filter((p) => !owned(p) && !(p in UNRELATED))).toEqual([]);
-      expect(tree.filter((p) => p.startsWith(`clusters/${name}/glidepath-values/`))).toEqual(name === 'prod' ? [`clusters/prod/glidepath-values/${VALUES_FILE}`] : []);
+      expect(tree.filter((p) => p.startsWith(`clusters/${name}/glidepath-values/`))).toEqual(
+        name === 'prod' ? [`clusters/prod/glidepath-values/${VALUES_FILE}`] : [],
+      );
     }
     expect(stdout.join('\n')).toContain('folders clusters/prod/glidepath/ and clusters/prod/glidepath-values/');
 
     clear();
     expect(await main(args)).toBe(0);
-    expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual(['dev up to', 'prod up to']);
+    expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      'dev up to',
+      'prod up to',
+    ]);
   });
 });

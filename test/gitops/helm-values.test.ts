@@ -27,17 +27,25 @@ describe.concurrent('pr and diff with a helm-values ConfigMap', () => {
     expect(tree[`${VALUES_FOLDER}/${VALUES_FILE}`]).toBe(renderedFiles.find((f) => f.path === VALUES_FILE)!.content);
     // The manifests folder holds the render and the cluster-values record, not the helm values.
     const manifests = [...renderedFiles.filter((f) => f.folder === undefined), valuesFile(config)];
-    expect(Object.keys(tree).filter((p) => p.startsWith(`${FOLDER}/`)).sort()).toEqual(manifests.map((f) => `${FOLDER}/${f.path}`).sort());
+    expect(
+      Object.keys(tree)
+        .filter((p) => p.startsWith(`${FOLDER}/`))
+        .sort(),
+    ).toEqual(manifests.map((f) => `${FOLDER}/${f.path}`).sort());
     for (const [path, content] of Object.entries(UNRELATED)) expect(tree[path]).toBe(content);
 
     // The base holds an older render without the Rollouts ConfigMap: it is not added, its values are.
     expect(result.review.objects).toContainEqual({ change: 'added', kind: 'Helm values', name: VALUES_FILE });
     expect(result.review.objects.filter((o) => o.name === 'argo-rollouts-notification-configmap')).toEqual([]);
-    expect(result.commitMessage).toContain(`into ${FOLDER}/ and ${VALUES_FOLDER}/ (the folders are replaced; nothing else changes)`);
+    expect(result.commitMessage).toContain(
+      `into ${FOLDER}/ and ${VALUES_FOLDER}/ (the folders are replaced; nothing else changes)`,
+    );
     expect(result.commitMessage).toContain(`  added   ${VALUES_FOLDER}/${VALUES_FILE}`);
     expect(result.body).toContain(`Replaces exactly \`${FOLDER}/\` and \`${VALUES_FOLDER}/\``);
     expect(result.body).toContain(`+++ b/${VALUES_FOLDER}/${VALUES_FILE}`);
-    expect(result.branch).toBe(`glidepath/prod/${contentHash([...manifests, { path: `\0values/${VALUES_FILE}`, content: renderedFiles.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`);
+    expect(result.branch).toBe(
+      `glidepath/prod/${contentHash([...manifests, { path: `\0values/${VALUES_FILE}`, content: renderedFiles.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`,
+    );
   });
 
   it('diff of the same render against that branch: no change in either folder; back to configmap: the values file goes', async () => {
@@ -48,7 +56,9 @@ describe.concurrent('pr and diff with a helm-values ConfigMap', () => {
 
     const same = await diffAgainstGitops({ config: onBranch, files: rendered(onBranch), cacheDir: first.cacheDir });
     expect(same.changed).toBe(false);
-    expect(same.markdown).toContain(`**No change**: \`${FOLDER}\` and \`${VALUES_FOLDER}\` already hold exactly what is rendered.`);
+    expect(same.markdown).toContain(
+      `**No change**: \`${FOLDER}\` and \`${VALUES_FOLDER}\` already hold exactly what is rendered.`,
+    );
 
     const back = { ...onBranch, rollouts: { ...onBranch.rollouts, delivery: 'configmap' as const } };
     const undo = await diffAgainstGitops({ config: back, files: rendered(back), cacheDir: first.cacheDir });

@@ -14,7 +14,8 @@ describe.concurrent('provider none', () => {
   it('with no token at all: pushes one branch and writes the body to a file; a rerun pushes nothing; a new render goes onto the same branch', async () => {
     const s = await scenario();
     const bodyDir = tempDir('bodies');
-    const run = (options: Parameters<Scenario['run']>[0] = {}) => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir, ...options });
+    const run = (options: Parameters<Scenario['run']>[0] = {}) =>
+      s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir, ...options });
 
     const first = await run();
     expect(first).toMatchObject({ action: 'opened', pushed: true, provider: 'none', noun: 'branch' });
@@ -40,7 +41,13 @@ describe.concurrent('provider none', () => {
     const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
     const first = await run();
     // A squash merge: main gets the folder, the branch is not in main's history.
-    const squashed = (await git(s.remote, ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'], '')).trim();
+    const squashed = (
+      await git(
+        s.remote,
+        ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'],
+        '',
+      )
+    ).trim();
     await git(s.remote, ['update-ref', 'refs/heads/main', squashed]);
     const result = await run();
     expect(result).toMatchObject({ action: 'no-change' });
@@ -52,26 +59,42 @@ describe.concurrent('provider none', () => {
     const s = await scenario();
     const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
     const first = await run();
-    const reviewed = await commitFiles(s.remote, first.branch!, { 'docs/review.md': 'checked the gates\n' }, 'reviewer: notes');
+    const reviewed = await commitFiles(
+      s.remote,
+      first.branch!,
+      { 'docs/review.md': 'checked the gates\n' },
+      'reviewer: notes',
+    );
     // main gets the render by hand; the reviewer's commit is not in it.
-    const squashed = (await git(s.remote, ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'], '')).trim();
+    const squashed = (
+      await git(
+        s.remote,
+        ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'],
+        '',
+      )
+    ).trim();
     await git(s.remote, ['update-ref', 'refs/heads/main', squashed]);
     const result = await run();
     expect(result).toMatchObject({ action: 'no-change', closed: [] });
-    expect(result.notes.join('\n')).toContain(`${first.branch} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath did not write, ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: notes")`);
+    expect(result.notes.join('\n')).toContain(
+      `${first.branch} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath did not write, ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: notes")`,
+    );
     expect(await tip(s.remote, first.branch!)).toBe(reviewed);
   });
 
   it('a merged branch is no open change: the next render starts a new branch', async () => {
     const s = await scenario();
-    const run = (config = s.config) => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies'), config });
+    const run = (config = s.config) =>
+      s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies'), config });
     const first = await run();
     await git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
     const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
     const next = await run(changed);
     expect(next).toMatchObject({ action: 'opened', pushed: true });
     expect(next.branch).not.toBe(first.branch);
-    expect(Object.keys(await filesAt(s.remote, next.branch!)).filter((p) => !p.startsWith(`${FOLDER}/`)).length).toBeGreaterThan(0);
+    expect(
+      Object.keys(await filesAt(s.remote, next.branch!)).filter((p) => !p.startsWith(`${FOLDER}/`)).length,
+    ).toBeGreaterThan(0);
   });
 
   it('--push-option reaches the remote (GitLab opens a merge request from merge_request.* options)', async () => {
@@ -79,9 +102,18 @@ describe.concurrent('provider none', () => {
     await git(s.remote, ['config', 'receive.advertisePushOptions', 'true']);
     const seen = join(tempDir('push-options'), 'seen');
     const hook = join(s.remote, 'hooks', 'pre-receive');
-    writeFileSync(hook, `#!/bin/sh\ni=0\nwhile [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do eval "echo \\$GIT_PUSH_OPTION_$i" >> '${seen}'; i=$((i+1)); done\n`);
+    writeFileSync(
+      hook,
+      `#!/bin/sh\ni=0\nwhile [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do eval "echo \\$GIT_PUSH_OPTION_$i" >> '${seen}'; i=$((i+1)); done\n`,
+    );
     chmodSync(hook, 0o755);
-    await s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies'), pushOptions: ['merge_request.create', 'merge_request.target=main'] });
+    await s.run({
+      provider: 'none',
+      token: undefined,
+      tokens: {},
+      bodyDir: tempDir('bodies'),
+      pushOptions: ['merge_request.create', 'merge_request.target=main'],
+    });
     expect(readFileSync(seen, 'utf8')).toBe('merge_request.create\nmerge_request.target=main\n');
   });
 
@@ -97,8 +129,16 @@ describe.concurrent('provider none', () => {
 
 describe.concurrent('compare URLs', () => {
   it.each([
-    ['https://github.com/hangar-io/cluster-gitops.git', 'github', 'https://github.com/hangar-io/cluster-gitops/compare/main...glidepath%2Fprod%2Fabc?expand=1'],
-    ['git@gitlab.com:platform/k8s/cluster-gitops.git', 'gitlab', 'https://gitlab.com/platform/k8s/cluster-gitops/-/merge_requests/new?merge_request%5Bsource_branch%5D=glidepath%2Fprod%2Fabc&merge_request%5Btarget_branch%5D=main'],
+    [
+      'https://github.com/hangar-io/cluster-gitops.git',
+      'github',
+      'https://github.com/hangar-io/cluster-gitops/compare/main...glidepath%2Fprod%2Fabc?expand=1',
+    ],
+    [
+      'git@gitlab.com:platform/k8s/cluster-gitops.git',
+      'gitlab',
+      'https://gitlab.com/platform/k8s/cluster-gitops/-/merge_requests/new?merge_request%5Bsource_branch%5D=glidepath%2Fprod%2Fabc&merge_request%5Btarget_branch%5D=main',
+    ],
     ['https://git.example.test/a/b.git', undefined, undefined],
   ] as const)('%s', (url, kind, expected) => {
     expect(compareUrl(parseRemote(url), kind, 'main', 'glidepath/prod/abc')).toBe(expected);

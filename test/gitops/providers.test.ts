@@ -11,7 +11,6 @@ import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git
 
 afterAll(closeScenarios);
 
-
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
 describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', (provider) => {
@@ -26,7 +25,9 @@ describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', 
     const body = s.api.pulls[0]!.body;
     expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 600 → 300\n');
     // The change inside the long oncePer line, as a word diff, not a whole-line diff.
-    expect(body).toContain('**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):');
+    expect(body).toContain(
+      '**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):',
+    );
     expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
 
     const requests = s.api.requests.length;
@@ -39,7 +40,9 @@ describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', 
     const second = await s.run({ config: image });
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
     expect(s.api.pulls).toHaveLength(1);
-    expect(s.api.pulls[0]!.body).toContain('- `veridor.image`: "registry.test/veridor:1.0.0" → "registry.test/veridor:2.0.0"');
+    expect(s.api.pulls[0]!.body).toContain(
+      '- `veridor.image`: "registry.test/veridor:1.0.0" → "registry.test/veridor:2.0.0"',
+    );
 
     await commitFiles(s.remote, 'main', await filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
     const third = await s.run({ config: image });
@@ -73,7 +76,12 @@ describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', 
     expect(writes(s)).toHaveLength(3);
     const [branch] = (await branches(s.remote)).filter((b) => b !== 'main');
     s.api.failures.length = 0;
-    expect(await s.run()).toMatchObject({ action: 'opened', pushed: false, branch, commit: await tip(s.remote, branch!) });
+    expect(await s.run()).toMatchObject({
+      action: 'opened',
+      pushed: false,
+      branch,
+      commit: await tip(s.remote, branch!),
+    });
   });
 
   it('network down: a clear network error, nothing pushed', async () => {
@@ -100,7 +108,9 @@ describe.concurrent('gitlab', () => {
     const result = await s.run({ extras: { draft: true, labels: ['glidepath', 'prod'], reviewers: ['alice'] } });
     expect(result.pullRequest?.url).toBe('https://gitlab.test/platform/k8s/cluster-gitops/-/merge_requests/1');
     const projectCalls = s.api.requests.filter((r) => r.path.startsWith('/api/v4/projects/'));
-    expect(projectCalls.every((r) => r.path.startsWith('/api/v4/projects/platform%2Fk8s%2Fcluster-gitops/merge_requests'))).toBe(true);
+    expect(
+      projectCalls.every((r) => r.path.startsWith('/api/v4/projects/platform%2Fk8s%2Fcluster-gitops/merge_requests')),
+    ).toBe(true);
     expect(new Set(s.api.requests.map((r) => r.authorization))).toEqual(new Set([`PRIVATE-TOKEN ${TOKEN}`]));
     const create = s.api.requests.find((r) => r.method === 'POST')!;
     expect(create.body).toMatchObject({ labels: 'glidepath,prod', reviewer_ids: [7], target_branch: 'main' });
@@ -120,7 +130,11 @@ describe.concurrent('gitlab', () => {
     symlinkSync(s.remote, join(root, 'platform', 'k8s', 'cluster-gitops.git'));
     const host = await startGitHttpStandIn(root, TOKEN, 'oauth2');
     try {
-      const result = await s.run({ repo: `${host.url}platform/k8s/cluster-gitops.git`, remotePath: undefined, cacheDir: join(tempDir('cache'), 'c') });
+      const result = await s.run({
+        repo: `${host.url}platform/k8s/cluster-gitops.git`,
+        remotePath: undefined,
+        cacheDir: join(tempDir('cache'), 'c'),
+      });
       expect(result.action).toBe('opened');
       expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN, 'oauth2')}`]));
     } finally {
@@ -132,11 +146,15 @@ describe.concurrent('gitlab', () => {
 describe.concurrent('gitea', () => {
   it('a new pull request as a draft (a WIP: title), with labels by id and reviewers (users and ORG/TEAM); a refresh keeps WIP:', async () => {
     const s = await scenario(undefined, 'gitea');
-    const first = await s.run({ extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] } });
+    const first = await s.run({
+      extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] },
+    });
     expect(first.pullRequest?.url).toBe('https://gitea.test/hangar-io/cluster-gitops/pulls/1');
     expect(s.api.pulls[0]).toMatchObject({ labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
     expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
-    expect(s.api.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pulls'))?.body).toMatchObject({ labels: [3] });
+    expect(s.api.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pulls'))?.body).toMatchObject({
+      labels: [3],
+    });
     const changed = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
     expect(await s.run({ config: changed })).toMatchObject({ action: 'updated' });
     expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
@@ -146,15 +164,22 @@ describe.concurrent('gitea', () => {
     const s = await scenario(undefined, 'gitea');
     const error = await failure(s.run({ extras: { labels: ['glidepath', 'nope'] } }));
     expect(error.kind).toBe('input');
-    expect(error.message).toBe('--label nope: no such label in hangar-io/cluster-gitops (Gitea does not create labels on use)');
+    expect(error.message).toBe(
+      '--label nope: no such label in hangar-io/cluster-gitops (Gitea does not create labels on use)',
+    );
     expect(error.fix).toContain('known: glidepath, platform');
     expect(s.api.pulls).toHaveLength(0);
   });
 
   it('lists every page of open pull requests through the Link header', async () => {
     const s = await scenario(undefined, 'gitea');
-    for (const n of [1, 2, 3]) s.api.pulls.push({ number: n, state: 'open', title: 'other', body: '', head: `feature/${n}`, base: 'main' });
+    for (const n of [1, 2, 3])
+      s.api.pulls.push({ number: n, state: 'open', title: 'other', body: '', head: `feature/${n}`, base: 'main' });
     await s.run();
-    expect(s.api.requests.filter((r) => r.method === 'GET' && r.path.includes('/pulls')).map((r) => new URL(r.path, 'http://x').searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+    expect(
+      s.api.requests
+        .filter((r) => r.method === 'GET' && r.path.includes('/pulls'))
+        .map((r) => new URL(r.path, 'http://x').searchParams.get('page') ?? '1'),
+    ).toEqual(['1', '2']);
   });
 });

@@ -2,7 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
+import {
+  closeScenarios,
+  FOLDER,
+  TOKEN,
+  UNRELATED,
+  folderFilesOf,
+  prodConfig,
+  rendered,
+  scenario,
+} from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, sourceCheckout, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -30,7 +39,9 @@ describe.concurrent('pr: the first run', () => {
     expect(await tip(s.remote, 'main')).toBe(mainBefore);
     expect(await filesAt(s.remote, branch)).toEqual(expectedTree(folder));
     expect((await git(s.remote, ['rev-parse', `${branch}^`])).trim()).toBe(mainBefore);
-    expect((await git(s.remote, ['log', '-1', '--format=%an <%ae>', branch])).trim()).toBe('glidepath-gitops <glidepath-gitops@users.noreply.github.com>');
+    expect((await git(s.remote, ['log', '-1', '--format=%an <%ae>', branch])).trim()).toBe(
+      'glidepath-gitops <glidepath-gitops@users.noreply.github.com>',
+    );
 
     const message = await git(s.remote, ['log', '-1', '--format=%B', branch]);
     // Every rendered object is new except the first one, which the base holds with an extra label.
@@ -47,18 +58,30 @@ describe.concurrent('pr: the first run', () => {
     expect(list!.path).toMatch(/^\/repos\/hangar-io\/cluster-gitops\/pulls\?.*state=open/);
     expect(create).toMatchObject({ method: 'POST', path: '/repos/hangar-io/cluster-gitops/pulls' });
     const body = create!.body!;
-    expect(body).toMatchObject({ title: `glidepath: prod: ${added} added, 1 changed, 1 removed`, head: branch, base: 'main' });
+    expect(body).toMatchObject({
+      title: `glidepath: prod: ${added} added, 1 changed, 1 removed`,
+      head: branch,
+      base: 'main',
+    });
     const text = String(body.body);
     expect(text).toContain(`<!-- glidepath cluster=prod content=sha256:${contentHash(folder)} -->`);
     expect(text).toContain(`from ${s.source.commit} (clean tree)`);
     expect(text).toContain('| removed | ConfigMap | shop | retired |');
-    const firstObject = parseAllDocuments(renderedFiles[0]!.content) as unknown as { toJS(): { kind: string; metadata: { name: string } } }[];
+    const firstObject = parseAllDocuments(renderedFiles[0]!.content) as unknown as {
+      toJS(): { kind: string; metadata: { name: string } };
+    }[];
     const { kind, metadata } = firstObject[0]!.toJS();
     expect(text).toMatch(new RegExp(`\\| changed \\| ${kind} \\| [^|]+ \\| ${metadata.name} \\|`));
-    expect(text).toMatch(/<details><summary>YAML diff \(\d+ files\)<\/summary>\n\n```diff\n--- a\/clusters\/prod\/glidepath\//);
+    expect(text).toMatch(
+      /<details><summary>YAML diff \(\d+ files\)<\/summary>\n\n```diff\n--- a\/clusters\/prod\/glidepath\//,
+    );
     expect(text).toContain('-    old: "true"');
     expect(text).toContain(`+++ b/${FOLDER}/${renderedFiles[1]!.path}`);
-    expect(result.pullRequest).toMatchObject({ number: 1, url: 'https://github.test/hangar-io/cluster-gitops/pull/1', branch });
+    expect(result.pullRequest).toMatchObject({
+      number: 1,
+      url: 'https://github.test/hangar-io/cluster-gitops/pull/1',
+      branch,
+    });
     expect(s.api.pulls).toHaveLength(1);
   });
 
@@ -114,7 +137,12 @@ describe.concurrent('pr: idempotency', () => {
   it('a base that moved on is fine: the update goes on top of the branch, which still merges cleanly', async () => {
     const s = await setUp();
     const first = await s.run();
-    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    await commitFiles(
+      s.remote,
+      'main',
+      { 'clusters/prod/apps/other.yaml': 'kind: Application\n' },
+      'unrelated change on main',
+    );
     const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
 
     const second = await s.run({ config: changed });
@@ -129,7 +157,12 @@ describe.concurrent('pr: idempotency', () => {
   it('the same render after the base moved on is still up to date: nothing is pushed', async () => {
     const s = await setUp();
     const first = await s.run();
-    await commitFiles(s.remote, 'main', { 'clusters/prod/apps/other.yaml': 'kind: Application\n' }, 'unrelated change on main');
+    await commitFiles(
+      s.remote,
+      'main',
+      { 'clusters/prod/apps/other.yaml': 'kind: Application\n' },
+      'unrelated change on main',
+    );
     const second = await s.run();
     expect(second).toMatchObject({ action: 'up-to-date', pushed: false, commit: first.commit });
     expect(await tip(s.remote, first.branch!)).toBe(first.commit);

@@ -4,7 +4,11 @@ import { notesContext, reviewNotes, wordDiff } from '../../src/gitops/review-not
 import { clusterConfig } from '../helpers/cluster-files';
 
 const base = clusterConfig({ name: 'prod' });
-const withCrew = clusterConfig({ name: 'prod', tracked: { namespaces: ['shop', 'billing', 'crew-api'] }, veridor: { image: 'registry.test/veridor:1.0.0', namespaces: ['shop'] } });
+const withCrew = clusterConfig({
+  name: 'prod',
+  tracked: { namespaces: ['shop', 'billing', 'crew-api'] },
+  veridor: { image: 'registry.test/veridor:1.0.0', namespaces: ['shop'] },
+});
 
 describe('review notes', () => {
   it('lists the changed values and a checklist for each new tracked namespace; Veridor items only where the gate runs', () => {
@@ -12,8 +16,14 @@ describe('review notes', () => {
     expect(text).toContain('- `tracked.namespaces`: + crew-api\n- `veridor.namespaces`: - billing');
     expect(text).toContain('- [ ] `crew-api`: label its Rollouts `hangar.io/release-tracked=true`');
     expect(text).not.toContain('`crew-api`: create the ConfigMap');
-    const everywhere = reviewNotes([valuesFile(base)], [valuesFile(withCrew)], notesContext({ ...withCrew.veridor, clusterTemplate: true })).join('\n');
-    expect(everywhere).toContain('- [ ] `crew-api`: create the ConfigMap `veridor-config` (key `veridor.json`) for the Veridor gate');
+    const everywhere = reviewNotes(
+      [valuesFile(base)],
+      [valuesFile(withCrew)],
+      notesContext({ ...withCrew.veridor, clusterTemplate: true }),
+    ).join('\n');
+    expect(everywhere).toContain(
+      '- [ ] `crew-api`: create the ConfigMap `veridor-config` (key `veridor.json`) for the Veridor gate',
+    );
     expect(everywhere).toContain('- [ ] `crew-api`: create the Secret `veridor-credentials`');
   });
 
@@ -25,7 +35,11 @@ describe('review notes', () => {
   });
 
   it('a base folder without a values file: says the old values are unknown instead of calling them all new', () => {
-    const text = reviewNotes([{ path: 'x.k8s.yaml', content: 'kind: ConfigMap\n' }], [valuesFile(base)], notesContext(base.veridor)).join('\n');
+    const text = reviewNotes(
+      [{ path: 'x.k8s.yaml', content: 'kind: ConfigMap\n' }],
+      [valuesFile(base)],
+      notesContext(base.veridor),
+    ).join('\n');
     expect(text).toMatch(/the base has no record of the values it was rendered from/);
     expect(text).not.toContain('create the ConfigMap');
   });

@@ -17,8 +17,18 @@ describe('parseRemote', () => {
     ['https://github.com/hangar-io/cluster-gitops', 'https', 'github.com', 'https://api.github.com'],
     ['git@github.com:hangar-io/cluster-gitops.git', 'ssh', 'github.com', 'https://api.github.com'],
     ['ssh://git@github.com/hangar-io/cluster-gitops.git', 'ssh', 'github.com', 'https://api.github.com'],
-    ['ssh://git@ghe.corp.example:2222/hangar-io/cluster-gitops.git', 'ssh', 'ghe.corp.example:2222', 'https://ghe.corp.example/api/v3'],
-    ['https://ghe.corp.example/hangar-io/cluster-gitops.git', 'https', 'ghe.corp.example', 'https://ghe.corp.example/api/v3'],
+    [
+      'ssh://git@ghe.corp.example:2222/hangar-io/cluster-gitops.git',
+      'ssh',
+      'ghe.corp.example:2222',
+      'https://ghe.corp.example/api/v3',
+    ],
+    [
+      'https://ghe.corp.example/hangar-io/cluster-gitops.git',
+      'https',
+      'ghe.corp.example',
+      'https://ghe.corp.example/api/v3',
+    ],
   ])('%s', (url, protocol, host, api) => {
     const remote = parseRemote(url);
     expect(remote).toMatchObject({ url, protocol, host, path: { owner: 'hangar-io', name: 'cluster-gitops' } });
@@ -69,7 +79,8 @@ describe('redact', () => {
 });
 
 describe('review and Markdown', () => {
-  const cm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ns\ndata:\n  k: ${data}\n`;
+  const cm = (name: string, data: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ns\ndata:\n  k: ${data}\n`;
 
   it('compares objects by kind/namespace/name, whatever file or key order they are in', () => {
     const before = [
@@ -78,7 +89,10 @@ describe('review and Markdown', () => {
     ];
     const after = [
       { path: 'a.k8s.yaml', content: cm('one', 'x') },
-      { path: 'c.k8s.yaml', content: `kind: ConfigMap\ndata:\n  k: y\nmetadata:\n  namespace: ns\n  name: two\napiVersion: v1\n` },
+      {
+        path: 'c.k8s.yaml',
+        content: `kind: ConfigMap\ndata:\n  k: y\nmetadata:\n  namespace: ns\n  name: two\napiVersion: v1\n`,
+      },
       { path: 'd.k8s.yaml', content: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: fresh\n' },
     ];
     const review = reviewChanges('f', before, after);
@@ -87,7 +101,12 @@ describe('review and Markdown', () => {
       { change: 'changed', kind: 'ConfigMap', namespace: 'ns', name: 'two' },
       { change: 'removed', kind: 'ConfigMap', namespace: 'ns', name: 'gone' },
     ]);
-    expect(review.files.map((f) => `${f.change} ${f.path}`)).toEqual(['changed a.k8s.yaml', 'removed b.k8s.yaml', 'added c.k8s.yaml', 'added d.k8s.yaml']);
+    expect(review.files.map((f) => `${f.change} ${f.path}`)).toEqual([
+      'changed a.k8s.yaml',
+      'removed b.k8s.yaml',
+      'added c.k8s.yaml',
+      'added d.k8s.yaml',
+    ]);
     expect(summaryLine(review)).toBe('1 added, 1 changed, 1 removed');
   });
 
@@ -98,7 +117,11 @@ describe('review and Markdown', () => {
   });
 
   it('a change that moves no object (a comment, key order) is a reformat', () => {
-    const review = reviewChanges('f', [{ path: 'a.yaml', content: cm('one', 'x') }], [{ path: 'a.yaml', content: `# generated\n${cm('one', 'x')}` }]);
+    const review = reviewChanges(
+      'f',
+      [{ path: 'a.yaml', content: cm('one', 'x') }],
+      [{ path: 'a.yaml', content: `# generated\n${cm('one', 'x')}` }],
+    );
     expect(review.objects).toEqual([]);
     expect(summaryLine(review)).toBe('1 file reformatted');
   });
@@ -106,7 +129,11 @@ describe('review and Markdown', () => {
   it('a diff too long for a pull request body is cut at a line, with a note, under the limit', () => {
     // Long lines rather than many keys: the yaml library checks a map's keys pairwise, so 2,500 keys took 0.17 s.
     const big = Array.from({ length: 800 }, (_v, i) => `  key${i}: value-${i}-${'x'.repeat(80)}`).join('\n');
-    const review = reviewChanges('f', [], [{ path: 'big.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${big}\n` }]);
+    const review = reviewChanges(
+      'f',
+      [],
+      [{ path: 'big.k8s.yaml', content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${big}\n` }],
+    );
     const body = renderReviewMarkdown(review, { heading: 'h', fullDiffCommand: 'npm run diff -- --cluster prod' });
     expect(body.length).toBeLessThanOrEqual(GITHUB_BODY_LIMIT);
     expect(body).toMatch(
@@ -118,7 +145,11 @@ describe('review and Markdown', () => {
   });
 
   it('a diff that fits is whole, in a collapsed block', () => {
-    const review = reviewChanges('f', [{ path: 'a.yaml', content: cm('one', 'x') }], [{ path: 'a.yaml', content: cm('one', 'y') }]);
+    const review = reviewChanges(
+      'f',
+      [{ path: 'a.yaml', content: cm('one', 'x') }],
+      [{ path: 'a.yaml', content: cm('one', 'y') }],
+    );
     const body = renderReviewMarkdown(review, { heading: 'h' });
     expect(body).toContain(
       '<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 +4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n',
@@ -137,20 +168,39 @@ describe('GITHUB_API_URL', () => {
     ['gitlab', 'https://git.example.com/o/r.git', 'https://git.example.com/api/v4'],
     ['github', 'https://git.example.com/o/r.git', 'https://api.github.com'],
   ] as const)('applies to github clusters only (%s)', (provider, repo, api) => {
-    const prepared = prepareCluster(cluster(repo), { provider, githubApiUrl: 'https://api.github.com', tokens: { github: 't', gitlab: 't', gitea: 't' } });
+    const prepared = prepareCluster(cluster(repo), {
+      provider,
+      githubApiUrl: 'https://api.github.com',
+      tokens: { github: 't', gitlab: 't', gitea: 't' },
+    });
     expect(prepared.apiUrl).toBe(api);
   });
 });
 
 describe('the words of a change, as the installed glidepath command', () => {
-  const review = reviewChanges('clusters/prod/glidepath', [], [{ path: 'a.k8s.yaml', content: 'kind: ConfigMap\nmetadata:\n  name: a\n' }]);
-  const provenance = { cluster: 'prod', base: 'main', baseCommit: 'f'.repeat(40), hash: 'a'.repeat(64), source: { dirty: false }, unverified: true };
+  const review = reviewChanges(
+    'clusters/prod/glidepath',
+    [],
+    [{ path: 'a.k8s.yaml', content: 'kind: ConfigMap\nmetadata:\n  name: a\n' }],
+  );
+  const provenance = {
+    cluster: 'prod',
+    base: 'main',
+    baseCommit: 'f'.repeat(40),
+    hash: 'a'.repeat(64),
+    source: { dirty: false },
+    unverified: true,
+  };
 
   it('with no git checkout, the commit message and the body name the package version, not "an unknown commit"', () => {
     const message = commitMessage(review, { ...provenance, title: 't' });
-    expect(message).toContain(`Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`);
+    expect(message).toContain(
+      `Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`,
+    );
     expect(message).not.toContain('unknown commit');
-    expect(changeBody(review, provenance, 65_536)).toContain(`Rendered by glidepath-gitops from version ${packageJson.version} (`);
+    expect(changeBody(review, provenance, 65_536)).toContain(
+      `Rendered by glidepath-gitops from version ${packageJson.version} (`,
+    );
   });
 
   it('hints name glidepath diff and glidepath verify, never npm run', () => {

@@ -37,7 +37,10 @@ describe.each(files)('.github/workflows/%s', (file) => {
   it('takes secrets only from secrets.* into step env, never inline in a script, and keeps the checkout token out of .git', () => {
     for (const step of steps) {
       expect(step.run ?? '').not.toMatch(/\$\{\{\s*secrets\./);
-      for (const value of [...Object.values(step.env ?? {}), ...(step.uses === './' ? [step.with?.token ?? '${{ secrets.NONE }}'] : [])]) {
+      for (const value of [
+        ...Object.values(step.env ?? {}),
+        ...(step.uses === './' ? [step.with?.token ?? '${{ secrets.NONE }}'] : []),
+      ]) {
         if (/token/i.test(String(value))) expect(value).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
       }
       if (step.uses?.startsWith('actions/checkout@')) expect(step.with?.['persist-credentials']).toBe(false);
@@ -56,29 +59,58 @@ describe('the glidepath workflow', () => {
     expect(runs('test')).toContain('npm ci');
     expect(test.steps.find((s) => s.run === 'npm test')?.env).toEqual({ CI: 'true' });
     // The diff of every cluster by this repository's action (action.yml), which writes it into the job summary.
-    expect(ownAction('test').map((s) => s.with)).toEqual([{ command: 'diff', all: 'true', token: '${{ secrets.GITOPS_READ_TOKEN }}' }]);
+    expect(ownAction('test').map((s) => s.with)).toEqual([
+      { command: 'diff', all: 'true', token: '${{ secrets.GITOPS_READ_TOKEN }}' },
+    ]);
   });
 
   it('on a push to main, ships every cluster in one pr --all (the action) after the tests', () => {
     expect(workflow.on.push).toEqual({ branches: ['main'] });
     expect(workflow.jobs['gitops-pr']!.if).toContain("github.ref == 'refs/heads/main'");
-    expect(ownAction('gitops-pr').map((s) => s.with)).toEqual([{ command: 'pr', all: 'true', token: '${{ secrets.GITOPS_TOKEN }}' }]);
+    expect(ownAction('gitops-pr').map((s) => s.with)).toEqual([
+      { command: 'pr', all: 'true', token: '${{ secrets.GITOPS_TOKEN }}' },
+    ]);
     expect(runs('gitops-pr')).not.toMatch(/for file in/);
   });
 });
 
 describe('docs/gitlab-ci.yml, the GitLab CI counterpart', () => {
   const file = join(import.meta.dirname, '..', '..', 'docs', 'gitlab-ci.yml');
-  const pipeline = parse(readFileSync(file, 'utf8')) as Record<string, { stage?: string; script?: string[]; rules?: { if: string }[]; needs?: string[]; variables?: Record<string, string> }>;
+  const pipeline = parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    {
+      stage?: string;
+      script?: string[];
+      rules?: { if: string }[];
+      needs?: string[];
+      variables?: Record<string, string>;
+    }
+  >;
   const script = (job: string) => (pipeline[job]?.script ?? []).join('\n');
-  const includes = (pipeline.include as unknown as { local: string; inputs: Record<string, unknown> }[]).filter((i) => i.local === 'templates/glidepath.yml');
+  const includes = (pipeline.include as unknown as { local: string; inputs: Record<string, unknown> }[]).filter(
+    (i) => i.local === 'templates/glidepath.yml',
+  );
 
   it('has the same jobs: the tests with CI=true, the diff on merge requests and pr --all on the default branch (the component)', () => {
     expect(pipeline.test?.variables).toMatchObject({ CI: 'true' });
     expect(script('test')).toMatch(/npm ci --no-audit[\s\S]*npm test/);
     expect(includes.map((i) => i.inputs)).toEqual([
-      { command: 'diff', all: true, stage: 'test', 'token-variable': 'GITOPS_READ_TOKEN', 'without-token': 'skip', rules: [{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }] },
-      { command: 'pr', all: true, stage: 'ship', 'token-variable': 'GITLAB_TOKEN', needs: ['test'], rules: [{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }] },
+      {
+        command: 'diff',
+        all: true,
+        stage: 'test',
+        'token-variable': 'GITOPS_READ_TOKEN',
+        'without-token': 'skip',
+        rules: [{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }],
+      },
+      {
+        command: 'pr',
+        all: true,
+        stage: 'ship',
+        'token-variable': 'GITLAB_TOKEN',
+        needs: ['test'],
+        rules: [{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }],
+      },
     ]);
   });
 

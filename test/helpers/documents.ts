@@ -7,5 +7,7 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export function markdownIn(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((e) => (e.isDirectory() ? markdownIn(`${dir}/${e.name}`) : e.name.endsWith('.md') ? [`${dir}/${e.name}`] : []));
+    .flatMap((e) =>
+      e.isDirectory() ? markdownIn(`${dir}/${e.name}`) : e.name.endsWith('.md') ? [`${dir}/${e.name}`] : [],
+    );
 }

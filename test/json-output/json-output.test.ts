@@ -1,6 +1,5 @@
-/**
- * `--json` of verify, diff, pr, check-live and synth: each run's stdout is one JSON document that the shipped
- * JSON Schema (schema/glidepath.<command>.v1.json, written by `npm run docs`) accepts, and that says what the text says.
+/**`--json` of verify, diff, pr, check-live and synth: each run's stdout is one JSON document that the shipped JSON
+ * Schema (schema/glidepath.<command>.v1.json, written by `npm run docs`) accepts, and that says what the text says.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,12 +38,21 @@ function documentOf(name: DocumentName, stdout: readonly string[]): Record<strin
 }
 
 describe('the shipped JSON Schemas', () => {
-  it.each(Object.keys(JSON_DOCUMENTS) as DocumentName[])('schema/glidepath.%s.v1.json is current (npm run docs writes it)', (name) => {
-    expect(readFileSync(join(SCHEMA_DIR, `glidepath.${name}.v1.json`), 'utf8')).toBe(jsonDocumentSchema(name));
-  });
+  it.each(Object.keys(JSON_DOCUMENTS) as DocumentName[])(
+    'schema/glidepath.%s.v1.json is current (npm run docs writes it)',
+    (name) => {
+      expect(readFileSync(join(SCHEMA_DIR, `glidepath.${name}.v1.json`), 'utf8')).toBe(jsonDocumentSchema(name));
+    },
+  );
 
   it('refuses a document with a key the shape does not have, or without one it requires', () => {
-    const document = { schema: 'glidepath.check-live/v1', cluster: 'prod', file: 'clusters/prod.yaml', ready: true, findings: [] };
+    const document = {
+      schema: 'glidepath.check-live/v1',
+      cluster: 'prod',
+      file: 'clusters/prod.yaml',
+      ready: true,
+      findings: [],
+    };
     expect(validators['check-live']!(document)).toBe(true);
     expect(validators['check-live']!({ ...document, extra: 1 })).toBe(false);
     const { ready: _ready, ...withoutReady } = document;
@@ -68,7 +76,9 @@ describe('verify --json', () => {
     expect(await main(['verify', '--json'], { ...sinks, render: renderOnce })).toBe(0);
     const document = documentOf('verify', stdout);
     expect(document.ok).toBe(true);
-    expect((document.clusters as { cluster: string }[]).map((c) => c.cluster)).toEqual(expect.arrayContaining(['dev', 'prod']));
+    expect((document.clusters as { cluster: string }[]).map((c) => c.cluster)).toEqual(
+      expect.arrayContaining(['dev', 'prod']),
+    );
   });
 
   it('a violation: listed with its rule and fix, ok false, exit 1', async () => {
@@ -81,7 +91,11 @@ describe('verify --json', () => {
     };
     expect(document.ok).toBe(false);
     expect(document.clusters[0]!.violations).toContainEqual(
-      expect.objectContaining({ object: 'Pod/shop/debug', rule: 'pod-security/privileged', fix: 'set securityContext.privileged: false or remove it' }),
+      expect.objectContaining({
+        object: 'Pod/shop/debug',
+        rule: 'pod-security/privileged',
+        fix: 'set securityContext.privileged: false or remove it',
+      }),
     );
     expect(document.totals.violations).toBe(document.clusters[0]!.violations.length);
   });
@@ -92,20 +106,37 @@ describe('synth --json', () => {
     const { stdout, sinks } = cliLines();
     const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const out = clusterDir({});
-    expect(await main(['synth', '--clusters', clusters, '--out', out, '--summary', '--json'], { ...sinks, render: renderOnce })).toBe(0);
+    expect(
+      await main(['synth', '--clusters', clusters, '--out', out, '--summary', '--json'], {
+        ...sinks,
+        render: renderOnce,
+      }),
+    ).toBe(0);
     const document = documentOf('synth', stdout) as {
       written: boolean;
-      clusters: { folder: string; files: string[]; prerequisites: { kind: string }[]; budget: { worstCaseKeys: number } }[];
+      clusters: {
+        folder: string;
+        files: string[];
+        prerequisites: { kind: string }[];
+        budget: { worstCaseKeys: number };
+      }[];
     };
     expect(document.written).toBe(true);
     const [prod] = document.clusters;
     expect(prod!.folder).toBe(`${out}/prod`);
     expect(prod!.files).toContain('kustomization.yaml');
-    expect(prod!.prerequisites.map((p) => p.kind)).toEqual(expect.arrayContaining(['secret', 'label', 'veridor', 'chart', 'versions']));
+    expect(prod!.prerequisites.map((p) => p.kind)).toEqual(
+      expect.arrayContaining(['secret', 'label', 'veridor', 'chart', 'versions']),
+    );
     expect(prod!.budget.worstCaseKeys).toBeGreaterThan(0);
 
     stdout.length = 0;
-    expect(await main(['synth', '--clusters', clusters, '--out', out, '--check', '--json'], { ...sinks, render: renderOnce })).toBe(0);
+    expect(
+      await main(['synth', '--clusters', clusters, '--out', out, '--check', '--json'], {
+        ...sinks,
+        render: renderOnce,
+      }),
+    ).toBe(0);
     expect(documentOf('synth', stdout)).toMatchObject({ written: false, changes: [] });
   });
 });
@@ -117,7 +148,11 @@ describe('check-live --json', () => {
   it('a ready cluster: ready, each finding with ok', async () => {
     const { code, out } = await checkLive(readyProd().calls, ['--context', 'prod-admin', '--json']);
     expect(code).toBe(0);
-    const document = documentOf('check-live', [out]) as { ready: boolean; context: string; findings: { ok: boolean }[] };
+    const document = documentOf('check-live', [out]) as {
+      ready: boolean;
+      context: string;
+      findings: { ok: boolean }[];
+    };
     expect(document).toMatchObject({ cluster: 'prod', context: 'prod-admin', ready: true });
     expect(document.findings.length).toBeGreaterThan(5);
     expect(document.findings.every((f) => f.ok)).toBe(true);
@@ -125,7 +160,8 @@ describe('check-live --json', () => {
 });
 
 describe.concurrent('diff and pr --json', () => {
-  const clustersFor = (s: Scenario) => clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } } });
+  const clustersFor = (s: Scenario) =>
+    clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } } });
   const prArgs = (s: Scenario) => [
     'pr',
     '--clusters',
@@ -147,11 +183,28 @@ describe.concurrent('diff and pr --json', () => {
   it('diff: the changed objects and files, the base and its commit', async () => {
     const { stdout, sinks } = cliLines();
     const s = await scenario();
-    expect(await main(['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--json'], sinks)).toBe(0);
-    const document = documentOf('diff', stdout) as { changed: boolean; repo: string; base: string; baseCommit: string; objects: unknown[]; markdown: string };
+    expect(
+      await main(
+        ['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--json'],
+        sinks,
+      ),
+    ).toBe(0);
+    const document = documentOf('diff', stdout) as {
+      changed: boolean;
+      repo: string;
+      base: string;
+      baseCommit: string;
+      objects: unknown[];
+      markdown: string;
+    };
     expect(document).toMatchObject({ cluster: 'prod', changed: true, repo: s.remote, base: 'main' });
     expect(document.baseCommit).toMatch(/^[0-9a-f]{40}$/);
-    expect(document.objects).toContainEqual({ change: 'removed', kind: 'ConfigMap', namespace: 'shop', name: 'retired' });
+    expect(document.objects).toContainEqual({
+      change: 'removed',
+      kind: 'ConfigMap',
+      namespace: 'shop',
+      name: 'retired',
+    });
     expect(document.markdown).toContain('removed');
   });
 
@@ -159,7 +212,10 @@ describe.concurrent('diff and pr --json', () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     expect(await main(prArgs(s), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
-    const opened = documentOf('pr', stdout) as { ok: boolean; clusters: { state: string; branch: string; url: string; number: number }[] };
+    const opened = documentOf('pr', stdout) as {
+      ok: boolean;
+      clusters: { state: string; branch: string; url: string; number: number }[];
+    };
     expect(opened.ok).toBe(true);
     expect(opened.clusters[0]).toMatchObject({
       cluster: 'prod',
@@ -180,7 +236,10 @@ describe.concurrent('diff and pr --json', () => {
     const s = await scenario();
     const args = prArgs(s).filter((a, i, all) => a !== '--cluster' && all[i - 1] !== '--cluster');
     expect(await main([...args, '--all'], { ...sinks, env: { GITHUB_TOKEN: 'ghs_wrongTokenForJson' } })).toBe(1);
-    const document = documentOf('pr', stdout) as { ok: boolean; clusters: { state: string; error: { message: string; fix: string } }[] };
+    const document = documentOf('pr', stdout) as {
+      ok: boolean;
+      clusters: { state: string; error: { message: string; fix: string } }[];
+    };
     expect(document.ok).toBe(false);
     expect(document.clusters[0]).toMatchObject({ cluster: 'prod', state: 'failed' });
     expect(document.clusters[0]!.error.fix).toMatch(/GITHUB_TOKEN/);

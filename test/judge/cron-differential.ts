@@ -22,20 +22,28 @@ export function cronDisagreements(count: number, seed?: number): { checked: numb
   const schedules = cronInputs(count, seed);
   const requests = schedules.map((schedule, i) => ({ schedule, from: RUN_STARTS[i % RUN_STARTS.length]!, runs: RUNS }));
   const goVerdicts = askGoJudge<CronVerdict>('cronjudge', requests);
-  const firstRuns = askGoJudge<CronVerdict>('cronjudge', schedules.map((schedule) => ({ schedule, from: NEVER_RUNS_FROM, runs: 1 })));
+  const firstRuns = askGoJudge<CronVerdict>(
+    'cronjudge',
+    schedules.map((schedule) => ({ schedule, from: NEVER_RUNS_FROM, runs: 1 })),
+  );
   const disagreements: Disagreement[] = [];
   let neverRunsChecks = 0;
   requests.forEach((request, i) => {
     const ours = projectVerdict(request.schedule, new Date(request.from));
     const theirs = goVerdicts[i]!;
-    const same = ours.valid === theirs.valid && (!ours.valid || JSON.stringify(ours.runs) === JSON.stringify(theirs.runs));
+    const same =
+      ours.valid === theirs.valid && (!ours.valid || JSON.stringify(ours.runs) === JSON.stringify(theirs.runs));
     if (!same) disagreements.push({ input: `${JSON.stringify(request.schedule)} from ${request.from}`, ours, theirs });
     if (!ours.valid || !theirs.valid) return;
     neverRunsChecks += 1;
     const neverRuns = cronRunGaps(parseCron(request.schedule)) === undefined;
     const goNeverRuns = firstRuns[i]!.runs?.[0] === null;
     if (neverRuns !== goNeverRuns) {
-      disagreements.push({ input: `never runs? ${JSON.stringify(request.schedule)}`, ours: { neverRuns }, theirs: { firstRunFrom2026: firstRuns[i]!.runs } });
+      disagreements.push({
+        input: `never runs? ${JSON.stringify(request.schedule)}`,
+        ours: { neverRuns },
+        theirs: { firstRunFrom2026: firstRuns[i]!.runs },
+      });
     }
   });
   return { checked: requests.length + neverRunsChecks, disagreements };
@@ -50,7 +58,7 @@ function projectVerdict(schedule: string, from: Date): CronVerdict {
     throw error;
   }
   const runs: (string | null)[] = [];
-  for (let at: Date | undefined = from; runs.length < RUNS; ) {
+  for (let at: Date | undefined = from; runs.length < RUNS;) {
     at = nextCronRun(parsed, at);
     if (at === undefined) {
       runs.push(null);

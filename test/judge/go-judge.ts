@@ -5,13 +5,20 @@ import { buildGoTool } from '../../tools/go-tool.mjs';
 
 const JUDGES_MODULE = fileURLToPath(new URL('../../tools/judges', import.meta.url));
 
-export function askGoJudge<Answer>(command: 'cronjudge' | 'refjudge' | 'yamljudge', requests: readonly object[]): Answer[] {
+export function askGoJudge<Answer>(
+  command: 'cronjudge' | 'refjudge' | 'yamljudge',
+  requests: readonly object[],
+): Answer[] {
   const binary = buildGoTool(JUDGES_MODULE, `./cmd/${command}`);
   const input = requests.map((request) => JSON.stringify(request)).join('\n') + '\n';
   const result = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new Error(`${command} exited with ${result.status}: ${result.stderr}`);
-  const answers = result.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Answer);
-  if (answers.length !== requests.length) throw new Error(`${command} answered ${answers.length} of ${requests.length} requests`);
+  const answers = result.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Answer);
+  if (answers.length !== requests.length)
+    throw new Error(`${command} answered ${answers.length} of ${requests.length} requests`);
   return answers;
 }

@@ -12,9 +12,15 @@ interface RefVerdict {
   readonly digest?: string;
 }
 
-export function imageRefDisagreements(count: number, seed?: number): { checked: number; disagreements: Disagreement[] } {
+export function imageRefDisagreements(
+  count: number,
+  seed?: number,
+): { checked: number; disagreements: Disagreement[] } {
   const refs = imageRefInputs(count, seed);
-  const goVerdicts = askGoJudge<RefVerdict>('refjudge', refs.map((ref) => ({ ref })));
+  const goVerdicts = askGoJudge<RefVerdict>(
+    'refjudge',
+    refs.map((ref) => ({ ref })),
+  );
   const disagreements: Disagreement[] = [];
   refs.forEach((ref, i) => {
     const ours = projectVerdict(ref);
@@ -31,5 +37,10 @@ function projectVerdict(text: string): RefVerdict {
   const read = readImageRef(text);
   if ('problem' in read) return { valid: false, error: read.problem };
   const { normalizedName, tag, digest } = read.ref;
-  return { valid: true, name: normalizedName, ...(tag === undefined ? {} : { tag }), ...(digest === undefined ? {} : { digest }) };
+  return {
+    valid: true,
+    name: normalizedName,
+    ...(tag === undefined ? {} : { tag }),
+    ...(digest === undefined ? {} : { digest }),
+  };
 }

@@ -18,7 +18,10 @@ function main(): number {
   let passed = 0;
   let failed = 0;
   const suites: [string, () => { checked: number; disagreements: Disagreement[] }][] = [
-    ['cron schedules (validity and run times, then never-runs) vs robfig/cron v3.0.1 + Kubernetes 1.28', () => cronDisagreements(CRON_SCHEDULES, SEED)],
+    [
+      'cron schedules (validity and run times, then never-runs) vs robfig/cron v3.0.1 + Kubernetes 1.28',
+      () => cronDisagreements(CRON_SCHEDULES, SEED),
+    ],
     ['image references vs docker/distribution/reference v2.8.2', () => imageRefDisagreements(IMAGE_REFS, SEED)],
     [
       'rendered files and ConfigMap values read back through sigs.k8s.io/yaml v1.6.0 (YAML 1.1)',

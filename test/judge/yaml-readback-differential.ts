@@ -16,7 +16,11 @@ import { clusterConfigSchema, type ClusterConfig } from '../../src/config/schema
 import { clusterNotificationConfigMaps } from '../../src/notifications/cluster/cluster-notifications';
 import { splitOwnedData } from '../../src/notifications/config/extra-data';
 import { yaml as configMapValueYaml } from '../../src/notifications/config/define';
-import { notificationsValues, notificationsValuesFile, valuesFileName } from '../../src/notifications/helm/chart-values';
+import {
+  notificationsValues,
+  notificationsValuesFile,
+  valuesFileName,
+} from '../../src/notifications/helm/chart-values';
 import { stringifyYaml } from '../../src/render/fast-yaml';
 import { buildClusterApp, renderCluster } from '../../src/render/render-cluster';
 import { KUSTOMIZATION_FILE } from '../../src/render/kustomization';
@@ -136,7 +140,9 @@ export function generatedCorpus(count: number, seed = 20261201): string[] {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     return state;
   };
-  return Array.from({ length: count }, () => Array.from({ length: 1 + (next() % 8) }, () => ALPHABET[next() % ALPHABET.length]).join(''));
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 1 + (next() % 8) }, () => ALPHABET[next() % ALPHABET.length]).join(''),
+  );
 }
 
 interface GoRead {
@@ -159,7 +165,9 @@ interface Check {
 function shippedAndFixtureClusters(): { file: string; config: ClusterConfig }[] {
   const files = [
     ...readdirSync(join(ROOT, 'clusters')).map((name) => join('clusters', name)),
-    ...readdirSync(join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).map((name) => join('test', 'fixtures', name)),
+    ...readdirSync(join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).map((name) =>
+      join('test', 'fixtures', name),
+    ),
   ].filter((file) => /\.ya?ml$/.test(file));
   return files.flatMap((file) => {
     const loaded = loadClusterFile(join(ROOT, file));
@@ -196,12 +204,15 @@ function clusterChecks(label: string, config: ClusterConfig): Check[] {
     const documents = charts.get(file.path)!;
     checks.push({ where, read: 'documents', text: file.content, written: json(documents) });
     for (const configMap of configMaps) {
-      const document = documents.find((doc) => (doc as { metadata?: { name?: string } }).metadata?.name === configMap.name);
+      const document = documents.find(
+        (doc) => (doc as { metadata?: { name?: string } }).metadata?.name === configMap.name,
+      );
       if (document === undefined) continue;
       const extraData = configMap.engine === 'argocd' ? config.argocd.extraData : config.rollouts.extraData;
       for (const [key, text] of Object.entries(splitOwnedData(configMap.data, extraData).glidepath)) {
         const at = `${where}: ${configMap.name} data.${key}`;
-        if (key === 'context' && configMap.engine === 'argocd') checks.push({ where: at, read: 'strings', text, written: config.argocd.context });
+        if (key === 'context' && configMap.engine === 'argocd')
+          checks.push({ where: at, read: 'strings', text, written: config.argocd.context });
         // Glidepath's own values: what the writer (the yaml library, YAML 1.2) was given is what it reads back.
         else checks.push({ where: at, read: 'value', text, written: json(parse(text)) });
       }
@@ -217,13 +228,22 @@ function valuesWritten(config: ClusterConfig, configMap: Parameters<typeof notif
   const { argocdUrl, ...context } = config.argocd.context;
   const { argocdUrl: _url, context: _context, ...rest } = values.notifications;
   return json({
-    notifications: { ...(argocdUrl !== undefined ? { argocdUrl } : {}), ...(Object.keys(context).length > 0 ? { context } : {}), ...rest },
+    notifications: {
+      ...(argocdUrl !== undefined ? { argocdUrl } : {}),
+      ...(Object.keys(context).length > 0 ? { context } : {}),
+      ...rest,
+    },
   });
 }
 
 /** The corpus through each writer directly: ConfigMap data, a ConfigMap value's value, a values-file context. */
 function writerChecks(text: string): Check[] {
-  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'n' }, data: { [text]: text, plain: text } };
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'n' },
+    data: { [text]: text, plain: text },
+  };
   const inner = { [text]: text, list: [text], nested: { key: text } };
   const valuesFile = notificationsValuesFile({
     engine: 'argocd',
@@ -234,9 +254,19 @@ function writerChecks(text: string): Check[] {
   });
   const where = JSON.stringify(text);
   return [
-    { where: `manifest ConfigMap data ${where}`, read: 'documents', text: stringifyYaml(configMap), written: [configMap] },
+    {
+      where: `manifest ConfigMap data ${where}`,
+      read: 'documents',
+      text: stringifyYaml(configMap),
+      written: [configMap],
+    },
     { where: `ConfigMap value ${where}`, read: 'value', text: configMapValueYaml(inner), written: inner },
-    { where: `context ${where}`, read: 'strings', text: configMapValueYaml({ [text]: text }), written: { [text]: text } },
+    {
+      where: `context ${where}`,
+      read: 'strings',
+      text: configMapValueYaml({ [text]: text }),
+      written: { [text]: text },
+    },
     {
       where: `values file context ${where}`,
       read: 'value',
@@ -248,7 +278,9 @@ function writerChecks(text: string): Check[] {
 
 /** A cluster whose context holds `text` as a value and as a key, if the loader takes it. */
 function fuzzCluster(text: string): ClusterConfig | undefined {
-  const file = validClusterFile({ argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://argocd.test', note: text, [`k${text}`]: 'v' } } });
+  const file = validClusterFile({
+    argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://argocd.test', note: text, [`k${text}`]: 'v' } },
+  });
   const parsed = clusterConfigSchema.safeParse(file);
   return parsed.success ? parsed.data : undefined;
 }
@@ -269,13 +301,16 @@ export function yamlReadbackDisagreements(
   const checks: Check[] = [];
   const clusters = shippedAndFixtureClusters();
   for (const { file, config } of clusters)
-    for (const variant of deliveryVariants(config)) checks.push(...clusterChecks(`${file} (${variant.argocd.delivery})`, variant));
+    for (const variant of deliveryVariants(config))
+      checks.push(...clusterChecks(`${file} (${variant.argocd.delivery})`, variant));
   let refusedAtLoad = 0;
   for (const text of corpus) {
     checks.push(...writerChecks(text));
     const config = fuzzCluster(text);
     if (config === undefined) refusedAtLoad += 1;
-    else for (const variant of deliveryVariants(config)) checks.push(...clusterChecks(`context ${JSON.stringify(text)} (${variant.argocd.delivery})`, variant));
+    else
+      for (const variant of deliveryVariants(config))
+        checks.push(...clusterChecks(`context ${JSON.stringify(text)} (${variant.argocd.delivery})`, variant));
   }
   const answers = askGoJudge<GoRead>(
     'yamljudge',
@@ -284,8 +319,18 @@ export function yamlReadbackDisagreements(
   const disagreements: Disagreement[] = [];
   checks.forEach((check, i) => {
     const answer = answers[i]!;
-    const read = answer.error !== undefined ? { error: answer.error } : check.read === 'documents' ? answer.documents : answer.value;
-    if (!isDeepStrictEqual(read, check.written)) disagreements.push({ input: check.where, ours: { written: check.written }, theirs: { read } as object });
+    const read =
+      answer.error !== undefined
+        ? { error: answer.error }
+        : check.read === 'documents'
+          ? answer.documents
+          : answer.value;
+    if (!isDeepStrictEqual(read, check.written))
+      disagreements.push({ input: check.where, ours: { written: check.written }, theirs: { read } as object });
   });
-  return { checked: checks.length, disagreements, corpus: { fixed: FIXED_CORPUS.length, generated, clusters: clusters.length, refusedAtLoad } };
+  return {
+    checked: checks.length,
+    disagreements,
+    corpus: { fixed: FIXED_CORPUS.length, generated, clusters: clusters.length, refusedAtLoad },
+  };
 }

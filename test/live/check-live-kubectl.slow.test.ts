@@ -10,22 +10,31 @@ import { forbidden, getConfigMap, getSecretKeys, notFound, readyProd, secretKeys
 
 const printed = capturePrintedLines();
 const { checkLive, checkLiveThroughApiServer } = useLiveHarness(printed);
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/dev/null' } }).status === 0;
+const hasKubectl =
+  spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/dev/null' } })
+    .status === 0;
 
-describe.skipIf(!hasKubectl)('npm run check-live with the real kubectl, through a stand-in API server on 127.0.0.1', () => {
-  it('reports exactly what it reports on the recorded answers, ready or not, and only GETs', async () => {
-    const { calls } = readyProd();
-    const problems = { ...calls };
-    problems[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
-    problems[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
-    problems[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden('secrets', 'veridor-credentials', 'flight-api');
-    for (const answers of [calls, problems]) {
-      const recorded = await checkLive(answers);
-      const real = await checkLiveThroughApiServer(answers);
-      expect(real.out).toBe(recorded.out);
-      expect(real.code).toBe(recorded.code);
-      expect(real.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
-      expect(real.requests).toContain('GET /apis/argoproj.io/v1alpha1/rollouts');
-    }
-  }, 120_000);
-});
+describe.skipIf(!hasKubectl)(
+  'npm run check-live with the real kubectl, through a stand-in API server on 127.0.0.1',
+  () => {
+    it('reports exactly what it reports on the recorded answers, ready or not, and only GETs', async () => {
+      const { calls } = readyProd();
+      const problems = { ...calls };
+      problems[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
+      problems[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
+      problems[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden(
+        'secrets',
+        'veridor-credentials',
+        'flight-api',
+      );
+      for (const answers of [calls, problems]) {
+        const recorded = await checkLive(answers);
+        const real = await checkLiveThroughApiServer(answers);
+        expect(real.out).toBe(recorded.out);
+        expect(real.code).toBe(recorded.code);
+        expect(real.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+        expect(real.requests).toContain('GET /apis/argoproj.io/v1alpha1/rollouts');
+      }
+    }, 120_000);
+  },
+);

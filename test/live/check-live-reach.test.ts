@@ -1,11 +1,23 @@
-/** check-live before any check: discovery, kubeconfig, the tracking label key, and the chart's ConfigMap under helm-values. */
+/**
+ * check-live before any check: discovery, kubeconfig, the tracking label key, and the chart's ConfigMap under
+ * helm-values.
+ */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { capturePrintedLines } from '../helpers/console';
-import { GET_API, getConfigMap, getSecretKeys, json, notFound, readyProd, ROLLOUTS_DATA, type Answer } from './recorded-prod';
+import {
+  GET_API,
+  getConfigMap,
+  getSecretKeys,
+  json,
+  notFound,
+  readyProd,
+  ROLLOUTS_DATA,
+  type Answer,
+} from './recorded-prod';
 import { useLiveHarness } from './harness';
 
 const printed = capturePrintedLines();
@@ -15,7 +27,10 @@ const ROLLOUTS_CM = getConfigMap('argo-rollouts-notification-configmap', 'argo-r
 
 /** clusters/prod.yaml with `rollouts` changed, in a folder of its own (--clusters). */
 function prodWith(rollouts: Record<string, unknown>): string[] {
-  const file = parse(readFileSync(join(import.meta.dirname, '..', '..', 'clusters', 'prod.yaml'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const file = parse(readFileSync(join(import.meta.dirname, '..', '..', 'clusters', 'prod.yaml'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const dir = mkdtempSync(join(tmpdir(), 'glidepath-check-live-prod-'));
   writeFileSync(join(dir, 'prod.yaml'), stringify({ ...file, rollouts: { ...file.rollouts, ...rollouts } }));
   return ['--context', 'prod-admin', '--clusters', dir];
@@ -28,7 +43,11 @@ function chartConfigMap(chart: string, data: Record<string, string>): Answer {
     metadata: {
       name: 'argo-rollouts-notification-configmap',
       namespace: 'argo-rollouts',
-      labels: { 'app.kubernetes.io/managed-by': 'Helm', 'app.kubernetes.io/instance': 'argo-rollouts', 'helm.sh/chart': chart },
+      labels: {
+        'app.kubernetes.io/managed-by': 'Helm',
+        'app.kubernetes.io/instance': 'argo-rollouts',
+        'helm.sh/chart': chart,
+      },
       annotations: {
         'meta.helm.sh/release-name': 'argo-rollouts',
         'argocd.argoproj.io/tracking-id': 'argo-rollouts:/ConfigMap:argo-rollouts/argo-rollouts-notification-configmap',
@@ -51,7 +70,11 @@ describe('check-live: reaching the cluster', () => {
     ],
     [
       'TLS',
-      { stderr: 'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n', code: 1 },
+      {
+        stderr:
+          'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n',
+        code: 1,
+      },
       'cannot reach a Kubernetes API through kubectl context prod-admin: TLS failed (Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority)',
     ],
     [
@@ -94,9 +117,14 @@ describe('check-live: reaching the cluster', () => {
   it('names the current context when no --context is given', async () => {
     const { calls } = readyProd();
     calls['config current-context'] = { stdout: 'prod-admin\n' };
-    calls[GET_API] = { stderr: 'Error from server (NotFound): the server could not find the requested resource\n', code: 1 };
+    calls[GET_API] = {
+      stderr: 'Error from server (NotFound): the server could not find the requested resource\n',
+      code: 1,
+    };
     const { code, err } = await checkLive(calls, []);
-    expect(err).toContain('error: cannot reach a Kubernetes API through kubectl context prod-admin: its server answers 404');
+    expect(err).toContain(
+      'error: cannot reach a Kubernetes API through kubectl context prod-admin: its server answers 404',
+    );
     expect(code).toBe(1);
   });
 });
@@ -124,9 +152,14 @@ describe('check-live: the tracking label', () => {
 
   it('reads only the key --tracking-label names, and refuses what is not a label key', async () => {
     const { calls } = readyProd();
-    calls[ROLLOUTS_CM] = trackedByLabel({ 'argocd.argoproj.io/instance': 'platform-addons', 'team.example.com/app': 'glidepath-prod' });
+    calls[ROLLOUTS_CM] = trackedByLabel({
+      'argocd.argoproj.io/instance': 'platform-addons',
+      'team.example.com/app': 'glidepath-prod',
+    });
     const { out } = await checkLive(calls, ['--context', 'prod-admin', '--tracking-label', 'team.example.com/app']);
-    expect(out).toContain('ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD Application glidepath-prod (label)');
+    expect(out).toContain(
+      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD Application glidepath-prod (label)',
+    );
     const bad = await checkLive(calls, ['--context', 'prod-admin', '--tracking-label', 'a b']);
     expect(bad.err).toContain('--tracking-label: "a b" is not a label key');
     expect(bad.code).toBe(2);
@@ -136,17 +169,25 @@ describe('check-live: the tracking label', () => {
 describe('check-live under delivery: helm-values', () => {
   it("checks the chart's ConfigMap (rendered by the chart, with glidepath's keys) and the Secret", async () => {
     const { calls } = readyProd();
-    calls[ROLLOUTS_CM] = chartConfigMap('argo-rollouts-2.41.0', { ...ROLLOUTS_DATA, 'service.slack': 'token: $slack-token\n' });
+    calls[ROLLOUTS_CM] = chartConfigMap('argo-rollouts-2.41.0', {
+      ...ROLLOUTS_DATA,
+      'service.slack': 'token: $slack-token\n',
+    });
     const ready = await checkLive(calls, prodWith({ delivery: 'helm-values' }));
     expect(ready.out).toContain(
       'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by the Helm release argo-rollouts (chart argo-rollouts-2.41.0), tracked by the Argo CD Application argo-rollouts (annotation)',
     );
-    expect(ready.out).toContain('ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)');
+    expect(ready.out).toContain(
+      'ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)',
+    );
     expect(ready.code).toBe(0);
 
     const { subscriptions: _dropped, ...withoutSubscriptions } = ROLLOUTS_DATA;
     calls[ROLLOUTS_CM] = chartConfigMap('argo-rollouts-2.32.0', withoutSubscriptions);
-    calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = notFound('secrets', 'argo-rollouts-notification-secret');
+    calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = notFound(
+      'secrets',
+      'argo-rollouts-notification-secret',
+    );
     const { out, code } = await checkLive(calls, prodWith({ delivery: 'helm-values' }));
     expect(out).toContain(
       "rendered by the Helm release argo-rollouts (chart argo-rollouts-2.32.0), tracked by the Argo CD Application argo-rollouts (annotation): the argo-helm argo-rollouts chart 2.32.0 cannot carry glidepath's notifications as values",

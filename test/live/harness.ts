@@ -38,7 +38,10 @@ export function useLiveHarness(printed: PrintedLines) {
   }
 
   /** Through fake-kubectl.sh, which answers each call from `calls` (keyed by the kubectl arguments). */
-  async function checkLive(calls: Readonly<Record<string, Answer>>, args: readonly string[] = ['--context', 'prod-admin']): Promise<LiveRun> {
+  async function checkLive(
+    calls: Readonly<Record<string, Answer>>,
+    args: readonly string[] = ['--context', 'prod-admin'],
+  ): Promise<LiveRun> {
     const answers = join(dir, 'answers');
     rmSync(answers, { recursive: true, force: true });
     mkdirSync(answers);
@@ -55,7 +58,9 @@ export function useLiveHarness(printed: PrintedLines) {
   }
 
   /** Through the real kubectl, against a stand-in API server on 127.0.0.1 serving `calls` as REST objects. */
-  async function checkLiveThroughApiServer(calls: Readonly<Record<string, Answer>>): Promise<LiveRun & { requests: string[] }> {
+  async function checkLiveThroughApiServer(
+    calls: Readonly<Record<string, Answer>>,
+  ): Promise<LiveRun & { requests: string[] }> {
     const server = await startStandInApiServer(calls);
     try {
       const kubeconfig = join(dir, 'kubeconfig');

@@ -40,14 +40,23 @@ describe('a config without the generation guard', () => {
     replay.step({ at: 0, patch: healthyGeneration2 });
     const stale = facts(replay.step({ at: 60, patch: staleUpdate }));
     expect(stale).toHaveLength(1); // the rendered config sends nothing here (phase0-scenarios)
-    expect(stale[0]).toMatchObject({ releaseId: 'rel-2', currentPodHash: '5d8f7c9b6', generation: 3, observedGeneration: '2', phase: 'Healthy' });
+    expect(stale[0]).toMatchObject({
+      releaseId: 'rel-2',
+      currentPodHash: '5d8f7c9b6',
+      generation: 3,
+      observedGeneration: '2',
+      phase: 'Healthy',
+    });
   });
 });
 
 describe('a config whose bucket is a float (no int())', () => {
   it('fires on every reconcile in a new second: the echo reconcile sends again', () => {
     const config = withCondition((condition) => {
-      condition.oncePer = condition.oncePer.replace('string(int(time.Now().Unix() / 600))', 'string(time.Now().Unix() / 600)');
+      condition.oncePer = condition.oncePer.replace(
+        'string(int(time.Now().Unix() / 600))',
+        'string(time.Now().Unix() / 600)',
+      );
     });
     const replay = rolloutReplay(config, newRollout(), Date.parse('2025-06-02T10:00:00Z'));
     const first = replay.step({ at: 0, patch: healthyGeneration2 });
@@ -86,7 +95,8 @@ describe('a template that indexes a missing map', () => {
   it('fails to render for a Rollout without annotations, and the fact is lost', () => {
     const data = renderedData();
     const template = parse(data['template.glidepath-rollout-fact']!) as { webhook: Record<string, { body: string }> };
-    template.webhook['glidepath-relay']!.body = '{"releaseId": {{ toJson (index .rollout.metadata.annotations "hangar.io/release-id") }}}';
+    template.webhook['glidepath-relay']!.body =
+      '{"releaseId": {{ toJson (index .rollout.metadata.annotations "hangar.io/release-id") }}}';
     const config = loadConfigData({ ...data, 'template.glidepath-rollout-fact': stringify(template) });
     const object = newRollout();
     delete (object.metadata as Record<string, unknown>).annotations;
@@ -99,7 +109,10 @@ describe('a template that indexes a missing map', () => {
 
 describe('a config the engine would reject', () => {
   it('reports every bad key at once', () => {
-    const data = { ...renderedData(), 'trigger.broken': '- when: rollout.status?.phase ?? "" == "Healthy"\n  send: [x]' };
+    const data = {
+      ...renderedData(),
+      'trigger.broken': '- when: rollout.status?.phase ?? "" == "Healthy"\n  send: [x]',
+    };
     expect(() => loadConfigData(data)).toThrow(ConfigLoadError);
     expect(() => loadConfigData(data)).toThrow(/Operator \(==\) and coalesce expressions \(\?\?\) cannot be mixed/);
   });
@@ -107,14 +120,18 @@ describe('a config the engine would reject', () => {
 
 describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', () => {
   it('the condition key of the guard', () => {
-    expect(conditionKey(0, 'rollout.status?.observedGeneration == string(rollout.metadata.generation)')).toBe('[0].vVM3gopkzFZZ9c8g2eYOEAvYCb0');
+    expect(conditionKey(0, 'rollout.status?.observedGeneration == string(rollout.metadata.generation)')).toBe(
+      '[0].vVM3gopkzFZZ9c8g2eYOEAvYCb0',
+    );
   });
 
   it('the oncePer value of a Progressing state', () => {
     const replay = rolloutReplay(loadConfigData(renderedData()), newRollout(), Date.parse('2025-06-02T09:00:06Z'));
     const result = replay.step({
       at: 0,
-      patch: { status: { phase: 'Progressing', observedGeneration: '1', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 } },
+      patch: {
+        status: { phase: 'Progressing', observedGeneration: '1', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 },
+      },
     });
     expect(result.deliveries[0]!.oncePer).toBe('1/Progressing/3/5d8f7c9b6/false/rel-1/2914758');
   });
@@ -123,7 +140,9 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
 describe('the context read back in one pass', () => {
   it('still refuses a repeated key, as the yaml library does, and reads 20,000 keys', () => {
     const data = renderedData();
-    expect(() => loadConfigData({ ...data, context: 'a: "1"\nb: "2"\na: "3"\n' })).toThrow(/context: Map keys must be unique/);
+    expect(() => loadConfigData({ ...data, context: 'a: "1"\nb: "2"\na: "3"\n' })).toThrow(
+      /context: Map keys must be unique/,
+    );
     const many = Array.from({ length: 20000 }, (_, i) => `k${i}: "${i}"`).join('\n');
     expect(Object.keys(loadConfigData({ ...data, context: many }).context)).toHaveLength(20000);
   });

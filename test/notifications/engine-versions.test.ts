@@ -6,8 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { clusterConfigSchema } from '../../src/config/schema';
 import { argocdExprFeatures } from '../../src/notifications/argocd/sync-failure-fact';
-import { DEFAULT_ARGOCD_RELEASE, DEFAULT_ROLLOUTS_RELEASE, declaredReleases, engineVersionProblems } from '../../src/notifications/support/engine-support';
-import { engineRelease, ENGINE_RELEASES, lowestSupported, releaseProblem } from '../../src/notifications/engine-versions';
+import {
+  DEFAULT_ARGOCD_RELEASE,
+  DEFAULT_ROLLOUTS_RELEASE,
+  declaredReleases,
+  engineVersionProblems,
+} from '../../src/notifications/support/engine-support';
+import {
+  engineRelease,
+  ENGINE_RELEASES,
+  lowestSupported,
+  releaseProblem,
+} from '../../src/notifications/engine-versions';
 import { featuresOf } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';
@@ -30,16 +40,24 @@ function renderedFeatures(overrides: Parameters<typeof validClusterFile>[0], fil
   const data = (parse(rendered.content) as { data: Record<string, string> }).data;
   const exprs = Object.entries(data)
     .filter(([key]) => key.startsWith('trigger.'))
-    .flatMap(([, text]) => (parse(text) as { when: string; oncePer?: string }[]).flatMap((c) => [c.when, ...(c.oncePer ? [c.oncePer] : [])]));
+    .flatMap(([, text]) =>
+      (parse(text) as { when: string; oncePer?: string }[]).flatMap((c) => [c.when, ...(c.oncePer ? [c.oncePer] : [])]),
+    );
   return featuresOf(exprs.map(parseExpr));
 }
 
 describe('the engine release table', () => {
   it('maps a release to the row with the greatest first release at or below it, within the table', () => {
-    expect(engineRelease('argo-rollouts', '1.9.1')?.expr).toEqual({ module: 'github.com/expr-lang/expr', version: '1.16.9' });
+    expect(engineRelease('argo-rollouts', '1.9.1')?.expr).toEqual({
+      module: 'github.com/expr-lang/expr',
+      version: '1.16.9',
+    });
     expect(engineRelease('argo-rollouts', '1.8.1')?.expr.version).toBe('1.15.5');
     expect(engineRelease('argo-rollouts', '1.6.1')?.expr.version).toBe('1.13.0');
-    expect(engineRelease('argo-cd', '2.14.11')?.expr).toEqual({ module: 'github.com/antonmedv/expr', version: '1.15.1' });
+    expect(engineRelease('argo-cd', '2.14.11')?.expr).toEqual({
+      module: 'github.com/antonmedv/expr',
+      version: '1.15.1',
+    });
     expect(engineRelease('argo-cd', '3.5.9')?.expr.version).toBe('1.17.8');
     expect(engineRelease('argo-cd', '3.6.0')).toBeUndefined();
     expect(engineRelease('argo-cd', '2.5.9')).toBeUndefined();
@@ -70,15 +88,19 @@ describe('the engine release table', () => {
 
   it('renders no ?.[ (antonmedv/expr 1.15 cannot parse it) and reads the release-id through (m ?? {})[key]', () => {
     expect(rolloutExprFeatures()).not.toContain('optional-index');
-    const rendered = renderCluster(clusterConfig()).map((file) => file.content).join('\n');
+    const rendered = renderCluster(clusterConfig())
+      .map((file) => file.content)
+      .join('\n');
     expect(rendered).not.toContain('?.[');
     expect(rendered).toContain('(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]');
   });
 });
 
-describe('the Argo CD 3.1 and 3.2 rows, against every patch release\'s go.mod', () => {
+describe("the Argo CD 3.1 and 3.2 rows, against every patch release's go.mod", () => {
   // Read from each tag's go.mod (test/fixtures/engine-versions/); the module proxy serves only some of them.
-  const { releases } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'engine-versions', 'argo-cd-3.1-3.2-go-mod.json'), 'utf8')) as {
+  const { releases } = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'fixtures', 'engine-versions', 'argo-cd-3.1-3.2-go-mod.json'), 'utf8'),
+  ) as {
     releases: Record<string, { notificationsEngine: string; expr: string; sprig: string }>;
   };
 
@@ -98,26 +120,43 @@ describe('the Argo CD 3.1 and 3.2 rows, against every patch release\'s go.mod', 
 describe('engine versions in the cluster file', () => {
   it('refuses a Rollouts release whose expr lacks string(), naming the expr and the lowest supported release', () => {
     expect(issues({ rollouts: { controllerVersion: '1.6.0' } })).toEqual([
-      expect.stringMatching(/^rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 builds its notifications with github\.com\/antonmedv\/expr v1\.13\.0, which lacks the builtins .*string\(\).*; the lowest supported release is 1\.6\.2/),
+      expect.stringMatching(
+        /^rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 builds its notifications with github\.com\/antonmedv\/expr v1\.13\.0, which lacks the builtins .*string\(\).*; the lowest supported release is 1\.6\.2/,
+      ),
     ]);
     expect(issues({ rollouts: { controllerVersion: '1.6.2' } })).toEqual([]);
   });
 
   it('refuses argocd.retryFacts below Argo CD 2.9.0, also when argocd.version is unset', () => {
     const base = { namespace: 'argocd-apps', retryFacts: true };
-    expect(issues({ argocd: { ...base, version: '2.8.4' } })).toEqual([expect.stringMatching(/^argocd\.version: Argo CD 2\.8\.4 .*v1\.12\.5.*lowest supported release is 2\.9\.0/)]);
-    expect(issues({ argocd: base })).toEqual([expect.stringMatching(/lowest supported release is 2\.9\.0.*\(argocd\.version is unset, so 2\.6\.1 is assumed\)$/)]);
+    expect(issues({ argocd: { ...base, version: '2.8.4' } })).toEqual([
+      expect.stringMatching(/^argocd\.version: Argo CD 2\.8\.4 .*v1\.12\.5.*lowest supported release is 2\.9\.0/),
+    ]);
+    expect(issues({ argocd: base })).toEqual([
+      expect.stringMatching(
+        /lowest supported release is 2\.9\.0.*\(argocd\.version is unset, so 2\.6\.1 is assumed\)$/,
+      ),
+    ]);
     expect(issues({ argocd: { ...base, version: '2.9.0' } })).toEqual([]);
   });
 
   it('refuses releases outside the table and malformed ones', () => {
-    expect(issues({ argocd: { namespace: 'a', version: '3.6.0' } })).toEqual([expect.stringMatching(/newer than the table \(newest: 3\.5\.x\)/)]);
-    expect(issues({ argocd: { namespace: 'a', version: '2.5.0' } })).toEqual([expect.stringMatching(/older than every release in the table; the lowest supported is 2\.6\.1/)]);
-    expect(issues({ rollouts: { controllerVersion: 'v1.9.1' } })).toEqual(['rollouts.controllerVersion: must be a release of three numbers in quotes, e.g. "1.9.1"']);
+    expect(issues({ argocd: { namespace: 'a', version: '3.6.0' } })).toEqual([
+      expect.stringMatching(/newer than the table \(newest: 3\.5\.x\)/),
+    ]);
+    expect(issues({ argocd: { namespace: 'a', version: '2.5.0' } })).toEqual([
+      expect.stringMatching(/older than every release in the table; the lowest supported is 2\.6\.1/),
+    ]);
+    expect(issues({ rollouts: { controllerVersion: 'v1.9.1' } })).toEqual([
+      'rollouts.controllerVersion: must be a release of three numbers in quotes, e.g. "1.9.1"',
+    ]);
   });
 
   it('assumes the oldest supported release when the file does not say', () => {
-    expect(declaredReleases(clusterConfig())).toEqual({ rollouts: DEFAULT_ROLLOUTS_RELEASE, argocd: DEFAULT_ARGOCD_RELEASE });
+    expect(declaredReleases(clusterConfig())).toEqual({
+      rollouts: DEFAULT_ROLLOUTS_RELEASE,
+      argocd: DEFAULT_ARGOCD_RELEASE,
+    });
     expect(declaredReleases(clusterConfig({ rollouts: { controllerVersion: '1.9.1' } })).rollouts).toBe('1.9.1');
   });
 
@@ -125,7 +164,9 @@ describe('engine versions in the cluster file', () => {
     const dir = clusterDir({ 'old.yaml': validClusterFile({ name: 'old', rollouts: { controllerVersion: '1.6.0' } }) });
     const out = join(mkdtempSync(join(tmpdir(), 'glidepath-out-')), 'dist');
     expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(2);
-    expect(printed.stderr[0]).toMatch(/old\.yaml: rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 .* the lowest supported release is 1\.6\.2/);
+    expect(printed.stderr[0]).toMatch(
+      /old\.yaml: rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 .* the lowest supported release is 1\.6\.2/,
+    );
     expect(printed.stderr.at(-1)).toBe('nothing was written.');
     expect(existsSync(out)).toBe(false);
   });

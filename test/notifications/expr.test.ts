@@ -28,7 +28,9 @@ describe('printing the AST', () => {
     expect(run(text, rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-5' } } }))).toBe('rel-5');
     // A map literal is expr-lang: it is read, and evaluating it says the model does not cover it.
     expect(parseExpr('{a: 1}')).toMatchObject({ kind: 'unmodelled', form: 'map literal' });
-    expect(() => run('{a: 1}')).toThrow(/the engine model does not cover the expr-lang map literal \{a: 1\}.*npm run notifcheck/);
+    expect(() => run('{a: 1}')).toThrow(
+      /the engine model does not cover the expr-lang map literal \{a: 1\}.*npm run notifcheck/,
+    );
   });
 
   it('parenthesises only where expr-lang would parse differently', () => {
@@ -67,7 +69,10 @@ describe('parsing the printed text back', () => {
     x.eq(x.safePath('rollout', 'status', 'observedGeneration'), x.toStr(x.path('rollout', 'metadata', 'generation'))),
     x.concat([x.toStr(x.path('r', 'a')), x.toStr(x.coalesce(x.safePath('r', 'b', 'c'), x.bool(false)))], '/'),
     x.toStr(x.toInt(x.div(x.call(x.member(x.call(x.member(x.ident('time'), 'Now')), 'Unix')), x.int(600)))),
-    x.and(x.ne(x.path('app', 'status', 'operationState'), x.nil), x.isIn(x.path('app', 'status', 'operationState', 'phase'), x.array(x.str('Error'), x.str('Failed')))),
+    x.and(
+      x.ne(x.path('app', 'status', 'operationState'), x.nil),
+      x.isIn(x.path('app', 'status', 'operationState', 'phase'), x.array(x.str('Error'), x.str('Failed'))),
+    ),
     x.not(x.isIn(x.ident('a'), x.array(x.int(1), x.int(-2)))),
   ];
   it.each(samples.map((sample) => [printExpr(sample), sample] as const))('%s', (text, sample) => {
@@ -81,7 +86,8 @@ describe('parsing the printed text back', () => {
   });
 
   it('reads the forms it does not evaluate (the engine compiles them), and names the position of a syntax error', () => {
-    for (const text of ['a.b matches "x"', 'a ? b : c', '-a.b', '2 ** 3', '1..3']) expect(parseExpr(text).kind, text).toBe('unmodelled');
+    for (const text of ['a.b matches "x"', 'a ? b : c', '-a.b', '2 ** 3', '1..3'])
+      expect(parseExpr(text).kind, text).toBe('unmodelled');
     for (const text of ['all(a.list, {.status == "True"})', 'any(a, {#.x > 1})']) {
       expect(parseExpr(text)).toMatchObject({ kind: 'call', args: [{}, { kind: 'unmodelled', form: 'closure' }] });
     }
@@ -114,7 +120,12 @@ describe('evaluating with expr-lang semantics', () => {
     expect(() => run('rollout.status.phase')).toThrow(new ExprEvalError('cannot fetch phase from <nil>'));
     expect(run('rollout.status?.phase.x.y')).toBeNull();
     expect(run('rollout.metadata?.annotations?.["hangar.io/release-id"] ?? "none"')).toBe('none');
-    expect(run('(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]', rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-1' } } }))).toBe('rel-1');
+    expect(
+      run(
+        '(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]',
+        rolloutEnv({ metadata: { annotations: { 'hangar.io/release-id': 'rel-1' } } }),
+      ),
+    ).toBe('rel-1');
   });
 
   it('compares the string observedGeneration with string(generation), never with the number', () => {
@@ -157,7 +168,9 @@ describe('evaluating with expr-lang semantics', () => {
 });
 
 describe('the expressions the Argo CD sync-failure trigger needs', () => {
-  const app = (operationState: unknown) => ({ app: fromJson({ status: operationState === undefined ? {} : { operationState } }) });
+  const app = (operationState: unknown) => ({
+    app: fromJson({ status: operationState === undefined ? {} : { operationState } }),
+  });
   const onSyncFailed = "app.status.operationState != nil and app.status.operationState.phase in ['Error', 'Failed']";
 
   it('the catalog on-sync-failed condition: false without an operation, true once Failed', () => {
@@ -169,13 +182,21 @@ describe('the expressions the Argo CD sync-failure trigger needs', () => {
   it('oncePer on finishedAt works; on syncResult.revision it is an evaluation error when syncResult is missing', () => {
     const failed = app({ phase: 'Failed', finishedAt: '2025-06-02T10:00:00Z' });
     expect(run('app.status.operationState.finishedAt', failed)).toBe('2025-06-02T10:00:00Z');
-    expect(() => run('app.status.operationState.syncResult.revision', failed)).toThrow('cannot fetch revision from <nil>');
+    expect(() => run('app.status.operationState.syncResult.revision', failed)).toThrow(
+      'cannot fetch revision from <nil>',
+    );
   });
 });
 
 describe("comparisons and string tests (what a team's own triggers use)", () => {
   it('reads and prints < <= > >= contains startsWith endsWith with the precedence of ==', () => {
-    for (const text of ['a.b >= 5 and c < 2.5', 'name startsWith "web-" or name contains "api"', '1 + 2 > 2', 'not (a <= b)', 'x endsWith "-canary" == true']) {
+    for (const text of [
+      'a.b >= 5 and c < 2.5',
+      'name startsWith "web-" or name contains "api"',
+      '1 + 2 > 2',
+      'not (a <= b)',
+      'x endsWith "-canary" == true',
+    ]) {
       expect(printExpr(parseExpr(text))).toBe(text);
     }
   });

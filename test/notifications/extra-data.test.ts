@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
 import { loadClusterFile } from '../../src/config/loader';
-import { notificationChecks } from '../helpers/notification-checks';import { clusterDir } from '../helpers/cluster-files';
+import { notificationChecks } from '../helpers/notification-checks';
+import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
 
@@ -44,7 +45,11 @@ describe("a team's own notifications (extraData)", () => {
     ]);
     expect(rollouts['service.slack']).toBe('token: $slack-token\nusername: rollouts-bot\n');
     expect(parse(rollouts.subscriptions!)).toEqual([
-      { recipients: ['glidepath-relay'], triggers: ['glidepath-rollout-state'], selector: 'hangar.io/release-tracked=true' },
+      {
+        recipients: ['glidepath-relay'],
+        triggers: ['glidepath-rollout-state'],
+        selector: 'hangar.io/release-tracked=true',
+      },
       { recipients: ['slack:payments-deploys'], triggers: ['rollout-degraded'], selector: 'team=payments' },
     ]);
     const argocd = configMapData('argocd-notifications.k8s.yaml');
@@ -58,38 +63,57 @@ describe("a team's own notifications (extraData)", () => {
     expect(report.violations).toEqual([]);
     expect(report.families.find((f) => f.family === 'extra-data')?.objects).toBe(2);
 
-    const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('triggers: [rollout-degraded]', 'triggers: [on-degraded]').replace('trigger.rollout-degraded:', 'trigger.on-degraded:') });
+    const dir = clusterDir({
+      'payments.yaml': readFileSync(FIXTURE, 'utf8')
+        .replace('triggers: [rollout-degraded]', 'triggers: [on-degraded]')
+        .replace('trigger.rollout-degraded:', 'trigger.on-degraded:'),
+    });
     const loaded = loadClusterFile(join(dir, 'payments.yaml'));
     if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
     const warned = notificationChecks(loaded.config);
     expect(warned.violations).toEqual([]);
-    expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual(['extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events']);
+    expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual([
+      'extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events',
+    ]);
   });
 
-  it("fails a team trigger that does not compile on the declared engine release (the whole ConfigMap would stop)", () => {
+  it('fails a team trigger that does not compile on the declared engine release (the whole ConfigMap would stop)', () => {
     const config = fixtureConfig();
     const on = (controllerVersion: string) => ({
       ...config,
       rollouts: {
         ...config.rollouts,
         controllerVersion,
-        extraData: { ...config.rollouts.extraData, 'trigger.rollout-degraded': `- when: rollout.metadata?.annotations?.["team"] == 'payments'\n  send: [rollout-degraded]\n` },
+        extraData: {
+          ...config.rollouts.extraData,
+          'trigger.rollout-degraded': `- when: rollout.metadata?.annotations?.["team"] == 'payments'\n  send: [rollout-degraded]\n`,
+        },
       },
     });
     expect(notificationChecks(on('1.9.1')).violations).toEqual([]);
-    expect(notificationChecks(on('1.8.5')).violations.map((v) => `${v.rule}: ${v.message.split(' uses ')[0]}`)).toEqual([
-      'extra-data/engine-release: trigger.rollout-degraded[0].when "rollout.metadata?.annotations?.[\\"team\\"] == \'payments\'"',
-    ]);
+    expect(notificationChecks(on('1.8.5')).violations.map((v) => `${v.rule}: ${v.message.split(' uses ')[0]}`)).toEqual(
+      [
+        'extra-data/engine-release: trigger.rollout-degraded[0].when "rollout.metadata?.annotations?.[\\"team\\"] == \'payments\'"',
+      ],
+    );
   });
 
   it("lets a team's webhook use its own Secret key, but not a literal token", () => {
     const config = fixtureConfig();
     const withWebhook = (header: string) => ({
       ...config,
-      rollouts: { ...config.rollouts, extraData: { ...config.rollouts.extraData, 'service.webhook.jenkins': `url: https://jenkins.test\nheaders:\n  - name: Authorization\n    value: ${header}\n` } },
+      rollouts: {
+        ...config.rollouts,
+        extraData: {
+          ...config.rollouts.extraData,
+          'service.webhook.jenkins': `url: https://jenkins.test\nheaders:\n  - name: Authorization\n    value: ${header}\n`,
+        },
+      },
     });
     expect(notificationChecks(withWebhook('Bearer $jenkins-token')).violations).toEqual([]);
-    expect(notificationChecks(withWebhook('Basic c2VjcmV0OnNlY3JldA==')).violations.map((v) => v.rule)).toContain('secrets/webhook-token-reference');
+    expect(notificationChecks(withWebhook('Basic c2VjcmV0OnNlY3JldA==')).violations.map((v) => v.rule)).toContain(
+      'secrets/webhook-token-reference',
+    );
   });
 
   it('verify warns on a team trigger that fires on every evaluation, or a subscription to a trigger nobody defined: the engine loads both', () => {
@@ -100,7 +124,8 @@ describe("a team's own notifications (extraData)", () => {
         ...config.rollouts,
         extraData: {
           ...config.rollouts.extraData,
-          'trigger.rollout-degraded': "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: [rollout-degraded]\n",
+          'trigger.rollout-degraded':
+            "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: [rollout-degraded]\n",
           subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
         },
       },
@@ -114,25 +139,47 @@ describe("a team's own notifications (extraData)", () => {
   });
 
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
-    expect(problemsAfter((t) => t.replace('    service.slack: |\n      token: $slack-token\n      username', '    service.webhook.glidepath-relay: |\n      url: http://x\n      username'))).toEqual([
+    expect(
+      problemsAfter((t) =>
+        t.replace(
+          '    service.slack: |\n      token: $slack-token\n      username',
+          '    service.webhook.glidepath-relay: |\n      url: http://x\n      username',
+        ),
+      ),
+    ).toEqual([
       'clusters/payments.yaml: rollouts.extraData["service.webhook.glidepath-relay"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 9, column 5)',
     ]);
     expect(problemsAfter((t) => t.replace('trigger.sync-succeeded:', 'trigger.glidepath-mine:'))).toEqual([
       'clusters/payments.yaml: argocd.extraData["trigger.glidepath-mine"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 37, column 5)',
     ]);
-    expect(problemsAfter((t) => t.replace('triggers: [sync-succeeded]', 'triggers: [glidepath-sync-failed]'))[0]).toMatch(
+    expect(
+      problemsAfter((t) => t.replace('triggers: [sync-succeeded]', 'triggers: [glidepath-sync-failed]'))[0],
+    ).toMatch(
       /^clusters\/payments\.yaml: argocd\.extraData\["subscriptions"\]: \[0\]\.triggers names glidepath-sync-failed.* \(line 45\)$/,
     );
-    expect(problemsAfter((t) => t.replace('    service.slack: |\n      token: $slack-token\n    template', '    context: |\n      a: b\n    template'))).toEqual([
+    expect(
+      problemsAfter((t) =>
+        t.replace(
+          '    service.slack: |\n      token: $slack-token\n    template',
+          '    context: |\n      a: b\n    template',
+        ),
+      ),
+    ).toEqual([
       'clusters/payments.yaml: argocd.extraData["context"]: context is set twice (argocd.context and argocd.extraData.context); keep one of them (line 33, column 5)',
     ]);
   });
 
   it('refuses what the engine cannot load, with the key and the line in the cluster file', () => {
-    expect(problemsAfter((t) => t.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase = 'Degraded'"))).toEqual([
+    expect(
+      problemsAfter((t) =>
+        t.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase = 'Degraded'"),
+      ),
+    ).toEqual([
       'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"]: [0].when does not compile: unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'" (line 19)',
     ]);
-    expect(problemsAfter((t) => t.replace('{{ .rollout.status.phase | lower }}', '{{ .rollout.status.phase | lowercase }}'))).toEqual([
+    expect(
+      problemsAfter((t) => t.replace('{{ .rollout.status.phase | lower }}', '{{ .rollout.status.phase | lowercase }}')),
+    ).toEqual([
       'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: message does not parse as a Go template: function "lowercase" not defined (line 14)',
     ]);
     expect(problemsAfter((t) => t.replace('"color": "#E96D76"}]', '"color": "{{ if .x }}red"}]'))).toEqual([
@@ -142,34 +189,67 @@ describe("a team's own notifications (extraData)", () => {
       'clusters/payments.yaml: rollouts.extraData["subscriptions"]: [0].selector "team in payments": expected \'(\' after in or notin (line 25)',
     ]);
     // A key the engine reads nothing from: it loads the ConfigMap anyway, so the loader takes it and verify warns.
-    expect(problemsAfter((t) => t.replace('service.slack: |\n      token: $slack-token\n      username', 'notifiers.yaml: |\n      token: $slack-token\n      username'))).toEqual([]);
-    expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: rollout-degraded\n        - bad'))[0]).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\]: not valid YAML.* \(line \d+\)$/);
+    expect(
+      problemsAfter((t) =>
+        t.replace(
+          'service.slack: |\n      token: $slack-token\n      username',
+          'notifiers.yaml: |\n      token: $slack-token\n      username',
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: rollout-degraded\n        - bad'))[0],
+    ).toMatch(/rollouts\.extraData\["trigger\.rollout-degraded"\]: not valid YAML.* \(line \d+\)$/);
     // A tag it does not know (`!when x`): the engine reads the value under it (npm run judge:engine).
     expect(problemsAfter((t) => t.replace('send: [rollout-degraded]', 'send: [!when rollout-degraded]'))).toEqual([]);
   });
 
   it('refuses a literal secret: the value stays in the notifications Secret as $key', () => {
     const slackToken = ['xoxb', '123456789012', 'abcdefghijkl'].join('-');
-    const problems = problemsAfter((t) => t.replace('token: $slack-token\n      username', `token: ${slackToken}\n      username`));
-    expect(problems[0]).toMatch(/^clusters\/payments\.yaml: rollouts\.extraData\["service\.slack"\]: looks like a Slack token \(xoxb… 30 characters\)/);
+    const problems = problemsAfter((t) =>
+      t.replace('token: $slack-token\n      username', `token: ${slackToken}\n      username`),
+    );
+    expect(problems[0]).toMatch(
+      /^clusters\/payments\.yaml: rollouts\.extraData\["service\.slack"\]: looks like a Slack token \(xoxb… 30 characters\)/,
+    );
     expect(problems.join('\n')).not.toContain(slackToken);
-    expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'url: https://h.test\n      headers: [{name: Authorization, value: Token a1b2c3}]\n    template'))).toEqual([
+    expect(
+      problemsAfter((t) =>
+        t.replace(
+          'token: $slack-token\n    template',
+          'url: https://h.test\n      headers: [{name: Authorization, value: Token a1b2c3}]\n    template',
+        ),
+      ),
+    ).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"]: headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
-    expect(problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template'))).toEqual([
+    expect(
+      problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template')),
+    ).toEqual([
       'clusters/payments.yaml: argocd.extraData["service.slack"]: password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
   });
 
   it('npm run verify prints a warning without failing', async () => {
-    const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]').replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:').replace('- sync-succeeded', '- on-sync-succeeded') });
+    const dir = clusterDir({
+      'payments.yaml': readFileSync(FIXTURE, 'utf8')
+        .replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]')
+        .replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:')
+        .replace('- sync-succeeded', '- on-sync-succeeded'),
+    });
     expect(await main(['verify', '--clusters', dir])).toBe(0);
-    expect(stdout).toContainEqual(expect.stringMatching(/^ {2}! ConfigMap\/argocd-apps\/argocd-notifications-cm: extra-data\/trigger-names: trigger\.on-sync-succeeded starts with "on-"/));
+    expect(stdout).toContainEqual(
+      expect.stringMatching(
+        /^ {2}! ConfigMap\/argocd-apps\/argocd-notifications-cm: extra-data\/trigger-names: trigger\.on-sync-succeeded starts with "on-"/,
+      ),
+    );
     expect(stdout.at(-1)).toMatch(/, 0 violations, 1 warning$/);
   });
 
   it('exits 2 and writes nothing when extraData is refused', async () => {
-    const dir = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('trigger.rollout-degraded:', 'trigger.glidepath-x:') });
+    const dir = clusterDir({
+      'payments.yaml': readFileSync(FIXTURE, 'utf8').replace('trigger.rollout-degraded:', 'trigger.glidepath-x:'),
+    });
     const out = mkdtempSync(join(tmpdir(), 'glidepath-out-'));
     expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(2);
     expect(stderr.join('\n')).toContain('rollouts.extraData["trigger.glidepath-x"]');

@@ -15,7 +15,13 @@ const render = (rollout: Json): Json => {
 describe('the fact body', () => {
   it('carries every field the guard and the release check need, for a canary Rollout', () => {
     const rollout = newRollout();
-    rollout.status = { phase: 'Paused', message: 'CanaryPauseStep', observedGeneration: '1', currentPodHash: 'abc', currentStepIndex: 1 };
+    rollout.status = {
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      observedGeneration: '1',
+      currentPodHash: 'abc',
+      currentStepIndex: 1,
+    };
     expect(render(rollout)).toEqual({
       schema: 'glidepath.fact/v1',
       source: 'argo-rollouts',
@@ -55,7 +61,9 @@ describe('the fact body', () => {
   it('lists every container image, in order', () => {
     const rollout = newRollout();
     (rollout.spec as Json).template = {
-      spec: { containers: [{ name: 'api', image: 'r/api:1' }, { name: 'proxy', image: 'r/envoy:1.30' }, { name: 'no-image' }] },
+      spec: {
+        containers: [{ name: 'api', image: 'r/api:1' }, { name: 'proxy', image: 'r/envoy:1.30' }, { name: 'no-image' }],
+      },
     };
     expect(render(rollout).images).toEqual([
       { container: 'api', image: 'r/api:1' },
@@ -92,22 +100,33 @@ describe('the fact body', () => {
 
   it('does not forward container specs (env may hold secrets), only names and images', () => {
     const rollout = newRollout();
-    (rollout.spec as Json).template = { spec: { containers: [{ name: 'api', image: 'r/api:1', env: [{ name: 'TOKEN', value: 's3cret' }] }] } };
+    (rollout.spec as Json).template = {
+      spec: { containers: [{ name: 'api', image: 'r/api:1', env: [{ name: 'TOKEN', value: 's3cret' }] }] },
+    };
     expect(JSON.stringify(render(rollout))).not.toContain('s3cret');
   });
 });
 
 describe('the body builder', () => {
   it('refuses a constant holding "{{"', () => {
-    expect(() => renderBodyTemplate({ root: 'rollout', fields: { note: constant('{{ evil }}') } })).toThrow(BodyTemplateError);
+    expect(() => renderBodyTemplate({ root: 'rollout', fields: { note: constant('{{ evil }}') } })).toThrow(
+      BodyTemplateError,
+    );
   });
 
   it('emits only toJson-wrapped values: no action prints raw text', () => {
-    const text = renderBodyTemplate({ root: 'app', fields: { a: field(['x', 'y'], 'none'), b: each(['list'], { n: ['name'] }) } });
-    const printing = [...text.matchAll(/{{(.*?)}}/g)].map((m) => m[1]!.trim()).filter((action) => !/^(range|if|end)\b/.test(action));
+    const text = renderBodyTemplate({
+      root: 'app',
+      fields: { a: field(['x', 'y'], 'none'), b: each(['list'], { n: ['name'] }) },
+    });
+    const printing = [...text.matchAll(/{{(.*?)}}/g)]
+      .map((m) => m[1]!.trim())
+      .filter((action) => !/^(range|if|end)\b/.test(action));
     expect(printing.length).toBeGreaterThan(0);
     for (const action of printing) expect(action).toMatch(/^toJson \(/);
-    expect(JSON.parse(GoTemplate.parse('t', text).execute({ app: fromJson({ list: [{ name: 'n1' }] }) } as GoMap))).toEqual({
+    expect(
+      JSON.parse(GoTemplate.parse('t', text).execute({ app: fromJson({ list: [{ name: 'n1' }] }) } as GoMap)),
+    ).toEqual({
       a: 'none',
       b: [{ n: 'n1' }],
     });
@@ -123,8 +142,12 @@ describe('the template model follows text/template where it matters', () => {
   });
 
   it('errors on a field of a present nil, and on index of nil', () => {
-    expect(() => run('{{ .rollout.status.phase }}', { rollout: { status: null } })).toThrow(/nil pointer evaluating interface \{\}\.phase/);
-    expect(() => run('{{ index .rollout.metadata.annotations "x" }}', { rollout: { metadata: {} } })).toThrow(TemplateExecError);
+    expect(() => run('{{ .rollout.status.phase }}', { rollout: { status: null } })).toThrow(
+      /nil pointer evaluating interface \{\}\.phase/,
+    );
+    expect(() => run('{{ index .rollout.metadata.annotations "x" }}', { rollout: { metadata: {} } })).toThrow(
+      TemplateExecError,
+    );
   });
 
   it('trims around {{- and -}}', () => {

@@ -17,11 +17,15 @@ describe('rollouts.heartbeatBucketSeconds', () => {
     expect(problemsOf({ heartbeatBucketSeconds: 900 })).toEqual([
       'clusters/prod.yaml: rollouts.heartbeatBucketSeconds: must be below rollouts.resyncSeconds (900), or two resyncs can share a bucket and a lost fact waits a whole extra resync; e.g. 600',
     ]);
-    expect(problemsOf({ resyncSeconds: 300 })[0]).toMatch(/heartbeatBucketSeconds: must be below rollouts.resyncSeconds \(300\).*e\.g\. 200$/);
+    expect(problemsOf({ resyncSeconds: 300 })[0]).toMatch(
+      /heartbeatBucketSeconds: must be below rollouts.resyncSeconds \(300\).*e\.g\. 200$/,
+    );
     expect(problemsOf({ resyncSeconds: 300, heartbeatBucketSeconds: 200 })).toEqual([]);
   });
 
   it('refuses buckets so short that nearly every reconcile would be a heartbeat', () => {
-    expect(problemsOf({ heartbeatBucketSeconds: 10 })[0]).toMatch(/heartbeatBucketSeconds: must be at least 30 seconds/);
+    expect(problemsOf({ heartbeatBucketSeconds: 10 })[0]).toMatch(
+      /heartbeatBucketSeconds: must be at least 30 seconds/,
+    );
   });
 });

@@ -11,7 +11,8 @@ import { CHART_OF, valuesFileName } from '../../src/notifications/helm/chart-val
 import { chartNotificationsData, mergeHelmValues } from '../../src/notifications/model/helm-charts';
 import { renderCluster } from '../../src/render/render-cluster';
 import { filesOf } from '../../src/render/rendered-file';
-import { notificationChecks } from '../helpers/notification-checks';import { clusterDir } from '../helpers/cluster-files';
+import { notificationChecks } from '../helpers/notification-checks';
+import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 
 const { stdout } = capturePrintedLines();
@@ -24,7 +25,10 @@ function loadFixture(edit: (text: string) => string = (t) => t): ClusterConfig {
   return loaded.config;
 }
 
-const bothHelmValues = (text: string) => text.replace('rollouts:\n', 'rollouts:\n  delivery: helm-values\n').replace('argocd:\n', 'argocd:\n  delivery: helm-values\n');
+const bothHelmValues = (text: string) =>
+  text
+    .replace('rollouts:\n', 'rollouts:\n  delivery: helm-values\n')
+    .replace('argocd:\n', 'argocd:\n  delivery: helm-values\n');
 
 /** Keys whose text the charts copy verbatim; `subscriptions` and `context` they write again with toYaml. */
 const REWRITTEN_BY_CHART = new Set(['subscriptions', 'context']);
@@ -36,9 +40,18 @@ describe('delivery: helm-values', () => {
 
   it('writes a values file per chart into the values folder, and no notifications ConfigMap', () => {
     expect(filesOf(files, 'manifests').map((f) => f.path)).not.toContainEqual(expect.stringContaining('notifications'));
-    expect(filesOf(files, 'values').map((f) => f.path)).toEqual(['argo-rollouts-notifications-values.yaml', 'argo-cd-notifications-values.yaml']);
+    expect(filesOf(files, 'values').map((f) => f.path)).toEqual([
+      'argo-rollouts-notifications-values.yaml',
+      'argo-cd-notifications-values.yaml',
+    ]);
     const argocd = parse(filesOf(files, 'values')[1]!.content) as { notifications: Record<string, unknown> };
-    expect(Object.keys(argocd.notifications)).toEqual(['argocdUrl', 'notifiers', 'templates', 'triggers', 'subscriptions']);
+    expect(Object.keys(argocd.notifications)).toEqual([
+      'argocdUrl',
+      'notifiers',
+      'templates',
+      'triggers',
+      'subscriptions',
+    ]);
     expect(argocd.notifications.argocdUrl).toBe('https://argocd.payments.test');
   });
 
@@ -57,17 +70,29 @@ describe('delivery: helm-values', () => {
 
   it("keeps a team's own chart values (maps merge) but replaces their subscriptions list (lists do not)", () => {
     const ours = parse(files.find((f) => f.path === 'argo-rollouts-notifications-values.yaml')!.content);
-    const theirs = { notifications: { notifiers: { 'service.email': 'host: smtp.test\n' }, subscriptions: [{ recipients: ['email:ops@test'], triggers: ['on-rollout-aborted'] }] } };
+    const theirs = {
+      notifications: {
+        notifiers: { 'service.email': 'host: smtp.test\n' },
+        subscriptions: [{ recipients: ['email:ops@test'], triggers: ['on-rollout-aborted'] }],
+      },
+    };
     const data = chartNotificationsData('argo-rollouts', 'argo-rollouts', [theirs, ours])!;
     expect(data['service.email']).toBe('host: smtp.test\n');
     expect(data['service.webhook.glidepath-relay']).toContain('/outcome/payments');
-    expect((parse(data.subscriptions!) as { recipients: string[] }[]).flatMap((s) => s.recipients)).toEqual(['glidepath-relay', 'slack:payments-deploys']);
+    expect((parse(data.subscriptions!) as { recipients: string[] }[]).flatMap((s) => s.recipients)).toEqual([
+      'glidepath-relay',
+      'slack:payments-deploys',
+    ]);
     // In the other order theirs win: which is why the values file must come last.
-    expect(parse(chartNotificationsData('argo-rollouts', 'argo-rollouts', [ours, theirs])!.subscriptions!)).toEqual(theirs.notifications.subscriptions);
+    expect(parse(chartNotificationsData('argo-rollouts', 'argo-rollouts', [ours, theirs])!.subscriptions!)).toEqual(
+      theirs.notifications.subscriptions,
+    );
   });
 
-  it("merges values files as Helm does: maps key by key, null deletes, the rest replaced", () => {
-    expect(mergeHelmValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 }, d: null })).toEqual({ a: { b: 1, c: [2], e: 3 } });
+  it('merges values files as Helm does: maps key by key, null deletes, the rest replaced', () => {
+    expect(mergeHelmValues({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 }, d: null })).toEqual({
+      a: { b: 1, c: [2], e: 3 },
+    });
     expect(chartNotificationsData('argo-cd', 'argocd', [{ notifications: { cm: { create: false } } }])).toBeUndefined();
   });
 
@@ -81,9 +106,15 @@ describe('delivery: helm-values', () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
     const out = mkdtempSync(join(tmpdir(), 'glidepath-out-'));
     expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
-    const folders = () => readdirSync(out).filter((name) => !name.startsWith('.')).sort();
+    const folders = () =>
+      readdirSync(out)
+        .filter((name) => !name.startsWith('.'))
+        .sort();
     expect(folders()).toEqual(['payments', 'payments-values']);
-    expect(readdirSync(join(out, 'payments-values'))).toEqual(['argo-cd-notifications-values.yaml', 'argo-rollouts-notifications-values.yaml']);
+    expect(readdirSync(join(out, 'payments-values'))).toEqual([
+      'argo-cd-notifications-values.yaml',
+      'argo-rollouts-notifications-values.yaml',
+    ]);
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
     writeFileSync(join(out, 'payments-values', 'argo-cd-notifications-values.yaml'), 'edited: by hand\n');
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
@@ -108,10 +139,14 @@ describe('delivery: helm-values', () => {
   });
 
   it('refuses helm-values for Argo CD without the instance URL, and a values folder inside the manifests folder', () => {
-    const dir = clusterDir({ 'p.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')).replace('  context:\n    argocdUrl: https://argocd.payments.test\n', '').replace('gitops:\n', 'gitops:\n  path: a/glidepath\n  valuesPath: a/glidepath/values\n') });
+    const dir = clusterDir({
+      'p.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8'))
+        .replace('  context:\n    argocdUrl: https://argocd.payments.test\n', '')
+        .replace('gitops:\n', 'gitops:\n  path: a/glidepath\n  valuesPath: a/glidepath/values\n'),
+    });
     const result = loadClusterFile(join(dir, 'p.yaml'));
     expect('problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, '')) : []).toEqual([
-      'p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance\'s URL, e.g. https://argocd.example.com) (line 30, column 3)',
+      "p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance's URL, e.g. https://argocd.example.com) (line 30, column 3)",
       'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 52, column 15)',
     ]);
   });

@@ -21,9 +21,15 @@ const progressing = (generation: number, hash: string, step: number) => ({
   },
 });
 const healthy = (generation: number, hash: string) => ({
-  status: { phase: 'Healthy', message: null, observedGeneration: String(generation), currentPodHash: hash, stableRS: hash, currentStepIndex: 3 },
+  status: {
+    phase: 'Healthy',
+    message: null,
+    observedGeneration: String(generation),
+    currentPodHash: hash,
+    stableRS: hash,
+    currentStepIndex: 3,
+  },
 });
-
 
 function expectOneFact(result: ReconcileResult, expected: Json): Json {
   expect(result.errors).toEqual([]);
@@ -60,7 +66,11 @@ describe('Phase 0 scenarios on the rendered config', () => {
       workloadRef: null,
     });
     expect(first.status).toMatchObject({ phase: 'Progressing', observedGeneration: '1' });
-    expectOneFact(replay.step({ at: 41, patch: healthy(1, HASH_1_0_0) }), { phase: 'Healthy', message: null, generation: 1 });
+    expectOneFact(replay.step({ at: 41, patch: healthy(1, HASH_1_0_0) }), {
+      phase: 'Healthy',
+      message: null,
+      generation: 1,
+    });
   });
 
   it('heartbeat: one fact per 15-minute resync, none on an echo, the current state at once after a prune', () => {

@@ -7,7 +7,10 @@ import { renderedFile } from '../helpers/rendered-file';
 
 function configMap(overrides: Partial<ClusterFile> = {}) {
   const text = renderedFile(clusterConfig(overrides), 'rollouts-notifications.k8s.yaml');
-  return { text, object: parse(text) as { kind: string; metadata: Record<string, unknown>; data: Record<string, string> } };
+  return {
+    text,
+    object: parse(text) as { kind: string; metadata: Record<string, unknown>; data: Record<string, string> },
+  };
 }
 
 describe('the Rollouts notifications chart', () => {
@@ -43,14 +46,22 @@ describe('the Rollouts notifications chart', () => {
   it('subscribes the relay to the trigger for tracked Rollouts only; no trigger is named on-*', () => {
     const { object } = configMap();
     expect(parse(object.data.subscriptions!)).toEqual([
-      { recipients: ['glidepath-relay'], triggers: ['glidepath-rollout-state'], selector: 'hangar.io/release-tracked=true' },
+      {
+        recipients: ['glidepath-relay'],
+        triggers: ['glidepath-rollout-state'],
+        selector: 'hangar.io/release-tracked=true',
+      },
     ]);
     expect(Object.keys(object.data).filter((key) => key.startsWith('trigger.on-'))).toEqual([]);
   });
 
   it('guards the trigger and buckets the heartbeat with the configured width', () => {
     const { object } = configMap({ rollouts: { resyncSeconds: 600, heartbeatBucketSeconds: 300 } });
-    const [condition] = parse(object.data['trigger.glidepath-rollout-state']!) as { when: string; oncePer: string; send: string[] }[];
+    const [condition] = parse(object.data['trigger.glidepath-rollout-state']!) as {
+      when: string;
+      oncePer: string;
+      send: string[];
+    }[];
     expect(condition!.when).toBe('rollout.status?.observedGeneration == string(rollout.metadata.generation)');
     expect(condition!.oncePer).toMatch(/\+ string\(int\(time\.Now\(\)\.Unix\(\) \/ 300\)\)$/);
     expect(condition!.send).toEqual(['glidepath-rollout-fact']);
@@ -58,7 +69,9 @@ describe('the Rollouts notifications chart', () => {
 
   it('posts the template body to the relay service', () => {
     const { object } = configMap();
-    const template = parse(object.data['template.glidepath-rollout-fact']!) as { webhook: Record<string, { method: string; body: string }> };
+    const template = parse(object.data['template.glidepath-rollout-fact']!) as {
+      webhook: Record<string, { method: string; body: string }>;
+    };
     expect(Object.keys(template.webhook)).toEqual(['glidepath-relay']);
     expect(template.webhook['glidepath-relay']!.method).toBe('POST');
     expect(template.webhook['glidepath-relay']!.body).toContain('"schema": "glidepath.fact/v1"');
@@ -66,15 +79,16 @@ describe('the Rollouts notifications chart', () => {
 });
 
 describe('relayUrl', () => {
-  const relay = (overrides: Partial<ClusterFile['relay']>) => clusterConfig({ relay: { ...validClusterFile().relay, ...overrides } }).relay;
+  const relay = (overrides: Partial<ClusterFile['relay']>) =>
+    clusterConfig({ relay: { ...validClusterFile().relay, ...overrides } }).relay;
 
   it('brackets an IPv6 address', () => {
     expect(relayUrl(relay({ ip: 'fd00::7' }))).toBe('http://[fd00::7]:30880/outcome/test');
   });
 
   it('uses a host name, scheme and path from the cluster file', () => {
-    expect(relayUrl(relay({ ip: undefined, host: 'relay.example.com', scheme: 'https', port: 443, path: '/in/facts' }))).toBe(
-      'https://relay.example.com:443/in/facts',
-    );
+    expect(
+      relayUrl(relay({ ip: undefined, host: 'relay.example.com', scheme: 'https', port: 443, path: '/in/facts' })),
+    ).toBe('https://relay.example.com:443/in/facts');
   });
 });

@@ -97,7 +97,8 @@ function shapeProblems(scenario: Scenario): string[] {
 function goDuration(text: string): number {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.map((p) => p[0]).join('') !== text || parts.length === 0) throw new Error(`after: ${JSON.stringify(text)} is not a Go duration`);
+  if (parts.map((p) => p[0]).join('') !== text || parts.length === 0)
+    throw new Error(`after: ${JSON.stringify(text)} is not a Go duration`);
   return parts.reduce((total, [, amount, unit]) => total + Number(amount) * units[unit!]!, 0);
 }
 
@@ -124,14 +125,16 @@ function isStale(object: Json): boolean {
 
 function checkStep(result: ReconcileResult, expectation: Expectation): void {
   expect(result.errors).toEqual([]);
-  for (const delivery of result.deliveries) expect(delivery.json, `body is exactly one JSON value: ${delivery.body}`).toBeDefined();
+  for (const delivery of result.deliveries)
+    expect(delivery.json, `body is exactly one JSON value: ${delivery.body}`).toBeDefined();
   if (expectation.sends !== undefined) expect(result.deliveries).toHaveLength(expectation.sends);
   if (expectation.selected !== undefined) expect(result.selected).toBe(expectation.selected);
   if (expectation.skipped !== undefined) expect(result.skipped !== undefined).toBe(expectation.skipped);
   if (expectation.stale !== undefined) expect(isStale(result.object)).toBe(expectation.stale);
   const every = expectation.every;
   if (every !== undefined)
-    for (const delivery of result.deliveries) expect(matches(delivery, every), `every: ${JSON.stringify(every)}\n${delivery.body}`).toBe(true);
+    for (const delivery of result.deliveries)
+      expect(matches(delivery, every), `every: ${JSON.stringify(every)}\n${delivery.body}`).toBe(true);
   for (const matcher of expectation.none ?? []) {
     expect(
       result.deliveries.filter((d) => matches(d, matcher)).map((d) => d.body),

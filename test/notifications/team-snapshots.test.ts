@@ -14,17 +14,26 @@ const SNAPSHOTS_DIR = join(import.meta.dirname, '../__snapshots__/team-notificat
 
 function config(delivery: 'configmap' | 'helm-values'): ClusterConfig {
   const file = parse(readFileSync(FIXTURE, 'utf8')) as Record<string, Record<string, unknown>>;
-  return clusterConfigSchema.parse({ ...file, rollouts: { ...file.rollouts, delivery }, argocd: { ...file.argocd, delivery } });
+  return clusterConfigSchema.parse({
+    ...file,
+    rollouts: { ...file.rollouts, delivery },
+    argocd: { ...file.argocd, delivery },
+  });
 }
 
 describe.each(['configmap', 'helm-values'] as const)('payments with delivery: %s', (delivery) => {
-  const files = renderCluster(config(delivery)).filter((f) => f.folder === 'values' || f.path.includes('notifications'));
+  const files = renderCluster(config(delivery)).filter(
+    (f) => f.folder === 'values' || f.path.includes('notifications'),
+  );
 
   it('renders two notifications files', () => {
     expect(files).toHaveLength(2);
   });
 
-  it.each(files.map((f) => [f.folder === 'values' ? `values/${f.path}` : f.path, f.content] as const))('%s matches its snapshot', async (path, content) => {
-    await expect(content).toMatchFileSnapshot(join(SNAPSHOTS_DIR, delivery, path));
-  });
+  it.each(files.map((f) => [f.folder === 'values' ? `values/${f.path}` : f.path, f.content] as const))(
+    '%s matches its snapshot',
+    async (path, content) => {
+      await expect(content).toMatchFileSnapshot(join(SNAPSHOTS_DIR, delivery, path));
+    },
+  );
 });

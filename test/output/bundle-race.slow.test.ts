@@ -16,7 +16,8 @@ describe('the bundle, built by several runs at once', () => {
     const builds = mkdtempSync(join(ROOT, 'build', '.test-'));
     onTestFinished(() => rmSync(builds, { recursive: true, force: true }));
     const env = { ...process.env, GLIDEPATH_BUILD_DIR: builds };
-    const cli = (...args: string[]) => promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'cli.mjs'), ...args], { cwd: ROOT, env });
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'cli.mjs'), ...args], { cwd: ROOT, env });
     const runs = await Promise.allSettled([
       cli('synth', '--out', join(scratch, 'out-1')),
       cli('synth', '--out', join(scratch, 'out-1')),

@@ -13,12 +13,26 @@ const FLEET_SIZE = 16;
 
 describe('the bundled CLI', () => {
   it('renders a fleet on worker threads to exactly the files src/ renders', async () => {
-    const overrides = (i: number) => ({ name: `c${i}`, relay: { ip: `10.0.1.${i + 1}`, port: 30880 }, tracked: { namespaces: [`app-${i % 3}`, 'shared'] } });
-    const files = Object.fromEntries(Array.from({ length: FLEET_SIZE }, (_, i) => [`c${i}.yaml`, validClusterFile(overrides(i))]));
+    const overrides = (i: number) => ({
+      name: `c${i}`,
+      relay: { ip: `10.0.1.${i + 1}`, port: 30880 },
+      tracked: { namespaces: [`app-${i % 3}`, 'shared'] },
+    });
+    const files = Object.fromEntries(
+      Array.from({ length: FLEET_SIZE }, (_, i) => [`c${i}.yaml`, validClusterFile(overrides(i))]),
+    );
     const clusters = clusterDir(files);
     const out = clusterDir({});
-    await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'cli.mjs'), 'synth', '--clusters', clusters, '--out', out], { cwd: ROOT });
-    expect(readdirSync(out).filter((name) => !name.startsWith('.glidepath-')).sort()).toEqual(Array.from({ length: FLEET_SIZE }, (_, i) => `c${i}`).sort());
+    await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'scripts', 'cli.mjs'), 'synth', '--clusters', clusters, '--out', out],
+      { cwd: ROOT },
+    );
+    expect(
+      readdirSync(out)
+        .filter((name) => !name.startsWith('.glidepath-'))
+        .sort(),
+    ).toEqual(Array.from({ length: FLEET_SIZE }, (_, i) => `c${i}`).sort());
     for (let i = 0; i < FLEET_SIZE; i++) {
       for (const file of renderCluster(clusterConfig(overrides(i)))) {
         expect(readFileSync(join(out, `c${i}`, file.path), 'utf8'), `c${i}/${file.path}`).toBe(file.content);

@@ -23,7 +23,12 @@ const PROD = [{ name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'a\n' }] }]
 const lockLine = (holder: object) => `${JSON.stringify(holder)}\n`;
 /** A live process (this one) under a start time that is not its own: its pid was reused. */
 const reusedPid = () => lockLine({ pid: process.pid, start: '1', host: hostname(), since: '2026-12-01T08:00:00Z' });
-const otherHost = lockLine({ pid: process.pid, start: processStartTime(process.pid), host: 'ci-runner-7', since: '2026-12-01T08:00:00Z' });
+const otherHost = lockLine({
+  pid: process.pid,
+  start: processStartTime(process.pid),
+  host: 'ci-runner-7',
+  since: '2026-12-01T08:00:00Z',
+});
 
 describe('the holder', () => {
   it('is the pid, its start time from /proc/<pid>/stat, the host and since when', () => {
@@ -32,7 +37,12 @@ describe('the holder', () => {
     const release = lockOutDir(out);
     const holder = parseHolder(readFileSync(join(out, '.glidepath-lock'), 'utf8'));
     release();
-    expect(holder).toEqual({ pid: process.pid, start: expect.stringMatching(/^\d+$/), host: hostname(), since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    expect(holder).toEqual({
+      pid: process.pid,
+      start: expect.stringMatching(/^\d+$/),
+      host: hostname(),
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+    });
     expect(Date.parse(holder!.since!)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(existsSync(join(out, '.glidepath-lock'))).toBe(false);
     // One pid, one process: a process started later has a later start time (clock ticks since boot).
@@ -90,7 +100,11 @@ describe('the gitops cache lock: the same rule', () => {
     const started = Date.now();
     const release = await lockCache(cache, { waitMs: 5000 });
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(parseHolder(readFileSync(`${cache}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, start: processStartTime(process.pid), host: hostname() });
+    expect(parseHolder(readFileSync(`${cache}.lock`, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      start: processStartTime(process.pid),
+      host: hostname(),
+    });
     release();
     expect(existsSync(`${cache}.lock`)).toBe(false);
   });

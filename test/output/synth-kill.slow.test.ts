@@ -7,7 +7,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NEW_CLUSTERS, newRenderSteps, OLD_CLUSTERS, scratch, synthHere, synthProcess, threeAtOnce, tree } from './helpers/synth-runs';
+import {
+  NEW_CLUSTERS,
+  newRenderSteps,
+  OLD_CLUSTERS,
+  scratch,
+  synthHere,
+  synthProcess,
+  threeAtOnce,
+  tree,
+} from './helpers/synth-runs';
 
 const PARALLEL_KILLS = 2;
 

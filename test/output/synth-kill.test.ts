@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockOutDir } from '../../src/output/out-dir-lock';
 import { recoverOutDir } from '../../src/output/swap-journal';
-import { NEW_CLUSTERS, newRenderSteps, OLD_CLUSTERS, scratch, synthHere, synthProcess, threeAtOnce, tree } from './helpers/synth-runs';
+import {
+  NEW_CLUSTERS,
+  newRenderSteps,
+  OLD_CLUSTERS,
+  scratch,
+  synthHere,
+  synthProcess,
+  threeAtOnce,
+  tree,
+} from './helpers/synth-runs';
 
 const CLI = join(import.meta.dirname, '../../scripts/cli.mjs');
 
@@ -46,11 +55,21 @@ describe('synth runs at the same time on one folder', () => {
     expect((await synthProcess(NEW_CLUSTERS, out, journal + renames)).signal).toBe('SIGKILL');
     // This process is now the writer in the middle of that swap: it holds the lock, the swap is half done.
     const release = lockOutDir(out);
-    const second = spawn(process.execPath, [CLI, 'synth', '--clusters', NEW_CLUSTERS, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const second = spawn(process.execPath, [CLI, 'synth', '--clusters', NEW_CLUSTERS, '--out', out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => second.once('close', resolve));
-    const waiting = new Promise<void>((resolve) => second.stderr.on('data', (chunk: Buffer) => ((stderr += chunk.toString()), stderr.includes('waiting up to') && resolve())));
-    const first = await Promise.race([waiting.then(() => 'waiting'), exited.then((code) => `exited ${code}: ${stderr}`)]);
+    const waiting = new Promise<void>((resolve) =>
+      second.stderr.on(
+        'data',
+        (chunk: Buffer) => ((stderr += chunk.toString()), stderr.includes('waiting up to') && resolve()),
+      ),
+    );
+    const first = await Promise.race([
+      waiting.then(() => 'waiting'),
+      exited.then((code) => `exited ${code}: ${stderr}`),
+    ]);
     recoverOutDir(out);
     release();
     expect(first).toBe('waiting');

@@ -22,14 +22,20 @@ describe('writes at the same time on one folder', () => {
   it('all succeed, one after the other, and leave one complete render', async () => {
     const child = await writeChild();
     const out = scratch();
-    const renders = ['x', 'y', 'z'].map((tag) => OLD.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, content: `${tag} ${f.content}` })) })));
+    const renders = ['x', 'y', 'z'].map((tag) =>
+      OLD.map((c) => ({ ...c, files: c.files.map((f) => ({ ...f, content: `${tag} ${f.content}` })) })),
+    );
     const files = renders.map((clusters, i) => {
       const file = join(scratch(), `${i}.json`);
       writeFileSync(file, JSON.stringify(clusters));
       return file;
     });
     const results = await Promise.all(files.map((file) => runChild(child, [out, 'whole', file])));
-    expect(results.map((r) => [r.code, r.stderr])).toEqual([[0, ''], [0, ''], [0, '']]);
+    expect(results.map((r) => [r.code, r.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+      [0, ''],
+    ]);
     expect(renders.map(renderedInto)).toContainEqual(tree(out));
   }, 30_000);
 });

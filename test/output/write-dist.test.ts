@@ -1,6 +1,16 @@
 /** synth --out: glidepath replaces only what it wrote, refuses every other folder untouched, and fails in one line. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +26,10 @@ import { renderOnce } from '../helpers/render-once';
 
 const { stdout, stderr } = capturePrintedLines();
 const isRoot = process.getuid?.() === 0;
-const clusters = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'dev.yaml': validClusterFile({ name: 'dev' }) });
+const clusters = clusterDir({
+  'prod.yaml': validClusterFile({ name: 'prod' }),
+  'dev.yaml': validClusterFile({ name: 'dev' }),
+});
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'glidepath-out-'));
@@ -44,12 +57,16 @@ describe('synth --out replaces only what glidepath wrote', () => {
     writeFileSync(join(out, 'prod', 'handwritten.yaml'), 'kind: Mine\n');
     const before = snapshot(out);
     expect(await synth('--out', out)).toBe(2);
-    expect(stderr[0]).toBe(`${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`);
+    expect(stderr[0]).toBe(
+      `${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`,
+    );
     expect(snapshot(out)).toEqual(before);
     expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
     expect(await synth('--out', out, '--check')).toBe(2);
     // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
-    expect(await main(['synth', '--clusters', clusters], { render: renderOnce, env: { ...process.env, CDK8S_OUTDIR: out } })).toBe(2);
+    expect(
+      await main(['synth', '--clusters', clusters], { render: renderOnce, env: { ...process.env, CDK8S_OUTDIR: out } }),
+    ).toBe(2);
     expect(snapshot(out)).toEqual(before);
   });
 
@@ -71,7 +88,9 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
     expect(await main(['synth', '--clusters', one, '--out', out], { render: renderOnce })).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev']);
-    expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({ dev: readdirSync(join(out, 'dev')).sort() });
+    expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({
+      dev: readdirSync(join(out, 'dev')).sort(),
+    });
   });
 
   it('never removes a .glidepath- entry it did not write: only its exact names, each of its own kind, are its own', async () => {
@@ -89,7 +108,13 @@ describe('synth --out replaces only what glidepath wrote', () => {
       `${out}/: holds .glidepath-notes.md, .glidepath-old-prod-1-abc-x, .glidepath-stage-mine/, .glidepath-tmp-mine, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`,
     );
     expect(snapshot(out)).toEqual(before);
-    for (const name of ['.glidepath-notes.md', '.glidepath-stage-mine', '.glidepath-old-prod-1-abc-x', '.glidepath-tmp-mine']) rmSync(join(out, name), { recursive: true });
+    for (const name of [
+      '.glidepath-notes.md',
+      '.glidepath-stage-mine',
+      '.glidepath-old-prod-1-abc-x',
+      '.glidepath-tmp-mine',
+    ])
+      rmSync(join(out, name), { recursive: true });
     expect(await synth('--out', out)).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
   });
@@ -113,7 +138,9 @@ describe('synth --out replaces only what glidepath wrote', () => {
     const file = join(dir, 'somefile');
     writeFileSync(file, 'keep me\n');
     expect(await synth('--out', file)).toBe(2);
-    expect(stderr[0]).toBe(`${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`);
+    expect(stderr[0]).toBe(
+      `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`,
+    );
     expect(await synth('--out', join(file, 'x'))).toBe(2);
     expect(stderr.at(-2)).toBe(`${file}/x: the output folder cannot be created: ${file} is a file, not a folder`);
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
@@ -145,7 +172,11 @@ describe('synth --out replaces only what glidepath wrote', () => {
     } finally {
       process.umask(umask);
     }
-    const modes = new Set(Object.entries(snapshot(join(out, '..'))).map(([, text]) => `${text.endsWith(' (folder)') ? 'folder' : 'file'} ${text.split(' ')[0]}`));
+    const modes = new Set(
+      Object.entries(snapshot(join(out, '..'))).map(
+        ([, text]) => `${text.endsWith(' (folder)') ? 'folder' : 'file'} ${text.split(' ')[0]}`,
+      ),
+    );
     expect([...modes].sort()).toEqual(['file 644', 'folder 755']);
     expect((statSync(out).mode & 0o777).toString(8)).toBe('755');
   });
@@ -189,7 +220,9 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     execFileSync('mount', ['-o', 'remount,ro', dir]);
     stderr.length = 0;
     expect(await synth('--out', dir)).toBe(1);
-    expect(stderr).toEqual([`error: ${dir}/.glidepath-lock: cannot create the lock: the file system is read-only (EROFS)`]);
+    expect(stderr).toEqual([
+      `error: ${dir}/.glidepath-lock: cannot create the lock: the file system is read-only (EROFS)`,
+    ]);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -199,16 +232,31 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(await main(['synth', '--clusters', small, '--out', dir], { render: renderOnce })).toBe(0);
     const before = snapshot(dir);
     // A fleet that does not fit in the space left.
-    const many = clusterDir(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [i === 0 ? 'prod.yaml' : `c${i}.yaml`, validClusterFile({ name: i === 0 ? 'prod' : `c${i}` })])));
+    const many = clusterDir(
+      Object.fromEntries(
+        Array.from({ length: 12 }, (_, i) => [
+          i === 0 ? 'prod.yaml' : `c${i}.yaml`,
+          validClusterFile({ name: i === 0 ? 'prod' : `c${i}` }),
+        ]),
+      ),
+    );
     expect(await main(['synth', '--clusters', many, '--out', dir], { render: renderOnce })).toBe(1);
     expect(stderr).toHaveLength(1);
-    expect(stderr[0]).toMatch(new RegExp(`^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`));
+    expect(stderr[0]).toMatch(
+      new RegExp(
+        `^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`,
+      ),
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 
   it('any other file-system failure: one line, not a stack trace', async () => {
     const render = () => {
-      throw Object.assign(new Error("ENOSPC: no space left on device, open '/var/x'"), { code: 'ENOSPC', path: '/var/x', syscall: 'open' });
+      throw Object.assign(new Error("ENOSPC: no space left on device, open '/var/x'"), {
+        code: 'ENOSPC',
+        path: '/var/x',
+        syscall: 'open',
+      });
     };
     expect(await main(['synth', '--clusters', clusters, '--out', scratch()], { render })).toBe(1);
     expect(stderr).toEqual(['error: /var/x: cannot open: no space left on the device (ENOSPC)']);
@@ -226,7 +274,11 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     if (!isRoot) chmodSync(out, 0o555);
     const result = await runChild(child, [out, 'whole', clustersJson], isRoot ? { uid: 65534, gid: 65534 } : {});
     chmodSync(out, 0o755);
-    expect(result).toEqual({ code: 1, signal: null, stderr: `${out}/.glidepath-lock: cannot create the lock: permission denied (EACCES)\n` });
+    expect(result).toEqual({
+      code: 1,
+      signal: null,
+      stderr: `${out}/.glidepath-lock: cannot create the lock: permission denied (EACCES)\n`,
+    });
     expect(snapshot(out)).toEqual(before);
   });
 });
@@ -234,7 +286,12 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
 describe('another run holding the folder', () => {
   it('is waited for, and after the wait it fails naming the holder (pid, host, since when) and how to clear the lock', () => {
     const out = scratch();
-    const holder = { pid: process.pid, start: processStartTime(process.pid), host: hostname(), since: '2026-12-01T09:00:00Z' };
+    const holder = {
+      pid: process.pid,
+      start: processStartTime(process.pid),
+      host: hostname(),
+      since: '2026-12-01T09:00:00Z',
+    };
     writeFileSync(join(out, '.glidepath-lock'), JSON.stringify(holder));
     const waits: string[] = [];
     expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
@@ -243,7 +300,9 @@ describe('another run holding the folder', () => {
         `wait for it to finish and run again; if process ${process.pid} is not a glidepath run (ps -p ${process.pid}), remove ${out}/.glidepath-lock`,
       ),
     );
-    expect(waits).toEqual([`${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is writing it; waiting up to 1 s for it to finish`]);
+    expect(waits).toEqual([
+      `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is writing it; waiting up to 1 s for it to finish`,
+    ]);
   });
 });
 
@@ -254,11 +313,19 @@ describe('a record or a journal that names paths outside the folder', () => {
     mkdirSync(join(parent, 'precious'));
     writeFileSync(join(parent, 'precious', 'keep.txt'), 'mine\n');
     mkdirSync(out);
-    writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: { '../precious': ['keep.txt'] } }));
+    writeFileSync(
+      join(out, '.glidepath-out.json'),
+      JSON.stringify({ format: 1, clusters: { '../precious': ['keep.txt'] } }),
+    );
     expect(await synth('--out', out)).toBe(2);
-    expect(stderr[0]).toMatch(/\.glidepath-out\.json: is not a record glidepath wrote \(it does not parse, or names paths outside the folder\)/);
+    expect(stderr[0]).toMatch(
+      /\.glidepath-out\.json: is not a record glidepath wrote \(it does not parse, or names paths outside the folder\)/,
+    );
     writeFileSync(join(out, '.glidepath-out.json'), JSON.stringify({ format: 1, clusters: {} }));
-    writeFileSync(join(out, '.glidepath-swap.json'), JSON.stringify({ replace: [], retire: [{ name: '../precious', old: '.glidepath-old-x' }], record: {} }));
+    writeFileSync(
+      join(out, '.glidepath-swap.json'),
+      JSON.stringify({ replace: [], retire: [{ name: '../precious', old: '.glidepath-old-x' }], record: {} }),
+    );
     expect(await synth('--out', out)).toBe(2);
     expect(stderr.join('\n')).toMatch(/\.glidepath-swap\.json: is not a swap glidepath started/);
     expect(readFileSync(join(parent, 'precious', 'keep.txt'), 'utf8')).toBe('mine\n');

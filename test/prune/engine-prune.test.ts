@@ -26,7 +26,13 @@ interface RolloutState {
   releaseId: string;
 }
 
-function rolloutObject(namespace: string, name: string, state: RolloutState, annotations: Record<string, string> = {}, tracked = true): Json {
+function rolloutObject(
+  namespace: string,
+  name: string,
+  state: RolloutState,
+  annotations: Record<string, string> = {},
+  tracked = true,
+): Json {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -53,7 +59,10 @@ function rolloutObject(namespace: string, name: string, state: RolloutState, ann
 function renderedCluster(config: ClusterConfig) {
   const files = renderOnce(config);
   const text = (path: string) => files.find((f) => f.path === path)?.content ?? '';
-  const engine = new NotificationsEngine(loadConfigMapYaml(text('rollouts-notifications.k8s.yaml'), ROLLOUTS_NOTIFICATION_CONFIGMAP), ROLLOUTS_MODE);
+  const engine = new NotificationsEngine(
+    loadConfigMapYaml(text('rollouts-notifications.k8s.yaml'), ROLLOUTS_NOTIFICATION_CONFIGMAP),
+    ROLLOUTS_MODE,
+  );
   const cronJob = parseAllDocuments(text('notified-prune.k8s.yaml'))
     .map((d) => d.toJS() as Json)
     .find((o) => o.kind === 'CronJob');
@@ -77,7 +86,8 @@ function runRenderedPrune(cronJob: Json, rollouts: Json[]): Json[] {
     const removals = rest.filter((a) => !a.startsWith('--')).map((a) => a.slice(0, -1));
     expect(rest.filter((a) => !a.startsWith('--')).every((a) => a.endsWith('-'))).toBe(true);
     result = result.map((rollout) => {
-      if (rollout.metadata.namespace !== namespace || rollout.metadata.labels?.[labelKey!] !== labelValue) return rollout;
+      if (rollout.metadata.namespace !== namespace || rollout.metadata.labels?.[labelKey!] !== labelValue)
+        return rollout;
       const annotations = { ...rollout.metadata.annotations };
       for (const key of removals) delete annotations[key];
       return { ...rollout, metadata: { ...rollout.metadata, annotations } };
@@ -86,13 +96,21 @@ function runRenderedPrune(cronJob: Json, rollouts: Json[]): Json[] {
   return result;
 }
 
-const notifiedKeys = (rollout: Json): string[] => Object.keys(JSON.parse(rollout.metadata.annotations?.[NOTIFIED_ANNOTATION] ?? '{}'));
+const notifiedKeys = (rollout: Json): string[] =>
+  Object.keys(JSON.parse(rollout.metadata.annotations?.[NOTIFIED_ANNOTATION] ?? '{}'));
 const annotationBytes = (rollout: Json): number => {
   const value: string | undefined = rollout.metadata.annotations?.[NOTIFIED_ANNOTATION];
   return value === undefined ? 0 : NOTIFIED_ANNOTATION.length + value.length;
 };
 
-const HEALTHY: RolloutState = { generation: 3, observedGeneration: 3, phase: 'Healthy', step: 3, podHash: '6b9c4f7d8', releaseId: 'shop-api-2026-10-05-7f3a9c' };
+const HEALTHY: RolloutState = {
+  generation: 3,
+  observedGeneration: 3,
+  phase: 'Healthy',
+  step: 3,
+  podHash: '6b9c4f7d8',
+  releaseId: 'shop-api-2026-10-05-7f3a9c',
+};
 const T0 = Date.UTC(2026, 9, 6, 0, 0, 5); // 5 s into a heartbeat bucket
 
 describe('prune with the notifications engine model', () => {
@@ -149,11 +167,19 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean) {
   const start = Date.UTC(2026, 9, 5);
   const end = start + 7 * 86_400_000;
 
-  type Event = { at: number; kind: 'resync' } | { at: number; kind: 'prune' } | { at: number; kind: 'update'; change: (s: RolloutState) => RolloutState };
+  type Event =
+    | { at: number; kind: 'resync' }
+    | { at: number; kind: 'prune' }
+    | { at: number; kind: 'update'; change: (s: RolloutState) => RolloutState };
   const events: Event[] = [];
-  for (let at = start + 14 * 60_000 + 13_000; at < end; at += config.rollouts.resyncSeconds * 1000) events.push({ at, kind: 'resync' });
+  for (let at = start + 14 * 60_000 + 13_000; at < end; at += config.rollouts.resyncSeconds * 1000)
+    events.push({ at, kind: 'resync' });
   if (prune) {
-    for (let run = nextCronRun(schedule, new Date(start - 1000)); run && run.getTime() < end; run = nextCronRun(schedule, run)) {
+    for (
+      let run = nextCronRun(schedule, new Date(start - 1000));
+      run && run.getTime() < end;
+      run = nextCronRun(schedule, run)
+    ) {
       events.push({ at: run.getTime(), kind: 'prune' });
     }
   }
@@ -164,7 +190,11 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean) {
     const hash = `${release.toString(36)}c4f7d8`;
     events.push(
       { at, kind: 'update', change: (s) => ({ ...s, generation: s.generation + 1, releaseId: id }) },
-      { at: at + 5_000, kind: 'update', change: (s) => ({ ...s, observedGeneration: s.generation, phase: 'Progressing', step: 0, podHash: hash }) },
+      {
+        at: at + 5_000,
+        kind: 'update',
+        change: (s) => ({ ...s, observedGeneration: s.generation, phase: 'Progressing', step: 0, podHash: hash }),
+      },
       { at: at + 40_000, kind: 'update', change: (s) => ({ ...s, phase: 'Paused', step: 1 }) },
       { at: at + 100_000, kind: 'update', change: (s) => ({ ...s, phase: 'Progressing', step: 2 }) },
       { at: at + 130_000, kind: 'update', change: (s) => ({ ...s, phase: 'Healthy', step: 3 }) },
@@ -180,7 +210,15 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean) {
 
   let state = HEALTHY;
   let object = rolloutObject('shop', 'shop-api', state);
-  const stats = { maxKeys: 0, maxBytes: 0, maxKeyLength: 0, prunes: 0, resentAfterPrune: 0, deliveries: 0, errors: [] as string[] };
+  const stats = {
+    maxKeys: 0,
+    maxBytes: 0,
+    maxKeyLength: 0,
+    prunes: 0,
+    resentAfterPrune: 0,
+    deliveries: 0,
+    errors: [] as string[],
+  };
   for (const event of events) {
     if (event.kind === 'prune') {
       [object] = runRenderedPrune(cronJob, [object]) as [Json];

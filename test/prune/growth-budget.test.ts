@@ -4,7 +4,12 @@ import { NOTIFIED_ANNOTATION } from '../../src/notifications/engine-facts';
 import { NotificationsEngine } from '../../src/notifications/model/engine';
 import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { budgetSummaryLines, clusterBudgetSummary } from '../../src/prune/budget-summary';
-import { ASSUMED_LONGEST_KEY, DEFAULT_ASSUMPTIONS, clusterGrowthBudget, growthBudget } from '../../src/prune/growth-budget';
+import {
+  ASSUMED_LONGEST_KEY,
+  DEFAULT_ASSUMPTIONS,
+  clusterGrowthBudget,
+  growthBudget,
+} from '../../src/prune/growth-budget';
 import { notifiedAnnotationBytes, notifiedEntryBytes, notifiedKeyLength } from '../../src/prune/notified-annotation';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
@@ -17,11 +22,21 @@ describe('size of the notified annotation', () => {
     const metadata = rollout.metadata as Json;
     metadata.generation = Number(generation);
     metadata.annotations = { ...(metadata.annotations as Json), 'hangar.io/release-id': releaseId };
-    rollout.status = { observedGeneration: generation, phase, currentStepIndex: Number(step), currentPodHash: podHash, abort: abort === 'true' };
+    rollout.status = {
+      observedGeneration: generation,
+      phase,
+      currentStepIndex: Number(step),
+      currentPodHash: podHash,
+      abort: abort === 'true',
+    };
     const heartbeatBucketSeconds = 600;
-    const engine = new NotificationsEngine(loadRendered({ rollouts: { heartbeatBucketSeconds } }), ROLLOUTS_MODE, { secrets: SECRETS });
+    const engine = new NotificationsEngine(loadRendered({ rollouts: { heartbeatBucketSeconds } }), ROLLOUTS_MODE, {
+      secrets: SECRETS,
+    });
     const result = engine.reconcile(rollout, new Date(Number(bucket) * heartbeatBucketSeconds * 1000));
-    const keys = Object.keys(JSON.parse(((result.object.metadata as Json).annotations as Record<string, string>)[NOTIFIED_ANNOTATION]!));
+    const keys = Object.keys(
+      JSON.parse(((result.object.metadata as Json).annotations as Record<string, string>)[NOTIFIED_ANNOTATION]!),
+    );
     expect(keys).toHaveLength(1);
     expect(keys[0]!.startsWith(`${ASSUMED_LONGEST_KEY.oncePer}:${ASSUMED_LONGEST_KEY.trigger}:`)).toBe(true);
     expect(keys[0]!.length).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
@@ -97,7 +112,10 @@ describe('growthBudget', () => {
   });
 
   it('is computed from the cluster file', () => {
-    const config = clusterConfig({ rollouts: { resyncSeconds: 1800 }, prune: { image: 'registry.k8s.io/kubectl:v1.28.15', schedule: '0 */12 * * *' } });
+    const config = clusterConfig({
+      rollouts: { resyncSeconds: 1800 },
+      prune: { image: 'registry.k8s.io/kubectl:v1.28.15', schedule: '0 */12 * * *' },
+    });
     const budget = clusterGrowthBudget(config);
     expect(budget.heartbeatKeysPerDay).toBe(48);
     expect(budget.heartbeatKeysPerDayMax).toBe(86_400 / config.rollouts.heartbeatBucketSeconds);
@@ -127,6 +145,8 @@ describe('synth --summary', () => {
       budget: growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '0 0 * * 0' }),
       assumptions: DEFAULT_ASSUMPTIONS,
     });
-    expect(lines.join('\n')).toMatch(/100 keys = .* the engine evicts its oldest keys before the prune comes; prune more often than every 12.1 h/);
+    expect(lines.join('\n')).toMatch(
+      /100 keys = .* the engine evicts its oldest keys before the prune comes; prune more often than every 12.1 h/,
+    );
   });
 });

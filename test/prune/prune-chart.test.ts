@@ -7,11 +7,18 @@ import { clusterConfig } from '../helpers/cluster-files';
 import type { ClusterFile } from '../../src/config/schema';
 import { renderedFile } from '../helpers/rendered-file';
 
-type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [k: string]: any };
+type Obj = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [k: string]: any;
+};
 
 /** The objects of `notified-prune.k8s.yaml`, as the file holds them. */
 function render(overrides: Partial<ClusterFile> = {}): Obj[] {
-  return parseAllDocuments(renderedFile(clusterConfig(overrides), 'notified-prune.k8s.yaml')).map((doc) => doc.toJS() as Obj);
+  return parseAllDocuments(renderedFile(clusterConfig(overrides), 'notified-prune.k8s.yaml')).map(
+    (doc) => doc.toJS() as Obj,
+  );
 }
 
 const ofKind = (objects: Obj[], kind: string) => objects.filter((o) => o.kind === kind);
@@ -28,10 +35,14 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
       [
         'ServiceAccount argo-rollouts/glidepath-notified-prune',
         'CronJob argo-rollouts/glidepath-notified-prune',
-        ...TRACKED.flatMap((ns) => [`Role ${ns}/glidepath-notified-prune`, `RoleBinding ${ns}/glidepath-notified-prune`]),
+        ...TRACKED.flatMap((ns) => [
+          `Role ${ns}/glidepath-notified-prune`,
+          `RoleBinding ${ns}/glidepath-notified-prune`,
+        ]),
       ].sort(),
     );
-    for (const o of objects) expect(o.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'glidepath-gitops' });
+    for (const o of objects)
+      expect(o.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'glidepath-gitops' });
   });
 
   it('grants exactly get, list and patch on rollouts.argoproj.io, and nothing else', () => {
@@ -50,8 +61,14 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
     const bindings = ofKind(objects, 'RoleBinding');
     expect(bindings.map((b) => b.metadata.namespace)).toEqual(TRACKED);
     for (const binding of bindings) {
-      expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'glidepath-notified-prune' });
-      expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' }]);
+      expect(binding.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: 'glidepath-notified-prune',
+      });
+      expect(binding.subjects).toEqual([
+        { kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' },
+      ]);
     }
   });
 
@@ -125,7 +142,10 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
       expect(c.ports).toBeUndefined();
       expect(c.env).toEqual([{ name: 'HOME', value: '/home/kubectl' }]);
       expect(c.volumeMounts).toEqual([{ name: 'home', mountPath: '/home/kubectl' }]);
-      expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } });
+      expect(c.resources).toEqual({
+        requests: { cpu: '10m', memory: '64Mi' },
+        limits: { cpu: '200m', memory: '128Mi' },
+      });
     });
   });
 });
@@ -138,10 +158,18 @@ describe('prune chart options', () => {
     const [clusterRole] = ofKind(objects, 'ClusterRole');
     const [binding] = ofKind(objects, 'ClusterRoleBinding');
     expect(clusterRole!.metadata.namespace).toBeUndefined();
-    expect(clusterRole!.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] }]);
+    expect(clusterRole!.rules).toEqual([
+      { apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] },
+    ]);
     expect(binding!.metadata.namespace).toBeUndefined();
-    expect(binding!.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'glidepath-notified-prune' });
-    expect(binding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' }]);
+    expect(binding!.roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'glidepath-notified-prune',
+    });
+    expect(binding!.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' },
+    ]);
     // Still prunes the tracked namespaces only.
     const pod = ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec;
     expect(pod.containers.map((c: any) => c.args.find((a: string) => a.startsWith('--namespace=')))).toEqual([
@@ -153,9 +181,11 @@ describe('prune chart options', () => {
   it('prune.namespace defaults to rollouts.namespace and can be set', () => {
     const inRollouts = render({ rollouts: { namespace: 'rollouts-system' } });
     const where = (objects: Obj[]) =>
-      [...ofKind(objects, 'CronJob'), ...ofKind(objects, 'ServiceAccount'), ...ofKind(objects, 'RoleBinding').map((b) => b.subjects[0])].map(
-        (o) => o.metadata?.namespace ?? o.namespace,
-      );
+      [
+        ...ofKind(objects, 'CronJob'),
+        ...ofKind(objects, 'ServiceAccount'),
+        ...ofKind(objects, 'RoleBinding').map((b) => b.subjects[0]),
+      ].map((o) => o.metadata?.namespace ?? o.namespace);
     expect(new Set(where(inRollouts))).toEqual(new Set(['rollouts-system']));
     const own = render({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', namespace: 'glidepath-jobs' } });
     expect(new Set(where(own))).toEqual(new Set(['glidepath-jobs']));
@@ -166,7 +196,9 @@ describe('prune chart options', () => {
     const namespaces = ['a', 'b', 'c'];
     const objects = render({ tracked: { namespaces } });
     expect(ofKind(objects, 'Role').map((r) => r.metadata.namespace)).toEqual(namespaces);
-    expect(ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec.containers.map((c: any) => c.name)).toEqual(namespaces);
+    expect(
+      ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec.containers.map((c: any) => c.name),
+    ).toEqual(namespaces);
   });
 });
 

@@ -9,11 +9,69 @@ import { propertyRuns } from '../helpers/property-runs';
 
 /** Strings whose YAML needs quotes, or looks like it might, in YAML 1.1. */
 const TRICKY = [
-  '', ' ', 'yes', 'No', 'on', 'OFF', 'y', 'n', 'true', 'null', '~', '=', '<<', '1', '0o17', '0x1F', '1_000', '1:20', '190:20:30', '1.5',
-  '.inf', '-.Inf', '.nan', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '- x', '? x', ': x', 'a: b', 'a #b', '#c', '&a', '*a', '!t',
-  '%d', '@x', '`x', '"q"', "'q'", '{{args.image}}', '[a]', '{a}', 'a,b', 'trail ', ' lead', 'tab\there', '---', '--- x', '...',
-  'ünïcödé', '😀', '\u0000', '\u0085', '\u2028', 'back\\slash', 'line\nbreak', 'end\n', 'x'.repeat(2000), 'Bearer $glidepath-relay-token',
-  'registry.k8s.io/kubectl:v1.28.15', 'new+confirmed', '17 */6 * * *', 'hangar.io/release-tracked=true',
+  '',
+  ' ',
+  'yes',
+  'No',
+  'on',
+  'OFF',
+  'y',
+  'n',
+  'true',
+  'null',
+  '~',
+  '=',
+  '<<',
+  '1',
+  '0o17',
+  '0x1F',
+  '1_000',
+  '1:20',
+  '190:20:30',
+  '1.5',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  '2001-12-14',
+  '2001-12-14t21:59:43.10-05:00',
+  '- x',
+  '? x',
+  ': x',
+  'a: b',
+  'a #b',
+  '#c',
+  '&a',
+  '*a',
+  '!t',
+  '%d',
+  '@x',
+  '`x',
+  '"q"',
+  "'q'",
+  '{{args.image}}',
+  '[a]',
+  '{a}',
+  'a,b',
+  'trail ',
+  ' lead',
+  'tab\there',
+  '---',
+  '--- x',
+  '...',
+  'ünïcödé',
+  '😀',
+  '\u0000',
+  '\u0085',
+  '\u2028',
+  'back\\slash',
+  'line\nbreak',
+  'end\n',
+  'x'.repeat(2000),
+  'Bearer $glidepath-relay-token',
+  'registry.k8s.io/kubectl:v1.28.15',
+  'new+confirmed',
+  '17 */6 * * *',
+  'hangar.io/release-tracked=true',
 ];
 
 const scalar = fc.oneof(
@@ -25,7 +83,10 @@ const scalar = fc.oneof(
   fc.boolean(),
   fc.constant(null),
 );
-const key = fc.oneof(fc.constantFrom('name', 'metadata', 'app.kubernetes.io/name', 'a_b', 'on', 'y', '1', 'x-y', 'k.z/w'), fc.string());
+const key = fc.oneof(
+  fc.constantFrom('name', 'metadata', 'app.kubernetes.io/name', 'a_b', 'on', 'y', '1', 'x-y', 'k.z/w'),
+  fc.string(),
+);
 const value = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small' }, scalar, tie('map'), tie('seq')),
   map: fc.dictionary(key, tie('node'), { maxKeys: 5 }),
@@ -71,7 +132,9 @@ describe('stringifyYaml', () => {
   });
 
   it('writes the bytes writeYaml11 writes, for every chart of a cluster', () => {
-    const app = buildClusterApp(clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }));
+    const app = buildClusterApp(
+      clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }),
+    );
     for (const chart of app.charts) expect(stringifyYaml(...chart.toJson())).toBe(reference(...chart.toJson()));
   });
 });

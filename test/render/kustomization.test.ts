@@ -13,49 +13,73 @@ import { join } from 'node:path';
 
 const shipped = loadClusters({ dir: join(import.meta.dirname, '../../clusters') });
 
-const HELM_VALUES = clusterConfig({ name: 'edge', argocd: { namespace: 'argocd-apps', delivery: 'helm-values', context: { argocdUrl: 'https://argocd.test' } } });
+const HELM_VALUES = clusterConfig({
+  name: 'edge',
+  argocd: { namespace: 'argocd-apps', delivery: 'helm-values', context: { argocdUrl: 'https://argocd.test' } },
+});
 
-describe.each([...shipped.map((c) => c.config), clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }), HELM_VALUES].map((c) => [c.name, c] as const))(
-  'the folder of %s',
-  (name, config) => {
-    // The manifests folder: a helm-values cluster's values files go to a folder of their own, never applied.
-    const files = filesOf(renderCluster(config), 'manifests');
-    const kustomization = parse(files.find((f) => f.path === KUSTOMIZATION_FILE)!.content);
+describe.each(
+  [
+    ...shipped.map((c) => c.config),
+    clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }),
+    HELM_VALUES,
+  ].map((c) => [c.name, c] as const),
+)('the folder of %s', (name, config) => {
+  // The manifests folder: a helm-values cluster's values files go to a folder of their own, never applied.
+  const files = filesOf(renderCluster(config), 'manifests');
+  const kustomization = parse(files.find((f) => f.path === KUSTOMIZATION_FILE)!.content);
 
-    it('holds a kustomization listing exactly the other files, in order', () => {
-      expect(kustomization).toEqual({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        metadata: { name: `glidepath-${name}` },
-        resources: files.map((f) => f.path).filter((p) => p !== KUSTOMIZATION_FILE),
-      });
+  it('holds a kustomization listing exactly the other files, in order', () => {
+    expect(kustomization).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      metadata: { name: `glidepath-${name}` },
+      resources: files.map((f) => f.path).filter((p) => p !== KUSTOMIZATION_FILE),
     });
+  });
 
-    it('holds nothing Argo CD would apply that is not a Kubernetes object', () => {
-      for (const file of files.filter((f) => f.path !== KUSTOMIZATION_FILE)) {
-        expect(isManifestFile(file.path)).toBe(true);
-        for (const document of parseAllDocuments(file.content)) {
-          const object = document.toJS();
-          expect(object, file.path).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
-        }
+  it('holds nothing Argo CD would apply that is not a Kubernetes object', () => {
+    for (const file of files.filter((f) => f.path !== KUSTOMIZATION_FILE)) {
+      expect(isManifestFile(file.path)).toBe(true);
+      for (const document of parseAllDocuments(file.content)) {
+        const object = document.toJS();
+        expect(object, file.path).toMatchObject({
+          apiVersion: expect.any(String),
+          kind: expect.any(String),
+          metadata: { name: expect.any(String) },
+        });
       }
-    });
-  },
-);
+    }
+  });
+});
 
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 describe('kubectl kustomize on the folder (offline)', () => {
-  it.skipIf(!hasKubectl)('builds exactly the rendered objects of prod', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'glidepath-kustomize-'));
-    const files = renderCluster(shipped.find((c) => c.config.name === 'prod')!.config);
-    for (const file of files) writeFileSync(join(dir, file.path), file.content);
-    const built = parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/dev/null' } })).map((d) => d.toJS());
-    const rendered = files.filter((f) => f.path !== KUSTOMIZATION_FILE).flatMap((f) => parseAllDocuments(f.content).map((d) => d.toJS()));
-    const key = (o: { kind: string; metadata: { namespace?: string; name: string } }) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-    expect(built.map(key).sort()).toEqual(rendered.map(key).sort());
-    expect(built.sort((a, b) => (key(a) < key(b) ? -1 : 1))).toEqual(rendered.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
-  }, 30_000);
+  it.skipIf(!hasKubectl)(
+    'builds exactly the rendered objects of prod',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'glidepath-kustomize-'));
+      const files = renderCluster(shipped.find((c) => c.config.name === 'prod')!.config);
+      for (const file of files) writeFileSync(join(dir, file.path), file.content);
+      const built = parseAllDocuments(
+        execFileSync('kubectl', ['kustomize', dir], {
+          encoding: 'utf8',
+          env: { ...process.env, KUBECONFIG: '/dev/null' },
+        }),
+      ).map((d) => d.toJS());
+      const rendered = files
+        .filter((f) => f.path !== KUSTOMIZATION_FILE)
+        .flatMap((f) => parseAllDocuments(f.content).map((d) => d.toJS()));
+      const key = (o: { kind: string; metadata: { namespace?: string; name: string } }) =>
+        `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+      expect(built.map(key).sort()).toEqual(rendered.map(key).sort());
+      expect(built.sort((a, b) => (key(a) < key(b) ? -1 : 1))).toEqual(
+        rendered.sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+      );
+    },
+    30_000,
+  );
 });
 
 describe('kustomizationYaml', () => {

@@ -14,7 +14,11 @@ function uncached(config: ReturnType<typeof clusterConfig>) {
 describe('renderCluster', () => {
   it('writes exactly what cdk8s writes, chart by chart, for clusters that share some charts', () => {
     const a = clusterConfig({ name: 'a', tracked: { namespaces: ['shop', 'billing'] } });
-    const b = clusterConfig({ name: 'b', tracked: { namespaces: ['shop', 'ledger'] }, relay: { ip: '10.9.9.9', port: 1 } });
+    const b = clusterConfig({
+      name: 'b',
+      tracked: { namespaces: ['shop', 'ledger'] },
+      relay: { ip: '10.9.9.9', port: 1 },
+    });
     for (const config of [a, b, a, b]) expect(renderManifests(config)).toEqual(uncached(config));
     expect(renderedFile(a, 'veridor-gate-shop.k8s.yaml')).toBe(renderedFile(b, 'veridor-gate-shop.k8s.yaml'));
     expect(renderedFile(a, 'rollouts-notifications.k8s.yaml')).toContain('10.0.0.7');

@@ -4,7 +4,11 @@ import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 
 const fleet = Array.from({ length: 17 }, (_, i) =>
-  clusterConfig({ name: `c${i}`, relay: { ip: `10.0.0.${i + 1}`, port: 30880 }, tracked: { namespaces: [`app-${i}`, 'shared'] } }),
+  clusterConfig({
+    name: `c${i}`,
+    relay: { ip: `10.0.0.${i + 1}`, port: 30880 },
+    tracked: { namespaces: [`app-${i}`, 'shared'] },
+  }),
 );
 
 describe('renderClusters', () => {
@@ -16,6 +20,8 @@ describe('renderClusters', () => {
 
   it('stays in this thread when there are too few clusters to pay for a worker', async () => {
     const small = fleet.slice(0, 3);
-    expect(await renderClusters(small, { workers: 4 })).toEqual(small.map((config) => ({ name: config.name, files: renderCluster(config) })));
+    expect(await renderClusters(small, { workers: 4 })).toEqual(
+      small.map((config) => ({ name: config.name, files: renderCluster(config) })),
+    );
   });
 });

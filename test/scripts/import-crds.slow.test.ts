@@ -1,6 +1,15 @@
 /** `npm run import` generates into a temporary folder and replaces imports/ only when every import worked. */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +30,11 @@ function project(cdk8sYaml = readFileSync(join(ROOT, 'cdk8s.yaml'), 'utf8')): st
 }
 
 function files(dir: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(join(dir, name), 'utf8')]),
+  );
 }
 
 async function importCrds(dir: string, ...args: string[]): Promise<{ code: number; stderr: string }> {
@@ -41,7 +54,9 @@ describe('npm run import', () => {
     const dir = project('imports:\n  - rollout:=http://127.0.0.1:9/rollout-crd.yaml\n');
     const result = await importCrds(dir);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('import of rollout from http://127.0.0.1:9/rollout-crd.yaml failed (offline? pass a local folder of the CRD files); imports/ is unchanged');
+    expect(result.stderr).toContain(
+      'import of rollout from http://127.0.0.1:9/rollout-crd.yaml failed (offline? pass a local folder of the CRD files); imports/ is unchanged',
+    );
     expect(files(join(dir, 'imports'))).toEqual(committed);
     expect(readdirSync(dir).sort()).toEqual(['cdk8s.yaml', 'imports', 'node_modules', 'scripts']);
   });

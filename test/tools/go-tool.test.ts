@@ -13,7 +13,9 @@ describe('tools/go-tool.mjs', () => {
     });
     rmSync(emptyPath, { recursive: true });
     expect(result.status).toBe(1);
-    expect(result.stderr.trim()).toBe('go-tool: cannot read the Go toolchain for tools/judges: Go is not installed (no "go" on PATH); install Go 1.22 or later');
+    expect(result.stderr.trim()).toBe(
+      'go-tool: cannot read the Go toolchain for tools/judges: Go is not installed (no "go" on PATH); install Go 1.22 or later',
+    );
   });
 
   it('refuses a folder that is not a Go module', () => {

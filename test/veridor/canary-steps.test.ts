@@ -6,7 +6,12 @@ describe('veridorCanarySteps', () => {
   it('gives setWeight 50, the gate with base-url, setWeight 100', () => {
     expect(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080' })).toEqual([
       { setWeight: 50 },
-      { analysis: { templates: [{ templateName: 'veridor-gate' }], args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }] } },
+      {
+        analysis: {
+          templates: [{ templateName: 'veridor-gate' }],
+          args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }],
+        },
+      },
       { setWeight: 100 },
     ]);
   });
@@ -23,7 +28,11 @@ describe('veridorCanarySteps', () => {
   });
 
   it('refuses a URL that is not a Service URL and a weight that skips the gate', () => {
-    expect(() => veridorCanarySteps({ canaryUrl: 'invoices-api-canary' })).toThrow(/canaryUrl must be an http\(s\) URL/);
-    expect(() => veridorCanarySteps({ canaryUrl: 'http://a:1', canaryWeight: 100 })).toThrow(/canaryWeight must be an integer from 1 to 99/);
+    expect(() => veridorCanarySteps({ canaryUrl: 'invoices-api-canary' })).toThrow(
+      /canaryUrl must be an http\(s\) URL/,
+    );
+    expect(() => veridorCanarySteps({ canaryUrl: 'http://a:1', canaryWeight: 100 })).toThrow(
+      /canaryWeight must be an integer from 1 to 99/,
+    );
   });
 });

@@ -24,9 +24,18 @@ describe('glidepath-gitops/canary-steps in another project', () => {
   }, 60_000);
 
   it('imports in plain node through the exports map and gives what the source gives', () => {
-    writeFileSync(join(consumer, 'steps.mjs'), "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps';\nconsole.log(JSON.stringify(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 })));\n");
-    const output = execFileSync(process.execPath, ['steps.mjs'], { cwd: consumer, encoding: 'utf8', env: { PATH: process.env.PATH } });
-    expect(JSON.parse(output)).toEqual(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 }));
+    writeFileSync(
+      join(consumer, 'steps.mjs'),
+      "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps';\nconsole.log(JSON.stringify(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 })));\n",
+    );
+    const output = execFileSync(process.execPath, ['steps.mjs'], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    expect(JSON.parse(output)).toEqual(
+      veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 }),
+    );
   });
 
   it('type-checks a consumer against the .d.ts, which refuses a misspelt option', () => {
@@ -42,7 +51,18 @@ describe('glidepath-gitops/canary-steps in another project', () => {
       ].join('\n'),
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const args = ['--noEmit', '--strict', '--skipLibCheck', '--lib', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'consumer.ts'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--lib',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      'consumer.ts',
+    ];
     expect(execFileSync(process.execPath, [tsc, ...args], { cwd: consumer, encoding: 'utf8' })).toBe('');
   }, 60_000);
 });

@@ -13,7 +13,12 @@ describe('npm run steps', () => {
     expect(comment).toMatch(/^# spec\.strategy\.canary\.steps/);
     expect(parse(yaml.join('\n'))).toEqual([
       { setWeight: 50 },
-      { analysis: { templates: [{ templateName: 'veridor-gate' }], args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }] } },
+      {
+        analysis: {
+          templates: [{ templateName: 'veridor-gate' }],
+          args: [{ name: 'base-url', value: 'http://invoices-api-canary:8080' }],
+        },
+      },
       { setWeight: 100 },
     ]);
   });

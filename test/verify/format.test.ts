@@ -14,8 +14,12 @@ const report = (violations: number, warnings: number): VerifyReport => ({
 
 describe('verify report counts', () => {
   it('one violation and one warning are singular', () => {
-    expect(formatReport(report(1, 0), 'clusters/prod.yaml')[0]).toBe('cluster prod (clusters/prod.yaml): 3 objects, 9 checks, 1 violation');
-    expect(formatTotals([report(1, 1)])).toBe('verify: 1 cluster, 3 objects, 9 checks, 1 violation, 1 warning (fix them, then run glidepath verify again)');
+    expect(formatReport(report(1, 0), 'clusters/prod.yaml')[0]).toBe(
+      'cluster prod (clusters/prod.yaml): 3 objects, 9 checks, 1 violation',
+    );
+    expect(formatTotals([report(1, 1)])).toBe(
+      'verify: 1 cluster, 3 objects, 9 checks, 1 violation, 1 warning (fix them, then run glidepath verify again)',
+    );
   });
 
   it('other counts are plural', () => {

@@ -14,7 +14,11 @@ export function objectsFor(context: VerifyContext): RenderedObject[] {
 }
 
 /** A deep copy of the first rendered object of `kind`, changed by `plant`. */
-export function planted(objects: readonly RenderedObject[], kind: string, plant: (manifest: any) => void): RenderedObject {
+export function planted(
+  objects: readonly RenderedObject[],
+  kind: string,
+  plant: (manifest: any) => void,
+): RenderedObject {
   const original = objects.find((o) => o.manifest.kind === kind);
   if (!original) throw new Error(`no ${kind} rendered`);
   const manifest = structuredClone(original.manifest) as Manifest;

@@ -15,38 +15,104 @@ const HOLDERS = [
 
 /** One planted violation per control of the Pod Security Standards (baseline, then restricted). */
 const PLANTS: readonly [rule: string, field: RegExp, plant: (template: any) => void][] = [
-  ['host-process', /securityContext\.windowsOptions\.hostProcess/, (t) => (t.spec.securityContext.windowsOptions = { hostProcess: true })],
+  [
+    'host-process',
+    /securityContext\.windowsOptions\.hostProcess/,
+    (t) => (t.spec.securityContext.windowsOptions = { hostProcess: true }),
+  ],
   ['host-namespaces', /\.hostNetwork is true/, (t) => (t.spec.hostNetwork = true)],
   ['host-namespaces', /\.hostPID is true/, (t) => (t.spec.hostPID = true)],
   ['host-namespaces', /\.hostIPC is true/, (t) => (t.spec.hostIPC = true)],
-  ['privileged', /containers\[0\]\.securityContext\.privileged is true/, (t) => (t.spec.containers[0].securityContext.privileged = true)],
-  ['capabilities-baseline', /capabilities\.add has "SYS_ADMIN"/, (t) => (t.spec.containers[0].securityContext.capabilities.add = ['SYS_ADMIN'])],
+  [
+    'privileged',
+    /containers\[0\]\.securityContext\.privileged is true/,
+    (t) => (t.spec.containers[0].securityContext.privileged = true),
+  ],
+  [
+    'capabilities-baseline',
+    /capabilities\.add has "SYS_ADMIN"/,
+    (t) => (t.spec.containers[0].securityContext.capabilities.add = ['SYS_ADMIN']),
+  ],
   ['host-path-volumes', /hostPath volume/, (t) => t.spec.volumes.push({ name: 'host', hostPath: { path: '/' } })],
-  ['host-ports', /ports\[0\]\.hostPort is 8080/, (t) => (t.spec.containers[0].ports = [{ containerPort: 8080, hostPort: 8080 }])],
-  ['apparmor', /metadata\.annotations\["container\.apparmor\.security\.beta\.kubernetes\.io\/\w+"\] is "unconfined"/, (t) => {
-    t.metadata = { annotations: { [`container.apparmor.security.beta.kubernetes.io/${t.spec.containers[0].name}`]: 'unconfined' } };
-  }],
-  ['apparmor', /appArmorProfile\.type is "Unconfined"/, (t) => (t.spec.securityContext.appArmorProfile = { type: 'Unconfined' })],
+  [
+    'host-ports',
+    /ports\[0\]\.hostPort is 8080/,
+    (t) => (t.spec.containers[0].ports = [{ containerPort: 8080, hostPort: 8080 }]),
+  ],
+  [
+    'apparmor',
+    /metadata\.annotations\["container\.apparmor\.security\.beta\.kubernetes\.io\/\w+"\] is "unconfined"/,
+    (t) => {
+      t.metadata = {
+        annotations: { [`container.apparmor.security.beta.kubernetes.io/${t.spec.containers[0].name}`]: 'unconfined' },
+      };
+    },
+  ],
+  [
+    'apparmor',
+    /appArmorProfile\.type is "Unconfined"/,
+    (t) => (t.spec.securityContext.appArmorProfile = { type: 'Unconfined' }),
+  ],
   ['selinux', /seLinuxOptions\.type is "spc_t"/, (t) => (t.spec.securityContext.seLinuxOptions = { type: 'spc_t' })],
-  ['selinux', /seLinuxOptions\.user is set/, (t) => (t.spec.containers[0].securityContext.seLinuxOptions = { user: 'system_u' })],
+  [
+    'selinux',
+    /seLinuxOptions\.user is set/,
+    (t) => (t.spec.containers[0].securityContext.seLinuxOptions = { user: 'system_u' }),
+  ],
   ['proc-mount', /procMount is "Unmasked"/, (t) => (t.spec.containers[0].securityContext.procMount = 'Unmasked')],
-  ['seccomp-baseline', /seccompProfile\.type is "Unconfined"/, (t) => (t.spec.containers[0].securityContext.seccompProfile = { type: 'Unconfined' })],
-  ['sysctls', /"kernel\.msgmax" is not a safe sysctl/, (t) => (t.spec.securityContext.sysctls = [{ name: 'kernel.msgmax', value: '1' }])],
-  ['volume-types', /uses nfs/, (t) => t.spec.volumes.push({ name: 'share', nfs: { server: 'nfs.example', path: '/' } })],
-  ['allow-privilege-escalation', /allowPrivilegeEscalation is not set/, (t) => delete t.spec.containers[0].securityContext.allowPrivilegeEscalation],
-  ['allow-privilege-escalation', /allowPrivilegeEscalation is true/, (t) => (t.spec.containers[0].securityContext.allowPrivilegeEscalation = true)],
-  ['run-as-non-root', /runAsNonRoot is not set and the pod does not set it true/, (t) => {
-    delete t.spec.securityContext.runAsNonRoot;
-    delete t.spec.containers[0].securityContext.runAsNonRoot;
-  }],
+  [
+    'seccomp-baseline',
+    /seccompProfile\.type is "Unconfined"/,
+    (t) => (t.spec.containers[0].securityContext.seccompProfile = { type: 'Unconfined' }),
+  ],
+  [
+    'sysctls',
+    /"kernel\.msgmax" is not a safe sysctl/,
+    (t) => (t.spec.securityContext.sysctls = [{ name: 'kernel.msgmax', value: '1' }]),
+  ],
+  [
+    'volume-types',
+    /uses nfs/,
+    (t) => t.spec.volumes.push({ name: 'share', nfs: { server: 'nfs.example', path: '/' } }),
+  ],
+  [
+    'allow-privilege-escalation',
+    /allowPrivilegeEscalation is not set/,
+    (t) => delete t.spec.containers[0].securityContext.allowPrivilegeEscalation,
+  ],
+  [
+    'allow-privilege-escalation',
+    /allowPrivilegeEscalation is true/,
+    (t) => (t.spec.containers[0].securityContext.allowPrivilegeEscalation = true),
+  ],
+  [
+    'run-as-non-root',
+    /runAsNonRoot is not set and the pod does not set it true/,
+    (t) => {
+      delete t.spec.securityContext.runAsNonRoot;
+      delete t.spec.containers[0].securityContext.runAsNonRoot;
+    },
+  ],
   ['run-as-non-root', /runAsNonRoot is false/, (t) => (t.spec.containers[0].securityContext.runAsNonRoot = false)],
   ['run-as-user', /runAsUser is 0/, (t) => (t.spec.containers[0].securityContext.runAsUser = 0)],
-  ['seccomp-restricted', /seccompProfile\.type is not set on the container and the pod/, (t) => {
-    delete t.spec.securityContext.seccompProfile;
-    delete t.spec.containers[0].securityContext.seccompProfile;
-  }],
-  ['capabilities-restricted', /capabilities\.drop does not include ALL/, (t) => (t.spec.containers[0].securityContext.capabilities = { drop: ['NET_RAW'] })],
-  ['capabilities-restricted', /only NET_BIND_SERVICE may be added/, (t) => (t.spec.containers[0].securityContext.capabilities.add = ['CHOWN'])],
+  [
+    'seccomp-restricted',
+    /seccompProfile\.type is not set on the container and the pod/,
+    (t) => {
+      delete t.spec.securityContext.seccompProfile;
+      delete t.spec.containers[0].securityContext.seccompProfile;
+    },
+  ],
+  [
+    'capabilities-restricted',
+    /capabilities\.drop does not include ALL/,
+    (t) => (t.spec.containers[0].securityContext.capabilities = { drop: ['NET_RAW'] }),
+  ],
+  [
+    'capabilities-restricted',
+    /only NET_BIND_SERVICE may be added/,
+    (t) => (t.spec.containers[0].securityContext.capabilities.add = ['CHOWN']),
+  ],
 ];
 
 describe('pod security (restricted profile)', () => {
@@ -81,29 +147,47 @@ describe('pod security (restricted profile)', () => {
   it('finds pod templates in any kind, e.g. a hand-built Deployment and a bare Pod', () => {
     const container = { name: 'app', image: 'app:1' };
     const deployment = handBuilt({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop' },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'shop' },
       spec: { template: { spec: { containers: [container] } } },
     });
-    const pod = handBuilt({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'debug', namespace: 'shop' }, spec: { containers: [container] } });
+    const pod = handBuilt({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'debug', namespace: 'shop' },
+      spec: { containers: [container] },
+    });
     const { violations } = checkPodSecurity([deployment, pod]);
-    expect(violations).toContainEqual(expect.objectContaining({
-      object: 'Deployment/shop/web',
-      rule: 'pod-security/run-as-non-root',
-      message: expect.stringContaining('spec.template.spec.containers[0].securityContext.runAsNonRoot'),
-    }));
-    expect(violations).toContainEqual(expect.objectContaining({
-      object: 'Pod/shop/debug',
-      rule: 'pod-security/capabilities-restricted',
-      message: expect.stringContaining('spec.containers[0].securityContext.capabilities.drop does not include ALL'),
-    }));
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        object: 'Deployment/shop/web',
+        rule: 'pod-security/run-as-non-root',
+        message: expect.stringContaining('spec.template.spec.containers[0].securityContext.runAsNonRoot'),
+      }),
+    );
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        object: 'Pod/shop/debug',
+        rule: 'pod-security/capabilities-restricted',
+        message: expect.stringContaining('spec.containers[0].securityContext.capabilities.drop does not include ALL'),
+      }),
+    );
   });
 
   it('checks init containers too', () => {
     const bad = planted(objects, 'CronJob', (m) => {
       const spec = cronJobPod(m).spec;
-      spec.initContainers = [{ ...structuredClone(spec.containers[0]), name: 'init', securityContext: { privileged: true } }];
+      spec.initContainers = [
+        { ...structuredClone(spec.containers[0]), name: 'init', securityContext: { privileged: true } },
+      ];
     });
     const { violations } = checkPodSecurity([bad]);
-    expect(violations).toContainEqual(expect.objectContaining({ rule: 'pod-security/privileged', message: expect.stringContaining('initContainers[0]') }));
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        rule: 'pod-security/privileged',
+        message: expect.stringContaining('initContainers[0]'),
+      }),
+    );
   });
 });

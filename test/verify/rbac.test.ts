@@ -20,20 +20,34 @@ describe('rbac', () => {
   ])('refuses a wildcard in %s', (_field, message, plant) => {
     const bad = planted(objects, 'Role', (m) => plant(m.rules[0]));
     expect(checkRbac([bad], context).violations).toEqual([
-      expect.objectContaining({ object: 'Role/shop/glidepath-notified-prune', rule: 'rbac/no-wildcards', message: expect.stringMatching(message) }),
+      expect.objectContaining({
+        object: 'Role/shop/glidepath-notified-prune',
+        rule: 'rbac/no-wildcards',
+        message: expect.stringMatching(message),
+      }),
     ]);
   });
 
   it('refuses access to secrets', () => {
-    const bad = planted(objects, 'Role', (m) => m.rules.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }));
+    const bad = planted(objects, 'Role', (m) =>
+      m.rules.push({ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }),
+    );
     expect(checkRbac([bad], context).violations).toEqual([
-      expect.objectContaining({ object: 'Role/shop/glidepath-notified-prune', rule: 'rbac/no-secrets', message: 'rules[1] grants get on secrets' }),
+      expect.objectContaining({
+        object: 'Role/shop/glidepath-notified-prune',
+        rule: 'rbac/no-secrets',
+        message: 'rules[1] grants get on secrets',
+      }),
     ]);
   });
 
   it('refuses verbs that escalate, and bindings to built-in roles', () => {
     const escalate = planted(objects, 'Role', (m) => m.rules[0].verbs.push('bind'));
-    const admin = planted(objects, 'RoleBinding', (m) => (m.roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }));
+    const admin = planted(
+      objects,
+      'RoleBinding',
+      (m) => (m.roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }),
+    );
     expect(checkRbac([escalate, admin], context).violations.map((v) => [v.object, v.rule])).toEqual([
       ['Role/shop/glidepath-notified-prune', 'rbac/no-escalation'],
       ['RoleBinding/shop/glidepath-notified-prune', 'rbac/built-in-role'],
@@ -42,11 +56,17 @@ describe('rbac', () => {
 
   it('refuses cluster scope unless the cluster file asked for it', () => {
     const clusterRole = handBuilt({
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'glidepath-notified-prune' },
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'glidepath-notified-prune' },
       rules: [{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['get', 'list', 'patch'] }],
     });
     expect(checkRbac([clusterRole], context).violations).toEqual([
-      expect.objectContaining({ object: 'ClusterRole/glidepath-notified-prune', rule: 'rbac/cluster-scope', fix: expect.stringContaining('prune.clusterScope: true') }),
+      expect.objectContaining({
+        object: 'ClusterRole/glidepath-notified-prune',
+        rule: 'rbac/cluster-scope',
+        fix: expect.stringContaining('prune.clusterScope: true'),
+      }),
     ]);
     const asked = contextFor({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', clusterScope: true } as never });
     expect(checkRbac([clusterRole], asked).violations).toEqual([]);

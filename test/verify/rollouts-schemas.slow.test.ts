@@ -42,7 +42,11 @@ const SAMPLES: [RolloutsKind, Record<string, unknown>][] = [
 
 /** Every path to a value inside `value`, objects and lists included. */
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
-  const children = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : value !== null && typeof value === 'object' ? Object.entries(value) : [];
+  const children = Array.isArray(value)
+    ? value.map((v, i) => [i, v] as const)
+    : value !== null && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
   return [at, ...children.flatMap(([key, child]) => paths(child, [...at, key]))];
 }
 
@@ -56,7 +60,8 @@ function mutated(object: Record<string, unknown>, { path, change, value, name }:
   if (change === 'replace') parent[last] = value;
   else if (change === 'delete' && Array.isArray(parent)) parent.splice(Number(last), 1);
   else if (change === 'delete') delete parent[last];
-  else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last])) parent[last][name] = value;
+  else if (parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last]))
+    parent[last][name] = value;
   return copy;
 }
 

@@ -16,12 +16,18 @@ describe('schema', () => {
   });
 
   it('reports a wrong type in the analysis Job with its field path (Argo Rollouts schema)', () => {
-    const bad = planted(objects, 'AnalysisTemplate', (m) => (m.spec.metrics[0].provider.job.spec.backoffLimit = 'zero'));
+    const bad = planted(
+      objects,
+      'AnalysisTemplate',
+      (m) => (m.spec.metrics[0].provider.job.spec.backoffLimit = 'zero'),
+    );
     expect(checkSchema([bad]).violations).toEqual([
       expect.objectContaining({
         object: 'AnalysisTemplate/billing/veridor-gate',
         rule: 'schema/openapi',
-        message: expect.stringMatching(/^spec\.metrics\[0\]\.provider\.job\.spec\.backoffLimit: must be integer \(schema: @kubernetes-models\/argo-rollouts/),
+        message: expect.stringMatching(
+          /^spec\.metrics\[0\]\.provider\.job\.spec\.backoffLimit: must be integer \(schema: @kubernetes-models\/argo-rollouts/,
+        ),
       }),
     ]);
   });
@@ -32,23 +38,51 @@ describe('schema', () => {
       m.spec.jobTemplate.spec.template.spec.restartPolicy = 'Sometimes';
     });
     const messages = checkSchema([bad]).violations.map((v) => `${v.object} ${v.rule} ${v.message}`);
-    expect(messages).toContainEqual(expect.stringMatching(/^CronJob\/argo-rollouts\/glidepath-notified-prune schema\/openapi spec: must have required property schedule/));
-    expect(messages).toContainEqual(expect.stringMatching(/spec\.jobTemplate\.spec\.template\.spec\.restartPolicy: must be equal to one of the allowed values: "Always", "Never", "OnFailure"/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^CronJob\/argo-rollouts\/glidepath-notified-prune schema\/openapi spec: must have required property schedule/,
+      ),
+    );
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /spec\.jobTemplate\.spec\.template\.spec\.restartPolicy: must be equal to one of the allowed values: "Always", "Never", "OnFailure"/,
+      ),
+    );
   });
 
   it('refuses a kind it has no schema for, such as a removed apiVersion', () => {
-    const old = handBuilt({ apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'old', namespace: 'shop' }, spec: {} });
+    const old = handBuilt({
+      apiVersion: 'batch/v1beta1',
+      kind: 'CronJob',
+      metadata: { name: 'old', namespace: 'shop' },
+      spec: {},
+    });
     expect(checkSchema([old]).violations).toEqual([
-      expect.objectContaining({ object: 'CronJob/shop/old', rule: 'schema/known-kind', fix: expect.stringContaining('served apiVersion') }),
+      expect.objectContaining({
+        object: 'CronJob/shop/old',
+        rule: 'schema/known-kind',
+        fix: expect.stringContaining('served apiVersion'),
+      }),
     ]);
   });
 
   it('requires explicit names and namespaces, and valid labels', () => {
     const noNamespace = planted(objects, 'ServiceAccount', (m) => delete m.metadata.namespace);
     const badName = planted(objects, 'Role', (m) => (m.metadata.name = 'Glidepath_Prune'));
-    const badLabel = planted(objects, 'RoleBinding', (m) => (m.metadata.labels['app.kubernetes.io/part-of'] = 'glide path'));
-    const namespaced = handBuilt({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'x', namespace: 'shop' }, rules: [] });
-    const found = checkSchema([noNamespace, badName, badLabel, namespaced]).violations.filter((v) => v.rule === 'schema/metadata');
+    const badLabel = planted(
+      objects,
+      'RoleBinding',
+      (m) => (m.metadata.labels['app.kubernetes.io/part-of'] = 'glide path'),
+    );
+    const namespaced = handBuilt({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'x', namespace: 'shop' },
+      rules: [],
+    });
+    const found = checkSchema([noNamespace, badName, badLabel, namespaced]).violations.filter(
+      (v) => v.rule === 'schema/metadata',
+    );
     expect(found.map((v) => v.object)).toEqual([
       'ServiceAccount/glidepath-notified-prune',
       'Role/shop/Glidepath_Prune',

@@ -38,7 +38,12 @@ describe('secret-looking values', () => {
 
   it('finds a field named like a secret that holds a value, wherever it is', () => {
     expect(findSecretLikeValues({ argocd: { context: { apiToken: 'abc' } } })).toEqual([
-      { path: ['argocd', 'context', 'apiToken'], rawPath: ['argocd', 'context', 'apiToken'], reason: 'a field named "apiToken" holds a value', by: 'key-name' },
+      {
+        path: ['argocd', 'context', 'apiToken'],
+        rawPath: ['argocd', 'context', 'apiToken'],
+        reason: 'a field named "apiToken" holds a value',
+        by: 'key-name',
+      },
     ]);
     expect(findSecretLikeValues({ relay: { tokenSecretKey: 'glidepath-relay-token' } })).toEqual([]);
   });
@@ -50,15 +55,21 @@ describe('secrets in rendered output', () => {
   });
 
   it('reports a token-looking value without repeating it', () => {
-    const bad = planted(objects, 'CronJob', (m) => m.spec.jobTemplate.spec.template.spec.containers[0].args.push(`--token=${GITHUB_TOKEN}`));
+    const bad = planted(objects, 'CronJob', (m) =>
+      m.spec.jobTemplate.spec.template.spec.containers[0].args.push(`--token=${GITHUB_TOKEN}`),
+    );
     const [violation, ...rest] = checkSecrets([bad], context).violations;
     expect(rest).toEqual([]);
-    expect(violation).toEqual(expect.objectContaining({
-      object: 'CronJob/argo-rollouts/glidepath-notified-prune',
-      rule: 'secrets/no-secret-values',
-      message: expect.stringMatching(/^spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]\.args\[\d+\] looks like a GitHub token/),
-      fix: expect.stringContaining('glidepath-relay-token (relay.tokenSecretKey)'),
-    }));
+    expect(violation).toEqual(
+      expect.objectContaining({
+        object: 'CronJob/argo-rollouts/glidepath-notified-prune',
+        rule: 'secrets/no-secret-values',
+        message: expect.stringMatching(
+          /^spec\.jobTemplate\.spec\.template\.spec\.containers\[0\]\.args\[\d+\] looks like a GitHub token/,
+        ),
+        fix: expect.stringContaining('glidepath-relay-token (relay.tokenSecretKey)'),
+      }),
+    );
     expect(JSON.stringify(violation)).not.toContain(GITHUB_TOKEN);
   });
 
@@ -66,13 +77,28 @@ describe('secrets in rendered output', () => {
     const known = 'correct-horse-battery';
     const bad = planted(objects, 'AnalysisTemplate', (m) => (m.spec.args[1].value = `x-${known}`));
     const violations = checkSecrets([bad], { ...context, knownSecrets: [known] }).violations;
-    expect(violations).toEqual([expect.objectContaining({ object: 'AnalysisTemplate/billing/veridor-gate', rule: 'secrets/no-known-secrets', message: expect.stringContaining('spec.args[1].value') })]);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        object: 'AnalysisTemplate/billing/veridor-gate',
+        rule: 'secrets/no-known-secrets',
+        message: expect.stringContaining('spec.args[1].value'),
+      }),
+    ]);
     expect(JSON.stringify(violations)).not.toContain(known);
   });
 
   it('refuses a rendered Secret and a literal secret env var', () => {
-    const secret = handBuilt({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'relay', namespace: 'argo-rollouts' }, stringData: { x: 'y' } });
-    const env = planted(objects, 'CronJob', (m) => (m.spec.jobTemplate.spec.template.spec.containers[0].env = [{ name: 'RELAY_TOKEN', value: 'abc' }]));
+    const secret = handBuilt({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'relay', namespace: 'argo-rollouts' },
+      stringData: { x: 'y' },
+    });
+    const env = planted(
+      objects,
+      'CronJob',
+      (m) => (m.spec.jobTemplate.spec.template.spec.containers[0].env = [{ name: 'RELAY_TOKEN', value: 'abc' }]),
+    );
     expect(checkSecrets([secret, env], context).violations.map((v) => [v.object, v.rule])).toEqual([
       ['Secret/argo-rollouts/relay', 'secrets/no-secret-objects'],
       ['CronJob/argo-rollouts/glidepath-notified-prune', 'secrets/env-literals'],
@@ -82,12 +108,21 @@ describe('secrets in rendered output', () => {
   it('requires webhook Authorization headers to reference the Secret key', () => {
     const configMap = (value: string) =>
       handBuilt({
-        apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argo-rollouts-notification-configmap', namespace: 'argo-rollouts' },
-        data: { 'service.webhook.glidepath': `url: http://10.0.0.7:30880/outcome/test\nheaders:\n- name: Authorization\n  value: ${value}\n` },
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'argo-rollouts-notification-configmap', namespace: 'argo-rollouts' },
+        data: {
+          'service.webhook.glidepath': `url: http://10.0.0.7:30880/outcome/test\nheaders:\n- name: Authorization\n  value: ${value}\n`,
+        },
       });
     expect(checkSecrets([configMap('Bearer $glidepath-relay-token')], context).violations).toEqual([]);
     const wrongKey = checkSecrets([configMap('Bearer $relay-token')], context).violations;
-    expect(wrongKey).toEqual([expect.objectContaining({ rule: 'secrets/webhook-token-reference', message: expect.stringContaining('is "Bearer $relay-token", expected "Bearer $glidepath-relay-token"') })]);
+    expect(wrongKey).toEqual([
+      expect.objectContaining({
+        rule: 'secrets/webhook-token-reference',
+        message: expect.stringContaining('is "Bearer $relay-token", expected "Bearer $glidepath-relay-token"'),
+      }),
+    ]);
     const literal = checkSecrets([configMap('Bearer abcdefgh')], context).violations.map((v) => v.rule);
     expect(literal).toEqual(['secrets/no-secret-values', 'secrets/webhook-token-reference']);
   });
@@ -100,7 +135,11 @@ describe('a cluster file that carries a token', () => {
   it.each([
     ['relay.port', { ...file, relay: { ...file.relay, port: GITHUB_TOKEN as never } }, GITHUB_TOKEN],
     ['relay.token', { ...file, relay: { ...file.relay, token: GITHUB_TOKEN } }, GITHUB_TOKEN],
-    ['argocd.context.relayAuth', { ...file, argocd: { namespace: 'argocd', context: { relayAuth: 'Bearer s3cr3t-value' } } }, 's3cr3t-value'],
+    [
+      'argocd.context.relayAuth',
+      { ...file, argocd: { namespace: 'argocd', context: { relayAuth: 'Bearer s3cr3t-value' } } },
+      's3cr3t-value',
+    ],
     ['argocd.context.apiToken', { ...file, argocd: { namespace: 'argocd', context: { apiToken: 'plain' } } }, 'plain'],
     ['gitops.repo', { ...file, gitops: { repo: 'https://bot:hunter22@github.com/org/gitops.git' } }, 'hunter22'],
     ['veridor.failOn', { ...file, veridor: { ...file.veridor, failOn: RANDOM_TOKEN } }, RANDOM_TOKEN],

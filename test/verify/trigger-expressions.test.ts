@@ -19,12 +19,20 @@ describe('every trigger expression of a cluster', () => {
       'rollouts trigger.rollout-degraded[0].when',
       'rollouts trigger.rollout-degraded[0].oncePer',
     ]);
-    expect(expressions.find((e) => e.key === 'trigger.rollout-degraded' && e.field === 'when')?.text).toBe("rollout.status?.phase == 'Degraded'");
+    expect(expressions.find((e) => e.key === 'trigger.rollout-degraded' && e.field === 'when')?.text).toBe(
+      "rollout.status?.phase == 'Degraded'",
+    );
   });
 
   it('reads a helm-values ConfigMap through its chart, with the same expressions', () => {
-    const config = clusterConfig({ argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://a.test' }, retryFacts: true } });
-    const helm = { ...config, rollouts: { ...config.rollouts, delivery: 'helm-values' as const }, argocd: { ...config.argocd, delivery: 'helm-values' as const } };
+    const config = clusterConfig({
+      argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://a.test' }, retryFacts: true },
+    });
+    const helm = {
+      ...config,
+      rollouts: { ...config.rollouts, delivery: 'helm-values' as const },
+      argocd: { ...config.argocd, delivery: 'helm-values' as const },
+    };
     expect(clusterTriggerExpressions(helm)).toEqual(clusterTriggerExpressions(config));
     expect(clusterTriggerExpressions(config)).toHaveLength(6);
   });

@@ -23,7 +23,14 @@ export function engineBuilds(rows: readonly EngineRelease[] = ENGINE_RELEASES): 
     for (const version of row.notificationsEngine) {
       const name = `ne-${version}_${EXPR_SHORT[row.expr.module]}-v${row.expr.version}_sprig-v${row.sprig}`;
       const known = builds.get(name);
-      builds.set(name, { name, notificationsEngine: version, expr: row.expr, sprig: row.sprig, modfile: `modfiles/${name}.mod`, rows: [...(known?.rows ?? []), row] });
+      builds.set(name, {
+        name,
+        notificationsEngine: version,
+        expr: row.expr,
+        sprig: row.sprig,
+        modfile: `modfiles/${name}.mod`,
+        rows: [...(known?.rows ?? []), row],
+      });
     }
   }
   return [...builds.values()].sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -25,12 +25,15 @@ export function corpus(): CorpusCase[] {
     for (const engine of ENGINES) cases.push({ ref: `${engine === 'argo-cd' ? 'cd' : 'ro'}:${name}`, engine, data });
   }
   for (const [name, data] of generatedCases()) {
-    for (const engine of ENGINES) cases.push({ ref: `${engine === 'argo-cd' ? 'cd' : 'ro'}:gen:${name}`, engine, data });
+    for (const engine of ENGINES)
+      cases.push({ ref: `${engine === 'argo-cd' ? 'cd' : 'ro'}:gen:${name}`, engine, data });
   }
   return cases;
 }
 
-/** The union over engine versions of the service option types and the template fields (the newest version's type wins). */
+/**
+ * The union over engine versions of the service option types and the template fields (the newest version's type wins).
+ */
 function union(): { services: Map<string, GoType>; notification: Map<string, GoType>; templated: Set<string> } {
   const services = new Map<string, GoType>();
   const notification = new Map<string, GoType>();
@@ -39,7 +42,8 @@ function union(): { services: Map<string, GoType>; notification: Map<string, GoT
   const newestFirst = Object.entries(file.versions).sort(([a], [b]) => (a < b ? 1 : -1));
   for (const schema of newestFirst.map(([, id]) => file.schemas[id]!)) {
     for (const [type, options] of Object.entries(schema.services)) if (!services.has(type)) services.set(type, options);
-    for (const [field, type] of Object.entries(schema.notification.fields ?? {})) if (!notification.has(field)) notification.set(field, type);
+    for (const [field, type] of Object.entries(schema.notification.fields ?? {}))
+      if (!notification.has(field)) notification.set(field, type);
     schema.templated.forEach((path) => templated.add(path));
   }
   return { services, notification, templated };
@@ -66,10 +70,16 @@ function* generatedCases(): Generator<[string, Record<string, string>]> {
       const dotted = path.join('.');
       const isTemplated = templated.has(dotted);
       const broken = setAt({ [section]: validValue(type, section, section) }, path, '{{ .app.metadata.name ');
-      yield [`template/${dotted}/${isTemplated ? 'broken-template' : 'braces-in-plain-field'}`, { 'template.team': stringify(broken) }];
+      yield [
+        `template/${dotted}/${isTemplated ? 'broken-template' : 'braces-in-plain-field'}`,
+        { 'template.team': stringify(broken) },
+      ];
       const leafType = typeAt(type, path.slice(1));
       for (const [variant, wrong] of wrongValues(leafType, path.at(-1)!)) {
-        yield [`template/${dotted}/${variant}`, { 'template.team': stringify(setAt({ [section]: validValue(type, section, section) }, path, wrong)) }];
+        yield [
+          `template/${dotted}/${variant}`,
+          { 'template.team': stringify(setAt({ [section]: validValue(type, section, section) }, path, wrong)) },
+        ];
       }
     }
   }
@@ -97,7 +107,10 @@ function validValue(type: GoType, name: string, path: string): unknown {
       return { alpha: validValue(type.elem!, SECRET_NAMED.test(name) ? `${name}Key` : name, path) };
     case 'struct':
       return Object.fromEntries(
-        Object.entries(type.fields ?? {}).map(([field, fieldType]) => [field, field === 'privateKey' ? '$github-privateKey' : validValue(fieldType, field, `${path}-${field}`)]),
+        Object.entries(type.fields ?? {}).map(([field, fieldType]) => [
+          field,
+          field === 'privateKey' ? '$github-privateKey' : validValue(fieldType, field, `${path}-${field}`),
+        ]),
       );
     case 'custom':
       if (type.name === 'time.Time') return '2026-12-01T09:00:00Z';
@@ -111,30 +124,69 @@ function wrongValues(type: GoType, name: string): [string, unknown][] {
   const secret = SECRET_NAMED.test(name);
   switch (type.kind) {
     case 'string':
-      return secret ? [['list', ['a']]] : [['list', ['a']], ['map', { a: 'b' }], ['number', 5], ['bool', true]];
+      return secret
+        ? [['list', ['a']]]
+        : [
+            ['list', ['a']],
+            ['map', { a: 'b' }],
+            ['number', 5],
+            ['bool', true],
+          ];
     case 'bool':
-      return [['string', 'yes-please'], ['quoted-true', 'true'], ['number', 1], ['yaml11-yes', 'yes']];
+      return [
+        ['string', 'yes-please'],
+        ['quoted-true', 'true'],
+        ['number', 1],
+        ['yaml11-yes', 'yes'],
+      ];
     case 'int':
     case 'uint':
-      return [['string', '587'], ['float', 2.5], ['bool', false], ['negative', -1]];
+      return [
+        ['string', '587'],
+        ['float', 2.5],
+        ['bool', false],
+        ['negative', -1],
+      ];
     case 'float':
       return [['string', '1.5']];
     case 'list':
-      return [['string', 'a'], ['map', { a: 'b' }], ['wrong-item', [['nested']]]];
+      return [
+        ['string', 'a'],
+        ['map', { a: 'b' }],
+        ['wrong-item', [['nested']]],
+      ];
     case 'map':
-      return [['string', 'a'], ['list', ['a']], ['wrong-value', { a: ['nested'] }]];
+      return [
+        ['string', 'a'],
+        ['list', ['a']],
+        ['wrong-value', { a: ['nested'] }],
+      ];
     case 'struct':
-      return [['string', 'a'], ['list', ['a']]];
+      return [
+        ['string', 'a'],
+        ['list', ['a']],
+      ];
     case 'custom':
-      return [['number', 5], ['list', ['a']], ['not-a-time', 'yesterday']];
+      return [
+        ['number', 5],
+        ['list', ['a']],
+        ['not-a-time', 'yesterday'],
+      ];
     case 'any':
-      return [['list', ['a']], ['string', 'abc']];
+      return [
+        ['list', ['a']],
+        ['string', 'abc'],
+      ];
   }
   return [];
 }
 
 function leaves(type: GoType, path: string[]): string[][] {
-  if (type.kind === 'struct') return Object.entries(type.fields ?? {}).flatMap(([field, fieldType]) => [[...path, field], ...(fieldType.kind === 'struct' || fieldType.kind === 'map' ? leaves(fieldType, [...path, field]) : [])]);
+  if (type.kind === 'struct')
+    return Object.entries(type.fields ?? {}).flatMap(([field, fieldType]) => [
+      [...path, field],
+      ...(fieldType.kind === 'struct' || fieldType.kind === 'map' ? leaves(fieldType, [...path, field]) : []),
+    ]);
   if (type.kind === 'map' && type.elem!.kind === 'struct') return leaves(type.elem!, [...path, 'alpha']);
   return [];
 }

@@ -26,18 +26,28 @@ const BASE: ClusterFile = {
   gitops: { repo: 'https://github.com/example/gitops.git' },
 };
 
-export function glidepathVerdict(engine: Engine, data: Readonly<Record<string, string>>, release: string): GlidepathVerdict {
+export function glidepathVerdict(
+  engine: Engine,
+  data: Readonly<Record<string, string>>,
+  release: string,
+): GlidepathVerdict {
   const file: ClusterFile =
     engine === 'argo-rollouts'
       ? { ...BASE, rollouts: { controllerVersion: release, extraData: { ...data } } }
       : { ...BASE, argocd: { namespace: 'argocd-apps', version: release, extraData: { ...data } } };
   const parsed = clusterConfigSchema.safeParse(file);
   if (!parsed.success) {
-    return { ok: false, reasons: parsed.error.issues.map((issue) => `load: ${issue.path.join('.')}: ${issue.message}`), warnings: [] };
+    return {
+      ok: false,
+      reasons: parsed.error.issues.map((issue) => `load: ${issue.path.join('.')}: ${issue.message}`),
+      warnings: [],
+    };
   }
   const name = engine === 'argo-rollouts' ? ROLLOUTS_NOTIFICATION_CONFIGMAP : ARGOCD_NOTIFICATIONS_CONFIGMAP;
   const manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'judge' }, data: { ...data } };
-  const report = checkTeamNotifications([{ file: `${name}.k8s.yaml`, manifest: manifest as Manifest }], { config: parsed.data });
+  const report = checkTeamNotifications([{ file: `${name}.k8s.yaml`, manifest: manifest as Manifest }], {
+    config: parsed.data,
+  });
   return {
     ok: report.violations.length === 0,
     reasons: report.violations.map((v) => `verify ${v.rule}: ${v.message}`),

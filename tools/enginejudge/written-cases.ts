@@ -4,7 +4,9 @@ const trigger = (when: string, oncePer?: string) => ({
   'trigger.team': `- when: ${JSON.stringify(when)}\n${oncePer === undefined ? '' : `  oncePer: ${JSON.stringify(oncePer)}\n`}  send: [team]\n`,
   'template.team': 'message: hello\n',
 });
-const subscription = (selector: string) => ({ subscriptions: `- recipients: [slack:team]\n  triggers: [team]\n  selector: ${JSON.stringify(selector)}\n` });
+const subscription = (selector: string) => ({
+  subscriptions: `- recipients: [slack:team]\n  triggers: [team]\n  selector: ${JSON.stringify(selector)}\n`,
+});
 
 const EXPRESSIONS: Readonly<Record<string, string>> = {
   equals: 'rollout.status.phase == "Degraded"',
@@ -54,7 +56,7 @@ const SELECTORS: Readonly<Record<string, string>> = {
   notin: 'team notin (payments)',
   'in-empty': 'team in ()',
   'empty-value': 'team=',
-  'several': 'team=payments,tier!=web, env in (prod)',
+  several: 'team=payments,tier!=web, env in (prod)',
   'gt-int': 'replicas>1',
   'lt-int': 'replicas<10',
   'gt-word': 'replicas>many',
@@ -64,7 +66,7 @@ const SELECTORS: Readonly<Record<string, string>> = {
   'name-64': `${'k'.repeat(64)}=x`,
   'prefix-253': `${'p'.repeat(61)}.${'p'.repeat(61)}.${'p'.repeat(61)}.${'p'.repeat(61)}.ex/name=x`,
   'prefix-254': `${'p'.repeat(61)}.${'p'.repeat(61)}.${'p'.repeat(61)}.${'p'.repeat(61)}.exa/name=x`,
-  'prefixed': 'example.com/team=payments',
+  prefixed: 'example.com/team=payments',
   'two-slashes': 'a/b/c=x',
   'empty-prefix': '/team=x',
   'uppercase-prefix': 'Example.com/team=x',
@@ -84,8 +86,12 @@ const SELECTORS: Readonly<Record<string, string>> = {
 
 export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   ...Object.fromEntries(Object.entries(EXPRESSIONS).map(([name, when]) => [`expr/when/${name}`, trigger(when)])),
-  ...Object.fromEntries(Object.entries(EXPRESSIONS).map(([name, oncePer]) => [`expr/oncePer/${name}`, trigger('true', oncePer)])),
-  ...Object.fromEntries(Object.entries(SELECTORS).map(([name, selector]) => [`selector/${name}`, subscription(selector)])),
+  ...Object.fromEntries(
+    Object.entries(EXPRESSIONS).map(([name, oncePer]) => [`expr/oncePer/${name}`, trigger('true', oncePer)]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(SELECTORS).map(([name, selector]) => [`selector/${name}`, subscription(selector)]),
+  ),
   'trigger/when-bool': { 'trigger.team': '- when: true\n  send: [team]\n' },
   'trigger/when-number': { 'trigger.team': '- when: 5\n  send: [team]\n' },
   'trigger/when-missing': { 'trigger.team': '- send: [team]\n' },
@@ -104,9 +110,13 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   'template/message-list': { 'template.team': 'message: [a]\n' },
   'template/message-broken': { 'template.team': 'message: "{{ .rollout.metadata.name "\n' },
   'template/message-unknown-function': { 'template.team': 'message: "{{ nosuchfunction .x }}"\n' },
-  'template/message-sprig': { 'template.team': 'message: "{{ .rollout.metadata.name | lower | trunc 5 | quote }} {{ now | date \\"2006\\" }}"\n' },
+  'template/message-sprig': {
+    'template.team': 'message: "{{ .rollout.metadata.name | lower | trunc 5 | quote }} {{ now | date \\"2006\\" }}"\n',
+  },
   'template/message-dig': { 'template.team': 'message: "{{ dig \\"a\\" \\"b\\" \\"\\" .rollout }}"\n' },
-  'template/message-sprig-v3-only': { 'template.team': 'message: "{{ .rollout.metadata.name | mustToJson }} {{ list 1 2 | mustFirst }}"\n' },
+  'template/message-sprig-v3-only': {
+    'template.team': 'message: "{{ .rollout.metadata.name | mustToJson }} {{ list 1 2 | mustFirst }}"\n',
+  },
   'template/message-env-deleted': { 'template.team': 'message: "{{ env \\"HOME\\" }}"\n' },
   'template/message-if-unclosed': { 'template.team': 'message: "{{ if .x }}a"\n' },
   'template/not-a-map': { 'template.team': '- a\n' },
@@ -116,8 +126,12 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   'template/webhook-body-map': { 'template.team': 'webhook:\n  team:\n    body:\n      a: b\n' },
   'template/webhook-not-a-map': { 'template.team': 'webhook: [a]\n' },
   'template/no-name': { 'template.': 'message: hi\n' },
-  'service/webhook-headers-map': { 'service.webhook.team': 'url: https://a.test\nheaders:\n  Content-Type: application/json\n' },
-  'service/webhook-headers-list': { 'service.webhook.team': 'url: https://a.test\nheaders:\n- name: Content-Type\n  value: application/json\n' },
+  'service/webhook-headers-map': {
+    'service.webhook.team': 'url: https://a.test\nheaders:\n  Content-Type: application/json\n',
+  },
+  'service/webhook-headers-list': {
+    'service.webhook.team': 'url: https://a.test\nheaders:\n- name: Content-Type\n  value: application/json\n',
+  },
   'service/email-port-string': { 'service.email': 'host: smtp.test\nport: "587"\nfrom: a@b.test\n' },
   'service/email-port-number': { 'service.email': 'host: smtp.test\nport: 587\nfrom: a@b.test\n' },
   'service/slack-token-list': { 'service.slack': 'token: [$slack-token]\n' },
@@ -128,7 +142,9 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   'service/too-many-dots': { 'service.slack.a.b': 'token: $slack-token\n' },
   'service/no-type': { 'service.': 'token: $slack-token\n' },
   'service/github-no-key': { 'service.github': 'appID: 1\ninstallationID: 2\n' },
-  'service/github-string-ids': { 'service.github': 'appID: "12"\ninstallationID: "34"\nprivateKey: $github-privateKey\n' },
+  'service/github-string-ids': {
+    'service.github': 'appID: "12"\ninstallationID: "34"\nprivateKey: $github-privateKey\n',
+  },
   'service/github-word-id': { 'service.github': 'appID: twelve\ninstallationID: 34\nprivateKey: $github-privateKey\n' },
   'service/yaml-anchor': { 'service.webhook.team': 'url: &u https://a.test\nheaders:\n- name: X-Url\n  value: *u\n' },
   'service/bad-yaml': { 'service.webhook.team': 'url: [https://a.test\n' },
@@ -170,8 +186,11 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   'unknown-key/triggers-typo': { 'triggers.team': '- when: "true"\n' },
   'payments/rollouts': {
     'service.slack': 'token: $slack-token\nusername: rollouts-bot\n',
-    'template.rollout-degraded': 'message: |\n  Rollout {{ .rollout.metadata.name }} is {{ .rollout.status.phase | lower }}.\nslack:\n  attachments: |\n    [{"title": "{{ .rollout.metadata.name }}", "color": "#E96D76"}]\n',
-    'trigger.rollout-degraded': "- when: rollout.status?.phase == 'Degraded'\n  oncePer: rollout.status?.currentPodHash ?? ''\n  send: [rollout-degraded]\n",
-    subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-degraded]\n  selector: team=payments\n',
+    'template.rollout-degraded':
+      'message: |\n  Rollout {{ .rollout.metadata.name }} is {{ .rollout.status.phase | lower }}.\nslack:\n  attachments: |\n    [{"title": "{{ .rollout.metadata.name }}", "color": "#E96D76"}]\n',
+    'trigger.rollout-degraded':
+      "- when: rollout.status?.phase == 'Degraded'\n  oncePer: rollout.status?.currentPodHash ?? ''\n  send: [rollout-degraded]\n",
+    subscriptions:
+      '- recipients: [slack:payments-deploys]\n  triggers: [rollout-degraded]\n  selector: team=payments\n',
   },
 };

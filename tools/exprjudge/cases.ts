@@ -6,7 +6,13 @@
 import { parse, stringify } from 'yaml';
 import { loadClusters } from '../../src/config/loader';
 import type { ClusterConfig } from '../../src/config/schema';
-import { ENGINE_NAMES, missingFeatures, rowsFrom, type Engine, type EngineRelease } from '../../src/notifications/engine-versions';
+import {
+  ENGINE_NAMES,
+  missingFeatures,
+  rowsFrom,
+  type Engine,
+  type EngineRelease,
+} from '../../src/notifications/engine-versions';
 import { featuresOf, type ExprFeature } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
@@ -40,10 +46,19 @@ export function notificationConfigMaps(config: ClusterConfig, label = config.nam
   return renderedObjects(renderCluster(config)).flatMap(({ manifest }) => {
     const engine = CONFIGMAP_ENGINES[String(manifest.metadata?.name)];
     if (manifest.kind !== 'ConfigMap' || !engine) return [];
-    const data = Object.fromEntries(Object.entries((manifest.data ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]));
+    const data = Object.fromEntries(
+      Object.entries((manifest.data ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]),
+    );
     const releases = declaredReleases(config);
     const declared = engine === 'argo-rollouts' ? releases.rollouts : releases.argocd;
-    return [{ ref: `${label}: ${String(manifest.metadata?.namespace)}/${String(manifest.metadata?.name)}`, engine, data, declared }];
+    return [
+      {
+        ref: `${label}: ${String(manifest.metadata?.namespace)}/${String(manifest.metadata?.name)}`,
+        engine,
+        data,
+        declared,
+      },
+    ];
   });
 }
 
@@ -65,25 +80,38 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
  * Controls. The feature and retry controls declare no release, so each row must pass or fail exactly as the
  * feature table says; the shipped clusters on the oldest supported releases must pass on every supported row.
  */
-export function controlConfigMaps(shipped: readonly ClusterConfig[], oldest: Partial<Record<Engine, string>> = {}): JudgedConfigMap[] {
+export function controlConfigMaps(
+  shipped: readonly ClusterConfig[],
+  oldest: Partial<Record<Engine, string>> = {},
+): JudgedConfigMap[] {
   const roots: Readonly<Record<Engine, string>> = { 'argo-rollouts': 'rollout', 'argo-cd': 'app' };
   const features = (Object.keys(roots) as Engine[]).map((engine) => ({
     ref: `control: one feature per trigger (${ENGINE_NAMES[engine]})`,
     engine,
     data: Object.fromEntries(
-      Object.entries(FEATURE_CONTROLS).map(([name, text]) => [`trigger.control-${name}`, stringify([{ when: text(roots[engine]), send: ['none'] }])]),
+      Object.entries(FEATURE_CONTROLS).map(([name, text]) => [
+        `trigger.control-${name}`,
+        stringify([{ when: text(roots[engine]), send: ['none'] }]),
+      ]),
     ),
   }));
   // argocd.retryFacts needs a newer Argo CD: its trigger must fail on the releases below the one it declares.
   const retry = shipped.slice(0, 1).flatMap((config) =>
-    notificationConfigMaps({ ...config, argocd: { ...config.argocd, retryFacts: true } }, `control: ${config.name} with argocd.retryFacts`)
+    notificationConfigMaps(
+      { ...config, argocd: { ...config.argocd, retryFacts: true } },
+      `control: ${config.name} with argocd.retryFacts`,
+    )
       .filter((cm) => cm.engine === 'argo-cd')
       .map(({ declared: _declared, ...cm }) => cm),
   );
   // The dialect must compile on every supported release, not only from the one a shipped cluster declares.
   const onOldest = shipped.flatMap((config) =>
     notificationConfigMaps(
-      { ...config, rollouts: { ...config.rollouts, controllerVersion: oldest['argo-rollouts'] }, argocd: { ...config.argocd, version: oldest['argo-cd'] } },
+      {
+        ...config,
+        rollouts: { ...config.rollouts, controllerVersion: oldest['argo-rollouts'] },
+        argocd: { ...config.argocd, version: oldest['argo-cd'] },
+      },
       `control: ${config.name} on ${oldest['argo-rollouts'] ?? 'the oldest supported'} / ${oldest['argo-cd'] ?? 'the oldest supported'}`,
     ),
   );

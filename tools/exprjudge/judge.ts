@@ -42,13 +42,18 @@ function main(argv: readonly string[]): number {
   const builds = buildsOf(ENGINE_RELEASES);
   const missing = builds.filter((build) => !existsSync(join(JUDGE_DIR, build.modfile)));
   if (missing.length > 0 && !argv.includes('--update-modfiles')) {
-    console.error(`judge:expr: no modfile for ${missing.map((b) => b.name).join(', ')}; run npm run judge:expr -- --update-modfiles and commit ${relative(ROOT, JUDGE_DIR)}/modfiles/`);
+    console.error(
+      `judge:expr: no modfile for ${missing.map((b) => b.name).join(', ')}; run npm run judge:expr -- --update-modfiles and commit ${relative(ROOT, JUDGE_DIR)}/modfiles/`,
+    );
     return 2;
   }
   for (const build of missing) writeModfile(build);
 
   const clusters = shippedClusters(join(ROOT, 'clusters'));
-  const configMaps = [...clusters.flatMap((config) => notificationConfigMaps(config)), ...controlConfigMaps(clusters, declaredOverrides(argv))];
+  const configMaps = [
+    ...clusters.flatMap((config) => notificationConfigMaps(config)),
+    ...controlConfigMaps(clusters, declaredOverrides(argv)),
+  ];
   let passed = 0;
   let failed = 0;
   let built = 0;
@@ -59,8 +64,21 @@ function main(argv: readonly string[]): number {
     if (!existsSync(goToolBinary(JUDGE_DIR, '.', options))) built += 1;
     const binary = buildGoTool(JUDGE_DIR, '.', options);
     const rows = ENGINE_RELEASES.filter((row) => build.rows.includes(row));
-    const cases = rows.flatMap((row) => configMaps.filter((cm) => cm.engine === row.engine).map((cm) => ({ row, cm, ref: `${ENGINE_NAMES[row.engine]} ${row.from}+ | ${cm.ref}` })));
-    const answer = runJudge(binary, cases.map(({ cm, row, ref }) => ({ ref, engine: cm.engine, vars: row.vars, oncePerAlways: row.oncePerAlways, data: cm.data })));
+    const cases = rows.flatMap((row) =>
+      configMaps
+        .filter((cm) => cm.engine === row.engine)
+        .map((cm) => ({ row, cm, ref: `${ENGINE_NAMES[row.engine]} ${row.from}+ | ${cm.ref}` })),
+    );
+    const answer = runJudge(
+      binary,
+      cases.map(({ cm, row, ref }) => ({
+        ref,
+        engine: cm.engine,
+        vars: row.vars,
+        oncePerAlways: row.oncePerAlways,
+        data: cm.data,
+      })),
+    );
     const linkProblem = wrongLinkedVersions(build, answer.linked);
     let buildFailed = 0;
     for (const { row, cm, ref } of cases) {
@@ -87,11 +105,17 @@ function main(argv: readonly string[]): number {
       }
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ConfigMaps, ${seconds} s)`);
+    console.log(
+      `${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ConfigMaps, ${seconds} s)`,
+    );
   }
   if (argv.includes('--notes')) notes.forEach((note) => console.log(note));
-  console.log(`${notes.length} notes (oncePer errors where when is false, logged by releases that run oncePer anyway)${argv.includes('--notes') ? '' : '; --notes lists them'}`);
-  console.log(`${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ${goToolCache()}), ${configMaps.length} ConfigMaps`);
+  console.log(
+    `${notes.length} notes (oncePer errors where when is false, logged by releases that run oncePer anyway)${argv.includes('--notes') ? '' : '; --notes lists them'}`,
+  );
+  console.log(
+    `${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ${goToolCache()}), ${configMaps.length} ConfigMaps`,
+  );
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
@@ -103,14 +127,19 @@ function declaredOverrides(argv: readonly string[]): Partial<Record<Engine, stri
     if (arg !== '--declare') return;
     const [engine, release] = (argv[i + 1] ?? '').split('=');
     if ((engine !== 'argo-rollouts' && engine !== 'argo-cd') || !release || !RELEASE.test(release)) {
-      throw new ConfigError([`--declare: expected argo-rollouts=<release> or argo-cd=<release>, e.g. argo-rollouts=1.7.0, got ${JSON.stringify(argv[i + 1] ?? '')}`]);
+      throw new ConfigError([
+        `--declare: expected argo-rollouts=<release> or argo-cd=<release>, e.g. argo-rollouts=1.7.0, got ${JSON.stringify(argv[i + 1] ?? '')}`,
+      ]);
     }
     overrides[engine] = release;
   });
   return overrides;
 }
 
-function runJudge(binary: string, configMaps: readonly object[]): { linked: Record<string, string>; results: JudgeResult[] } {
+function runJudge(
+  binary: string,
+  configMaps: readonly object[],
+): { linked: Record<string, string>; results: JudgeResult[] } {
   const input = JSON.stringify({ configMaps, objects: ODD_OBJECTS });
   const result = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.error) throw result.error;
@@ -130,7 +159,17 @@ function wrongLinkedVersions(build: JudgeBuild, linked: Record<string, string>):
 function writeModfile(build: JudgeBuild): void {
   const modfile = join(JUDGE_DIR, build.modfile);
   writeFileSync(modfile, 'module glidepath-gitops/tools/exprjudge\n\ngo 1.22\n');
-  runGo(['get', `-modfile=${modfile}`, `${build.module}@v${build.version}`, `github.com/Masterminds/sprig/v3@v${build.sprig}`, SIGS_YAML], JUDGE_DIR, `resolve ${build.name}`);
+  runGo(
+    [
+      'get',
+      `-modfile=${modfile}`,
+      `${build.module}@v${build.version}`,
+      `github.com/Masterminds/sprig/v3@v${build.sprig}`,
+      SIGS_YAML,
+    ],
+    JUDGE_DIR,
+    `resolve ${build.name}`,
+  );
   console.log(`wrote ${relative(ROOT, modfile)} and its .sum`);
 }
 

@@ -8,10 +8,9 @@
  *   at load exactly when it does not;
  * - with the chart's switch off (`notifications.configmap.create` / `notifications.cm.create: false`): the chart
  *   must render no notifications ConfigMap exactly where glidepath's advice says that switch is enough.
- *
- * Where the chart carries the values, src/notifications/model/helm-charts.ts (what verify reads) must render the same
- * data as Helm. The measured rows must equal src/config/chart-versions.ts. Ends with `judge:helm: N passed, M failed` (exit 1 on
- * any failure, 2 when Helm cannot be built or the charts are missing). `--ranges` prints the measured table.
+ *Where the chart carries the values, src/notifications/model/helm-charts.ts (what verify reads) must render the same
+ * data as Helm. The measured rows must equal src/config/chart-versions.ts. Ends with `judge:helm: N passed, M failed`
+ * (exit 1 on any failure, 2 when Helm cannot be built or the charts are missing). `--ranges` prints the measured table.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -19,9 +18,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadClusterFile } from '../../src/config/loader';
 import type { ClusterConfig } from '../../src/config/schema';
-import { chartCannotCarry, chartVersionHas, compareChartVersions, MEASURED_CHART_VERSIONS, type ChartName } from '../../src/config/chart-versions';
-import { clusterNotificationConfigMaps, type ClusterNotificationsConfigMap } from '../../src/notifications/cluster/cluster-notifications';
-import { CHART_CONFIGMAP_SETTING, CHART_OF, notificationsValues, notificationsValuesFile } from '../../src/notifications/helm/chart-values';
+import {
+  chartCannotCarry,
+  chartVersionHas,
+  compareChartVersions,
+  MEASURED_CHART_VERSIONS,
+  type ChartName,
+} from '../../src/config/chart-versions';
+import {
+  clusterNotificationConfigMaps,
+  type ClusterNotificationsConfigMap,
+} from '../../src/notifications/cluster/cluster-notifications';
+import {
+  CHART_CONFIGMAP_SETTING,
+  CHART_OF,
+  notificationsValues,
+  notificationsValuesFile,
+} from '../../src/notifications/helm/chart-values';
 import { chartNotificationsData } from '../../src/notifications/model/helm-charts';
 import { fileWithConfigMap } from '../../src/render/rendered-file';
 import { renderCluster } from '../../src/render/render-cluster';
@@ -56,7 +69,10 @@ interface Case {
 class SetupError extends Error {}
 
 function chartDirs(): ChartDir[] {
-  if (!existsSync(CHARTS)) throw new SetupError(`judge:helm: no charts at ${CHARTS} (the argo-helm charts are read from ../shared/charts/argo-helm/)`);
+  if (!existsSync(CHARTS))
+    throw new SetupError(
+      `judge:helm: no charts at ${CHARTS} (the argo-helm charts are read from ../shared/charts/argo-helm/)`,
+    );
   return readdirSync(CHARTS, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .flatMap((entry) => {
@@ -69,7 +85,9 @@ function chartDirs(): ChartDir[] {
 function clusters(): { file: string; config: ClusterConfig }[] {
   const files = [
     ...readdirSync(join(ROOT, 'clusters')).map((name) => join('clusters', name)),
-    ...readdirSync(join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).map((name) => join('test', 'fixtures', name)),
+    ...readdirSync(join(ROOT, 'test', 'fixtures'), { recursive: true, encoding: 'utf8' }).map((name) =>
+      join('test', 'fixtures', name),
+    ),
   ].filter((file) => /\.ya?ml$/.test(file));
   return files.flatMap((file) => {
     const loaded = loadClusterFile(join(ROOT, file));
@@ -78,7 +96,12 @@ function clusters(): { file: string; config: ClusterConfig }[] {
 }
 
 /** The cluster with both ConfigMaps in `delivery`, and the engine of `chart` in `namespace`. */
-function variant(config: ClusterConfig, chart: ChartName, namespace: string, delivery: 'configmap' | 'helm-values'): ClusterConfig {
+function variant(
+  config: ClusterConfig,
+  chart: ChartName,
+  namespace: string,
+  delivery: 'configmap' | 'helm-values',
+): ClusterConfig {
   const engine = chart === 'argo-cd' ? 'argocd' : 'rollouts';
   return {
     ...config,
@@ -113,7 +136,12 @@ function cases(): Case[] {
         const valuesConfigMap = configMapOf(values, chart.chart);
         // What verify reads: src/notifications/model/helm-charts.ts, the model of the chart's template.
         const model = chartNotificationsData(chart.chart, namespace, [notificationsValues(valuesConfigMap)]);
-        all.push({ chart, label, kind: 'carries', request: { ...base, values: [notificationsValuesFile(valuesConfigMap)], expected, model } });
+        all.push({
+          chart,
+          label,
+          kind: 'carries',
+          request: { ...base, values: [notificationsValuesFile(valuesConfigMap)], expected, model },
+        });
         all.push({ chart, label, kind: 'switchesOff', request: { ...base, values: [switchOffValues(chart.chart)] } });
       }
     }
@@ -123,7 +151,11 @@ function cases(): Case[] {
 
 function askHelm(requests: readonly object[]): HelmVerdict[] {
   const binary = buildGoTool(JUDGE_DIR, '.');
-  const result = spawnSync(binary, [], { input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(binary, [], {
+    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new SetupError(`helmjudge exited with ${result.status}: ${result.stderr}`);
   return result.stdout
@@ -135,7 +167,10 @@ function askHelm(requests: readonly object[]): HelmVerdict[] {
 function outcome(kind: Case['kind'], verdict: HelmVerdict): { holds: boolean; why: string } {
   if (verdict.error !== undefined) return { holds: false, why: `Helm failed: ${verdict.error}` };
   if (kind === 'switchesOff')
-    return { holds: !verdict.rendered, why: verdict.rendered ? 'still renders its notifications ConfigMap' : 'renders no notifications ConfigMap' };
+    return {
+      holds: !verdict.rendered,
+      why: verdict.rendered ? 'still renders its notifications ConfigMap' : 'renders no notifications ConfigMap',
+    };
   if (!verdict.rendered) return { holds: false, why: 'renders no notifications ConfigMap' };
   if (verdict.invalid !== undefined) return { holds: false, why: `renders an invalid ConfigMap: ${verdict.invalid}` };
   if (verdict.differences?.length) return { holds: false, why: verdict.differences.join('; ') };
@@ -147,7 +182,10 @@ function main(argv: readonly string[]): number {
   const verdicts = askHelm(all.map((c) => c.request));
   let passed = 0;
   let failed = 0;
-  const measured = new Map<string, { chart: ChartName; version: string; carries: boolean; switchesOff: boolean; why: Set<string> }>();
+  const measured = new Map<
+    string,
+    { chart: ChartName; version: string; carries: boolean; switchesOff: boolean; why: Set<string> }
+  >();
   let modelChecks = 0;
   all.forEach((c, i) => {
     const { holds, why } = outcome(c.kind, verdicts[i]!);
@@ -162,13 +200,21 @@ function main(argv: readonly string[]): number {
       }
     }
     const key = `${c.chart.chart}@${c.chart.version}`;
-    const row = measured.get(key) ?? { chart: c.chart.chart, version: c.chart.version, carries: true, switchesOff: true, why: new Set<string>() };
+    const row = measured.get(key) ?? {
+      chart: c.chart.chart,
+      version: c.chart.version,
+      carries: true,
+      switchesOff: true,
+      why: new Set<string>(),
+    };
     row[c.kind] &&= holds;
     if (!holds) row.why.add(`${c.kind === 'carries' ? 'with the values file' : 'switched off'}: ${why}`);
     measured.set(key, row);
     // glidepath's own verdict for this version, from the table and its version order.
     const ours =
-      c.kind === 'carries' ? chartCannotCarry(c.chart.chart, c.chart.version) === undefined : chartVersionHas(c.chart.chart, c.chart.version, 'switchesOff');
+      c.kind === 'carries'
+        ? chartCannotCarry(c.chart.chart, c.chart.version) === undefined
+        : chartVersionHas(c.chart.chart, c.chart.version, 'switchesOff');
     if (ours === holds) passed += 1;
     else {
       failed += 1;
@@ -188,7 +234,9 @@ function main(argv: readonly string[]): number {
     for (const row of MEASURED_CHART_VERSIONS[chart]) {
       if (!measured.has(`${chart}@${row.version}`)) {
         failed += 1;
-        console.log(`DISAGREE src/config/chart-versions.ts ${chart} ${row.version}: no such chart in ${CHARTS} to measure`);
+        console.log(
+          `DISAGREE src/config/chart-versions.ts ${chart} ${row.version}: no such chart in ${CHARTS} to measure`,
+        );
       }
     }
   }
@@ -197,7 +245,10 @@ function main(argv: readonly string[]): number {
     `judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ${all.length} Helm renders; the chart model checked on ${modelChecks}`,
   );
   for (const row of measured.values()) {
-    const detail = argv.includes('--ranges') || !row.carries || !row.switchesOff ? [...row.why].map((w) => `\n    ${w}`).join('') : '';
+    const detail =
+      argv.includes('--ranges') || !row.carries || !row.switchesOff
+        ? [...row.why].map((w) => `\n    ${w}`).join('')
+        : '';
     console.log(
       `  ${row.chart} ${row.version}: helm-values ${row.carries ? 'carries' : 'cannot carry'} glidepath's keys; ${CHART_CONFIGMAP_SETTING[row.chart]}: false ${row.switchesOff ? 'works' : 'is ignored'}${detail}`,
     );

@@ -1,7 +1,6 @@
-/**
- * The Glidepath sync-failure fact of an Argo CD Application: what the tenant Argo CD instance's notifications
- * controller sends to the relay, and when. This file holds the product decisions (from the failed-sync scenario of the Phase 0 findings);
- * the builders it uses know nothing about Glidepath.
+/**The Glidepath sync-failure fact of an Argo CD Application: what the tenant Argo CD instance's notifications
+ * controller sends to the relay, and when. This file holds the product decisions (from the failed-sync scenario of the
+ * Phase 0 findings); the builders it uses know nothing about Glidepath.
  *
  * When:
  * - A sync operation ended in `Failed` or `Error`: the catalog's `on-sync-failed` condition, with `?.` on `status`
@@ -23,7 +22,22 @@
  */
 import { constant, field, firstOf, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
-import { and, array, coalesce, concat, eq, int, isIn, ne, nil, path, safePath, str, toStr, type Expr } from '../expr/ast';
+import {
+  and,
+  array,
+  coalesce,
+  concat,
+  eq,
+  int,
+  isIn,
+  ne,
+  nil,
+  path,
+  safePath,
+  str,
+  toStr,
+  type Expr,
+} from '../expr/ast';
 import { featuresOf, type ExprFeature } from '../expr/features';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
@@ -77,10 +91,17 @@ export const SYNC_FAILED: Expr = and(HAS_OPERATION, isIn(at(APP_FIELDS.phase), a
 export const ONCE_PER_OPERATION: Expr = safePath(ROOT, ...APP_FIELDS.finishedAt);
 
 /** A retry is pending: the phase stays Running and `retryCount` (absent until the first retry) counts the failures. */
-export const SYNC_RETRYING: Expr = and(HAS_OPERATION, eq(at(APP_FIELDS.phase), str('Running')), ne(coalesce(at(APP_FIELDS.retryCount), int(0)), int(0)));
+export const SYNC_RETRYING: Expr = and(
+  HAS_OPERATION,
+  eq(at(APP_FIELDS.phase), str('Running')),
+  ne(coalesce(at(APP_FIELDS.retryCount), int(0)), int(0)),
+);
 
 /** One fact per failed attempt of one operation. */
-export const ONCE_PER_ATTEMPT: Expr = concat([toStr(safePath(ROOT, ...APP_FIELDS.startedAt)), toStr(safePath(ROOT, ...APP_FIELDS.retryCount))], '/');
+export const ONCE_PER_ATTEMPT: Expr = concat(
+  [toStr(safePath(ROOT, ...APP_FIELDS.startedAt)), toStr(safePath(ROOT, ...APP_FIELDS.retryCount))],
+  '/',
+);
 
 /** The expr features the Argo CD triggers use, which the instance's release must have. */
 export function argocdExprFeatures(retryFacts: boolean): ExprFeature[] {
@@ -97,7 +118,11 @@ export function syncFactBody(cluster: string, kind: string): JsonBody {
       source: constant(FACT_SOURCE),
       kind: constant(kind),
       cluster: constant(cluster),
-      application: object({ namespace: field(APP_FIELDS.namespace), name: field(APP_FIELDS.name), uid: field(APP_FIELDS.uid) }),
+      application: object({
+        namespace: field(APP_FIELDS.namespace),
+        name: field(APP_FIELDS.name),
+        uid: field(APP_FIELDS.uid),
+      }),
       project: field(APP_FIELDS.project),
       destination: object({
         server: field(APP_FIELDS.destinationServer),
@@ -123,11 +148,14 @@ export type ArgocdNotificationsInput = Pick<ClusterConfig, 'name' | 'relay' | 'a
 
 /** The whole `argocd-notifications-cm` of the tenant instance: our keys plus the cluster file's `context`. */
 export function argocdNotifications(config: ArgocdNotificationsInput): NotificationsConfig {
-  const request = (kind: string) => ({ webhook: { [RELAY_SERVICE]: { method: 'POST' as const, body: syncFactBody(config.name, kind) } } });
+  const request = (kind: string) => ({
+    webhook: { [RELAY_SERVICE]: { method: 'POST' as const, body: syncFactBody(config.name, kind) } },
+  });
   const selector = { matchLabels: { [RELEASE_TRACKED_LABEL]: 'true' } };
   const services = { [RELAY_SERVICE]: relayWebhookService(config.relay) };
   const failed = {
-    description: 'Glidepath fact: a sync operation ended Failed or Error (after its last automated retry), once per operation',
+    description:
+      'Glidepath fact: a sync operation ended Failed or Error (after its last automated retry), once per operation',
     when: SYNC_FAILED,
     oncePer: ONCE_PER_OPERATION,
     send: [SYNC_FAILED_TEMPLATE],
@@ -148,7 +176,8 @@ export function argocdNotifications(config: ArgocdNotificationsInput): Notificat
       [SYNC_FAILED_TRIGGER]: [failed],
       [SYNC_RETRY_TRIGGER]: [
         {
-          description: 'Glidepath fact (opt-in, untested on a live cluster): a sync attempt failed and an automated retry is pending, once per attempt',
+          description:
+            'Glidepath fact (opt-in, untested on a live cluster): a sync attempt failed and an automated retry is pending, once per attempt',
           when: SYNC_RETRYING,
           oncePer: ONCE_PER_ATTEMPT,
           send: [SYNC_RETRY_TEMPLATE],

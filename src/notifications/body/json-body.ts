@@ -24,9 +24,17 @@ export type BodyValue =
 
 export const constant = (value: JsonConstant): BodyValue => ({ kind: 'constant', value });
 export const field = (path: FieldPath, fallback: JsonScalar = null): BodyValue => ({ kind: 'field', path, fallback });
-export const each = (path: FieldPath, item: Readonly<Record<string, FieldPath>>): BodyValue => ({ kind: 'each', path, item });
+export const each = (path: FieldPath, item: Readonly<Record<string, FieldPath>>): BodyValue => ({
+  kind: 'each',
+  path,
+  item,
+});
 export const object = (fields: Readonly<Record<string, BodyValue>>): BodyValue => ({ kind: 'object', fields });
-export const firstOf = (paths: readonly [FieldPath, ...FieldPath[]], fallback: JsonScalar = null): BodyValue => ({ kind: 'firstOf', paths, fallback });
+export const firstOf = (paths: readonly [FieldPath, ...FieldPath[]], fallback: JsonScalar = null): BodyValue => ({
+  kind: 'firstOf',
+  paths,
+  fallback,
+});
 
 /** A webhook body: the root variable of the engine's template data, and the JSON object sent. */
 export interface JsonBody {
@@ -39,8 +47,11 @@ export class BodyTemplateError extends Error {}
 
 /** The Go template text of the body, one top-level field per line. */
 export function renderBodyTemplate(body: JsonBody): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(body.root)) throw new BodyTemplateError(`${JSON.stringify(body.root)} is not a template field name`);
-  const lines = Object.entries(body.fields).map(([name, value]) => `  ${jsonText(name)}: ${renderValue(value, `.${body.root}`)}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(body.root))
+    throw new BodyTemplateError(`${JSON.stringify(body.root)} is not a template field name`);
+  const lines = Object.entries(body.fields).map(
+    ([name, value]) => `  ${jsonText(name)}: ${renderValue(value, `.${body.root}`)}`,
+  );
   return `{\n${lines.join(',\n')}\n}\n`;
 }
 
@@ -52,7 +63,10 @@ function renderValue(value: BodyValue, dict: string): string {
       return `{{ toJson (${dig(value.path, goLiteral(value.fallback), dict)}) }}`;
     case 'firstOf': {
       // Nested digs: each later path is the default of the one before it, so the first present path wins.
-      const lookup = value.paths.reduceRight((fallback, path) => `(${dig(path, fallback, dict)})`, goLiteral(value.fallback));
+      const lookup = value.paths.reduceRight(
+        (fallback, path) => `(${dig(path, fallback, dict)})`,
+        goLiteral(value.fallback),
+      );
       return `{{ toJson ${lookup} }}`;
     }
     case 'object':
@@ -80,6 +94,7 @@ function goLiteral(value: JsonScalar): string {
 /** JSON text for a constant, refusing `{{`, which the template engine would read as an action. */
 function jsonText(value: JsonConstant): string {
   const text = JSON.stringify(value);
-  if (text.includes('{{')) throw new BodyTemplateError(`constant ${text} holds "{{", which Go templates read as an action`);
+  if (text.includes('{{'))
+    throw new BodyTemplateError(`constant ${text} holds "{{", which Go templates read as an action`);
   return text;
 }

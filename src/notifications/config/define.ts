@@ -3,7 +3,13 @@ import { stringifyForGo } from '../../go-yaml';
 import { renderBodyTemplate } from '../body/json-body';
 import { printExpr } from '../expr/print';
 import { Memo } from '../../memo';
-import type { LabelSelector, NotificationsSpec, NotificationService, NotificationTemplate, TriggerCondition } from './types';
+import type {
+  LabelSelector,
+  NotificationsSpec,
+  NotificationService,
+  NotificationTemplate,
+  TriggerCondition,
+} from './types';
 
 export class NotificationsConfigError extends Error {
   constructor(message: string) {
@@ -27,8 +33,10 @@ export function defineNotifications<Service extends string, Template extends str
 ): NotificationsConfig {
   check(spec);
   const data: Record<string, string> = {};
-  for (const [name, service] of entries<NotificationService>(spec.services)) data[`service.${service.type}.${name}`] = yaml(serviceData(service));
-  for (const [name, template] of entries<NotificationTemplate<string>>(spec.templates)) data[`template.${name}`] = yaml(templateData(template));
+  for (const [name, service] of entries<NotificationService>(spec.services))
+    data[`service.${service.type}.${name}`] = yaml(serviceData(service));
+  for (const [name, template] of entries<NotificationTemplate<string>>(spec.templates))
+    data[`template.${name}`] = yaml(templateData(template));
   for (const [name, conditions] of entries<readonly TriggerCondition<string>[]>(spec.triggers)) {
     data[`trigger.${name}`] = yaml(conditions.map(conditionData));
   }
@@ -48,36 +56,54 @@ function check(spec: NotificationsSpec<string, string, string>): void {
   const templates = new Set(Object.keys(spec.templates));
   const triggers = new Set(Object.keys(spec.triggers));
   const problems: string[] = [];
-  for (const [kind, names] of [['service', services], ['template', templates], ['trigger', triggers]] as const) {
-    for (const name of names) if (!NAME.test(name)) problems.push(`${kind} ${JSON.stringify(name)}: not a valid name (letters, digits, ".", "_", "-")`);
+  for (const [kind, names] of [
+    ['service', services],
+    ['template', templates],
+    ['trigger', triggers],
+  ] as const) {
+    for (const name of names)
+      if (!NAME.test(name))
+        problems.push(`${kind} ${JSON.stringify(name)}: not a valid name (letters, digits, ".", "_", "-")`);
   }
   for (const name of triggers) {
     if (name.startsWith(EVENT_TRIGGER_PREFIX)) {
-      problems.push(`trigger ${name}: names starting with "on-" collide with Argo Rollouts' event triggers; drop the prefix`);
+      problems.push(
+        `trigger ${name}: names starting with "on-" collide with Argo Rollouts' event triggers; drop the prefix`,
+      );
     }
   }
   for (const [name, template] of entries<NotificationTemplate<string>>(spec.templates)) {
     for (const service of Object.keys(template.webhook)) {
-      if (!services.has(service)) problems.push(`template ${name}: webhook.${service} names no service (services: ${[...services].join(', ')})`);
+      if (!services.has(service))
+        problems.push(`template ${name}: webhook.${service} names no service (services: ${[...services].join(', ')})`);
     }
   }
   for (const [name, conditions] of entries<readonly TriggerCondition<string>[]>(spec.triggers)) {
     conditions.forEach((condition, i) => {
       for (const template of condition.send) {
-        if (!templates.has(template)) problems.push(`trigger ${name}[${i}]: sends ${template}, which is not a template (templates: ${[...templates].join(', ')})`);
+        if (!templates.has(template))
+          problems.push(
+            `trigger ${name}[${i}]: sends ${template}, which is not a template (templates: ${[...templates].join(', ')})`,
+          );
       }
     });
   }
   spec.subscriptions.forEach((subscription, i) => {
     for (const trigger of subscription.triggers) {
-      if (!triggers.has(trigger)) problems.push(`subscriptions[${i}]: trigger ${trigger} is not defined (triggers: ${[...triggers].join(', ')})`);
+      if (!triggers.has(trigger))
+        problems.push(`subscriptions[${i}]: trigger ${trigger} is not defined (triggers: ${[...triggers].join(', ')})`);
     }
     for (const recipient of subscription.recipients) {
-      if (!services.has(recipient)) problems.push(`subscriptions[${i}]: recipient ${recipient} is not a service (services: ${[...services].join(', ')})`);
+      if (!services.has(recipient))
+        problems.push(
+          `subscriptions[${i}]: recipient ${recipient} is not a service (services: ${[...services].join(', ')})`,
+        );
     }
-    if (Object.keys(subscription.selector.matchLabels).length === 0) problems.push(`subscriptions[${i}]: an empty selector would select every object`);
+    if (Object.keys(subscription.selector.matchLabels).length === 0)
+      problems.push(`subscriptions[${i}]: an empty selector would select every object`);
   });
-  if (problems.length > 0) throw new NotificationsConfigError(`invalid notifications config:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0)
+    throw new NotificationsConfigError(`invalid notifications config:\n  ${problems.join('\n  ')}`);
 }
 
 function serviceData(service: NotificationService): unknown {
@@ -89,7 +115,16 @@ function templateData(template: NotificationTemplate<string>): unknown {
     Object.entries(template.webhook).flatMap(([service, request]) =>
       request === undefined
         ? []
-        : [[service, { method: request.method, ...(request.path === undefined ? {} : { path: request.path }), body: renderBodyTemplate(request.body) }]],
+        : [
+            [
+              service,
+              {
+                method: request.method,
+                ...(request.path === undefined ? {} : { path: request.path }),
+                body: renderBodyTemplate(request.body),
+              },
+            ],
+          ],
     ),
   );
   return { webhook };

@@ -8,11 +8,16 @@ import { NotificationsConfigError, yaml, type NotificationsConfig } from './defi
 const SUBSCRIPTIONS = 'subscriptions';
 
 /** Glidepath's data with the team's keys added; a key glidepath renders itself is refused. */
-export function withExtraData(config: NotificationsConfig, extraData: Readonly<Record<string, string>>): NotificationsConfig {
+export function withExtraData(
+  config: NotificationsConfig,
+  extraData: Readonly<Record<string, string>>,
+): NotificationsConfig {
   const data: Record<string, string> = { ...config.data };
   const clashes = Object.keys(extraData).filter((key) => key !== SUBSCRIPTIONS && key in data);
   if (clashes.length > 0) {
-    throw new NotificationsConfigError(`extraData sets keys that glidepath renders itself: ${clashes.join(', ')}; rename them`);
+    throw new NotificationsConfigError(
+      `extraData sets keys that glidepath renders itself: ${clashes.join(', ')}; rename them`,
+    );
   }
   for (const [key, text] of Object.entries(extraData)) {
     data[key] = key === SUBSCRIPTIONS ? yaml([...subscriptionList(data[key]), ...subscriptionList(text)]) : text;

@@ -61,7 +61,9 @@ export interface Subscription<Trigger extends string, Service extends string> {
 export interface NotificationsSpec<Service extends string, Template extends string, Trigger extends string> {
   readonly services: Readonly<Record<Service, NotificationService>>;
   readonly templates: Readonly<Record<Template, NotificationTemplate<NoInfer<Service>>>>;
-  readonly triggers: Readonly<Record<Trigger, readonly [TriggerCondition<NoInfer<Template>>, ...TriggerCondition<NoInfer<Template>>[]]>>;
+  readonly triggers: Readonly<
+    Record<Trigger, readonly [TriggerCondition<NoInfer<Template>>, ...TriggerCondition<NoInfer<Template>>[]]>
+  >;
   readonly subscriptions: readonly Subscription<NoInfer<Trigger>, NoInfer<Service>>[];
   /** Argo CD's `context` key (kept verbatim). @default none */
   readonly context?: Readonly<Record<string, string>>;

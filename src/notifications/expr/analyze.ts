@@ -4,7 +4,9 @@ import { printExpr } from './print';
 
 /** The operands of the top-level `and` chain. */
 export function conjuncts(expr: Expr): Expr[] {
-  return expr.kind === 'binary' && expr.operator === 'and' ? [...conjuncts(expr.left), ...conjuncts(expr.right)] : [expr];
+  return expr.kind === 'binary' && expr.operator === 'and'
+    ? [...conjuncts(expr.left), ...conjuncts(expr.right)]
+    : [expr];
 }
 
 /** Whether `test` holds for the expression or any expression inside it. */
@@ -32,11 +34,13 @@ export function chainPath(expr: Expr): string | undefined {
 
 /** Divisions of a value read from `time` that no `int()` truncates: each is a float that changes every second. */
 export function untruncatedTimeDivisions(expr: Expr, insideInt = false): Expr[] {
-  const here = expr.kind === 'binary' && expr.operator === '/' && mentionsIdent(expr, 'time') && !insideInt ? [expr] : [];
+  const here =
+    expr.kind === 'binary' && expr.operator === '/' && mentionsIdent(expr, 'time') && !insideInt ? [expr] : [];
   const isInt = expr.kind === 'call' && expr.callee.kind === 'ident' && expr.callee.name === 'int';
   // `int(a / b)` truncates the division directly inside it, not a division nested deeper in another call.
   const nextInsideInt = (child: Expr) =>
-    (isInt && child.kind === 'binary' && child.operator === '/') || (insideInt && expr.kind === 'binary' && expr.operator !== '/');
+    (isInt && child.kind === 'binary' && child.operator === '/') ||
+    (insideInt && expr.kind === 'binary' && expr.operator !== '/');
   return [...here, ...childrenOf(expr).flatMap((child) => untruncatedTimeDivisions(child, nextInsideInt(child)))];
 }
 
@@ -57,7 +61,12 @@ export function unguardedReads(expr: Expr, objects: RootObjects, guarded: Readon
     const found = unguardedReads(expr.left, objects, guarded);
     const more = new Set(guarded);
     for (const part of conjuncts(expr.left)) {
-      if (part.kind === 'binary' && part.operator === '!=' && part.right.kind === 'literal' && part.right.value === null) {
+      if (
+        part.kind === 'binary' &&
+        part.operator === '!=' &&
+        part.right.kind === 'literal' &&
+        part.right.value === null
+      ) {
         const checked = chainPath(part.left);
         if (checked !== undefined) more.add(checked);
       }

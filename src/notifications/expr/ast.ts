@@ -58,15 +58,27 @@ export const array = (...items: Expr[]): Expr => ({ kind: 'array', items });
 export const emptyMap: Expr = { kind: 'emptyMap' };
 export const ident = (name: string): Expr => ({ kind: 'ident', name });
 
-export const member = (object: Expr, property: string, optional = false): Expr => ({ kind: 'member', object, property, optional });
-export const index = (object: Expr, key: Expr, optional = false): Expr => ({ kind: 'index', object, index: key, optional });
+export const member = (object: Expr, property: string, optional = false): Expr => ({
+  kind: 'member',
+  object,
+  property,
+  optional,
+});
+export const index = (object: Expr, key: Expr, optional = false): Expr => ({
+  kind: 'index',
+  object,
+  index: key,
+  optional,
+});
 export const call = (callee: Expr | string, ...args: Expr[]): Expr => ({
   kind: 'call',
   callee: typeof callee === 'string' ? ident(callee) : callee,
   args,
 });
 
-const binary = (operator: BinaryOperator) => (left: Expr, right: Expr): Expr => ({ kind: 'binary', operator, left, right });
+const binary =
+  (operator: BinaryOperator) =>
+  (left: Expr, right: Expr): Expr => ({ kind: 'binary', operator, left, right });
 export const eq = binary('==');
 export const ne = binary('!=');
 export const isIn = binary('in');
@@ -107,7 +119,8 @@ export function path(root: string, ...properties: readonly string[]): Expr {
  */
 export function safePath(root: string, first: string, ...rest: readonly string[]): Expr {
   return rest.reduce<Expr>(
-    (object, property) => (isPlainProperty(property) ? member(object, property, true) : index(coalesce(object, emptyMap), str(property))),
+    (object, property) =>
+      isPlainProperty(property) ? member(object, property, true) : index(coalesce(object, emptyMap), str(property)),
     step(ident(root), first, false),
   );
 }
@@ -115,7 +128,20 @@ export function safePath(root: string, first: string, ...rest: readonly string[]
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** expr-lang words that cannot follow a `.`. */
 export const KEYWORDS: ReadonlySet<string> = new Set([
-  'and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith', 'true', 'false', 'nil', 'let', 'if', 'else',
+  'and',
+  'or',
+  'not',
+  'in',
+  'matches',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'true',
+  'false',
+  'nil',
+  'let',
+  'if',
+  'else',
 ]);
 
 export function isPlainProperty(name: string): boolean {
@@ -130,15 +156,23 @@ function step(object: Expr, property: string, optional: boolean): Expr {
 /** The direct sub-expressions of `expr`, in source order: for walks over an expression tree. */
 export function childrenOf(expr: Expr): readonly Expr[] {
   switch (expr.kind) {
-    case 'array': return expr.items;
-    case 'member': return [expr.object];
-    case 'index': return [expr.object, expr.index];
-    case 'call': return [expr.callee, ...expr.args];
-    case 'binary': return [expr.left, expr.right];
-    case 'not': return [expr.operand];
-    case 'unmodelled': return expr.parts;
+    case 'array':
+      return expr.items;
+    case 'member':
+      return [expr.object];
+    case 'index':
+      return [expr.object, expr.index];
+    case 'call':
+      return [expr.callee, ...expr.args];
+    case 'binary':
+      return [expr.left, expr.right];
+    case 'not':
+      return [expr.operand];
+    case 'unmodelled':
+      return expr.parts;
     case 'literal':
     case 'emptyMap':
-    case 'ident': return [];
+    case 'ident':
+      return [];
   }
 }

@@ -24,7 +24,8 @@ export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
     if (expr.kind === 'member' && expr.optional) found.add('optional-member');
     if (expr.kind === 'index' && expr.optional) found.add('optional-index');
     if (expr.kind === 'binary' && expr.operator === '??') found.add('nil-coalescing');
-    if (expr.kind === 'call' && expr.callee.kind === 'ident' && CONVERSIONS.has(expr.callee.name)) found.add('conversions');
+    if (expr.kind === 'call' && expr.callee.kind === 'ident' && CONVERSIONS.has(expr.callee.name))
+      found.add('conversions');
     childrenOf(expr).forEach(visit);
   };
   exprs.forEach(visit);

@@ -32,7 +32,8 @@ function typeOf(expr: Expr): Known | undefined {
       const left = typeOf(expr.left);
       const right = typeOf(expr.right);
       if (left === undefined || right === undefined) return undefined;
-      const mismatch = () => new LiteralTypeError(`invalid operation: ${expr.operator} (mismatched types ${left} and ${right})`);
+      const mismatch = () =>
+        new LiteralTypeError(`invalid operation: ${expr.operator} (mismatched types ${left} and ${right})`);
       switch (expr.operator) {
         case '+':
           if (left === 'string' && right === 'string') return 'string';

@@ -100,7 +100,10 @@ class Parser {
       const precedence = PRECEDENCE[operator];
       if (precedence < minPrecedence) break;
       if (previous === '??' && operator !== '??') {
-        this.fail(`Operator (${operator}) and coalesce expressions (??) cannot be mixed. Wrap either by parentheses.`, token);
+        this.fail(
+          `Operator (${operator}) and coalesce expressions (??) cannot be mixed. Wrap either by parentheses.`,
+          token,
+        );
       }
       this.next();
       if (negate) this.next();
@@ -199,7 +202,10 @@ class Parser {
       return { kind: 'emptyMap' };
     }
     const following = this.tokens[this.position + 1];
-    const isMap = ['ident', 'string', 'number'].includes(this.current.kind) && following?.kind === 'operator' && following.text === ':';
+    const isMap =
+      ['ident', 'string', 'number'].includes(this.current.kind) &&
+      following?.kind === 'operator' &&
+      following.text === ':';
     if (!isMap) {
       const body = this.parseTernary();
       this.expect('bracket', '}');
@@ -232,4 +238,3 @@ class Parser {
     return items;
   }
 }
-

@@ -49,7 +49,9 @@ function print(expr: Expr): Printed {
       return primary(expr.name);
     case 'member':
       if (!isPlainProperty(expr.property)) {
-        throw new Error(`${JSON.stringify(expr.property)} cannot follow "."; build it with index() to print ["${expr.property}"]`);
+        throw new Error(
+          `${JSON.stringify(expr.property)} cannot follow "."; build it with index() to print ["${expr.property}"]`,
+        );
       }
       return primary(`${operand(expr.object)}${expr.optional ? '?.' : '.'}${expr.property}`);
     case 'index':

@@ -17,7 +17,31 @@ export interface Token {
 
 export const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith']);
 /** Longest first where one is the start of another (`?.` and `??` before `?`, `..` before `.`, `**` before `*`). */
-export const SYMBOL_OPERATORS = ['?.', '??', '==', '!=', '<=', '>=', '<', '>', '&&', '||', '!', '+', '-', '**', '*', '/', '%', '^', '..', '.', ',', '?', ':'];
+export const SYMBOL_OPERATORS = [
+  '?.',
+  '??',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<',
+  '>',
+  '&&',
+  '||',
+  '!',
+  '+',
+  '-',
+  '**',
+  '*',
+  '/',
+  '%',
+  '^',
+  '..',
+  '.',
+  ',',
+  '?',
+  ':',
+];
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -68,7 +92,16 @@ export function tokenize(source: string): Token[] {
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
 };
 
 /** A Go-style quoted string at the start of `text`: its value and the length of its source. */

@@ -9,11 +9,19 @@ import { parse } from 'yaml';
 import { stringifyForGo } from '../../go-yaml';
 import type { ClusterNotificationsConfigMap } from '../cluster/cluster-notifications';
 import type { NotificationsEngine } from '../../config/engine-keys';
-import { chartVersionHas, firstVersionWith, MEASURED_CHART_VERSIONS, type ChartName } from '../../config/chart-versions';
+import {
+  chartVersionHas,
+  firstVersionWith,
+  MEASURED_CHART_VERSIONS,
+  type ChartName,
+} from '../../config/chart-versions';
 
 export type NotificationsChartName = ChartName;
 
-export const CHART_OF: Readonly<Record<NotificationsEngine, NotificationsChartName>> = { argocd: 'argo-cd', rollouts: 'argo-rollouts' };
+export const CHART_OF: Readonly<Record<NotificationsEngine, NotificationsChartName>> = {
+  argocd: 'argo-cd',
+  rollouts: 'argo-rollouts',
+};
 
 /** The chart setting that makes the chart render the ConfigMap (what `configmap` delivery needs switched off). */
 export const CHART_CONFIGMAP_SETTING: Readonly<Record<NotificationsChartName, string>> = {
@@ -36,12 +44,17 @@ export interface NotificationsValues {
  * What to do on the chart (at `version`, if known) so that glidepath's ConfigMap (configmap mode) is the only one:
  * set the chart's switch, which charts before the first version measured to honour it (`npm run judge:helm`) lack.
  */
-export function chartConfigMapAdvice(chart: NotificationsChartName, configMapName: string, version: string | undefined): string {
+export function chartConfigMapAdvice(
+  chart: NotificationsChartName,
+  configMapName: string,
+  version: string | undefined,
+): string {
   const setting = `${CHART_CONFIGMAP_SETTING[chart]}: false`;
   const first = firstVersionWith(chart, 'switchesOff');
   const someLack = MEASURED_CHART_VERSIONS[chart].some((row) => !row.switchesOff);
   if (!someLack || (version !== undefined && chartVersionHas(chart, version, 'switchesOff'))) return `set ${setting}`;
-  if (version === undefined) return `set ${setting}, on chart ${first} or later (older charts always render ${configMapName})`;
+  if (version === undefined)
+    return `set ${setting}, on chart ${first} or later (older charts always render ${configMapName})`;
   return `upgrade chart ${version} to ${first} or later (it always renders ${configMapName}), then set ${setting}`;
 }
 
@@ -53,7 +66,11 @@ function valuesGroup(key: string): 'notifiers' | 'templates' | 'triggers' {
 }
 
 export function notificationsValues(configMap: ClusterNotificationsConfigMap): NotificationsValues {
-  const groups: Record<'notifiers' | 'templates' | 'triggers', Record<string, string>> = { notifiers: {}, templates: {}, triggers: {} };
+  const groups: Record<'notifiers' | 'templates' | 'triggers', Record<string, string>> = {
+    notifiers: {},
+    templates: {},
+    triggers: {},
+  };
   let subscriptions: unknown[] | undefined;
   let context: Record<string, string> | undefined;
   for (const [key, text] of Object.entries(configMap.data)) {

@@ -15,7 +15,8 @@ export function argocdSyncStatusSkipReason(app: GoMap): string | undefined {
   const phase = operationState.phase;
   if (typeof phase !== 'string' || !COMPLETED_PHASES.has(phase)) return undefined;
   const finishedAtText = operationState.finishedAt;
-  if (typeof finishedAtText !== 'string') return `no finishedAt for the completed phase ${phase}: the sync status is taken as out of date`;
+  if (typeof finishedAtText !== 'string')
+    return `no finishedAt for the completed phase ${phase}: the sync status is taken as out of date`;
   const finishedAt = parseRfc3339(finishedAtText);
   if (finishedAt === undefined) return `finishedAt ${JSON.stringify(finishedAtText)} is not an RFC 3339 time`;
   // An absent or unreadable time is Go's zero time, which every finishedAt is after.
@@ -38,7 +39,8 @@ function nested(object: GoMap, ...keys: readonly string[]): GoValue | undefined 
 
 /** Milliseconds since the epoch of an RFC 3339 time (what Go's `time.Parse(time.RFC3339, ...)` accepts). */
 export function parseRfc3339(value: GoValue | undefined): number | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value))
+    return undefined;
   const millis = Date.parse(value);
   return Number.isNaN(millis) ? undefined : millis;
 }

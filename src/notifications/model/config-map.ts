@@ -80,7 +80,10 @@ export function configMapData(yamlText: string, configMapName: string): Readonly
   const objects = documents.flatMap((document) => (isList(document) ? document.items : [document]));
   const configMap = objects.find(
     (object): object is { data?: Record<string, string> } =>
-      isRecord(object) && object.kind === 'ConfigMap' && isRecord(object.metadata) && object.metadata.name === configMapName,
+      isRecord(object) &&
+      object.kind === 'ConfigMap' &&
+      isRecord(object.metadata) &&
+      object.metadata.name === configMapName,
   );
   if (configMap === undefined) throw new ConfigLoadError([`no ConfigMap named ${configMapName} in the YAML`]);
   return configMap.data ?? {};
@@ -145,7 +148,8 @@ function readService(name: string, type: string, text: string): LoadedService {
   if (typeof service.url !== 'string') throw new Error('url must be a string');
   const headers = (service.headers === undefined ? [] : array(service.headers, 'headers')).map((header, i) => {
     const entry = record(header, `headers[${i}]`);
-    if (typeof entry.name !== 'string' || typeof entry.value !== 'string') throw new Error(`headers[${i}] needs string name and value`);
+    if (typeof entry.name !== 'string' || typeof entry.value !== 'string')
+      throw new Error(`headers[${i}] needs string name and value`);
     return { name: entry.name, value: entry.value };
   });
   return { name, type, url: service.url, headers, secretReferences };
@@ -154,17 +158,23 @@ function readService(name: string, type: string, text: string): LoadedService {
 function readTemplate(name: string, raw: unknown): LoadedTemplate {
   const template = record(raw, 'template');
   const webhook: Record<string, LoadedWebhookRequest> = {};
-  for (const [service, request] of Object.entries(template.webhook === undefined ? {} : record(template.webhook, 'webhook'))) {
+  for (const [service, request] of Object.entries(
+    template.webhook === undefined ? {} : record(template.webhook, 'webhook'),
+  )) {
     const entry = record(request, `webhook.${service}`);
     webhook[service] = {
       ...(entry.method === undefined ? {} : { method: String(entry.method) }),
       ...(entry.path === undefined ? {} : { path: String(entry.path) }),
-      ...(entry.body === undefined ? {} : { body: GoTemplate.parseEngineTemplate(`${name}.webhook.${service}.body`, String(entry.body)) }),
+      ...(entry.body === undefined
+        ? {}
+        : { body: GoTemplate.parseEngineTemplate(`${name}.webhook.${service}.body`, String(entry.body)) }),
     };
   }
   return {
     name,
-    ...(typeof template.message === 'string' ? { message: GoTemplate.parseEngineTemplate(`${name}.message`, template.message) } : {}),
+    ...(typeof template.message === 'string'
+      ? { message: GoTemplate.parseEngineTemplate(`${name}.message`, template.message) }
+      : {}),
     webhook,
   };
 }
@@ -173,7 +183,8 @@ function readTrigger(raw: unknown): LoadedCondition[] {
   return array(raw, 'trigger').map((item, index) => {
     const condition = record(item, `[${index}]`);
     const whenText = condition.when === undefined || condition.when === '' ? 'false' : String(condition.when);
-    const oncePerText = condition.oncePer === undefined || condition.oncePer === '' ? undefined : String(condition.oncePer);
+    const oncePerText =
+      condition.oncePer === undefined || condition.oncePer === '' ? undefined : String(condition.oncePer);
     return {
       index,
       key: conditionKey(index, String(condition.when ?? '')),

@@ -86,8 +86,19 @@ export class NotificationsEngine {
 
   /** One reconcile of `object` (plain JSON, as the API server returns it) at `now`. */
   reconcile(object: Readonly<Record<string, unknown>>, now: Date): ReconcileResult {
-    const result: Mutable<ReconcileResult> = { selected: false, evaluations: [], deliveries: [], outcomes: [], errors: [], object: structuredClone(object), notifiedKeys: [] };
-    const metadata = (result.object.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    const result: Mutable<ReconcileResult> = {
+      selected: false,
+      evaluations: [],
+      deliveries: [],
+      outcomes: [],
+      errors: [],
+      object: structuredClone(object),
+      notifiedKeys: [],
+    };
+    const metadata = (result.object.metadata ?? {}) as {
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
     const destinations = this.destinations(metadata.labels ?? {});
     const state = NotifiedState.parse(metadata.annotations?.[NOTIFIED_ANNOTATION]);
     const skipped = this.mode.skipReason?.(fromJson(result.object) as GoMap);
@@ -108,7 +119,8 @@ export class NotificationsEngine {
         const evaluation = this.evaluate(trigger, condition, variables);
         result.evaluations.push(evaluation);
         if (evaluation.whenError) result.errors.push(`${trigger}[${condition.index}] when: ${evaluation.whenError}`);
-        if (evaluation.oncePerError) result.errors.push(`${trigger}[${condition.index}] oncePer: ${evaluation.oncePerError}`);
+        if (evaluation.oncePerError)
+          result.errors.push(`${trigger}[${condition.index}] oncePer: ${evaluation.oncePerError}`);
         for (const destination of destinations.get(trigger)!) {
           const key = stateKey({ trigger, conditionKey: condition.key, oncePer: evaluation.oncePer, ...destination });
           const outcome = { trigger, condition: condition.index, destination, stateKey: key };
@@ -143,7 +155,10 @@ export class NotificationsEngine {
     if (serialized === undefined) delete annotations[NOTIFIED_ANNOTATION];
     else annotations[NOTIFIED_ANNOTATION] = serialized;
     const { annotations: _previous, ...rest } = metadata;
-    result.object = { ...result.object, metadata: Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest };
+    result.object = {
+      ...result.object,
+      metadata: Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest,
+    };
     result.notifiedKeys = state.keys();
     return result;
   }
@@ -159,7 +174,8 @@ export class NotificationsEngine {
         for (const recipientText of subscription.recipients) {
           const [service, ...recipient] = recipientText.split(':');
           const destination = { service: service!, recipient: recipient.join(':') };
-          if (!list.some((d) => d.service === destination.service && d.recipient === destination.recipient)) list.push(destination);
+          if (!list.some((d) => d.service === destination.service && d.recipient === destination.recipient))
+            list.push(destination);
         }
         byTrigger.set(trigger, list);
       }
@@ -173,7 +189,8 @@ export class NotificationsEngine {
     try {
       triggered = evaluate(condition.when, variables) === true;
     } catch (error) {
-      if (error instanceof NotModelledError) return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
+      if (error instanceof NotModelledError)
+        return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
       whenError = messageOf(error);
     }
     let oncePer = '';
@@ -182,7 +199,8 @@ export class NotificationsEngine {
       try {
         oncePer = formatGoValue(evaluate(condition.oncePer, variables));
       } catch (error) {
-        if (error instanceof NotModelledError) return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
+        if (error instanceof NotModelledError)
+          return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
         oncePerError = messageOf(error);
       }
     }
@@ -196,7 +214,14 @@ export class NotificationsEngine {
     };
   }
 
-  private send(trigger: string, condition: LoadedCondition, destination: Destination, oncePer: string, key: string, variables: GoMap): Delivery {
+  private send(
+    trigger: string,
+    condition: LoadedCondition,
+    destination: Destination,
+    oncePer: string,
+    key: string,
+    variables: GoMap,
+  ): Delivery {
     const service = this.config.services.get(destination.service);
     if (service === undefined) throw new Error(`service ${destination.service} is not configured`);
     const data: GoMap = { ...variables, serviceType: destination.service, recipient: destination.recipient };
@@ -218,7 +243,19 @@ export class NotificationsEngine {
     const body = request.body ?? message;
     if (service.type !== 'webhook') {
       const to = `${service.type}:${destination.recipient}`;
-      return { trigger, condition: condition.index, destination, oncePer, stateKey: key, method: '', url: to, headers: [], body: message, json: parseJson(message), modelled: false };
+      return {
+        trigger,
+        condition: condition.index,
+        destination,
+        oncePer,
+        stateKey: key,
+        method: '',
+        url: to,
+        headers: [],
+        body: message,
+        json: parseJson(message),
+        modelled: false,
+      };
     }
     return {
       trigger,

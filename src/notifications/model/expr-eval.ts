@@ -35,7 +35,8 @@ function evalNode(expr: Expr, env: GoMap): ChainValue {
       return {};
     case 'ident':
       if (BUILTINS.has(expr.name)) return new GoFunction(expr.name, BUILTINS.get(expr.name)!);
-      if (!Object.hasOwn(env, expr.name) && EXPR_LANG_BUILTINS.has(expr.name)) throw new NotModelledError(`the expr-lang builtin ${expr.name}()`);
+      if (!Object.hasOwn(env, expr.name) && EXPR_LANG_BUILTINS.has(expr.name))
+        throw new NotModelledError(`the expr-lang builtin ${expr.name}()`);
       return env[expr.name] ?? null;
     case 'member':
     case 'index': {
@@ -93,7 +94,8 @@ function evalBinary(operator: BinaryOperator, leftExpr: Expr, rightExpr: Expr, e
 }
 
 function requireBool(value: GoValue, operator: string): boolean {
-  if (typeof value !== 'boolean') throw new ExprEvalError(`invalid operation: ${operator} on ${goTypeName(value)} (needs bool)`);
+  if (typeof value !== 'boolean')
+    throw new ExprEvalError(`invalid operation: ${operator} on ${goTypeName(value)} (needs bool)`);
   return value;
 }
 
@@ -132,7 +134,10 @@ export function goEqual(left: GoValue, right: GoValue): boolean {
   }
   if (isGoMap(left) && isGoMap(right)) {
     const keys = Object.keys(left);
-    return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && goEqual(left[key]!, right[key]!));
+    return (
+      keys.length === Object.keys(right).length &&
+      keys.every((key) => Object.hasOwn(right, key) && goEqual(left[key]!, right[key]!))
+    );
   }
   return left === right;
 }
@@ -142,13 +147,18 @@ function isNumber(value: GoValue): value is bigint | number {
 }
 
 function isStringSetLiteral(expr: Expr): boolean {
-  return expr.kind === 'array' && expr.items.length > 0 && expr.items.every((item) => item.kind === 'literal' && typeof item.value === 'string');
+  return (
+    expr.kind === 'array' &&
+    expr.items.length > 0 &&
+    expr.items.every((item) => item.kind === 'literal' && typeof item.value === 'string')
+  );
 }
 
 /** expr-lang's optimizer turns `x in ["a", "b"]` into a lookup in a map[string]struct{}. */
 function inStringSet(needle: GoValue, set: readonly string[]): boolean {
   if (needle === null) return false;
-  if (typeof needle !== 'string') throw new ExprEvalError(`cannot use ${goTypeName(needle)} as type string in map index`);
+  if (typeof needle !== 'string')
+    throw new ExprEvalError(`cannot use ${goTypeName(needle)} as type string in map index`);
   return set.includes(needle);
 }
 
@@ -167,7 +177,9 @@ function contains(haystack: GoValue, needle: GoValue): boolean {
 function compare(operator: '<' | '<=' | '>' | '>=', left: GoValue, right: GoValue): boolean {
   const bothNumbers = isNumber(left) && isNumber(right);
   if (!bothNumbers && !(typeof left === 'string' && typeof right === 'string')) {
-    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+    throw new ExprEvalError(
+      `invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`,
+    );
   }
   const [a, b] = bothNumbers ? [Number(left), Number(right)] : [left as string, right as string];
   return operator === '<' ? a < b : operator === '<=' ? a <= b : operator === '>' ? a > b : a >= b;
@@ -175,19 +187,28 @@ function compare(operator: '<' | '<=' | '>' | '>=', left: GoValue, right: GoValu
 
 function stringTest(operator: 'contains' | 'startsWith' | 'endsWith', left: GoValue, right: GoValue): boolean {
   if (typeof left !== 'string' || typeof right !== 'string') {
-    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+    throw new ExprEvalError(
+      `invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`,
+    );
   }
-  return operator === 'contains' ? left.includes(right) : operator === 'startsWith' ? left.startsWith(right) : left.endsWith(right);
+  return operator === 'contains'
+    ? left.includes(right)
+    : operator === 'startsWith'
+      ? left.startsWith(right)
+      : left.endsWith(right);
 }
 
 function arithmetic(operator: BinaryOperator, left: GoValue, right: GoValue): GoValue {
   if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
   if (!isNumber(left) || !isNumber(right)) {
-    throw new ExprEvalError(`invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`);
+    throw new ExprEvalError(
+      `invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`,
+    );
   }
   if (operator === '/') return Number(left) / Number(right); // always a float in expr-lang
   if (operator === '%') {
-    if (typeof left !== 'bigint' || typeof right !== 'bigint') throw new ExprEvalError('invalid operation: % needs integers');
+    if (typeof left !== 'bigint' || typeof right !== 'bigint')
+      throw new ExprEvalError('invalid operation: % needs integers');
     if (right === 0n) throw new ExprEvalError('integer divide by zero');
     return left % right;
   }
@@ -222,7 +243,8 @@ const BUILTINS: ReadonlyMap<string, (args: readonly GoValue[]) => GoValue> = new
       if (typeof value === 'bigint') return value;
       if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.trunc(value));
       if (typeof value === 'string' && /^[+-]?\d+$/.test(value)) return BigInt(value);
-      if (typeof value === 'string') throw new ExprEvalError(`strconv.Atoi: parsing ${JSON.stringify(value)}: invalid syntax`);
+      if (typeof value === 'string')
+        throw new ExprEvalError(`strconv.Atoi: parsing ${JSON.stringify(value)}: invalid syntax`);
       throw new ExprEvalError(`invalid operation: int(${goTypeName(value)})`);
     }),
   ],

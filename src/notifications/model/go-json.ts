@@ -23,7 +23,13 @@ export function marshalGoJson(value: GoValue): string {
   return `{${fields.join(',')}}`;
 }
 
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 function quoteGoJson(text: string): string {
   let out = '"';
@@ -32,7 +38,8 @@ function quoteGoJson(text: string): string {
     if (char in SHORT_ESCAPES) out += SHORT_ESCAPES[char];
     else if (code < 0x20 || char === '<' || char === '>' || char === '&' || code === 0x2028 || code === 0x2029) {
       out += `\\u${code.toString(16).padStart(4, '0')}`;
-    } else if (code >= 0xd800 && code <= 0xdfff) out += '\\ufffd'; // a lone surrogate is invalid UTF-8 in Go
+    } else if (code >= 0xd800 && code <= 0xdfff)
+      out += '\\ufffd'; // a lone surrogate is invalid UTF-8 in Go
     else out += char;
   }
   return `${out}"`;

@@ -23,8 +23,18 @@ export interface Pipeline {
 export type Node =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'action'; readonly pipeline: Pipeline }
-  | { readonly kind: 'if'; readonly pipeline: Pipeline; readonly then: readonly Node[]; readonly otherwise: readonly Node[] }
-  | { readonly kind: 'range'; readonly pipeline: Pipeline; readonly body: readonly Node[]; readonly otherwise: readonly Node[] };
+  | {
+      readonly kind: 'if';
+      readonly pipeline: Pipeline;
+      readonly then: readonly Node[];
+      readonly otherwise: readonly Node[];
+    }
+  | {
+      readonly kind: 'range';
+      readonly pipeline: Pipeline;
+      readonly body: readonly Node[];
+      readonly otherwise: readonly Node[];
+    };
 
 // ---------------------------------------------------------------- lexing and parsing
 
@@ -110,7 +120,11 @@ class BlockParser {
         }
         if (this.peekKeyword() !== 'end') throw this.error(`{{${keyword}}} without {{end}}`, item);
         this.position += 1;
-        nodes.push(keyword === 'if' ? { kind: 'if', pipeline, then: body, otherwise } : { kind: 'range', pipeline, body, otherwise });
+        nodes.push(
+          keyword === 'if'
+            ? { kind: 'if', pipeline, then: body, otherwise }
+            : { kind: 'range', pipeline, body, otherwise },
+        );
         continue;
       }
       nodes.push({ kind: 'action', pipeline: parsePipeline(this.name, item.text, false) });
@@ -153,7 +167,8 @@ function parsePipeline(name: string, source: string, allowDeclarations: boolean)
         commands.at(-1)!.push({ kind: 'pipeline', pipeline: { declarations: [], commands: inner } });
       } else commands.at(-1)!.push(operand(name, token));
     }
-    if (commands.some((command) => command.length === 0)) throw new TemplateParseError(`template: ${name}: empty command in ${JSON.stringify(source)}`);
+    if (commands.some((command) => command.length === 0))
+      throw new TemplateParseError(`template: ${name}: empty command in ${JSON.stringify(source)}`);
     return commands;
   };
   return { declarations, commands: parse() };
@@ -171,6 +186,7 @@ function operand(name: string, token: string): Operand {
     return { kind: 'field', base: variable as `$${string}`, fields };
   }
   // A function the engine has but the model lacks parses: executing it says so (NotModelledError).
-  if (!(token in TEMPLATE_FUNCTIONS) && !TEMPLATE_FUNCTION_NAMES.has(token)) throw new TemplateParseError(`template: ${name}: function "${token}" not defined`);
+  if (!(token in TEMPLATE_FUNCTIONS) && !TEMPLATE_FUNCTION_NAMES.has(token))
+    throw new TemplateParseError(`template: ${name}: function "${token}" not defined`);
   return { kind: 'function', name: token };
 }

@@ -11,7 +11,14 @@
 import { templateSyntaxProblem } from '../../config/template-syntax';
 import { NotModelledError } from './not-modelled';
 import { TEMPLATE_FUNCTIONS, TemplateExecError, type TemplateFunction } from './template-functions';
-import { parseNodes, TemplateParseError, type Command, type Node, type Operand, type Pipeline } from './go-template-parse';
+import {
+  parseNodes,
+  TemplateParseError,
+  type Command,
+  type Node,
+  type Operand,
+  type Pipeline,
+} from './go-template-parse';
 import { formatGoValue, goTypeName, isGoMap, type GoMap, type GoValue } from './values';
 
 export { TemplateExecError } from './template-functions';
@@ -86,7 +93,10 @@ class Executor {
     const value = this.pipeline(node.pipeline, dot, scopes);
     let entries: [GoValue, GoValue][] = [];
     if (Array.isArray(value)) entries = value.map((item, i) => [BigInt(i), item]);
-    else if (isGoMap(value)) entries = Object.keys(value).sort().map((key) => [key, value[key]!]);
+    else if (isGoMap(value))
+      entries = Object.keys(value)
+        .sort()
+        .map((key) => [key, value[key]!]);
     else if (value !== undefined && value !== null) throw this.error(`range can't iterate over ${printValue(value)}`);
     if (entries.length === 0) {
       this.run(node.otherwise, dot, scopes, out);
@@ -114,12 +124,15 @@ class Executor {
       if (final !== NO_FINAL) args.push(final);
       return this.call(head!.name, args);
     }
-    if (rest.length > 0 || final !== NO_FINAL) throw this.error(`can't give argument to non-function ${describe(head!)}`);
+    if (rest.length > 0 || final !== NO_FINAL)
+      throw this.error(`can't give argument to non-function ${describe(head!)}`);
     return this.operand(head!, dot, scopes);
   }
 
   private call(name: string, args: Value[]): Value {
-    const fn: TemplateFunction | undefined = Object.hasOwn(TEMPLATE_FUNCTIONS, name) ? TEMPLATE_FUNCTIONS[name] : undefined;
+    const fn: TemplateFunction | undefined = Object.hasOwn(TEMPLATE_FUNCTIONS, name)
+      ? TEMPLATE_FUNCTIONS[name]
+      : undefined;
     if (fn === undefined) throw new NotModelledError(`the template function ${name}`);
     try {
       // An invalid value passed to an interface{} parameter arrives as nil.
@@ -167,7 +180,9 @@ class Executor {
 const NO_FINAL = Symbol('no final value');
 
 function describe(operand: Operand): string {
-  return operand.kind === 'field' ? `${operand.base === 'dot' ? '' : operand.base}.${operand.fields.join('.')}` : operand.kind;
+  return operand.kind === 'field'
+    ? `${operand.base === 'dot' ? '' : operand.base}.${operand.fields.join('.')}`
+    : operand.kind;
 }
 
 /** How `{{ x }}` prints a value: fmt's `%v`, and `<no value>` for a missing one. */

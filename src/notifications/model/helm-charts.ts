@@ -18,7 +18,16 @@ type Values = Record<string, unknown>;
 export const CHART_DEFAULTS: Readonly<Record<HelmChart, Values>> = {
   'argo-cd': {
     global: { domain: 'argocd.example.com' },
-    notifications: { enabled: true, argocdUrl: '', context: {}, cm: { create: true }, notifiers: {}, subscriptions: [], templates: {}, triggers: {} },
+    notifications: {
+      enabled: true,
+      argocdUrl: '',
+      context: {},
+      cm: { create: true },
+      notifiers: {},
+      subscriptions: [],
+      templates: {},
+      triggers: {},
+    },
   },
   'argo-rollouts': {
     notifications: { configmap: { create: true }, notifiers: {}, templates: {}, triggers: {}, subscriptions: [] },
@@ -43,7 +52,11 @@ function mergeMaps(base: Values, override: Values): Values {
  * The ConfigMap the chart renders (as YAML text, labels left out) from the chart defaults merged with
  * `valueFiles`, or undefined when the chart renders none.
  */
-export function renderChartNotificationsConfigMap(chart: HelmChart, releaseNamespace: string, valueFiles: readonly unknown[]): string | undefined {
+export function renderChartNotificationsConfigMap(
+  chart: HelmChart,
+  releaseNamespace: string,
+  valueFiles: readonly unknown[],
+): string | undefined {
   const values = mergeHelmValues(CHART_DEFAULTS[chart], ...valueFiles);
   const notifications = (values.notifications ?? {}) as Values;
   const lines: string[] = [];
@@ -54,8 +67,12 @@ export function renderChartNotificationsConfigMap(chart: HelmChart, releaseNames
   if (chart === 'argo-cd') {
     if (!truthy(notifications.enabled) || !truthy((notifications.cm as Values | undefined)?.create)) return undefined;
     const domain = ((values.global ?? {}) as Values).domain;
-    push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-notifications-cm\n  namespace: ${goQuote(releaseNamespace)}\ndata:`);
-    push(`  context: |\n    argocdUrl: ${truthy(notifications.argocdUrl) ? String(notifications.argocdUrl) : `https://${String(domain ?? '')}`}`);
+    push(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-notifications-cm\n  namespace: ${goQuote(releaseNamespace)}\ndata:`,
+    );
+    push(
+      `  context: |\n    argocdUrl: ${truthy(notifications.argocdUrl) ? String(notifications.argocdUrl) : `https://${String(domain ?? '')}`}`,
+    );
     withValue(notifications.context, (v) => push(nindent(4, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.notifiers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.subscriptions, (v) => push(`  subscriptions: |${nindent(4, toYaml(v))}`));
@@ -63,7 +80,9 @@ export function renderChartNotificationsConfigMap(chart: HelmChart, releaseNames
     withValue(notifications.triggers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
   } else {
     if (!truthy((notifications.configmap as Values | undefined)?.create)) return undefined;
-    push(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argo-rollouts-notification-configmap\n  namespace: ${goQuote(releaseNamespace)}\ndata:`);
+    push(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argo-rollouts-notification-configmap\n  namespace: ${goQuote(releaseNamespace)}\ndata:`,
+    );
     withValue(notifications.notifiers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.templates, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.triggers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
@@ -73,7 +92,11 @@ export function renderChartNotificationsConfigMap(chart: HelmChart, releaseNames
 }
 
 /** The `data` of the chart's ConfigMap, parsed as Kubernetes reads the manifest. */
-export function chartNotificationsData(chart: HelmChart, releaseNamespace: string, valueFiles: readonly unknown[]): Record<string, string> | undefined {
+export function chartNotificationsData(
+  chart: HelmChart,
+  releaseNamespace: string,
+  valueFiles: readonly unknown[],
+): Record<string, string> | undefined {
   const text = renderChartNotificationsConfigMap(chart, releaseNamespace, valueFiles);
   if (text === undefined) return undefined;
   const manifest = parse(text) as { data?: Record<string, string> | null };
@@ -99,11 +122,13 @@ function toYaml(value: unknown): string {
 /** sprig's `nindent`: a newline, then every line indented. */
 function nindent(spaces: number, text: string): string {
   const pad = ' '.repeat(spaces);
-  return `\n${text.split('\n').map((line) => pad + line).join('\n')}`;
+  return `\n${text
+    .split('\n')
+    .map((line) => pad + line)
+    .join('\n')}`;
 }
 
 /** sprig's `quote` (Go's %q), for the plain names it is used on here. */
 function goQuote(text: string): string {
   return JSON.stringify(text);
 }
-

@@ -15,7 +15,9 @@ export interface EngineMode {
   readonly configMapName: string;
   /** The environment of `when`/`oncePer` and the data of templates, for one object at `now`. */
   variables(object: GoMap, now: Date, context: Readonly<Record<string, string>>): GoMap;
-  /** Why the controller would not process `object` at all on this reconcile; undefined: it would. @default never skips */
+  /**
+   * Why the controller would not process `object` at all on this reconcile; undefined: it would. @default never skips
+   */
   skipReason?(object: GoMap): string | undefined;
 }
 
@@ -32,7 +34,8 @@ export function timeHelpers(now: Date): GoMap {
     Parse: new GoFunction('Parse', ([text]: readonly GoValue[]) => {
       if (typeof text !== 'string') throw new ExprEvalError('time.Parse needs a string');
       const millis = Date.parse(text);
-      if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(millis)) throw new ExprEvalError(`parsing time ${JSON.stringify(text)} as RFC 3339 failed`);
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(millis))
+        throw new ExprEvalError(`parsing time ${JSON.stringify(text)} as RFC 3339 failed`);
       return new GoTime(millis);
     }),
   };
@@ -95,9 +98,14 @@ const STRINGS_HELPERS: GoMap = {
 
 const notModelled = (name: string) =>
   new GoFunction(name, () => {
-    throw new ExprEvalError(`repo.${name} is not modelled (it asks the Argo CD repo server); check it with notifcheck or on a cluster`);
+    throw new ExprEvalError(
+      `repo.${name} is not modelled (it asks the Argo CD repo server); check it with notifcheck or on a cluster`,
+    );
   });
 
 const REPO_HELPERS: GoMap = Object.fromEntries(
-  ['RepoURLToHTTPS', 'FullNameByRepoURL', 'QueryEscape', 'GetCommitMetadata', 'GetAppDetails'].map((name) => [name, notModelled(name)]),
+  ['RepoURLToHTTPS', 'FullNameByRepoURL', 'QueryEscape', 'GetCommitMetadata', 'GetAppDetails'].map((name) => [
+    name,
+    notModelled(name),
+  ]),
 );

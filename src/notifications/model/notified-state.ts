@@ -55,7 +55,9 @@ export class NotifiedState {
   /** Keeps the newest `max` entries (ties broken by key, where the engine's order is random). */
   truncate(max = NOTIFIED_HISTORY_MAX): void {
     if (this.entries.size <= max) return;
-    const oldestFirst = [...this.entries].sort(([keyA, a], [keyB, b]) => a - b || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0));
+    const oldestFirst = [...this.entries].sort(
+      ([keyA, a], [keyB, b]) => a - b || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
+    );
     for (const [key] of oldestFirst.slice(0, this.entries.size - max)) this.entries.delete(key);
   }
 

@@ -27,11 +27,18 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
     const dict = args.at(-1)!;
     const fallback = args.at(-2)!;
     const keys = args.slice(0, -2);
-    if (!isGoMap(dict)) throw new TemplateExecError(`interface conversion: interface {} is ${goTypeName(dict)}, not map[string]interface {}`);
+    if (!isGoMap(dict))
+      throw new TemplateExecError(
+        `interface conversion: interface {} is ${goTypeName(dict)}, not map[string]interface {}`,
+      );
     let current: GoValue = dict;
     for (const [i, key] of keys.entries()) {
-      if (typeof key !== 'string') throw new TemplateExecError(`interface conversion: interface {} is ${goTypeName(key)}, not string`);
-      if (!isGoMap(current)) throw new TemplateExecError(`interface conversion: interface {} is ${goTypeName(current)}, not map[string]interface {}`);
+      if (typeof key !== 'string')
+        throw new TemplateExecError(`interface conversion: interface {} is ${goTypeName(key)}, not string`);
+      if (!isGoMap(current))
+        throw new TemplateExecError(
+          `interface conversion: interface {} is ${goTypeName(current)}, not map[string]interface {}`,
+        );
       if (!Object.hasOwn(current, key)) return fallback;
       current = current[key]!;
       if (i === keys.length - 1) return current;
@@ -68,7 +75,8 @@ function stringFunction(name: string, apply: (text: string) => string): Template
   return (args) => {
     if (args.length !== 1) throw new TemplateExecError(`wrong number of args for ${name}: want 1 got ${args.length}`);
     const [value] = args;
-    if (typeof value !== 'string') throw new TemplateExecError(`wrong type for value; expected string; got ${goTypeName(value ?? null)}`);
+    if (typeof value !== 'string')
+      throw new TemplateExecError(`wrong type for value; expected string; got ${goTypeName(value ?? null)}`);
     return apply(value);
   };
 }

@@ -41,7 +41,13 @@ export class GoFunction {
 }
 
 export function isGoMap(value: GoValue | undefined): value is GoMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof GoTime) && !(value instanceof GoFunction);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof GoTime) &&
+    !(value instanceof GoFunction)
+  );
 }
 
 /** A JSON document as `runtime.DefaultUnstructuredConverter` gives it: integers int64, other numbers float64. */
@@ -51,7 +57,9 @@ export function fromJson(value: unknown): GoValue {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map(fromJson);
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, fromJson(item)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, fromJson(item)]),
+    );
   }
   throw new TypeError(`${typeof value} is not JSON`);
 }

@@ -16,7 +16,23 @@
 import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { featuresOf, type ExprFeature } from '../expr/features';
-import { bool, call, coalesce, concat, div, eq, ident, int, member, path, safePath, str, toInt, toStr, type Expr } from '../expr/ast';
+import {
+  bool,
+  call,
+  coalesce,
+  concat,
+  div,
+  eq,
+  ident,
+  int,
+  member,
+  path,
+  safePath,
+  str,
+  toInt,
+  toStr,
+  type Expr,
+} from '../expr/ast';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import type { ClusterConfig } from '../../config/schema';
@@ -71,7 +87,10 @@ export function stateAndBucket(bucketSeconds: number): Expr {
   );
 }
 
-/** The expr features the Rollouts trigger uses, which the controller's release must have (the bucket width is a number, not syntax). */
+/**
+ * The expr features the Rollouts trigger uses, which the controller's release must have (the bucket width is a number,
+ * not syntax).
+ */
 export function rolloutExprFeatures(): ExprFeature[] {
   return featuresOf([OBSERVED_CURRENT_GENERATION, stateAndBucket(1)]);
 }
@@ -85,7 +104,11 @@ export function rolloutFactBody(cluster: string): JsonBody {
       source: constant(FACT_SOURCE),
       kind: constant(FACT_KIND),
       cluster: constant(cluster),
-      rollout: object({ namespace: field(ROLLOUT_FIELDS.namespace), name: field(ROLLOUT_FIELDS.name), uid: field(ROLLOUT_FIELDS.uid) }),
+      rollout: object({
+        namespace: field(ROLLOUT_FIELDS.namespace),
+        name: field(ROLLOUT_FIELDS.name),
+        uid: field(ROLLOUT_FIELDS.uid),
+      }),
       releaseId: field(ROLLOUT_FIELDS.releaseId),
       generation: field(ROLLOUT_FIELDS.generation),
       observedGeneration: field(ROLLOUT_FIELDS.observedGeneration),
@@ -119,8 +142,11 @@ export function rolloutNotifications(config: Pick<ClusterConfig, 'name' | 'relay
       ],
     },
     subscriptions: [
-      { recipients: [RELAY_SERVICE], triggers: [ROLLOUT_STATE_TRIGGER], selector: { matchLabels: { [RELEASE_TRACKED_LABEL]: 'true' } } },
+      {
+        recipients: [RELAY_SERVICE],
+        triggers: [ROLLOUT_STATE_TRIGGER],
+        selector: { matchLabels: { [RELEASE_TRACKED_LABEL]: 'true' } },
+      },
     ],
   });
 }
-

@@ -18,7 +18,10 @@ type EngineFields = Pick<ClusterConfig, 'rollouts' | 'argocd'>;
 
 /** The releases a cluster runs: what its file says, else the oldest supported. */
 export function declaredReleases(config: EngineFields): { readonly rollouts: string; readonly argocd: string } {
-  return { rollouts: config.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_RELEASE, argocd: config.argocd.version ?? DEFAULT_ARGOCD_RELEASE };
+  return {
+    rollouts: config.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_RELEASE,
+    argocd: config.argocd.version ?? DEFAULT_ARGOCD_RELEASE,
+  };
 }
 
 export interface EngineVersionProblem {
@@ -34,9 +37,15 @@ export function engineVersionProblems(config: EngineFields): EngineVersionProble
   if (rollouts) problems.push({ field: 'rollouts.controllerVersion', message: rollouts });
   const { retryFacts } = config.argocd;
   const purpose = retryFacts ? 'the argocd.retryFacts trigger' : "glidepath's Argo CD trigger";
-  const argocd = releaseProblem('argo-cd', releases.argocd, retryFacts ? ARGOCD_NEEDS.withRetryFacts : ARGOCD_NEEDS.plain, purpose);
+  const argocd = releaseProblem(
+    'argo-cd',
+    releases.argocd,
+    retryFacts ? ARGOCD_NEEDS.withRetryFacts : ARGOCD_NEEDS.plain,
+    purpose,
+  );
   if (argocd) {
-    const unset = config.argocd.version === undefined ? ` (argocd.version is unset, so ${DEFAULT_ARGOCD_RELEASE} is assumed)` : '';
+    const unset =
+      config.argocd.version === undefined ? ` (argocd.version is unset, so ${DEFAULT_ARGOCD_RELEASE} is assumed)` : '';
     problems.push({ field: 'argocd.version', message: argocd + unset });
   }
   return problems;

@@ -3,7 +3,12 @@
  * release: expr before v1.16 does not parse `?.[`, before v1.15 has no `string()`. One trigger that does not
  * compile makes the engine refuse the whole ConfigMap.
  */
-import { ENGINE_NAMES, missingFeatures, rowsFrom, type Engine as TableEngine } from '../../notifications/engine-versions';
+import {
+  ENGINE_NAMES,
+  missingFeatures,
+  rowsFrom,
+  type Engine as TableEngine,
+} from '../../notifications/engine-versions';
 import { EXPR_FEATURE_SYNTAX, featuresOf } from '../../notifications/expr/features';
 import { declaredReleases } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';
@@ -37,7 +42,11 @@ export interface TriggerExpressionAt {
 }
 
 /** The expressions that do not compile on the declared release or a later one (a team's triggers too). */
-export function releaseProblems(engine: Engine, config: ClusterConfig, expressions: readonly TriggerExpressionAt[]): Problem[] {
+export function releaseProblems(
+  engine: Engine,
+  config: ClusterConfig,
+  expressions: readonly TriggerExpressionAt[],
+): Problem[] {
   const releases = declaredReleases(config);
   const declared = engine === 'rollouts' ? releases.rollouts : releases.argocd;
   const rows = rowsFrom(TABLE_ENGINE[engine], declared);

@@ -47,13 +47,20 @@ export function resyncSeconds(engine: Engine, rolloutsResyncSeconds: number): nu
   return engine === 'rollouts' ? rolloutsResyncSeconds : ARGOCD_RESYNC_SECONDS;
 }
 
-export function variables(engine: Engine, object: Record<string, unknown>, now: number, context: Readonly<Record<string, string>> = {}): GoMap {
+export function variables(
+  engine: Engine,
+  object: Record<string, unknown>,
+  now: number,
+  context: Readonly<Record<string, string>> = {},
+): GoMap {
   return ENGINES[engine].mode.variables(fromJson(object) as GoMap, new Date(now), context);
 }
 
 /** Every condition of every trigger, with how messages name it. */
 export function conditions(loaded: LoadedConfig) {
-  return [...loaded.triggers].flatMap(([trigger, list]) => list.map((condition) => ({ trigger, condition, at: `trigger.${trigger}[${condition.index}]` })));
+  return [...loaded.triggers].flatMap(([trigger, list]) =>
+    list.map((condition) => ({ trigger, condition, at: `trigger.${trigger}[${condition.index}]` })),
+  );
 }
 
 /** The value as the engine would print it, or the evaluation error as text. */

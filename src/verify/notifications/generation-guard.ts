@@ -12,7 +12,9 @@ import type { NotificationRule } from './rule';
 const GUARD = printExpr(OBSERVED_CURRENT_GENERATION);
 /** The same comparison with its sides swapped. */
 const GUARD_SWAPPED =
-  OBSERVED_CURRENT_GENERATION.kind === 'binary' ? printExpr(eq(OBSERVED_CURRENT_GENERATION.right, OBSERVED_CURRENT_GENERATION.left)) : GUARD;
+  OBSERVED_CURRENT_GENERATION.kind === 'binary'
+    ? printExpr(eq(OBSERVED_CURRENT_GENERATION.right, OBSERVED_CURRENT_GENERATION.left))
+    : GUARD;
 
 export const generationGuard: NotificationRule = {
   name: 'generation-guard',

@@ -22,7 +22,13 @@ export const STEADY_ROLLOUT: OddObject = {
   object: {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
-    metadata: { name: 'api', namespace: 'shop', uid: 'u-2', generation: 4, annotations: { [RELEASE_ID_ANNOTATION]: 'rel-4' } },
+    metadata: {
+      name: 'api',
+      namespace: 'shop',
+      uid: 'u-2',
+      generation: 4,
+      annotations: { [RELEASE_ID_ANNOTATION]: 'rel-4' },
+    },
     spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } },
     status: { observedGeneration: '4', phase: 'Healthy', currentPodHash: '6d4f8', currentStepIndex: 3, abort: false },
   },
@@ -34,7 +40,13 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
     object: {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Rollout',
-      metadata: { name: 'api', namespace: 'shop', uid: 'u-1', generation: 1, labels: { 'hangar.io/release-tracked': 'true' } },
+      metadata: {
+        name: 'api',
+        namespace: 'shop',
+        uid: 'u-1',
+        generation: 1,
+        labels: { 'hangar.io/release-tracked': 'true' },
+      },
       spec: { template: { spec: { containers: [container] } } },
     },
   },
@@ -63,12 +75,25 @@ export const ODD_ROLLOUTS: readonly OddObject[] = [
         annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT, [NOTIFIED_ANNOTATION]: '{"a:b":1}' },
       },
       spec: { template: { spec: { containers: [container, { name: 'side"car', image: ODD_TEXT }] } } },
-      status: { observedGeneration: '7', phase: 'Degraded', abort: true, message: ODD_TEXT, currentStepIndex: 0, currentPodHash: 'abc' },
+      status: {
+        observedGeneration: '7',
+        phase: 'Degraded',
+        abort: true,
+        message: ODD_TEXT,
+        currentStepIndex: 0,
+        currentPodHash: 'abc',
+      },
     },
   },
   {
     name: 'empty spec, empty status',
-    object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'api', namespace: 'shop' }, spec: {}, status: {} },
+    object: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'api', namespace: 'shop' },
+      spec: {},
+      status: {},
+    },
   },
 ];
 
@@ -100,7 +125,12 @@ export const ODD_APPLICATIONS: readonly OddObject[] = [
     object: {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
-      metadata: { name: 'api', namespace: 'argocd-apps', labels: { 'hangar.io/release-tracked': 'true' }, annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT } },
+      metadata: {
+        name: 'api',
+        namespace: 'argocd-apps',
+        labels: { 'hangar.io/release-tracked': 'true' },
+        annotations: { [RELEASE_ID_ANNOTATION]: ODD_TEXT },
+      },
       spec: { project: 'shop' },
       status: {
         operationState: {

@@ -27,7 +27,10 @@ export const references: NotificationRule = {
     });
     for (const trigger of loaded.defaultTriggers) {
       if (!loaded.triggers.has(trigger))
-        problems.push({ message: `defaultTriggers names ${JSON.stringify(trigger)}, which is not defined`, fix: `define trigger.${trigger}` });
+        problems.push({
+          message: `defaultTriggers names ${JSON.stringify(trigger)}, which is not defined`,
+          fix: `define trigger.${trigger}`,
+        });
     }
     for (const { condition, at } of conditions(loaded)) {
       for (const template of condition.send) {
@@ -41,7 +44,10 @@ export const references: NotificationRule = {
     for (const [name, template] of loaded.templates) {
       for (const service of Object.keys(template.webhook)) {
         if (!loaded.services.has(service))
-          problems.push({ message: `template.${name}.webhook.${service}: no service.webhook.${service}`, fix: 'use the name of a defined webhook service' });
+          problems.push({
+            message: `template.${name}.webhook.${service}: no service.webhook.${service}`,
+            fix: 'use the name of a defined webhook service',
+          });
       }
     }
     return problems;

@@ -19,7 +19,11 @@ export const templateJson: NotificationRule = {
         for (const odd of ENGINES[engine].oddObjects) {
           let text: string;
           try {
-            text = part.template.execute({ ...variables(engine, odd.object, EPOCH, loaded.context), serviceType: 'webhook', recipient: 'glidepath' });
+            text = part.template.execute({
+              ...variables(engine, odd.object, EPOCH, loaded.context),
+              serviceType: 'webhook',
+              recipient: 'glidepath',
+            });
           } catch (error) {
             problems.push({
               message: `${part.at} fails for ${odd.name}: ${(error as Error).message} (a nil map in a template chain is an error; nothing is sent)`,

@@ -37,7 +37,10 @@ export const timeBucket: NotificationRule = {
             message: `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a time bucket`,
             fix: 'use string(int(time.Now().Unix() / N)) with N below the resync period',
           });
-        } else if (field === 'oncePer' && RESYNC_STARTS.some((start) => valueAt(start) === valueAt(start + resync - 1))) {
+        } else if (
+          field === 'oncePer' &&
+          RESYNC_STARTS.some((start) => valueAt(start) === valueAt(start + resync - 1))
+        ) {
           problems.push({
             message: `${at}.oncePer ${JSON.stringify(text)}: two resyncs about ${resync} s apart can share a bucket, so a lost fact waits a whole extra resync`,
             fix: `make the bucket shorter than the resync period (${resync} s)`,

@@ -16,7 +16,11 @@ export const verbatim: NotificationRule = {
   name: 'verbatim',
   engines: BOTH_ENGINES,
   reads: 'data',
-  check: (configMap) => [...blockScalarProblems(configMap), ...expressionTextProblems(configMap), ...builderProblems(configMap)],
+  check: (configMap) => [
+    ...blockScalarProblems(configMap),
+    ...expressionTextProblems(configMap),
+    ...builderProblems(configMap),
+  ],
 };
 
 function blockScalarProblems({ source, data }: NotificationsConfigMap): Problem[] {
@@ -66,7 +70,10 @@ function expressionTextProblems({ data }: NotificationsConfigMap): Problem[] {
               fix: 'build the expression with the typed AST and printExpr',
             });
         } catch (error) {
-          problems.push({ message: `${at} does not parse: ${(error as Error).message}`, fix: 'build the expression with the typed AST and printExpr' });
+          problems.push({
+            message: `${at} does not parse: ${(error as Error).message}`,
+            fix: 'build the expression with the typed AST and printExpr',
+          });
         }
       }
     });
@@ -79,7 +86,10 @@ function builderProblems({ engine, data, config }: NotificationsConfigMap): Prob
   const built = rolloutNotifications(config).data;
   // A helm chart writes the subscriptions list again with toYaml: equal as YAML is what the engine reads.
   const sameList = (key: string) =>
-    key === 'subscriptions' && built[key] !== undefined && data[key] !== undefined && isDeepStrictEqual(parse(built[key]), parse(data[key]));
+    key === 'subscriptions' &&
+    built[key] !== undefined &&
+    data[key] !== undefined &&
+    isDeepStrictEqual(parse(built[key]), parse(data[key]));
   return [...new Set([...Object.keys(built), ...Object.keys(data)])].flatMap((key) =>
     built[key] === data[key] || sameList(key)
       ? []

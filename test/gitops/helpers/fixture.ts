@@ -79,15 +79,22 @@ export interface Scenario {
  * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
  * file with other content, a file that is no longer rendered, and the values it was rendered from.
  */
-export async function scenario(folderFiles?: Record<string, string>, provider: 'github' | 'gitlab' | 'gitea' = 'github'): Promise<Scenario> {
+export async function scenario(
+  folderFiles?: Record<string, string>,
+  provider: 'github' | 'gitlab' | 'gitea' = 'github',
+): Promise<Scenario> {
   const config = prodConfig();
   const first = rendered(config)[0]!;
   const inFolder = folderFiles ?? {
     [first.path]: withOldLabel(first.content),
-    'retired-chart.k8s.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
+    'retired-chart.k8s.yaml':
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
     [valuesFile(config).path]: valuesFile(config).content,
   };
-  const remote = await copyOfRemote({ ...UNRELATED, ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])) });
+  const remote = await copyOfRemote({
+    ...UNRELATED,
+    ...Object.fromEntries(Object.entries(inFolder).map(([p, c]) => [`${FOLDER}/${p}`, c])),
+  });
   const branchExists = (branch: string) => isRef(remote, `refs/heads/${branch}`);
   const standIns = { github: startGithubApiStandIn, gitlab: startGitlabApiStandIn, gitea: startGiteaApiStandIn };
   const api = await standIns[provider]({ token: TOKEN, branchExists });

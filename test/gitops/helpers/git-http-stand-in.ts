@@ -1,7 +1,7 @@
-/**
- * A STAND-IN for a git host over smart HTTP: `git http-backend` (shipped with git) behind a node:http server
- * on 127.0.0.1, serving the bare repositories in one folder. It accepts only Basic credentials of the form
- * the host uses (`x-access-token:<token>` on GitHub, `oauth2:<token>` on GitLab), so the tests see what git sends and how a wrong token fails.
+/**A STAND-IN for a git host over smart HTTP: `git http-backend` (shipped with git) behind a node:http server on
+ * 127.0.0.1, serving the bare repositories in one folder. It accepts only Basic credentials of the form the host uses
+ * (`x-access-token:<token>` on GitHub, `oauth2:<token>` on GitLab), so the tests see what git sends and how a wrong
+ * token fails.
  */
 import { spawn } from 'node:child_process';
 import { serveOnLoopback } from './loopback';
@@ -16,7 +16,11 @@ export interface GitHttpStandIn {
 }
 
 /** `user`: the Basic user name the host takes with a token: GitHub's `x-access-token`, GitLab's `oauth2`. */
-export async function startGitHttpStandIn(projectRoot: string, token: string, user = 'x-access-token'): Promise<GitHttpStandIn> {
+export async function startGitHttpStandIn(
+  projectRoot: string,
+  token: string,
+  user = 'x-access-token',
+): Promise<GitHttpStandIn> {
   const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   const authorizations: string[] = [];
   const requestUrls: string[] = [];

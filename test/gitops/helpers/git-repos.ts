@@ -21,8 +21,18 @@ export async function git(cwd: string, args: string[], input: string = ''): Prom
 }
 
 async function gitBytes(cwd: string, args: string[], input: string): Promise<Buffer> {
-  const result = await launch({ command: 'git', args, cwd, env: { ...process.env, ...IDENTITY, LC_ALL: 'C' }, input, timeoutMs: 60_000 });
-  if (result.code !== 0) throw new Error(`git ${args.join(' ')} in ${cwd} exited with ${result.code ?? result.signal}: ${result.stderr.toString('utf8').trim()}`);
+  const result = await launch({
+    command: 'git',
+    args,
+    cwd,
+    env: { ...process.env, ...IDENTITY, LC_ALL: 'C' },
+    input,
+    timeoutMs: 60_000,
+  });
+  if (result.code !== 0)
+    throw new Error(
+      `git ${args.join(' ')} in ${cwd} exited with ${result.code ?? result.signal}: ${result.stderr.toString('utf8').trim()}`,
+    );
   return result.stdout;
 }
 
@@ -72,7 +82,9 @@ export async function commitFiles(
     ...commands,
     '\nget-mark :1\n',
   ].join('');
-  return (await git(bare, ['fast-import', '--quiet', ...(options.force || options.replace ? ['--force'] : [])], stream)).trim();
+  return (
+    await git(bare, ['fast-import', '--quiet', ...(options.force || options.replace ? ['--force'] : [])], stream)
+  ).trim();
 }
 
 export async function isRef(bare: string, ref: string): Promise<boolean> {
@@ -135,7 +147,10 @@ export async function tip(bare: string, ref: string): Promise<string> {
 
 let sourceTemplate: Promise<{ dir: string; commit: string }> | undefined;
 
-/** A checkout of "this repository" with one commit, so the commit message can name a source commit; each call a fresh copy. */
+/**
+ * A checkout of "this repository" with one commit, so the commit message can name a source commit; each call a fresh
+ * copy.
+ */
 export async function sourceCheckout(): Promise<{ dir: string; commit: string }> {
   sourceTemplate ??= (async () => {
     const dir = tempDir('source-template');

@@ -36,7 +36,11 @@ export async function startGiteaApiStandIn(options: {
   });
 
   /** Pages of 2, with Gitea's Link header, so that a listing of three or more is paginated. */
-  const page = <T>(items: T[], url: URL, send: (status: number, body: unknown, headers?: Record<string, string>) => void) => {
+  const page = <T>(
+    items: T[],
+    url: URL,
+    send: (status: number, body: unknown, headers?: Record<string, string>) => void,
+  ) => {
     const at = Number(url.searchParams.get('page') ?? 1);
     const next = new URL(url.toString());
     next.searchParams.set('page', String(at + 1));
@@ -51,31 +55,64 @@ export async function startGiteaApiStandIn(options: {
     const failure = failures.find((f) => f.times > 0 && f.method === method && f.path.test(parsed.pathname));
     if (failure !== undefined) {
       failure.times--;
-      return send(failure.status, { message: failure.message ?? `${failure.status} stand-in failure`, url: 'https://gitea.test/api/swagger' }, failure.headers);
+      return send(
+        failure.status,
+        { message: failure.message ?? `${failure.status} stand-in failure`, url: 'https://gitea.test/api/swagger' },
+        failure.headers,
+      );
     }
-    if (authorization !== `token ${options.token}`) return send(401, { message: 'user does not exist [uid: 0, name: ]', url: 'https://gitea.test/api/swagger' });
+    if (authorization !== `token ${options.token}`)
+      return send(401, { message: 'user does not exist [uid: 0, name: ]', url: 'https://gitea.test/api/swagger' });
     const prefix = `/api/v1/repos/${owner}/${repo}`;
     const path = parsed.pathname;
-    if (!path.startsWith(prefix)) return send(404, { errors: null, message: 'not found', url: 'https://gitea.test/api/swagger' });
-    const full = new URL(`${req.headers.host ? `http://${req.headers.host}` : 'http://127.0.0.1'}${path}${parsed.search}`);
-    if (method === 'GET' && path === `${prefix}/labels`) return page(Object.entries(labels).map(([name, id]) => ({ id, name })), full, send);
+    if (!path.startsWith(prefix))
+      return send(404, { errors: null, message: 'not found', url: 'https://gitea.test/api/swagger' });
+    const full = new URL(
+      `${req.headers.host ? `http://${req.headers.host}` : 'http://127.0.0.1'}${path}${parsed.search}`,
+    );
+    if (method === 'GET' && path === `${prefix}/labels`)
+      return page(
+        Object.entries(labels).map(([name, id]) => ({ id, name })),
+        full,
+        send,
+      );
     if (method === 'GET' && path === `${prefix}/pulls`) {
       const state = parsed.searchParams.get('state');
       return page(pulls.filter((p) => state === null || state === 'all' || p.state === state).map(toJson), full, send);
     }
     if (method === 'POST' && path === `${prefix}/pulls`) {
       const head = String(body?.head ?? '');
-      if (!(await options.branchExists(head))) return send(404, { errors: null, message: 'The target couldn\'t be found.', url: 'https://gitea.test/api/swagger' });
-      if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(409, { message: `pull request already exists for these targets [id: 1, issue_id: 1, head_repo_id: 1, base_repo_id: 1, head_branch: ${head}, base_branch: ${String(body?.base)}]` });
+      if (!(await options.branchExists(head)))
+        return send(404, {
+          errors: null,
+          message: "The target couldn't be found.",
+          url: 'https://gitea.test/api/swagger',
+        });
+      if (pulls.some((p) => p.state === 'open' && p.head === head))
+        return send(409, {
+          message: `pull request already exists for these targets [id: 1, issue_id: 1, head_repo_id: 1, base_repo_id: 1, head_branch: ${head}, base_branch: ${String(body?.base)}]`,
+        });
       const ids = (body?.labels ?? []) as number[];
-      const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.body ?? ''), head, base: String(body?.base), labels: ids.map((id) => labelName(id)!).filter(Boolean) };
+      const pull: StandInPull = {
+        number: pulls.length + 1,
+        state: 'open',
+        title: String(body?.title),
+        body: String(body?.body ?? ''),
+        head,
+        base: String(body?.base),
+        labels: ids.map((id) => labelName(id)!).filter(Boolean),
+      };
       pulls.push(pull);
       return send(201, toJson(pull));
     }
     const one = new RegExp(`^${prefix}/pulls/(\\d+)(/requested_reviewers)?$`).exec(path);
     const pull = one === null ? undefined : pulls.find((p) => p.number === Number(one[1]));
     if (method === 'POST' && pull !== undefined && one?.[2] !== undefined) {
-      pull.reviewers = [...(pull.reviewers ?? []), ...((body?.reviewers ?? []) as string[]), ...((body?.team_reviewers ?? []) as string[]).map((t) => `team:${t}`)];
+      pull.reviewers = [
+        ...(pull.reviewers ?? []),
+        ...((body?.reviewers ?? []) as string[]),
+        ...((body?.team_reviewers ?? []) as string[]).map((t) => `team:${t}`),
+      ];
       return send(201, []);
     }
     if (method === 'PATCH' && pull !== undefined && one?.[2] === undefined) {
@@ -84,7 +121,9 @@ export async function startGiteaApiStandIn(options: {
       if (body?.state === 'closed') pull.state = 'closed';
       return send(201, toJson(pull));
     }
-    return send(404, { message: 'not found (the stand-in implements only list, create and edit pull requests, reviewers and labels)' });
+    return send(404, {
+      message: 'not found (the stand-in implements only list, create and edit pull requests, reviewers and labels)',
+    });
   };
 
   const server = await serveOnLoopback(handle);

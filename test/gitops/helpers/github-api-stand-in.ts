@@ -1,6 +1,5 @@
-/**
- * A STAND-IN for GitHub's REST API, on 127.0.0.1 with a random port: only the pull request endpoints the
- * gitops flow calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
+/**A STAND-IN for GitHub's REST API, on 127.0.0.1 with a random port: only the pull request endpoints the gitops flow
+ * calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonExchange, serveOnLoopback } from './loopback';
@@ -70,12 +69,21 @@ export async function startGithubApiStandIn(options: {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const { url: parsed, method, body, send } = await jsonExchange(req, res, 'application/json; charset=utf-8');
-    requests.push({ method, path: `${parsed.pathname}${parsed.search}`, authorization: req.headers.authorization, body });
+    requests.push({
+      method,
+      path: `${parsed.pathname}${parsed.search}`,
+      authorization: req.headers.authorization,
+      body,
+    });
 
     const failure = failures.find((f) => f.times > 0 && f.method === method && f.path.test(parsed.pathname));
     if (failure !== undefined) {
       failure.times--;
-      return send(failure.status, { message: failure.message ?? `stand-in failure ${failure.status}` }, failure.headers);
+      return send(
+        failure.status,
+        { message: failure.message ?? `stand-in failure ${failure.status}` },
+        failure.headers,
+      );
     }
     const auth = req.headers.authorization ?? '';
     if (auth !== `token ${options.token}` && auth !== `bearer ${options.token}`) {
@@ -85,13 +93,26 @@ export async function startGithubApiStandIn(options: {
     if (method === 'GET' && parsed.pathname === prefix) {
       const state = parsed.searchParams.get('state') ?? 'open';
       const base = parsed.searchParams.get('base');
-      return send(200, pulls.filter((p) => (state === 'all' || p.state === state) && (base === null || p.base === base)).map(toJson));
+      return send(
+        200,
+        pulls.filter((p) => (state === 'all' || p.state === state) && (base === null || p.base === base)).map(toJson),
+      );
     }
     if (method === 'POST' && parsed.pathname === prefix) {
       const head = String(body?.head ?? '');
-      if (!(await options.branchExists(head))) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
-      if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(422, { message: `A pull request already exists for ${owner}:${head}.` });
-      const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.body ?? ''), head, base: String(body?.base), draft: body?.draft === true };
+      if (!(await options.branchExists(head)))
+        return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
+      if (pulls.some((p) => p.state === 'open' && p.head === head))
+        return send(422, { message: `A pull request already exists for ${owner}:${head}.` });
+      const pull: StandInPull = {
+        number: pulls.length + 1,
+        state: 'open',
+        title: String(body?.title),
+        body: String(body?.body ?? ''),
+        head,
+        base: String(body?.base),
+        draft: body?.draft === true,
+      };
       pulls.push(pull);
       return send(201, toJson(pull));
     }
@@ -100,7 +121,11 @@ export async function startGithubApiStandIn(options: {
     const target = pulls.find((p) => p.number === Number((labels ?? reviewers)?.[1]));
     if (method === 'POST' && target !== undefined) {
       if (labels !== null) target.labels = [...(target.labels ?? []), ...((body?.labels as string[]) ?? [])];
-      else target.reviewers = [...((body?.reviewers as string[]) ?? []), ...((body?.team_reviewers as string[]) ?? []).map((t) => `team:${t}`)];
+      else
+        target.reviewers = [
+          ...((body?.reviewers as string[]) ?? []),
+          ...((body?.team_reviewers as string[]) ?? []).map((t) => `team:${t}`),
+        ];
       return send(labels !== null ? 200 : 201, toJson(target));
     }
     const one = new RegExp(`^${prefix}/(\\d+)$`).exec(parsed.pathname);

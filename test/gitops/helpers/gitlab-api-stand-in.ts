@@ -37,14 +37,22 @@ export async function startGitlabApiStandIn(options: {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // The raw path: the project id must arrive URL-encoded (%2F), as GitLab requires.
     const { raw, url: parsed, method, body, send } = await jsonExchange(req, res, 'application/json');
-    const authorization = typeof req.headers['private-token'] === 'string' ? `PRIVATE-TOKEN ${req.headers['private-token']}` : req.headers.authorization;
+    const authorization =
+      typeof req.headers['private-token'] === 'string'
+        ? `PRIVATE-TOKEN ${req.headers['private-token']}`
+        : req.headers.authorization;
     requests.push({ method, path: raw, authorization, body });
     const failure = failures.find((f) => f.times > 0 && f.method === method && f.path.test(parsed.pathname));
     if (failure !== undefined) {
       failure.times--;
-      return send(failure.status, { message: failure.message ?? `${failure.status} stand-in failure` }, failure.headers);
+      return send(
+        failure.status,
+        { message: failure.message ?? `${failure.status} stand-in failure` },
+        failure.headers,
+      );
     }
-    if (authorization !== `PRIVATE-TOKEN ${options.token}` && authorization !== `Bearer ${options.token}`) return send(401, { message: '401 Unauthorized' });
+    if (authorization !== `PRIVATE-TOKEN ${options.token}` && authorization !== `Bearer ${options.token}`)
+      return send(401, { message: '401 Unauthorized' });
     if (method === 'GET' && parsed.pathname === '/api/v4/users') {
       const id = users[parsed.searchParams.get('username') ?? ''];
       return send(200, id === undefined ? [] : [{ id, username: parsed.searchParams.get('username') }]);
@@ -54,7 +62,9 @@ export async function startGitlabApiStandIn(options: {
     if (!path?.startsWith(prefix)) return send(404, { message: '404 Project Not Found' });
     if (method === 'GET' && path === prefix) {
       const state = parsed.searchParams.get('state');
-      const all = pulls.filter((p) => state === null || (state === 'opened' ? p.state === 'open' : p.state === 'closed')).map(toJson);
+      const all = pulls
+        .filter((p) => state === null || (state === 'opened' ? p.state === 'open' : p.state === 'closed'))
+        .map(toJson);
       // Pages of 2, so that a listing of three or more is paginated as GitLab's would be.
       const page = Number(parsed.searchParams.get('page') ?? 1);
       const next = page * 2 < all.length ? String(page + 1) : '';
@@ -63,8 +73,16 @@ export async function startGitlabApiStandIn(options: {
     if (method === 'POST' && path === prefix) {
       const head = String(body?.source_branch ?? '');
       if (!(await options.branchExists(head))) return send(422, { message: ['Source branch does not exist'] });
-      if (pulls.some((p) => p.state === 'open' && p.head === head)) return send(409, { message: ['Another open merge request already exists for this source branch'] });
-      const pull: StandInPull = { number: pulls.length + 1, state: 'open', title: String(body?.title), body: String(body?.description ?? ''), head, base: String(body?.target_branch) };
+      if (pulls.some((p) => p.state === 'open' && p.head === head))
+        return send(409, { message: ['Another open merge request already exists for this source branch'] });
+      const pull: StandInPull = {
+        number: pulls.length + 1,
+        state: 'open',
+        title: String(body?.title),
+        body: String(body?.description ?? ''),
+        head,
+        base: String(body?.target_branch),
+      };
       pulls.push(pull);
       extra.set(pull.number, { labels: String(body?.labels ?? ''), reviewer_ids: body?.reviewer_ids ?? [] });
       return send(201, toJson(pull));
@@ -77,7 +95,9 @@ export async function startGitlabApiStandIn(options: {
       if (body?.state_event === 'close') pull.state = 'closed';
       return send(200, toJson(pull));
     }
-    return send(404, { message: '404 Not Found (the stand-in implements only list, create and update merge requests)' });
+    return send(404, {
+      message: '404 Not Found (the stand-in implements only list, create and update merge requests)',
+    });
   };
 
   const server = await serveOnLoopback(handle);

@@ -10,7 +10,9 @@ export interface LoopbackServer {
 }
 
 /** Serves `handle` until closed; a handler that throws answers 500 with the error. */
-export async function serveOnLoopback(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void): Promise<LoopbackServer> {
+export async function serveOnLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+): Promise<LoopbackServer> {
   const server = createServer((req, res) => {
     Promise.resolve(handle(req, res)).catch((error: unknown) => {
       res.writeHead(500);
@@ -39,7 +41,11 @@ export interface JsonExchange {
 }
 
 /** Reads the request's JSON body; `send` answers with JSON of `contentType`. */
-export async function jsonExchange(req: IncomingMessage, res: ServerResponse, contentType: string): Promise<JsonExchange> {
+export async function jsonExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  contentType: string,
+): Promise<JsonExchange> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -78,7 +84,9 @@ export async function hangingServer(trickle?: number): Promise<{ readonly url: s
     socket.on('close', () => sockets.delete(socket));
     if (trickle === undefined) return;
     socket.once('data', () => {
-      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000000\r\n\r\n');
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000000\r\n\r\n',
+      );
       const timer = setInterval(() => socket.write('0'), trickle);
       timers.add(timer);
       socket.on('close', () => clearInterval(timer));

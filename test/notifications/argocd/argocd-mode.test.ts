@@ -12,20 +12,33 @@ describe("Argo CD's refresh rule (isAppSyncStatusRefreshed)", () => {
   it('processes an app without an operation, or with one still running', () => {
     expect(argocdSyncStatusSkipReason(app(undefined))).toBeUndefined();
     expect(argocdSyncStatusSkipReason(app({ reconciledAt: '2025-06-02T12:00:00Z' }))).toBeUndefined();
-    expect(argocdSyncStatusSkipReason(app({ operationState: { phase: 'Running', startedAt: '2025-06-02T12:00:00Z' } }))).toBeUndefined();
+    expect(
+      argocdSyncStatusSkipReason(app({ operationState: { phase: 'Running', startedAt: '2025-06-02T12:00:00Z' } })),
+    ).toBeUndefined();
   });
 
-  it.each(['Failed', 'Error', 'Succeeded'])('skips a %s operation until reconciledAt or observedAt reaches finishedAt', (phase) => {
-    const finishedAt = '2025-06-02T12:02:40Z';
-    const operationState = { phase, finishedAt };
-    expect(argocdSyncStatusSkipReason(app({ operationState }))).toMatch(/out of date/);
-    expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: '2025-06-02T12:02:39Z' }))).toMatch(/out of date/);
-    expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: finishedAt }))).toBeUndefined(); // not after: processed
-    expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: '2025-06-02T12:00:00Z', observedAt: '2025-06-02T12:03:00Z' }))).toBeUndefined();
-  });
+  it.each(['Failed', 'Error', 'Succeeded'])(
+    'skips a %s operation until reconciledAt or observedAt reaches finishedAt',
+    (phase) => {
+      const finishedAt = '2025-06-02T12:02:40Z';
+      const operationState = { phase, finishedAt };
+      expect(argocdSyncStatusSkipReason(app({ operationState }))).toMatch(/out of date/);
+      expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: '2025-06-02T12:02:39Z' }))).toMatch(
+        /out of date/,
+      );
+      expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: finishedAt }))).toBeUndefined(); // not after: processed
+      expect(
+        argocdSyncStatusSkipReason(
+          app({ operationState, reconciledAt: '2025-06-02T12:00:00Z', observedAt: '2025-06-02T12:03:00Z' }),
+        ),
+      ).toBeUndefined();
+    },
+  );
 
   it('skips a completed operation that has no finishedAt', () => {
-    expect(argocdSyncStatusSkipReason(app({ operationState: { phase: 'Failed' }, reconciledAt: '2025-06-02T12:00:00Z' }))).toMatch(/no finishedAt/);
+    expect(
+      argocdSyncStatusSkipReason(app({ operationState: { phase: 'Failed' }, reconciledAt: '2025-06-02T12:00:00Z' })),
+    ).toMatch(/no finishedAt/);
   });
 });
 

@@ -10,7 +10,8 @@ const CLUSTERS_DIR = join(import.meta.dirname, '../../../clusters');
 
 type ConfigMap = { kind: string; metadata: Record<string, unknown>; data: Record<string, string> };
 
-const configMap = (options: Parameters<typeof renderedArgocdYaml>[0] = {}) => parse(renderedArgocdYaml(options)) as ConfigMap;
+const configMap = (options: Parameters<typeof renderedArgocdYaml>[0] = {}) =>
+  parse(renderedArgocdYaml(options)) as ConfigMap;
 
 describe('the Argo CD notifications chart', () => {
   it('renders argocd-notifications-cm in argocd.namespace, with the common labels', () => {
@@ -34,12 +35,15 @@ describe('the Argo CD notifications chart', () => {
 
   it('keeps every key of the cluster file context, since it replaces the live ConfigMap', () => {
     const context = { argocdUrl: 'https://argocd-apps.example', environmentName: 'prod', 'team.channel': '#hangar' };
-    expect(parse(configMap({ overrides: { argocd: { namespace: 'argocd-apps', context } } }).data.context!)).toEqual(context);
+    expect(parse(configMap({ overrides: { argocd: { namespace: 'argocd-apps', context } } }).data.context!)).toEqual(
+      context,
+    );
   });
 
   it('posts to the same relay as the Rollouts side, with the token as a reference into argocd-notifications-secret', () => {
     const rendered = renderCluster(clusterConfig());
-    const service = (file: string) => (parse(rendered.find((f) => f.path === file)!.content) as ConfigMap).data['service.webhook.glidepath-relay'];
+    const service = (file: string) =>
+      (parse(rendered.find((f) => f.path === file)!.content) as ConfigMap).data['service.webhook.glidepath-relay'];
     expect(service('argocd-notifications.k8s.yaml')).toBe(service('rollouts-notifications.k8s.yaml'));
     expect(parse(service('argocd-notifications.k8s.yaml')!)).toEqual({
       url: 'http://10.0.0.7:30880/outcome/test',
@@ -48,7 +52,9 @@ describe('the Argo CD notifications chart', () => {
         { name: 'Content-Type', value: 'application/json' },
       ],
     });
-    const template = parse(configMap().data['template.glidepath-sync-failed-fact']!) as { webhook: Record<string, { method: string }> };
+    const template = parse(configMap().data['template.glidepath-sync-failed-fact']!) as {
+      webhook: Record<string, { method: string }>;
+    };
     expect(template.webhook).toEqual({ 'glidepath-relay': expect.objectContaining({ method: 'POST' }) });
   });
 
@@ -62,7 +68,13 @@ describe('the Argo CD notifications chart', () => {
         send: ['glidepath-sync-failed-fact'],
       },
     ]);
-    expect(parse(data.subscriptions!)).toEqual([{ recipients: ['glidepath-relay'], triggers: ['glidepath-sync-failed'], selector: 'hangar.io/release-tracked=true' }]);
+    expect(parse(data.subscriptions!)).toEqual([
+      {
+        recipients: ['glidepath-relay'],
+        triggers: ['glidepath-sync-failed'],
+        selector: 'hangar.io/release-tracked=true',
+      },
+    ]);
     expect(Object.keys(data).filter((key) => key.startsWith('trigger.on-'))).toEqual([]);
   });
 
@@ -77,14 +89,20 @@ describe('the Argo CD notifications chart', () => {
       },
     ]);
     expect(parse(data.subscriptions!)).toEqual([
-      { recipients: ['glidepath-relay'], triggers: ['glidepath-sync-failed', 'glidepath-sync-retry'], selector: 'hangar.io/release-tracked=true' },
+      {
+        recipients: ['glidepath-relay'],
+        triggers: ['glidepath-sync-failed', 'glidepath-sync-retry'],
+        selector: 'hangar.io/release-tracked=true',
+      },
     ]);
     expect(clusterConfig().argocd.retryFacts).toBe(false);
   });
 
   it('on prod goes to the tenant instance argocd-apps only; the platform instance argocd gets no object', () => {
     const [prod] = loadClusters({ dir: CLUSTERS_DIR, cluster: 'prod' });
-    const objects = renderCluster(prod!.config).flatMap((file) => parseAllDocuments(file.content).map((document) => document.toJS() as ConfigMap));
+    const objects = renderCluster(prod!.config).flatMap((file) =>
+      parseAllDocuments(file.content).map((document) => document.toJS() as ConfigMap),
+    );
     const notificationsConfigMaps = objects.filter((object) => object.metadata.name === 'argocd-notifications-cm');
     expect(notificationsConfigMaps.map((object) => object.metadata.namespace)).toEqual(['argocd-apps']);
     expect(objects.filter((object) => object.metadata.namespace === 'argocd')).toEqual([]);

@@ -1,6 +1,5 @@
-/**
- * The model can fail: the failed-sync scenarios of the Phase 0 findings on argocd-notifications-cm configs with one decision reversed, as the
- * catalog or a hand edit would have it.
+/**The model can fail: the failed-sync scenarios of the Phase 0 findings on argocd-notifications-cm configs with one
+ * decision reversed, as the catalog or a hand edit would have it.
  */
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -32,7 +31,11 @@ describe("the catalog's oncePer: app.status.operationState.syncResult.revision",
     });
     const result = failAndRefresh(appReplay(config, neverSynced()));
     expect(result.evaluations).toEqual([
-      expect.objectContaining({ trigger: 'glidepath-sync-failed', triggered: true, oncePerError: 'cannot fetch revision from <nil>' }),
+      expect.objectContaining({
+        trigger: 'glidepath-sync-failed',
+        triggered: true,
+        oncePerError: 'cannot fetch revision from <nil>',
+      }),
     ]);
     expect(result.errors).toEqual(['glidepath-sync-failed[0] oncePer: cannot fetch revision from <nil>']);
   });
@@ -74,10 +77,18 @@ describe('a sync-failure trigger without oncePer', () => {
     const replay = appReplay(config, neverSynced());
     expect(facts(failAndRefresh(replay))).toHaveLength(1);
     // A new operation started and failed between two reconciles of the notifications controller.
-    const next = { status: { reconciledAt: '2025-06-02T12:30:05Z', operationState: { startedAt: '2025-06-02T12:29:00Z', finishedAt: '2025-06-02T12:30:00Z' } } };
+    const next = {
+      status: {
+        reconciledAt: '2025-06-02T12:30:05Z',
+        operationState: { startedAt: '2025-06-02T12:29:00Z', finishedAt: '2025-06-02T12:30:00Z' },
+      },
+    };
     expect(facts(replay.step({ at: '2025-06-02T12:30:05Z', patch: next }))).toHaveLength(0);
 
-    const rendered = appReplay(withCondition(() => undefined), neverSynced());
+    const rendered = appReplay(
+      withCondition(() => undefined),
+      neverSynced(),
+    );
     expect(facts(failAndRefresh(rendered))).toHaveLength(1);
     expect(facts(rendered.step({ at: '2025-06-02T12:30:05Z', patch: next }))).toHaveLength(1);
   });

@@ -15,7 +15,10 @@ export const ARGOCD_FILE = 'argocd-notifications.k8s.yaml';
 
 /** The rendered `argocd-notifications.k8s.yaml` of a test cluster; `retryFacts` switches the opt-in trigger on. */
 export function renderedArgocdYaml(options: { retryFacts?: boolean; overrides?: Partial<ClusterFile> } = {}): string {
-  const argocd = { ...validClusterFile().argocd, ...(options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts }) };
+  const argocd = {
+    ...validClusterFile().argocd,
+    ...(options.retryFacts === undefined ? {} : { retryFacts: options.retryFacts }),
+  };
   return renderedFile(clusterConfig({ argocd, ...options.overrides }), ARGOCD_FILE);
 }
 
@@ -40,9 +43,16 @@ export function neverSynced(): Json {
     },
     spec: {
       project: 'hangar',
-      source: { repoURL: 'https://git.example.internal/hangar/deploy.git', path: 'apps/hangar-api', targetRevision: 'main' },
+      source: {
+        repoURL: 'https://git.example.internal/hangar/deploy.git',
+        path: 'apps/hangar-api',
+        targetRevision: 'main',
+      },
       destination: { server: 'https://kubernetes.default.svc', namespace: 'shop' },
-      syncPolicy: { automated: { selfHeal: true, prune: true }, retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } } },
+      syncPolicy: {
+        automated: { selfHeal: true, prune: true },
+        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
+      },
     },
     status: {
       reconciledAt: '2025-06-02T11:59:00Z',
@@ -52,16 +62,23 @@ export function neverSynced(): Json {
   };
 }
 
-const MESSAGE = 'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request';
+const MESSAGE =
+  'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request';
 
-/** A merge patch: the operation of an automated sync that is failing, attempt `retryCount` failed and a retry is pending. */
+/**
+ * A merge patch: the operation of an automated sync that is failing, attempt `retryCount` failed and a retry is
+ * pending.
+ */
 export function running(retryCount: number, startedAt = '2025-06-02T12:00:00Z', revision = REVISION): Json {
   return {
     status: {
       operationState: {
         operation: { sync: { revision }, initiatedBy: { automated: true }, retry: { limit: 5 } },
         phase: 'Running',
-        message: retryCount === 0 ? 'waiting for completion of hook batch/Job/hangar-api-migrate' : `${MESSAGE}. Retrying attempt #${retryCount} at 12:0${retryCount}PM.`,
+        message:
+          retryCount === 0
+            ? 'waiting for completion of hook batch/Job/hangar-api-migrate'
+            : `${MESSAGE}. Retrying attempt #${retryCount} at 12:0${retryCount}PM.`,
         startedAt,
         // A merge patch: null removes what an earlier operation left (omitempty fields of a new operation are absent).
         retryCount: retryCount === 0 ? null : retryCount,
@@ -96,7 +113,14 @@ export function succeeded(startedAt: string, finishedAt: string, revision: strin
         startedAt,
         finishedAt,
         retryCount: null,
-        syncResult: { revision, source: { repoURL: 'https://git.example.internal/hangar/deploy.git', path: 'apps/hangar-api', targetRevision: 'main' } },
+        syncResult: {
+          revision,
+          source: {
+            repoURL: 'https://git.example.internal/hangar/deploy.git',
+            path: 'apps/hangar-api',
+            targetRevision: 'main',
+          },
+        },
       },
     },
   };

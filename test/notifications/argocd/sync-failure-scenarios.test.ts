@@ -1,10 +1,21 @@
-/**
- * What the scenario files (scenario-files.test.ts) cannot say about the failed sync of the Phase 0 findings, replayed in Argo CD mode on the RENDERED
- * argocd-notifications-cm: the whole fact of a Failed operation without syncResult, and the opt-in retry trigger's keys.
+/**What the scenario files (scenario-files.test.ts) cannot say about the failed sync of the Phase 0 findings, replayed
+ * in Argo CD mode on the RENDERED argocd-notifications-cm: the whole fact of a Failed operation without syncResult, and
+ * the opt-in retry trigger's keys.
  */
 import { describe, expect, it } from 'vitest';
 import type { ReconcileResult } from '../../../src/notifications/model/engine';
-import { appReplay, failed, facts, loadArgocdRendered, type Replay, neverSynced, reconciled, REVISION, running, type Json } from './helpers';
+import {
+  appReplay,
+  failed,
+  facts,
+  loadArgocdRendered,
+  type Replay,
+  neverSynced,
+  reconciled,
+  REVISION,
+  running,
+  type Json,
+} from './helpers';
 
 const config = loadArgocdRendered();
 const withRetryFacts = loadArgocdRendered({ retryFacts: true });
@@ -29,7 +40,6 @@ function expectOneFact(result: ReconcileResult, expected: Json): Json {
 function throughRetries(replay: Replay, check: (result: ReconcileResult, retryCount: number) => void): void {
   RETRY_TIMES.forEach((at, i) => check(replay.step({ at, patch: running(i + 1) }), i + 1));
 }
-
 
 describe('the sync-failure trigger on the rendered config', () => {
   it('Failed without syncResult: skipped until reconciled after finishedAt, then exactly one fact of valid JSON', () => {
@@ -63,7 +73,8 @@ describe('the sync-failure trigger on the rendered config', () => {
       releaseId: 'rel-7',
       labels: { 'hangar.io/app': 'hangar-api', 'hangar.io/release-tracked': 'true' },
       phase: 'Failed',
-      message: 'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request (retried 5 times).',
+      message:
+        'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request (retried 5 times).',
       startedAt: '2025-06-02T12:00:00Z',
       finishedAt: FIRST_FAILURE,
       retryCount: 5,
@@ -74,14 +85,16 @@ describe('the sync-failure trigger on the rendered config', () => {
     });
     expect(refreshed.errors).toEqual([]);
   });
-
 });
 
 describe('the opt-in retry trigger (argocd.retryFacts: true)', () => {
   it('a new operation with the same retry count is a new attempt (oncePer includes startedAt)', () => {
     const replay = appReplay(withRetryFacts, neverSynced());
     expectOneFact(replay.step({ at: '2025-06-02T12:00:10Z', patch: running(1) }), { retryCount: 1 });
-    expectOneFact(replay.step({ at: '2025-06-02T12:30:10Z', patch: running(1, '2025-06-02T12:30:00Z') }), { retryCount: 1, startedAt: '2025-06-02T12:30:00Z' });
+    expectOneFact(replay.step({ at: '2025-06-02T12:30:10Z', patch: running(1, '2025-06-02T12:30:00Z') }), {
+      retryCount: 1,
+      startedAt: '2025-06-02T12:30:00Z',
+    });
   });
 
   it('is off by default: the default config sends nothing for the same retries', () => {

@@ -60,7 +60,9 @@ export class Replay {
 
   /** The notified annotation's value now. */
   get notified(): string | undefined {
-    return ((this.object.metadata as Json | undefined)?.annotations as Record<string, string> | undefined)?.[NOTIFIED_ANNOTATION];
+    return ((this.object.metadata as Json | undefined)?.annotations as Record<string, string> | undefined)?.[
+      NOTIFIED_ANNOTATION
+    ];
   }
 }
 

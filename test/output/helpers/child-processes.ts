@@ -12,7 +12,15 @@ export function bundleEntry(entry: string): Promise<string> {
   let outfile = bundled.get(entry);
   if (outfile === undefined) {
     const path = join(mkdtempSync(join(tmpdir(), 'glidepath-child-')), 'child.mjs');
-    outfile = build({ entryPoints: [entry], outfile: path, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' }).then(() => path);
+    outfile = build({
+      entryPoints: [entry],
+      outfile: path,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'error',
+    }).then(() => path);
     bundled.set(entry, outfile);
   }
   return outfile;

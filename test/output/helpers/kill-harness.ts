@@ -11,12 +11,24 @@ import type { RenderedCluster } from '../../../src/render/render-cluster';
 import { bundleEntry, runChild } from './child-processes';
 
 export const OLD: RenderedCluster[] = [
-  { name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'old prod a\n' }, { path: 'b.k8s.yaml', content: 'old prod b\n' }] },
+  {
+    name: 'prod',
+    files: [
+      { path: 'a.k8s.yaml', content: 'old prod a\n' },
+      { path: 'b.k8s.yaml', content: 'old prod b\n' },
+    ],
+  },
   { name: 'dev', files: [{ path: 'a.k8s.yaml', content: 'old dev a\n' }] },
 ];
 /** prod changes (one file goes, one comes), dev is no longer rendered, stage is new. */
 export const NEW: RenderedCluster[] = [
-  { name: 'prod', files: [{ path: 'a.k8s.yaml', content: 'new prod a\n' }, { path: 'c.k8s.yaml', content: 'new prod c\n' }] },
+  {
+    name: 'prod',
+    files: [
+      { path: 'a.k8s.yaml', content: 'new prod a\n' },
+      { path: 'c.k8s.yaml', content: 'new prod c\n' },
+    ],
+  },
   { name: 'stage', files: [{ path: 'a.k8s.yaml', content: 'new stage a\n' }] },
 ];
 
@@ -60,7 +72,9 @@ export async function killSweep(): Promise<KillSweep> {
     async killAt(step) {
       const out = scratch();
       writeDist(out, OLD, 'whole');
-      const result = await runChild(child, [out, 'whole', clustersFile], { env: { ...process.env, GLIDEPATH_TEST_KILL_AT: String(step) } });
+      const result = await runChild(child, [out, 'whole', clustersFile], {
+        env: { ...process.env, GLIDEPATH_TEST_KILL_AT: String(step) },
+      });
       if (result.signal === null) {
         expect(result, 'a run that is not killed succeeds').toEqual(expect.objectContaining({ code: 0 }));
         expect(tree(out)).toEqual(newTree);

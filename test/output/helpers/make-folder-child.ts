@@ -1,4 +1,7 @@
-/** Makes the folders `<root>/<i>/a/b/c` for i < count, starting at the same moment as its twin (argv: root, count, start). */
+/**
+ * Makes the folders `<root>/<i>/a/b/c` for i < count, starting at the same moment as its twin (argv: root, count,
+ * start).
+ */
 import { join } from 'node:path';
 import { makeFolder } from '../../../src/output/out-dir-fs';
 

@@ -17,7 +17,10 @@ export { scratch, tree } from './kill-harness';
 
 const CLI = join(import.meta.dirname, '../../../scripts/cli.mjs');
 
-export const OLD_CLUSTERS = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }), 'prod.yaml': validClusterFile({ name: 'prod' }) });
+export const OLD_CLUSTERS = clusterDir({
+  'dev.yaml': validClusterFile({ name: 'dev' }),
+  'prod.yaml': validClusterFile({ name: 'prod' }),
+});
 export const NEW_CLUSTERS = clusterDir({
   'dev.yaml': validClusterFile({ name: 'dev' }),
   'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop', 'billing', 'payments'] } }),
@@ -27,7 +30,11 @@ export const NEW_CLUSTERS = clusterDir({
 /** `synth --clusters DIR --out OUT` in this process (the run after a kill). */
 export async function synthHere(clusters: string, out: string): Promise<{ code: number; stderr: string[] }> {
   const stderr: string[] = [];
-  const code = await main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce, print: () => {}, printError: (line) => stderr.push(line) });
+  const code = await main(['synth', '--clusters', clusters, '--out', out], {
+    render: renderOnce,
+    print: () => {},
+    printError: (line) => stderr.push(line),
+  });
   return { code, stderr };
 }
 
@@ -41,7 +48,10 @@ export interface SynthResult {
 export function synthProcess(clusters: string, out: string, killAt?: number): Promise<SynthResult> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...(killAt !== undefined ? { GLIDEPATH_TEST_KILL_AT: String(killAt) } : {}) };
-    const child = spawn(process.execPath, [CLI, 'synth', '--clusters', clusters, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, [CLI, 'synth', '--clusters', clusters, '--out', out], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
@@ -56,12 +66,19 @@ export function synthProcess(clusters: string, out: string, killAt?: number): Pr
  */
 export function newRenderSteps(): { journal: number; renames: number } {
   const oldNames = new Set(loadClusters({ dir: OLD_CLUSTERS }).map((c) => c.config.name));
-  const folders = outputFolders(loadClusters({ dir: NEW_CLUSTERS }).map(({ config }) => ({ name: config.name, files: renderOnce(config) })));
+  const folders = outputFolders(
+    loadClusters({ dir: NEW_CLUSTERS }).map(({ config }) => ({ name: config.name, files: renderOnce(config) })),
+  );
   const staged = folders.reduce((sum, folder) => sum + 1 + folder.files.length, 0);
-  return { journal: staged + 2, renames: folders.reduce((sum, folder) => sum + (oldNames.has(folder.name) ? 2 : 1), 0) };
+  return {
+    journal: staged + 2,
+    renames: folders.reduce((sum, folder) => sum + (oldNames.has(folder.name) ? 2 : 1), 0),
+  };
 }
 
-/** `rounds` times: three synth runs started at once on a fresh folder; each must succeed and leave one complete render. */
+/**
+ * `rounds` times: three synth runs started at once on a fresh folder; each must succeed and leave one complete render.
+ */
 export async function threeAtOnce(rounds: number): Promise<void> {
   const fresh = scratch();
   await synthHere(NEW_CLUSTERS, fresh);
@@ -70,7 +87,10 @@ export async function threeAtOnce(rounds: number): Promise<void> {
     const out = join(scratch(), 'dist');
     const results = await Promise.all([1, 2, 3].map(() => synthProcess(NEW_CLUSTERS, out)));
     // A run that waits for another says so; nothing else.
-    const problems = results.map((r) => [r.code, r.stderr.split('\n').filter((line) => line !== '' && !line.includes('waiting up to'))]);
+    const problems = results.map((r) => [
+      r.code,
+      r.stderr.split('\n').filter((line) => line !== '' && !line.includes('waiting up to')),
+    ]);
     expect(problems, `round ${round}`).toEqual([
       [0, []],
       [0, []],
