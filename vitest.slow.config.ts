@@ -7,8 +7,8 @@ export default defineConfig({
     update: false,
     testTimeout: 120_000,
     pool: 'forks',
-    globalSetup: base.test?.globalSetup,
+    ...(base.test?.globalSetup === undefined ? {} : { globalSetup: base.test.globalSetup }),
     include: ['test/**/*.slow.test.ts'],
-    server: base.test?.server,
+    ...(base.test?.server === undefined ? {} : { server: base.test.server }),
   },
 });

@@ -70,7 +70,7 @@ export function parseCron(schedule: string): CronSchedule {
   if (schedule.startsWith('@')) return parseDescriptor(schedule);
   const fields = splitGoFields(schedule);
   if (fields.length === 1 && fields[0]!.startsWith('@')) {
-    throw new CronError(`has white space before ${excerpt(fields[0])}, which Kubernetes refuses; remove it`);
+    throw new CronError(`has white space before ${excerpt(fields[0]!)}, which Kubernetes refuses; remove it`);
   }
   if (fields.length !== 5) {
     throw new CronError(

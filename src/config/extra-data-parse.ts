@@ -34,6 +34,9 @@ export interface ExtraDataProblem {
 
 type Problem = Omit<ExtraDataProblem, 'key'>;
 
+const problemAt = (line: number | undefined, message: string): Problem =>
+  line === undefined ? { message } : { line, message };
+
 interface Parsed {
   readonly value: unknown;
   readonly root: Node | null;
@@ -220,10 +223,10 @@ function conditionProblems(parsed: Parsed): Problem[] {
         const problem = literalTypeProblem(parseExpr(String(value)));
         return problem === undefined
           ? []
-          : [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${problem}` }];
+          : [problemAt(parsed.lineOf([i, field]), `[${i}].${field} does not compile: ${problem}`)];
       } catch (error) {
         if (!(error instanceof ExprSyntaxError)) throw error;
-        return [{ line: parsed.lineOf([i, field]), message: `[${i}].${field} does not compile: ${error.message}` }];
+        return [problemAt(parsed.lineOf([i, field]), `[${i}].${field} does not compile: ${error.message}`)];
       }
     }),
   );
@@ -236,10 +239,12 @@ function selectorProblems(parsed: Parsed): Problem[] {
     const own = (['recipients', 'triggers'] as const).flatMap((field) =>
       ((fieldOf(subscription, field) as unknown[] | undefined) ?? [])
         .filter((name) => String(name).startsWith(GLIDEPATH_NAME_PREFIX))
-        .map((name) => ({
-          line: parsed.lineOf([i, field]),
-          message: `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions`,
-        })),
+        .map((name) =>
+          problemAt(
+            parsed.lineOf([i, field]),
+            `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions`,
+          ),
+        ),
     );
     const selector = fieldOf(subscription, 'selector');
     if (typeof selector !== 'string') return own;
@@ -250,10 +255,7 @@ function selectorProblems(parsed: Parsed): Problem[] {
       if (!(error instanceof LabelSelectorError)) throw error;
       return [
         ...own,
-        {
-          line: parsed.lineOf([i, 'selector']),
-          message: `[${i}].selector ${JSON.stringify(selector)}: ${error.message}`,
-        },
+        problemAt(parsed.lineOf([i, 'selector']), `[${i}].selector ${JSON.stringify(selector)}: ${error.message}`),
       ];
     }
   });

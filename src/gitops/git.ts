@@ -61,7 +61,7 @@ export class Git {
   /**
    * git's environment, made once: reading all of process.env (a runtime call per variable) for each command adds up.
    */
-  private baseEnvironment?: NodeJS.ProcessEnv;
+  private baseEnvironment: NodeJS.ProcessEnv | undefined;
 
   constructor(readonly options: GitOptions) {
     this.secrets = secretForms(options.token);

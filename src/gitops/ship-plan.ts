@@ -60,7 +60,7 @@ export interface ClusterPlan {
   /** The commit to write, when one is needed. */
   build?: FolderCommit;
   /** The branch's commit as fetched. */
-  tip?: string;
+  tip?: string | undefined;
   /** The open change this render goes onto. */
   existing?: ChangeRequest;
   /** Open changes the base made obsolete (no change left), to close. */

@@ -65,6 +65,9 @@ export async function closeScenarios(): Promise<void> {
   await Promise.all(closing.map((s) => s.api.close()));
 }
 
+/** Options a test sets or clears: `token: undefined` runs without one. */
+export type OptionOverrides = { [K in keyof PullRequestOptions]?: PullRequestOptions[K] | undefined };
+
 export interface Scenario {
   readonly remote: string;
   readonly api: ApiStandIn;
@@ -72,7 +75,7 @@ export interface Scenario {
   readonly source: { dir: string; commit: string };
   readonly config: ClusterConfig;
   /** openPullRequest with this scenario's remote, API, cache and source; `options` override. */
-  run(options?: Partial<PullRequestOptions>): ReturnType<typeof openPullRequest>;
+  run(options?: OptionOverrides): ReturnType<typeof openPullRequest>;
 }
 
 /**
@@ -107,11 +110,11 @@ export async function scenario(
     cacheDir,
     source: sourceRepo,
     config: withRemote,
-    run: (options = {}) => {
-      const cfg = options.config ?? withRemote;
+    run: ({ config: configOverride, files, ...options } = {}) => {
+      const cfg = configOverride ?? withRemote;
       return openPullRequest({
         config: cfg,
-        files: options.files ?? rendered(cfg),
+        files: files ?? rendered(cfg),
         token: TOKEN,
         apiUrl: { github: api.url, gitlab: `${api.url}/api/v4`, gitea: `${api.url}/api/v1` }[provider],
         provider,
@@ -120,7 +123,8 @@ export async function scenario(
         cacheDir,
         sourceDir: sourceRepo.dir,
         api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
-        ...options,
+        // openPullRequest reads an option set to undefined as one left out.
+        ...(options as Partial<PullRequestOptions>),
       });
     },
   };
