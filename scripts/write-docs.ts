@@ -1,13 +1,15 @@
 // Writes docs/cluster-file.md and schema/cluster.schema.json from the schema, schema/glidepath.<command>.v1.json
 // from src/json-output/shapes.ts, and the generated part of docs/engine-versions.md from the engine release table
 // (npm run docs); test/config/reference.test.ts, test/config/json-schema.test.ts, test/json-output/shapes.test.ts
-// and test/tools/exprjudge.test.ts check they are current.
+// and test/tools/exprjudge.test.ts check they are current; docs/architecture.md from a measured render
+// (scripts/architecture-doc.ts), which test/docs/architecture.slow.test.ts checks.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterJsonSchema } from '../src/config/json-schema';
 import { clusterFileReference } from '../src/config/reference';
 import { JSON_DOCUMENTS, jsonDocumentSchema } from '../src/json-output/shapes';
 import { currentDoc, DOC } from '../tools/exprjudge/engine-versions-doc';
+import { ARCHITECTURE_DOC, architectureDoc } from './architecture-doc';
 import { formattedLikeTheRepo } from './prettier-format';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -20,3 +22,4 @@ for (const command of Object.keys(JSON_DOCUMENTS) as (keyof typeof JSON_DOCUMENT
   writeFileSync(join(ROOT, 'schema', `glidepath.${command}.v1.json`), jsonDocumentSchema(command));
 }
 writeFileSync(DOC, await formattedLikeTheRepo('docs/engine-versions.md', currentDoc(readFileSync(DOC, 'utf8'))));
+writeFileSync(join(ROOT, ARCHITECTURE_DOC), await formattedLikeTheRepo(ARCHITECTURE_DOC, architectureDoc()));

@@ -1,0 +1,16 @@
+/** docs/architecture.md is what npm run docs writes now. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ARCHITECTURE_DOC, architectureDoc } from '../../scripts/architecture-doc';
+import { formattedLikeTheRepo } from '../../scripts/prettier-format';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('docs/architecture.md', () => {
+  it('is what npm run docs writes from the render now', async () => {
+    expect(readFileSync(join(ROOT, ARCHITECTURE_DOC), 'utf8')).toBe(
+      await formattedLikeTheRepo(ARCHITECTURE_DOC, architectureDoc()),
+    );
+  });
+});
