@@ -9,7 +9,6 @@ const MAX_LINES = 300;
 const TO_SPLIT = [
   'config/loader.ts',
   'notifications/engine-versions.ts',
-  'gitops/ship-plan.ts',
   'verify/pod-security.ts',
   'config/schema.ts',
   'live/checks.ts',

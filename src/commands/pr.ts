@@ -3,7 +3,7 @@
  * cluster.
  */
 import { GlidepathError } from '../errors';
-import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/pull-request';
+import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/ship-types';
 import { parseRepoPath } from '../gitops/remote';
 import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';

@@ -2,21 +2,14 @@
  * The commits on a glidepath branch that glidepath did not write (a reviewer's fix, a merge of the base): a
  * rebuild of the branch on its base would drop them, so the flow keeps or refuses them, never drops them unsaid.
  */
-import type { BareCache } from './cache';
 import { isGlidepathCommit } from './change-text';
-import { changedPaths, resolveSpecs } from './tree';
+import type { GitopsRepo, LoggedCommit } from './repo';
 
 export interface BranchCommit {
   readonly id: string;
   /** `Name <email>` */
   readonly author: string;
   readonly subject: string;
-}
-
-interface LoggedCommit extends BranchCommit {
-  readonly parents: readonly string[];
-  readonly firstParent: string | undefined;
-  readonly glidepath: boolean;
 }
 
 /** The commits glidepath did not write on one branch, and what they changed. */
@@ -30,48 +23,26 @@ export interface ForeignChanges {
   readonly paths: ReadonlyMap<string, string | undefined>;
 }
 
-const FIELD = '\x1f';
-const RECORD = '\x1e';
-
 /**
  * For each tip, the commits on its own line (first parents, newest first) that `base` does not hold and that
- * glidepath did not write. The line ends at the base's history, or, for a branch whose base was rewritten, at the
- * commit its oldest glidepath commit was built on: what lies below is the old base's, not the branch's.
- * One `git log` for every tip of the same base.
+ * glidepath did not write, and what they changed. The line ends at the base's history, or, for a branch whose base
+ * was rewritten, at the commit its oldest glidepath commit was built on: what lies below is the old base's, not the
+ * branch's. One `git log` for every tip of the same base, and two or three more processes when it finds any.
  */
-export async function foreignCommits(
-  cache: BareCache,
-  base: string,
-  tips: readonly string[],
-): Promise<Map<string, BranchCommit[]>> {
-  const found = new Map<string, BranchCommit[]>();
-  for (const [tip, commits] of await foreignLines(cache, base, tips))
-    found.set(
-      tip,
-      commits.map(({ id, author, subject }) => ({ id, author, subject })),
-    );
-  return found;
-}
-
-/** foreignCommits, with what each branch's commits changed: two or three git processes for every tip. */
 export async function foreignChanges(
-  cache: BareCache,
+  repo: GitopsRepo,
   base: string,
   tips: readonly string[],
 ): Promise<Map<string, ForeignChanges>> {
-  const lines = await foreignLines(cache, base, tips);
+  const lines = foreignLines(await repo.firstParentLog(tips, base), tips);
   const commits = [...new Map([...lines.values()].flat().map((c) => [c.id, c])).values()].filter(
-    (c) => c.firstParent !== undefined,
+    (c) => c.parents[0] !== undefined,
   );
-  const againstFirst = await changedPaths(
-    cache,
-    commits.map((c) => [c.id, c.firstParent!] as const),
-  );
+  const againstFirst = await repo.changedPaths(commits.map((c) => [c.id, c.parents[0]!] as const));
   const merges = commits.filter((c) => c.parents.length > 1);
   // A merge of the base brings the base's files: only what differs from every parent is the merge's own.
   for (let i = 1; merges.some((m) => m.parents.length > i); i++) {
-    const against = await changedPaths(
-      cache,
+    const against = await repo.changedPaths(
       merges.filter((m) => m.parents.length > i).map((m) => [m.id, m.parents[i]!] as const),
     );
     for (const [id, paths] of against)
@@ -87,8 +58,7 @@ export async function foreignChanges(
       for (const path of againstFirst.get(commit.id) ?? []) if (!byPath.has(path)) byPath.set(path, commit.id);
     newest.set(tip, byPath);
   }
-  const ids = await resolveSpecs(
-    cache,
+  const ids = await repo.resolveSpecs(
     [...newest.values()].flatMap((byPath) => [...byPath].map(([path, id]) => `${id}:${path}`)),
   );
   const found = new Map<string, ForeignChanges>();
@@ -99,37 +69,24 @@ export async function foreignChanges(
   return found;
 }
 
-/** Each tip's foreign commits as logged, newest first. */
-async function foreignLines(
-  cache: BareCache,
-  base: string,
-  tips: readonly string[],
-): Promise<Map<string, LoggedCommit[]>> {
+/** Each tip's foreign commits, newest first, from the log of all of them. */
+export function foreignLines(logged: readonly LoggedCommit[], tips: readonly string[]): Map<string, LoggedCommit[]> {
+  const commits = new Map(logged.map((c) => [c.id, c]));
   const found = new Map<string, LoggedCommit[]>();
-  const unique = [...new Set(tips)];
-  if (unique.length === 0) return found;
-  const format = ['%H', '%P', '%an <%ae>', '%s', '%B'].join(FIELD);
-  const out = await cache.git.run(['log', '--first-parent', `--format=${format}${RECORD}`, ...unique, '--not', base]);
-  const commits = new Map<string, LoggedCommit>();
-  for (const record of out.split(RECORD)) {
-    const [id = '', parents = '', author = '', subject = '', message = ''] = record.replace(/^\n/, '').split(FIELD);
-    if (!/^[0-9a-f]{40,64}$/.test(id)) continue;
-    const all = parents.split(' ').filter((p) => p !== '');
-    commits.set(id, { id, parents: all, firstParent: all[0], author, subject, glidepath: isGlidepathCommit(message) });
-  }
-  for (const tip of unique) {
+  for (const tip of new Set(tips)) {
     const line: LoggedCommit[] = [];
     for (
       let commit = commits.get(tip);
       commit !== undefined && line.length < commits.size;
-      commit = commit.firstParent === undefined ? undefined : commits.get(commit.firstParent)
+      commit = commit.parents[0] === undefined ? undefined : commits.get(commit.parents[0])
     )
       line.push(commit);
-    const oldest = line.findLastIndex((c) => c.glidepath);
+    const glidepath = line.map((c) => isGlidepathCommit(c.message));
+    const oldest = glidepath.lastIndexOf(true);
     const own = oldest === -1 ? line : line.slice(0, oldest);
     found.set(
       tip,
-      own.filter((c) => !c.glidepath),
+      own.filter((_c, i) => !glidepath[i]),
     );
   }
   return found;

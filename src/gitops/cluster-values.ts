@@ -4,7 +4,7 @@
  * and Jsonnet, so it is never applied.
  */
 import type { ClusterConfig } from '../config/schema';
-import type { FolderFile } from './review';
+import type { FolderFile } from './repo';
 
 export const VALUES_FILE = 'glidepath-cluster-values.txt';
 

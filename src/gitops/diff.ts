@@ -7,14 +7,13 @@ import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
 import { gitUserFor, inferProvider, providerToken, tokenVariable } from './providers';
-import type { ShipSettings } from './pull-request';
+import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
 import { blobIds, contentsOf, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
 import { hasChanges, type Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
 import { checkToken, refuseCleartext } from './tokens';
-import { listTree, readBlobs } from './tree';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
 export const DIFF_MARKDOWN_LIMIT = 400_000;
@@ -49,7 +48,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, options.allowInsecureHttp === true);
   }
-  const repo = await openGitopsRepo(
+  const opened = await openGitopsRepo(
     {
       remote: target.remote,
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
@@ -62,24 +61,24 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     target.branchPrefix,
   );
   try {
-    const baseCommit = repo.fetched.bases.get(target.base);
-    if (baseCommit === undefined) throw missingBaseError(repo.cache, target.base);
-    const listing = ownedIn(await listTree(repo.cache, baseCommit), target.folders);
-    const before = contentsOf(listing, await readBlobs(repo.cache, blobIds(listing)));
+    const baseCommit = opened.fetched.bases.get(target.base);
+    if (baseCommit === undefined) throw missingBaseError(target.remote, target.base);
+    const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders);
+    const before = contentsOf(listing, await opened.repo.readBlobs(blobIds(listing)));
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
       context: [
         `Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`,
         ...(options.unverified === true ? [UNVERIFIED_NOTE] : []),
-        ...repo.notes.map((n) => `> ${n}`),
+        ...opened.notes.map((n) => `> ${n}`),
       ],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `glidepath diff --cluster ${config.name}`,
     });
-    return { review, changed: hasChanges(review), markdown, baseCommit, notes: repo.notes };
+    return { review, changed: hasChanges(review), markdown, baseCommit, notes: opened.notes };
   } finally {
-    repo.release();
+    opened.release();
   }
 }

@@ -40,3 +40,14 @@ export class GitopsError extends GlidepathError {
     this.name = 'GitopsError';
   }
 }
+
+/** The lease failed: someone pushed the branch after this run fetched it. */
+export class BranchMovedError extends GitopsError {
+  constructor(branch: string, where: string) {
+    super(
+      'push-rejected',
+      `push of ${branch} to ${where} was rejected: the branch changed on the remote while this run worked`,
+      'nothing was pushed; run again and glidepath builds on the branch as it is now',
+    );
+  }
+}

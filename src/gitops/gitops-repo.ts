@@ -1,15 +1,15 @@
 /** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
-import { defaultCacheDir, openCache, refuseDirtyLocalRepo, type BareCache } from './cache';
+import { defaultCacheDir, openCache, refuseDirtyLocalRepo } from './cache';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { ownedFolder } from './folder';
 import type { OwnedFolders } from './owned-folders';
-import { fetchRefs, isAncestor, readTips, type FetchedRefs } from './refs';
+import { GitCliRepo } from './git-repo';
 import { parseRemote, tokenScope, type RemoteUrl } from './remote';
-import type { FolderFile } from './review';
+import type { FetchedRefs, FolderFile, GitopsRepo } from './repo';
 
 /** Where one cluster goes: the repository, its base branch, and the folders glidepath owns there. */
 export interface ClusterTarget {
@@ -73,7 +73,7 @@ export interface RepoAccess {
 }
 
 export interface OpenedGitopsRepo {
-  readonly cache: BareCache;
+  readonly repo: GitopsRepo;
   readonly fetched: FetchedRefs;
   /** A base branch rewritten since the last run, and the like. */
   readonly notes: string[];
@@ -102,18 +102,19 @@ export async function openGitopsRepo(
   const release = await lockCache(dir, access.lock);
   try {
     const cache = await openCache(git, remote, dir);
-    const previous = cache.created === true ? new Map<string, string>() : (await readTips(cache, bases, '')).bases;
-    const fetched = await fetchRefs(cache, bases, branchPrefix);
+    const repo = new GitCliRepo(cache);
+    const previous = cache.created === true ? new Map<string, string>() : (await repo.tips(bases, '')).bases;
+    const fetched = await repo.fetch(bases, branchPrefix);
     const notes: string[] = [];
     for (const [base, before] of previous) {
       const now = fetched.bases.get(base);
-      if (now !== undefined && now !== before && !(await isAncestor(cache, before, now))) {
+      if (now !== undefined && now !== before && !(await repo.isAncestor(before, now))) {
         notes.push(
           `the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is no longer in its history; using ${now.slice(0, 12)}`,
         );
       }
     }
-    return { cache, fetched, notes, release };
+    return { repo, fetched, notes, release };
   } catch (error) {
     release();
     throw error;

@@ -7,8 +7,9 @@ import type { ClusterConfig } from '../config/schema';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { valuesFile } from './cluster-values';
 import { checkFileName } from './folder';
-import { reviewOwnedFolders, type FolderFile, type OwnedFolderChange, type Review } from './review';
-import { folderIn, type FolderListing, type ReplacedFolder, type TreeEntry } from './tree';
+import type { FolderFile, ReplacedFolder, TreeEntry } from './repo';
+import { reviewOwnedFolders, type OwnedFolderChange, type Review } from './review';
+import { folderIn, type FolderListing } from './tree';
 
 export interface OwnedFolders {
   readonly manifests: string;

@@ -1,18 +1,11 @@
 /** Pushes many branches in one `git push`, each only if it is still where this run saw it. */
 import type { BareCache } from './cache';
-import { GitopsError } from './errors';
+import { BranchMovedError, GitopsError } from './errors';
 import { GitCommandError } from './git';
 import { describeGitFailure } from './git-failures';
 import { displayUrl } from './remote';
 import { refetchBranches, trackingRef } from './refs';
-
-export interface BranchUpdate {
-  readonly branch: string;
-  /** The commit to push, or undefined to delete the branch. */
-  readonly commit?: string;
-  /** The branch's commit when this run fetched it (undefined: the branch must not exist yet). */
-  readonly expected?: string;
-}
+import type { BranchUpdate } from './repo';
 
 /**
  * Every update in one push, not atomic: a branch that moved in between (or that a hook refuses) fails alone,
@@ -46,17 +39,6 @@ export async function pushBranches(
     failures.set(update.branch, describePushFailure(error, refLine, output, cache, update.branch));
   }
   return failures;
-}
-
-/** The lease failed: someone pushed the branch after this run fetched it. */
-export class BranchMovedError extends GitopsError {
-  constructor(branch: string, where: string) {
-    super(
-      'push-rejected',
-      `push of ${branch} to ${where} was rejected: the branch changed on the remote while this run worked`,
-      'nothing was pushed; run again and glidepath builds on the branch as it is now',
-    );
-  }
 }
 
 /**

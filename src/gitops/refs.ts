@@ -3,18 +3,10 @@ import type { BareCache } from './cache';
 import { GitopsError } from './errors';
 import { GitCommandError } from './git';
 import { describeGitFailure } from './git-failures';
-import { displayUrl } from './remote';
+import { displayUrl, type RemoteUrl } from './remote';
+import type { FetchedRefs } from './repo';
 
 const REMOTES = 'refs/remotes/origin/';
-
-export interface FetchedRefs {
-  /** Each base branch that exists on the remote, with its commit. */
-  readonly bases: ReadonlyMap<string, string>;
-  /** Base branches the remote does not have. */
-  readonly missingBases: readonly string[];
-  /** Every fetched branch under the prefix (e.g. `glidepath/`) with its commit. */
-  readonly branches: ReadonlyMap<string, string>;
-}
 
 /**
  * One fetch of the base branches and of every branch under `branchPrefix`, pruned to what the remote has.
@@ -83,10 +75,10 @@ export async function refetchBranches(cache: BareCache, branches: readonly strin
   return result.code === 0;
 }
 
-export function missingBaseError(cache: BareCache, base: string): GitopsError {
+export function missingBaseError(remote: RemoteUrl, base: string): GitopsError {
   return new GitopsError(
     'missing-base',
-    `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(cache.remote)}`,
+    `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(remote)}`,
     'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in the cluster file',
   );
 }
@@ -133,29 +125,17 @@ export async function isAncestor(cache: BareCache, ancestor: string, descendant:
 }
 
 /** The fetched branches under `prefix` whose history contains `commit`, in one process. */
-export async function branchesContaining(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
-  const listing = await cache.git.run([
-    'for-each-ref',
-    '--format=%(refname)',
-    `--contains=${commit}`,
-    `${REMOTES}${prefix}`,
-  ]);
-  return new Set(
-    listing
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((ref) => ref.slice(REMOTES.length)),
-  );
+export function branchesContaining(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
+  return branchesWhere(cache, `--contains=${commit}`, prefix);
 }
 
 /** The fetched branches under `prefix` already merged into `commit` (their tip is in its history). */
-export async function branchesMergedInto(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
-  const listing = await cache.git.run([
-    'for-each-ref',
-    '--format=%(refname)',
-    `--merged=${commit}`,
-    `${REMOTES}${prefix}`,
-  ]);
+export function branchesMergedInto(cache: BareCache, commit: string, prefix: string): Promise<Set<string>> {
+  return branchesWhere(cache, `--merged=${commit}`, prefix);
+}
+
+async function branchesWhere(cache: BareCache, filter: string, prefix: string): Promise<Set<string>> {
+  const listing = await cache.git.run(['for-each-ref', '--format=%(refname)', filter, `${REMOTES}${prefix}`]);
   return new Set(
     listing
       .split('\n')

@@ -2,7 +2,7 @@
 import { CHANGE_SIGILS } from './change-host';
 import { GitopsError } from './errors';
 import { objectLabel, summaryLine } from './markdown';
-import type { ClusterOutcome, PullRequestResult } from './pull-request';
+import type { ClusterOutcome, PullRequestResult } from './ship-types';
 
 function changeName(result: PullRequestResult, number?: number): string {
   if (result.provider === 'none') return 'branch';

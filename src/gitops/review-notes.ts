@@ -4,7 +4,8 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
-import { parseYamlDocuments, type FolderFile } from './review';
+import type { FolderFile } from './repo';
+import { parseYamlDocuments } from './review';
 
 export interface NotesContext {
   /** ConfigMap and Secret each Veridor gate reads, from the cluster file. */

@@ -4,12 +4,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
 import { Memo } from '../memo';
 import { VALUES_FILE } from './cluster-values';
-
-/** A file of the owned folder: path relative to the folder, and its text. */
-export interface FolderFile {
-  readonly path: string;
-  readonly content: string;
-}
+import type { FolderFile } from './repo';
 
 export type Change = 'added' | 'changed' | 'removed';
 

@@ -5,7 +5,7 @@ import { hashedFiles, renderedFolders, type FolderContents } from './owned-folde
 import { CHANGE_NOUNS, type ProviderName } from './change-host';
 import { GITEA_TOKEN_SCOPES } from './gitea';
 import { chooseProvider, defaultApiUrl, providerToken, tokenVariable } from './providers';
-import type { ShipCluster, ShipSettings } from './pull-request';
+import type { ShipCluster, ShipSettings } from './ship-types';
 import type { ClusterConfig } from '../config/schema';
 import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
 import { checkToken, refuseCleartext } from './tokens';

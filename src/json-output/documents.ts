@@ -1,6 +1,6 @@
 /** Each command's result as its `--json` document (the shapes are in ./shapes). */
 import type { ClusterConfig } from '../config/schema';
-import type { ClusterOutcome } from '../gitops/pull-request';
+import type { ClusterOutcome } from '../gitops/ship-types';
 import { GlidepathError } from '../errors';
 import type { Review } from '../gitops/review';
 import type { Finding } from '../live/findings';

@@ -7,7 +7,8 @@ import type { ClusterConfig, ClusterFile } from '../../../src/config/schema';
 import { valuesFile } from '../../../src/gitops/cluster-values';
 import { GitopsError } from '../../../src/gitops/errors';
 import { secretForms } from '../../../src/gitops/redact';
-import { openPullRequest, type PullRequestOptions } from '../../../src/gitops/pull-request';
+import { shipClusters } from '../../../src/gitops/ship';
+import type { PullRequestResult, ShipSettings } from '../../../src/gitops/ship-types';
 import type { RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { renderOnce } from '../../helpers/render-once';
@@ -65,8 +66,28 @@ export async function closeScenarios(): Promise<void> {
   await Promise.all(closing.map((s) => s.api.close()));
 }
 
+/** One cluster's run: the settings, the cluster and its render, and the token of whichever provider it uses. */
+interface RunOptions extends ShipSettings {
+  readonly config: ClusterConfig;
+  readonly files: readonly RenderedFile[];
+  readonly token?: string;
+}
+
 /** Options a test sets or clears: `token: undefined` runs without one. */
-export type OptionOverrides = { [K in keyof PullRequestOptions]?: PullRequestOptions[K] | undefined };
+export type OptionOverrides = { [K in keyof RunOptions]?: RunOptions[K] | undefined };
+
+/** `pr` for one cluster, through the entry point the command uses; the cluster's failure is thrown. */
+async function shipOne(options: RunOptions): Promise<PullRequestResult> {
+  const { token, config, files, ...settings } = options;
+  const tokens = token === undefined || token === '' ? {} : { github: token, gitlab: token, gitea: token };
+  const [outcome] = await shipClusters({
+    ...settings,
+    tokens: { ...tokens, ...settings.tokens },
+    clusters: [{ config, files }],
+  });
+  if (outcome?.error !== undefined) throw outcome.error;
+  return outcome!.result!;
+}
 
 export interface Scenario {
   readonly remote: string;
@@ -74,8 +95,8 @@ export interface Scenario {
   readonly cacheDir: string;
   readonly source: { dir: string; commit: string };
   readonly config: ClusterConfig;
-  /** openPullRequest with this scenario's remote, API, cache and source; `options` override. */
-  run(options?: OptionOverrides): ReturnType<typeof openPullRequest>;
+  /** `pr` with this scenario's remote, API, cache and source; `options` override. */
+  run(options?: OptionOverrides): Promise<PullRequestResult>;
 }
 
 /**
@@ -112,7 +133,7 @@ export async function scenario(
     config: withRemote,
     run: ({ config: configOverride, files, ...options } = {}) => {
       const cfg = configOverride ?? withRemote;
-      return openPullRequest({
+      return shipOne({
         config: cfg,
         files: files ?? rendered(cfg),
         token: TOKEN,
@@ -123,8 +144,8 @@ export async function scenario(
         cacheDir,
         sourceDir: sourceRepo.dir,
         api: { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 },
-        // openPullRequest reads an option set to undefined as one left out.
-        ...(options as Partial<PullRequestOptions>),
+        // The flow reads an option set to undefined as one left out.
+        ...(options as Partial<RunOptions>),
       });
     },
   };

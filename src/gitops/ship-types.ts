@@ -1,7 +1,8 @@
 /**
- * `pr`: commit the rendered folder to a glidepath branch of the gitops repo and open (or refresh) its change.
- * Idempotent: nothing to change -> nothing happens; the same content already proposed -> nothing happens;
- * new content while a glidepath change is open -> that change gets a new commit and a new body.
+ * What `pr` takes and gives: the clusters and settings of a run, and each cluster's result. A run commits the rendered
+ * folder to a glidepath branch of the gitops repo and opens (or refreshes) its change. Idempotent: nothing to change
+ * -> nothing happens; the same content already proposed -> nothing happens; new content while a glidepath change is
+ * open -> that change gets a new commit and a new body.
  */
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
@@ -12,9 +13,8 @@ import type { ProviderTokens } from './providers';
 import type { RetryPolicy } from './http-json';
 import type { RepoPath } from './remote';
 import type { Review } from './review';
-import { shipClusters } from './ship';
 import type { SourceRevision } from './source';
-import type { CommitIdentity } from './tree';
+import type { CommitIdentity } from './repo';
 
 export const DEFAULT_IDENTITY: CommitIdentity = {
   name: 'glidepath-gitops',
@@ -114,22 +114,4 @@ export interface ClusterOutcome {
   readonly cluster: string;
   readonly result?: PullRequestResult;
   readonly error?: Error;
-}
-
-/** One cluster; its failure is thrown (as it was before fleets). */
-export interface PullRequestOptions extends ShipSettings, ShipCluster {
-  /** The provider's token (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN), whichever provider the cluster uses. */
-  readonly token?: string;
-}
-
-export async function openPullRequest(options: PullRequestOptions): Promise<PullRequestResult> {
-  const { token, config, files, ...settings } = options;
-  const tokens = token === undefined || token === '' ? {} : { github: token, gitlab: token, gitea: token };
-  const [outcome] = await shipClusters({
-    ...settings,
-    tokens: { ...tokens, ...settings.tokens },
-    clusters: [{ config, files }],
-  });
-  if (outcome?.error !== undefined) throw outcome.error;
-  return outcome!.result!;
 }
