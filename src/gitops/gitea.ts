@@ -1,8 +1,8 @@
 /**
  * The few Gitea (and Forgejo) API v1 calls the flow makes: list, create, update and close pull requests, with retries.
  */
+import { JsonApi, pullToChange, type ApiPull as ApiPullShape } from './api-client';
 import { GitopsError } from './errors';
-import { redact, secretForms } from './redact';
 import type { RepoPath } from './remote';
 import {
   CHANGE_NOUNS,
@@ -12,7 +12,7 @@ import {
   type ChangeHost,
   type ChangeRequest,
 } from './change-host';
-import { NetworkFailure, requestJson, type JsonAnswer, type RetryPolicy } from './http-json';
+import type { JsonAnswer, RetryPolicy } from './http-json';
 
 /** Gitea sets no limit of its own on a pull request's body (a LONGTEXT column); a million characters, as for GitLab. */
 export const GITEA_BODY_LIMIT = 1_000_000;
@@ -29,13 +29,9 @@ export interface GiteaClientOptions extends RetryPolicy {
   readonly repo: RepoPath;
 }
 
-interface ApiPull {
-  number: number;
-  html_url: string;
-  title: string;
-  body?: string | null;
-  head: { ref: string; repo_id?: number };
-  base: { ref: string; repo_id?: number };
+interface ApiPull extends ApiPullShape {
+  readonly head: { readonly ref: string; readonly repo_id?: number };
+  readonly base: { readonly ref: string; readonly repo_id?: number };
 }
 
 interface ApiLabel {
@@ -46,33 +42,38 @@ interface ApiLabel {
 /** Gitea's default `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES`: a title that starts so is a draft. */
 const DRAFT = /^(wip:|\[wip\])\s*/i;
 
-function toChange(p: ApiPull): ChangeRequest {
-  return {
-    number: p.number,
-    url: p.html_url,
-    branch: p.head.ref,
-    base: p.base.ref,
-    title: p.title,
-    body: p.body ?? '',
-  };
-}
-
 export class GiteaPulls implements ChangeHost {
   readonly provider = 'gitea';
   readonly noun = CHANGE_NOUNS.gitea;
   readonly sigil = CHANGE_SIGILS.gitea;
   readonly bodyLimit = GITEA_BODY_LIMIT;
-  private readonly secrets: string[];
   private readonly repoUrl: string;
+  private readonly name: string;
+  private readonly api: JsonApi;
 
-  constructor(private readonly options: GiteaClientOptions) {
-    this.secrets = secretForms(options.token);
+  constructor(options: GiteaClientOptions) {
     const { owner, name } = options.repo;
     this.repoUrl = `${options.apiUrl.replace(/\/+$/, '')}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  }
-
-  private get name(): string {
-    return `${this.options.repo.owner}/${this.options.repo.name}`;
+    this.name = `${owner}/${name}`;
+    const scopes = `an access token with the ${GITEA_TOKEN_SCOPES} scopes`;
+    this.api = new JsonApi(
+      {
+        host: 'Gitea',
+        apiUrl: options.apiUrl,
+        target: this.name,
+        targetNoun: 'repository',
+        retries: options.retries ?? 3,
+        networkFix:
+          'check the network, VPN or proxy, and --api-url (https://<host>/api/v1); ' +
+          'run again (a rerun continues where this one stopped)',
+        unauthorizedFix: `set GITEA_TOKEN to ${scopes} on ${this.name}`,
+        forbiddenFix: `give GITEA_TOKEN's user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} scopes`,
+        notFoundFix: `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has access to it`,
+      },
+      options.token,
+      { authorization: `token ${options.token}` },
+      options,
+    );
   }
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
@@ -83,7 +84,7 @@ export class GiteaPulls implements ChangeHost {
           p.head.ref.startsWith(branchPrefix) && (p.head.repo_id === undefined || p.head.repo_id === p.base.repo_id),
       )
       .sort((a, b) => a.number - b.number)
-      .map(toChange);
+      .map(pullToChange);
   }
 
   async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
@@ -112,7 +113,7 @@ export class GiteaPulls implements ChangeHost {
         `request reviewers on pull request #${pull.number} of ${this.name}`,
       );
     }
-    return toChange(pull);
+    return pullToChange(pull);
   }
 
   async update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest> {
@@ -124,7 +125,7 @@ export class GiteaPulls implements ChangeHost {
       { title: `${draft}${fields.title}`, body: fields.body },
       `update pull request #${change.number} of ${this.name}`,
     );
-    return toChange(answer.data as ApiPull);
+    return pullToChange(answer.data as ApiPull);
   }
 
   async close(change: ChangeRequest): Promise<ChangeRequest> {
@@ -134,7 +135,7 @@ export class GiteaPulls implements ChangeHost {
       { state: 'closed' },
       `close pull request #${change.number} of ${this.name}`,
     );
-    return toChange(answer.data as ApiPull);
+    return pullToChange(answer.data as ApiPull);
   }
 
   /**
@@ -157,90 +158,16 @@ export class GiteaPulls implements ChangeHost {
    * Every page of a listing; Gitea says where the next one is in the Link header (its page size is the server's
    * MAX_RESPONSE_ITEMS at most).
    */
-  private async all<T>(path: string, action: string): Promise<T[]> {
-    const found: T[] = [];
-    for (
-      let url: string | undefined = `${this.repoUrl}${path}${path.includes('?') ? '&' : '?'}limit=50`;
-      url !== undefined;
-    ) {
-      const answer = await this.send('GET', url, undefined, action);
-      found.push(...((answer.data as T[] | undefined) ?? []));
-      url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1];
-    }
-    return found;
+  private all<T>(path: string, action: string): Promise<T[]> {
+    const first = `${this.repoUrl}${path}${path.includes('?') ? '&' : '?'}limit=50`;
+    return this.api.pages<T>(
+      first,
+      action,
+      (answer) => /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1],
+    );
   }
 
   private call(method: string, path: string, body: unknown, action: string): Promise<JsonAnswer> {
-    return this.send(method, `${this.repoUrl}${path}`, body, action);
-  }
-
-  private async send(method: string, url: string, body: unknown, action: string): Promise<JsonAnswer> {
-    let answer: JsonAnswer;
-    try {
-      answer = await requestJson(
-        url,
-        { method, headers: { authorization: `token ${this.options.token}`, 'user-agent': 'glidepath-gitops' }, body },
-        this.options,
-      );
-    } catch (error) {
-      if (!(error instanceof NetworkFailure)) throw error;
-      throw new GitopsError(
-        'network',
-        `could not ${action}: the Gitea API at ${this.options.apiUrl} is unreachable (${redact(error.message, this.secrets)}) after ${this.options.retries ?? 3} retries`,
-        'check the network, VPN or proxy, and --api-url (https://<host>/api/v1); run again (a rerun continues where this one stopped)',
-      );
-    }
-    if (answer.status >= 200 && answer.status < 300) return answer;
-    throw this.describeFailure(answer, action);
-  }
-
-  private describeFailure(answer: JsonAnswer, action: string): GitopsError {
-    const { status } = answer;
-    const data = answer.data as { message?: unknown; errors?: unknown } | string | undefined;
-    const raw = typeof data === 'string' ? data : (data?.message ?? data?.errors ?? '');
-    const message = redact(typeof raw === 'string' ? raw : JSON.stringify(raw), this.secrets)
-      .split('\n')[0]!
-      .slice(0, 300);
-    const scopes = `an access token with the ${GITEA_TOKEN_SCOPES} scopes`;
-    if (status === 401) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: Gitea refused the token (HTTP 401: ${message})`,
-        `set GITEA_TOKEN to ${scopes} on ${this.name}`,
-      );
-    }
-    if (status === 403) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: Gitea answered 403 (${message}); the token may not do this on ${this.name}`,
-        `give GITEA_TOKEN's user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} scopes`,
-      );
-    }
-    if (status === 404) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: Gitea answered 404 (${message}); the repository does not exist or the token cannot see it`,
-        `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has access to it`,
-      );
-    }
-    if (status === 429) {
-      return new GitopsError(
-        'api',
-        `could not ${action}: Gitea's rate limit is exceeded (HTTP 429: ${message})`,
-        'wait until the limit resets and run again; the next run continues where this one stopped',
-      );
-    }
-    if (status >= 500) {
-      return new GitopsError(
-        'api',
-        `could not ${action}: the Gitea API failed with HTTP ${status} after ${this.options.retries ?? 3} retries (${message})`,
-        'Gitea is having trouble; run again later; a rerun continues where this one stopped',
-      );
-    }
-    return new GitopsError(
-      'api',
-      `could not ${action}: Gitea answered HTTP ${status} (${message})`,
-      'read the message; fix the cause and run again',
-    );
+    return this.api.send(method, `${this.repoUrl}${path}`, body, action);
   }
 }

@@ -3,6 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
+import { apiFailure, pullToChange, type ApiWords } from './api-client';
 import { GitopsError } from './errors';
 import { GITHUB_BODY_LIMIT } from './markdown';
 import { redact, secretForms } from './redact';
@@ -36,26 +37,6 @@ export interface GithubClientOptions {
   readonly timeoutMs?: number;
 }
 
-interface ApiPull {
-  number: number;
-  html_url: string;
-  title: string;
-  body?: string | null;
-  head: { ref: string };
-  base: { ref: string };
-}
-
-function toChange(p: ApiPull): ChangeRequest {
-  return {
-    number: p.number,
-    url: p.html_url,
-    branch: p.head.ref,
-    base: p.base.ref,
-    title: p.title,
-    body: p.body ?? '',
-  };
-}
-
 const RetryingOctokit = Octokit.plugin(retry, throttling);
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -66,9 +47,26 @@ export class GithubPulls implements ChangeHost {
   readonly bodyLimit = GITHUB_BODY_LIMIT;
   private readonly octokit: InstanceType<typeof RetryingOctokit>;
   private readonly secrets: string[];
+  private readonly words: ApiWords;
 
   constructor(private readonly options: GithubClientOptions) {
     this.secrets = secretForms(options.token);
+    const repo = `${options.repo.owner}/${options.repo.name}`;
+    this.words = {
+      host: 'GitHub',
+      apiUrl: options.apiUrl,
+      target: repo,
+      targetNoun: 'repository',
+      retries: options.retries ?? 3,
+      networkFix:
+        'check the network, VPN or proxy, and --api-url / GITHUB_API_URL for GitHub Enterprise; ' +
+        'run again (a rerun continues where this one stopped)',
+      unauthorizedFix:
+        `set GITHUB_TOKEN to a valid token for ${repo} with Pull requests: read and write and ` +
+        'Contents: read and write (classic tokens: the repo scope)',
+      notFoundFix: `check the owner/name ${repo} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access to it`,
+      statusPage: 'githubstatus.com',
+    };
     const unit = options.retryDelayMs ?? 1000;
     const rateLimitRetries = options.rateLimitRetries ?? 2;
     const spacing = options.writeSpacingMs ?? 1000;
@@ -113,7 +111,7 @@ export class GithubPulls implements ChangeHost {
           (p.head.repo === null || p.head.repo.full_name.toLowerCase() === p.base.repo.full_name.toLowerCase()),
       )
       .sort((a, b) => a.number - b.number)
-      .map(toChange);
+      .map(pullToChange);
   }
 
   async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
@@ -150,9 +148,9 @@ export class GithubPulls implements ChangeHost {
         );
       }
     } catch (error) {
-      throw new FailedAfterOpeningError(toChange(data), error as GitopsError);
+      throw new FailedAfterOpeningError(pullToChange(data), error as GitopsError);
     }
-    return toChange(data);
+    return pullToChange(data);
   }
 
   async update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest> {
@@ -171,7 +169,7 @@ export class GithubPulls implements ChangeHost {
     const { data } = await this.call(`update pull request #${number} of ${this.repoName}`, () =>
       this.octokit.rest.pulls.update({ owner, repo, pull_number: number, ...fields }),
     );
-    return toChange(data);
+    return pullToChange(data);
   }
 
   private async call<T>(action: string, request: () => Promise<T>): Promise<T> {
@@ -187,49 +185,19 @@ export class GithubPulls implements ChangeHost {
     const response = (error as { response?: { headers?: Record<string, string> } }).response;
     const rawMessage = error instanceof Error ? error.message : String(error);
     const message = redact(rawMessage, this.secrets).split('\n')[0] ?? '';
-    const api = this.options.apiUrl;
-    if (typeof status !== 'number' || response === undefined) {
-      return new GitopsError(
-        'network',
-        `could not ${action}: the GitHub API at ${api} is unreachable (${message}) after ${this.options.retries ?? 3} retries`,
-        'check the network, VPN or proxy, and --api-url / GITHUB_API_URL for GitHub Enterprise; run again (a rerun continues where this one stopped)',
-      );
-    }
+    const known = typeof status === 'number' && response !== undefined;
     const rateLimited =
-      status === 429 ||
-      (status === 403 && (response.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
+      known &&
+      (status === 429 ||
+        (status === 403 && (response.headers?.['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message))));
     if (rateLimited) {
       return new GitopsError(
         'api',
-        `could not ${action}: GitHub's rate limit is exceeded (HTTP ${status}: ${message}); retried up to ${this.options.rateLimitRetries ?? 2} times, waiting at most ${this.options.maxRateLimitWaitSeconds ?? 120} s for a reset`,
+        `could not ${action}: GitHub's rate limit is exceeded (HTTP ${status}: ${message}); retried up to ` +
+          `${this.options.rateLimitRetries ?? 2} times, waiting at most ${this.options.maxRateLimitWaitSeconds ?? 120} s for a reset`,
         'wait until the limit resets (see x-ratelimit-reset) and run again; the next run continues where this one stopped',
       );
     }
-    if (status === 401 || status === 403) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: GitHub refused the token (HTTP ${status}: ${message})`,
-        `set GITHUB_TOKEN to a valid token for ${this.repoName} with Pull requests: read and write and Contents: read and write (classic tokens: the repo scope)`,
-      );
-    }
-    if (status === 404) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: GitHub answered 404 (${message}); the repository does not exist or the token cannot see it`,
-        `check the owner/name ${this.repoName} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access to it`,
-      );
-    }
-    if (status >= 500) {
-      return new GitopsError(
-        'api',
-        `could not ${action}: the GitHub API failed with HTTP ${status} after ${this.options.retries ?? 3} retries (${message})`,
-        'GitHub is having trouble; run again later (check githubstatus.com); a rerun continues where this one stopped',
-      );
-    }
-    return new GitopsError(
-      'api',
-      `could not ${action}: GitHub answered HTTP ${status} (${message})`,
-      'read the message; fix the cause and run again',
-    );
+    return apiFailure(this.words, action, known ? status : undefined, message);
   }
 }

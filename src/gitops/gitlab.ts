@@ -1,6 +1,6 @@
 /** The few GitLab REST v4 calls the flow makes: list, create and update merge requests, with retries. */
+import { JsonApi } from './api-client';
 import { GitopsError } from './errors';
-import { redact, secretForms } from './redact';
 import { fullPath, type RepoPath } from './remote';
 import {
   CHANGE_NOUNS,
@@ -10,7 +10,7 @@ import {
   type ChangeHost,
   type ChangeRequest,
 } from './change-host';
-import { NetworkFailure, requestJson, type JsonAnswer, type RetryPolicy } from './http-json';
+import type { JsonAnswer, RetryPolicy } from './http-json';
 
 /** GitLab's limit on a merge request description is 1,048,576 characters. */
 export const GITLAB_BODY_LIMIT = 1_000_000;
@@ -59,31 +59,48 @@ export class GitlabMergeRequests implements ChangeHost {
   readonly noun = CHANGE_NOUNS.gitlab;
   readonly sigil = CHANGE_SIGILS.gitlab;
   readonly bodyLimit = GITLAB_BODY_LIMIT;
-  private readonly secrets: string[];
   private readonly projectUrl: string;
+  private readonly name: string;
+  private readonly api: JsonApi;
 
   constructor(private readonly options: GitlabClientOptions) {
-    this.secrets = secretForms(options.token);
+    this.name = fullPath(options.project);
     // The project id may be its URL-encoded full path: `platform%2Fk8s%2Fcluster-gitops`.
-    this.projectUrl = `${options.apiUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(fullPath(options.project))}`;
-  }
-
-  private get name(): string {
-    return fullPath(this.options.project);
+    this.projectUrl = `${options.apiUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(this.name)}`;
+    const bearer = options.auth === 'bearer';
+    const scope = bearer
+      ? 'an OAuth 2.0 access token with the api scope'
+      : 'a project or personal access token with the api scope (role Developer or more)';
+    this.api = new JsonApi(
+      {
+        host: 'GitLab',
+        apiUrl: options.apiUrl,
+        target: this.name,
+        targetNoun: 'project',
+        retries: options.retries ?? 3,
+        networkFix:
+          'check the network, VPN or proxy, and --api-url for a self-managed GitLab; ' +
+          'run again (a rerun continues where this one stopped)',
+        unauthorizedFix: `set GITLAB_TOKEN to ${scope} on ${this.name}${bearer ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'}`,
+        forbiddenFix: `give GITLAB_TOKEN the api scope and at least the Developer role on ${this.name}`,
+        notFoundFix: `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has access to it`,
+      },
+      options.token,
+      bearer ? { authorization: `Bearer ${options.token}` } : { 'private-token': options.token },
+      options,
+    );
   }
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
-    const found: ApiMergeRequest[] = [];
-    for (let page = '1'; page !== '';) {
-      const answer = await this.call(
-        'GET',
-        `/merge_requests?state=opened&per_page=100&page=${page}`,
-        undefined,
-        `list the open merge requests of ${this.name}`,
-      );
-      found.push(...((answer.data as ApiMergeRequest[]) ?? []));
-      page = answer.headers.get('x-next-page') ?? '';
-    }
+    const list = `${this.projectUrl}/merge_requests?state=opened&per_page=100&page=`;
+    const found = await this.api.pages<ApiMergeRequest>(
+      `${list}1`,
+      `list the open merge requests of ${this.name}`,
+      (answer) => {
+        const page = answer.headers.get('x-next-page') ?? '';
+        return page === '' ? undefined : `${list}${page}`;
+      },
+    );
     return found
       .filter(
         (mr) =>
@@ -137,7 +154,7 @@ export class GitlabMergeRequests implements ChangeHost {
 
   private async userId(username: string): Promise<number> {
     const root = this.options.apiUrl.replace(/\/+$/, '');
-    const answer = await this.send(
+    const answer = await this.api.send(
       'GET',
       `${root}/users?username=${encodeURIComponent(username.replace(/^@/, ''))}`,
       undefined,
@@ -155,83 +172,6 @@ export class GitlabMergeRequests implements ChangeHost {
   }
 
   private call(method: string, path: string, body: unknown, action: string): Promise<JsonAnswer> {
-    return this.send(method, `${this.projectUrl}${path}`, body, action);
-  }
-
-  private async send(method: string, url: string, body: unknown, action: string): Promise<JsonAnswer> {
-    const header: Record<string, string> =
-      this.options.auth === 'bearer'
-        ? { authorization: `Bearer ${this.options.token}` }
-        : { 'private-token': this.options.token };
-    let answer: JsonAnswer;
-    try {
-      answer = await requestJson(
-        url,
-        { method, headers: { ...header, 'user-agent': 'glidepath-gitops' }, body },
-        this.options,
-      );
-    } catch (error) {
-      if (!(error instanceof NetworkFailure)) throw error;
-      throw new GitopsError(
-        'network',
-        `could not ${action}: the GitLab API at ${this.options.apiUrl} is unreachable (${redact(error.message, this.secrets)}) after ${this.options.retries ?? 3} retries`,
-        'check the network, VPN or proxy, and --api-url for a self-managed GitLab; run again (a rerun continues where this one stopped)',
-      );
-    }
-    if (answer.status >= 200 && answer.status < 300) return answer;
-    throw this.describeFailure(answer, action);
-  }
-
-  private describeFailure(answer: JsonAnswer, action: string): GitopsError {
-    const { status } = answer;
-    const data = answer.data as { message?: unknown; error?: unknown } | string | undefined;
-    const raw = typeof data === 'string' ? data : (data?.message ?? data?.error ?? '');
-    const message = redact(typeof raw === 'string' ? raw : JSON.stringify(raw), this.secrets)
-      .split('\n')[0]!
-      .slice(0, 300);
-    const scope =
-      this.options.auth === 'bearer'
-        ? 'an OAuth 2.0 access token with the api scope'
-        : 'a project or personal access token with the api scope (role Developer or more)';
-    if (status === 401) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: GitLab refused the token (HTTP 401: ${message})`,
-        `set GITLAB_TOKEN to ${scope} on ${this.name}${this.options.auth === 'bearer' ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'}`,
-      );
-    }
-    if (status === 403) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: GitLab answered 403 (${message}); the token may not do this on ${this.name}`,
-        `give GITLAB_TOKEN the api scope and at least the Developer role on ${this.name}`,
-      );
-    }
-    if (status === 404) {
-      return new GitopsError(
-        'auth',
-        `could not ${action}: GitLab answered 404 (${message}); the project does not exist or the token cannot see it`,
-        `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has access to it`,
-      );
-    }
-    if (status === 429) {
-      return new GitopsError(
-        'api',
-        `could not ${action}: GitLab's rate limit is exceeded (HTTP 429: ${message})`,
-        'wait until the limit resets and run again; the next run continues where this one stopped',
-      );
-    }
-    if (status >= 500) {
-      return new GitopsError(
-        'api',
-        `could not ${action}: the GitLab API failed with HTTP ${status} after ${this.options.retries ?? 3} retries (${message})`,
-        'GitLab is having trouble; run again later; a rerun continues where this one stopped',
-      );
-    }
-    return new GitopsError(
-      'api',
-      `could not ${action}: GitLab answered HTTP ${status} (${message})`,
-      'read the message; fix the cause and run again',
-    );
+    return this.api.send(method, `${this.projectUrl}${path}`, body, action);
   }
 }
