@@ -20,7 +20,11 @@ export const DEFAULT_PROJECT = (namespace: string): Json => ({
   apiVersion: 'argoproj.io/v1alpha1',
   kind: 'AppProject',
   metadata: { name: 'default', namespace },
-  spec: { sourceRepos: ['*'], destinations: [{ server: '*', namespace: '*' }], clusterResourceWhitelist: [{ group: '*', kind: '*' }] },
+  spec: {
+    sourceRepos: ['*'],
+    destinations: [{ server: '*', namespace: '*' }],
+    clusterResourceWhitelist: [{ group: '*', kind: '*' }],
+  },
 });
 
 export interface ArgoCd {
@@ -55,46 +59,85 @@ function argoEnv(bin: Binaries, dir: string, kubeconfig: string): NodeJS.Process
   };
 }
 
-export async function startArgoCd(bin: Binaries, kubeconfig: string, tmp: string, redis: Redis, watch: readonly Started[]): Promise<ArgoCd> {
+export async function startArgoCd(
+  bin: Binaries,
+  kubeconfig: string,
+  tmp: string,
+  redis: Redis,
+  watch: readonly Started[],
+): Promise<ArgoCd> {
   const dir = join(tmp, 'argocd');
   const env = argoEnv(bin, dir, kubeconfig);
   const logs = join(tmp, 'logs');
   const repoPort = await freePort();
   const metricsPort = await freePort();
-  const repoServer = startProcess('argocd-repo-server', bin['argocd-repo-server']!, [
-    '--address=127.0.0.1',
-    `--port=${repoPort}`,
-    '--metrics-address=127.0.0.1',
-    `--metrics-port=${await freePort()}`,
-    `--redis=${redis.address}`,
-    '--disable-tls',
-    '--loglevel=info',
-    '--logformat=text',
-  ], join(logs, 'argocd-repo-server.log'), env);
-  await waitFor('the Argo CD repo server to listen', 60_000, async () => (/argocd-repo-server is listening on/.test(readFileSync(repoServer.logFile, 'utf8')) ? true : undefined), [...watch, repoServer]);
-  const controller = startProcess('argocd-application-controller', bin['argocd-application-controller']!, [
-    `--kubeconfig=${kubeconfig}`,
-    `--repo-server=127.0.0.1:${repoPort}`,
-    '--repo-server-plaintext',
-    // Never contacted: the hydrator is off. A loopback port keeps the default DNS name out of the run.
-    `--commit-server=127.0.0.1:${await freePort()}`,
-    '--hydrator-enabled=false',
-    `--redis=${redis.address}`,
-    `--metrics-port=${metricsPort}`,
-    '--app-resync-jitter=0',
-    '--self-heal-timeout-seconds=0',
-    '--status-processors=4',
-    '--operation-processors=4',
-    '--loglevel=info',
-    '--logformat=text',
-  ], join(logs, 'argocd-application-controller.log'), env);
+  const repoServer = startProcess(
+    'argocd-repo-server',
+    bin['argocd-repo-server']!,
+    [
+      '--address=127.0.0.1',
+      `--port=${repoPort}`,
+      '--metrics-address=127.0.0.1',
+      `--metrics-port=${await freePort()}`,
+      `--redis=${redis.address}`,
+      '--disable-tls',
+      '--loglevel=info',
+      '--logformat=text',
+    ],
+    join(logs, 'argocd-repo-server.log'),
+    env,
+  );
+  await waitFor(
+    'the Argo CD repo server to listen',
+    60_000,
+    async () =>
+      /argocd-repo-server is listening on/.test(readFileSync(repoServer.logFile, 'utf8')) ? true : undefined,
+    [...watch, repoServer],
+  );
+  const controller = startProcess(
+    'argocd-application-controller',
+    bin['argocd-application-controller']!,
+    [
+      `--kubeconfig=${kubeconfig}`,
+      `--repo-server=127.0.0.1:${repoPort}`,
+      '--repo-server-plaintext',
+      // Never contacted: the hydrator is off. A loopback port keeps the default DNS name out of the run.
+      `--commit-server=127.0.0.1:${await freePort()}`,
+      '--hydrator-enabled=false',
+      `--redis=${redis.address}`,
+      `--metrics-port=${metricsPort}`,
+      '--app-resync-jitter=0',
+      '--self-heal-timeout-seconds=0',
+      '--status-processors=4',
+      '--operation-processors=4',
+      '--loglevel=info',
+      '--logformat=text',
+    ],
+    join(logs, 'argocd-application-controller.log'),
+    env,
+  );
   // It serves metrics once its informers have synced, right before its workers start: it logs no line of its own then.
-  await waitFor('the Argo CD application controller to sync its caches', 120_000, async () => ((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).ok ? true : undefined), [...watch, repoServer, controller]);
+  await waitFor(
+    'the Argo CD application controller to sync its caches',
+    120_000,
+    async () => ((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).ok ? true : undefined),
+    [...watch, repoServer, controller],
+  );
   return { repoServer, controller, redis };
 }
 
 /** An Application of the Argo CD namespace with automated sync (prune, selfHeal) of a folder of the gitops repo. */
-export function application(namespace: string, name: string, source: Json, extra: { labels?: Record<string, string>; annotations?: Record<string, string>; syncPolicy?: Json; finalizer?: boolean } = {}): Json {
+export function application(
+  namespace: string,
+  name: string,
+  source: Json,
+  extra: {
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    syncPolicy?: Json;
+    finalizer?: boolean;
+  } = {},
+): Json {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
@@ -116,17 +159,46 @@ export function application(namespace: string, name: string, source: Json, extra
 }
 
 /** Waits for the Application to pass `test`; on a timeout the error says where it stood. */
-export async function waitForApp(api: KubeApi, namespace: string, name: string, what: string, timeoutMs: number, test: (app: Json) => boolean, watch: readonly Started[]): Promise<Json> {
+export async function waitForApp(
+  api: KubeApi,
+  namespace: string,
+  name: string,
+  what: string,
+  timeoutMs: number,
+  test: (app: Json) => boolean,
+  watch: readonly Started[],
+): Promise<Json> {
   let last: Json;
   try {
-    return await waitFor(`Application ${name} ${what}`, timeoutMs, async () => {
-      const response = await api.call('GET', `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications/${name}`);
-      last = response.body;
-      return response.status === 200 && test(response.body) ? response.body : undefined;
-    }, watch);
+    return await waitFor(
+      `Application ${name} ${what}`,
+      timeoutMs,
+      async () => {
+        const response = await api.call(
+          'GET',
+          `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications/${name}`,
+        );
+        last = response.body;
+        return response.status === 200 && test(response.body) ? response.body : undefined;
+      },
+      watch,
+    );
   } catch (error) {
     const status = last?.status;
-    const where = { sync: status?.sync, health: status?.health, operationState: status?.operationState && { ...status.operationState, syncResult: { revision: status.operationState.syncResult?.revision, resources: status.operationState.syncResult?.resources } }, conditions: status?.conditions };
-    throw new Error(`${(error as Error).message}; it stood at ${JSON.stringify(where).slice(0, 3000)}`, { cause: error });
+    const where = {
+      sync: status?.sync,
+      health: status?.health,
+      operationState: status?.operationState && {
+        ...status.operationState,
+        syncResult: {
+          revision: status.operationState.syncResult?.revision,
+          resources: status.operationState.syncResult?.resources,
+        },
+      },
+      conditions: status?.conditions,
+    };
+    throw new Error(`${(error as Error).message}; it stood at ${JSON.stringify(where).slice(0, 3000)}`, {
+      cause: error,
+    });
   }
 }

@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { E2eError } from './errors';
@@ -31,13 +41,18 @@ function goEnv(): NodeJS.ProcessEnv {
 export function goVersion(): string {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8', env: goEnv() });
   if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new E2eError('Go is not installed: `npm run e2e` builds its components with `go build`. Install Go 1.26 and put `go` on PATH.');
+    throw new E2eError(
+      'Go is not installed: `npm run e2e` builds its components with `go build`. Install Go 1.26 and put `go` on PATH.',
+    );
   }
   const version = result.status === 0 ? result.stdout.trim() : '';
   const [major, minor] = /^go(\d+)\.(\d+)/.exec(version)?.slice(1).map(Number) ?? [0, 0];
   if (major! < 1 || (major === 1 && minor! < MIN_GO_MINOR)) {
     const found = version || spawnSync('go', ['version'], { encoding: 'utf8' }).stdout.trim() || 'an unknown version';
-    throw new E2eError(`Go 1.${MIN_GO_MINOR} or newer is needed to build the e2e components; \`go\` on PATH is ${found}. Put Go 1.${MIN_GO_MINOR} first on PATH.`);
+    throw new E2eError(
+      `Go 1.${MIN_GO_MINOR} or newer is needed to build the e2e components; \`go\` on PATH is ${found}. ` +
+        `Put Go 1.${MIN_GO_MINOR} first on PATH.`,
+    );
   }
   return version;
 }
@@ -54,7 +69,8 @@ function checkPin(component: Component): void {
   const required = new RegExp(`^\\s*(?:require\\s+)?${escaped}\\s+(\\S+)`, 'm').exec(text)?.[1];
   if (required !== component.version) {
     throw new E2eError(
-      `${goMod}: requires ${component.module} ${required ?? '(nothing)'}, but e2e/lib/versions.ts pins ${component.version}; ` +
+      `${goMod}: requires ${component.module} ${required ?? '(nothing)'}, ` +
+        `but e2e/lib/versions.ts pins ${component.version}; ` +
         `run \`go get ${component.module}@${component.version} && go mod tidy\` in ${buildModuleDir(component)}`,
     );
   }
@@ -71,11 +87,13 @@ function cacheKey(component: Component, go: string): string {
 }
 
 function goSources(dir: string, prefix = ''): string[] {
-  return readdirSync(join(dir, prefix)).flatMap((entry) => {
-    const path = join(prefix, entry);
-    if (statSync(join(dir, path)).isDirectory()) return goSources(dir, path);
-    return path.endsWith('.go') ? [path] : [];
-  }).sort();
+  return readdirSync(join(dir, prefix))
+    .flatMap((entry) => {
+      const path = join(prefix, entry);
+      if (statSync(join(dir, path)).isDirectory()) return goSources(dir, path);
+      return path.endsWith('.go') ? [path] : [];
+    })
+    .sort();
 }
 
 interface Run {
@@ -94,17 +112,21 @@ function run(command: string, args: readonly string[], cwd: string): Promise<Run
   });
 }
 
-const UNREACHABLE = /dial tcp|no such host|connection refused|i\/o timeout|TLS handshake timeout|network is unreachable|proxyconnect/;
+const UNREACHABLE =
+  /dial tcp|no such host|connection refused|i\/o timeout|TLS handshake timeout|network is unreachable|proxyconnect/;
 
 function failure(component: Component, step: string, result: Run): E2eError {
   if (UNREACHABLE.test(result.output)) {
     const proxy = spawnSync('go', ['env', 'GOPROXY'], { encoding: 'utf8', env: goEnv() }).stdout.trim();
     return new E2eError(
       `cannot build ${component.name}: the Go module proxy (GOPROXY=${proxy}) is unreachable while ${step}.\n` +
-        `${lastLines(result.output, 5)}\nCheck the network or GOPROXY; the modules of e2e/modules/ must be downloadable once.`,
+        `${lastLines(result.output, 5)}\n` +
+        'Check the network or GOPROXY; the modules of e2e/modules/ must be downloadable once.',
     );
   }
-  return new E2eError(`cannot build ${component.name} ${component.version} (${step}):\n${lastLines(result.output, 30)}`);
+  return new E2eError(
+    `cannot build ${component.name} ${component.version} (${step}):\n${lastLines(result.output, 30)}`,
+  );
 }
 
 function lastLines(text: string, count: number): string {
@@ -151,11 +173,18 @@ function applyPatch(root: string, patch: SourcePatch): void {
   const file = join(root, patch.file);
   const text = readFileSync(file, 'utf8');
   const count = text.split(patch.from).length - 1;
-  if (count !== 1) throw new E2eError(`${patch.module}/${patch.file}: expected the text ${JSON.stringify(patch.from)} once, found it ${count} times`);
+  if (count !== 1)
+    throw new E2eError(
+      `${patch.module}/${patch.file}: expected the text ${JSON.stringify(patch.from)} once, found it ${count} times`,
+    );
   writeFileSync(file, text.replace(patch.from, patch.to));
 }
 
-export async function buildComponent(component: Component, go: string, log: (line: string) => void): Promise<BuiltComponent> {
+export async function buildComponent(
+  component: Component,
+  go: string,
+  log: (line: string) => void,
+): Promise<BuiltComponent> {
   checkPin(component);
   const root = cacheRoot();
   const key = cacheKey(component, go);
@@ -175,7 +204,17 @@ export async function buildComponent(component: Component, go: string, log: (lin
     const modFile = component.mainModule ? undefined : await patchedModFile(component, work);
     const ldflags = ['-s', '-w', ...component.ldflags].join(' ');
     const tags = component.tags?.length ? ['-tags', component.tags.join(',')] : [];
-    const args = ['-n', '10', 'go', 'build', '-trimpath', ...tags, ...(modFile ? ['-modfile', modFile] : []), '-ldflags', ldflags];
+    const args = [
+      '-n',
+      '10',
+      'go',
+      'build',
+      '-trimpath',
+      ...tags,
+      ...(modFile ? ['-modfile', modFile] : []),
+      '-ldflags',
+      ldflags,
+    ];
     // One go build for all binaries of a module: it compiles each shared package once. With several packages,
     // go names each binary after its package's last element, which the binary names in versions.ts follow.
     const entries = Object.entries(component.binaries);
@@ -183,8 +222,10 @@ export async function buildComponent(component: Component, go: string, log: (lin
     const result = await run('nice', [...args, '-o', output, ...entries.map(([, pkg]) => pkg)], dir);
     if (result.code !== 0) throw failure(component, `go build ${entries.map(([, pkg]) => pkg).join(' ')}`, result);
     const missing = entries.filter(([name]) => !existsSync(join(work, 'bin', name)));
-    if (missing.length) throw new E2eError(`go build of ${component.name} made no ${missing.map(([name]) => name).join(', ')}`);
-    for (const folder of component.runtimeFolders ?? []) cpSync(join(work, 'src', folder), join(work, 'share', folder), { recursive: true });
+    if (missing.length)
+      throw new E2eError(`go build of ${component.name} made no ${missing.map(([name]) => name).join(', ')}`);
+    for (const folder of component.runtimeFolders ?? [])
+      cpSync(join(work, 'src', folder), join(work, 'share', folder), { recursive: true });
     rmSync(join(work, 'src'), { recursive: true, force: true });
     const seconds = (Date.now() - started) / 1000;
     writeFileSync(join(work, 'complete'), JSON.stringify({ go, seconds, builtAt: new Date().toISOString() }) + '\n');

@@ -34,7 +34,16 @@ export class Catcher {
         } catch {
           json = undefined;
         }
-        const draft = { seq: this.requests.length, at: Date.now(), method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, body, json, refused: false };
+        const draft = {
+          seq: this.requests.length,
+          at: Date.now(),
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: { ...req.headers },
+          body,
+          json,
+          refused: false,
+        };
         const refused = [...this.refusals].some((match) => match(draft));
         this.requests.push({ ...draft, refused });
         res.writeHead(refused ? 503 : 200, { 'Content-Type': 'text/plain' });
@@ -58,7 +67,8 @@ export class Catcher {
   /** Facts (parsed JSON bodies) that were accepted and match. */
   facts(match: (fact: Json) => boolean, options: { includeRefused?: boolean; since?: number } = {}): CaughtRequest[] {
     return this.requests.filter(
-      (r) => r.json !== undefined && (options.includeRefused || !r.refused) && r.at >= (options.since ?? 0) && match(r.json),
+      (r) =>
+        r.json !== undefined && (options.includeRefused || !r.refused) && r.at >= (options.since ?? 0) && match(r.json),
     );
   }
 

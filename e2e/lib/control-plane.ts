@@ -29,24 +29,33 @@ function token(): string {
   return randomBytes(24).toString('hex');
 }
 
-export async function startControlPlane(bin: Binaries, tmp: string, log: (line: string) => void): Promise<ControlPlane> {
+export async function startControlPlane(
+  bin: Binaries,
+  tmp: string,
+  log: (line: string) => void,
+): Promise<ControlPlane> {
   const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
   const processes: Started[] = [];
   const logs = join(tmp, 'logs');
   mkdirSync(logs, { recursive: true });
 
   const etcdUrl = `http://127.0.0.1:${etcdClient}`;
-  const etcd = startProcess('etcd', bin.etcd!, [
-    `--data-dir=${join(tmp, 'etcd')}`,
-    `--listen-client-urls=${etcdUrl}`,
-    `--advertise-client-urls=${etcdUrl}`,
-    `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
-    `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-    `--initial-cluster=default=http://127.0.0.1:${etcdPeer}`,
-    '--listen-metrics-urls=',
-    '--unsafe-no-fsync',
-    '--log-level=warn',
-  ], join(logs, 'etcd.log'));
+  const etcd = startProcess(
+    'etcd',
+    bin.etcd!,
+    [
+      `--data-dir=${join(tmp, 'etcd')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+      `--initial-cluster=default=http://127.0.0.1:${etcdPeer}`,
+      '--listen-metrics-urls=',
+      '--unsafe-no-fsync',
+      '--log-level=warn',
+    ],
+    join(logs, 'etcd.log'),
+  );
   processes.push(etcd);
 
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -65,38 +74,49 @@ export async function startControlPlane(bin: Binaries, tmp: string, log: (line: 
   );
   writeFileSync(
     join(tmp, 'audit-policy.yaml'),
-    `apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n  users: ["${AUDITED_USER}"]\n- level: None\n`,
+    'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\n' +
+      `rules:\n- level: Metadata\n  users: ["${AUDITED_USER}"]\n- level: None\n`,
   );
   const certDir = join(tmp, 'apiserver-certs');
   const auditLog = join(tmp, 'audit.log');
   const server = `https://127.0.0.1:${apiPort}`;
-  const apiserver = startProcess('kube-apiserver', bin['kube-apiserver']!, [
-    `--etcd-servers=${etcdUrl}`,
-    '--bind-address=127.0.0.1',
-    `--secure-port=${apiPort}`,
-    '--advertise-address=127.0.0.1',
-    // No --tls-cert-file: the API server makes a CA and a serving certificate for 127.0.0.1 in this run's folder.
-    `--cert-dir=${certDir}`,
-    `--token-auth-file=${join(tmp, 'tokens.csv')}`,
-    '--authorization-mode=RBAC',
-    '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,PodSecurity,ResourceQuota',
-    '--allow-privileged=false',
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${join(tmp, 'sa.pub')}`,
-    `--service-account-signing-key-file=${join(tmp, 'sa.key')}`,
-    '--service-cluster-ip-range=10.96.0.0/24',
-    `--audit-policy-file=${join(tmp, 'audit-policy.yaml')}`,
-    `--audit-log-path=${auditLog}`,
-    '--profiling=false',
-  ], join(logs, 'kube-apiserver.log'));
+  const apiserver = startProcess(
+    'kube-apiserver',
+    bin['kube-apiserver']!,
+    [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      '--advertise-address=127.0.0.1',
+      // No --tls-cert-file: the API server makes a CA and a serving certificate for 127.0.0.1 in this run's folder.
+      `--cert-dir=${certDir}`,
+      `--token-auth-file=${join(tmp, 'tokens.csv')}`,
+      '--authorization-mode=RBAC',
+      '--enable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,PodSecurity,ResourceQuota',
+      '--allow-privileged=false',
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${join(tmp, 'sa.pub')}`,
+      `--service-account-signing-key-file=${join(tmp, 'sa.key')}`,
+      '--service-cluster-ip-range=10.96.0.0/24',
+      `--audit-policy-file=${join(tmp, 'audit-policy.yaml')}`,
+      `--audit-log-path=${auditLog}`,
+      '--profiling=false',
+    ],
+    join(logs, 'kube-apiserver.log'),
+  );
   processes.push(apiserver);
 
   const caFile = join(certDir, 'apiserver.crt');
-  const admin = await waitFor('the API server to be ready', 90_000, async () => {
-    const api = new KubeApi(server, readFileSync(caFile, 'utf8'), tokens.admin);
-    const ready = await api.call('GET', '/readyz');
-    return ready.status === 200 ? api : undefined;
-  }, [etcd, apiserver]);
+  const admin = await waitFor(
+    'the API server to be ready',
+    90_000,
+    async () => {
+      const api = new KubeApi(server, readFileSync(caFile, 'utf8'), tokens.admin);
+      const ready = await api.call('GET', '/readyz');
+      return ready.status === 200 ? api : undefined;
+    },
+    [etcd, apiserver],
+  );
   log(`API server ready on ${server}`);
 
   const kubeconfig = (name: string, user: string, value: string): string => {
@@ -106,32 +126,47 @@ export async function startControlPlane(bin: Binaries, tmp: string, log: (line: 
   };
   const adminKubeconfig = kubeconfig('admin', 'e2e-admin', tokens.admin);
   processes.push(
-    startProcess('kube-controller-manager', bin['kube-controller-manager']!, [
-      `--kubeconfig=${kubeconfig('kcm', 'kcm', tokens.kcm)}`,
-      '--bind-address=127.0.0.1',
-      '--secure-port=0',
-      '--leader-elect=false',
-      `--root-ca-file=${caFile}`,
-      // Each controller with its own ServiceAccount, as kubeadm runs it; the manager's own user may do little.
-      '--use-service-account-credentials=true',
-      `--service-account-private-key-file=${join(tmp, 'sa.key')}`,
-      '--controllers=*,-nodeipam,-cloud-node-lifecycle,-ttl,-bootstrapsigner,-tokencleaner',
-    ], join(logs, 'kube-controller-manager.log')),
-    startProcess('kube-scheduler', bin['kube-scheduler']!, [
-      `--kubeconfig=${kubeconfig('scheduler', 'scheduler', tokens.scheduler)}`,
-      '--bind-address=127.0.0.1',
-      '--secure-port=0',
-      '--leader-elect=false',
-    ], join(logs, 'kube-scheduler.log')),
-    startProcess('kwok', bin.kwok!, [
-      `--kubeconfig=${adminKubeconfig}`,
-      `--config=${join(E2E_DIR, 'kwok-stages.yaml')}`,
-      '--manage-all-nodes=false',
-      '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
-      '--node-ip=10.0.0.1',
-      '--cidr=10.244.0.0/16',
-      '--node-lease-duration-seconds=40',
-    ], join(logs, 'kwok.log')),
+    startProcess(
+      'kube-controller-manager',
+      bin['kube-controller-manager']!,
+      [
+        `--kubeconfig=${kubeconfig('kcm', 'kcm', tokens.kcm)}`,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
+        `--root-ca-file=${caFile}`,
+        // Each controller with its own ServiceAccount, as kubeadm runs it; the manager's own user may do little.
+        '--use-service-account-credentials=true',
+        `--service-account-private-key-file=${join(tmp, 'sa.key')}`,
+        '--controllers=*,-nodeipam,-cloud-node-lifecycle,-ttl,-bootstrapsigner,-tokencleaner',
+      ],
+      join(logs, 'kube-controller-manager.log'),
+    ),
+    startProcess(
+      'kube-scheduler',
+      bin['kube-scheduler']!,
+      [
+        `--kubeconfig=${kubeconfig('scheduler', 'scheduler', tokens.scheduler)}`,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
+      ],
+      join(logs, 'kube-scheduler.log'),
+    ),
+    startProcess(
+      'kwok',
+      bin.kwok!,
+      [
+        `--kubeconfig=${adminKubeconfig}`,
+        `--config=${join(E2E_DIR, 'kwok-stages.yaml')}`,
+        '--manage-all-nodes=false',
+        '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+        '--node-ip=10.0.0.1',
+        '--cidr=10.244.0.0/16',
+        '--node-lease-duration-seconds=40',
+      ],
+      join(logs, 'kwok.log'),
+    ),
   );
   return { server, caFile, admin, adminKubeconfig, auditLog, processes };
 }
@@ -141,13 +176,30 @@ export async function addNode(api: KubeApi, processes: readonly Started[]): Prom
   await api.create('/api/v1/nodes', {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: 'kwok-node-0', annotations: { 'kwok.x-k8s.io/node': 'fake' }, labels: { 'kubernetes.io/os': 'linux', type: 'kwok' } },
+    metadata: {
+      name: 'kwok-node-0',
+      annotations: { 'kwok.x-k8s.io/node': 'fake' },
+      labels: { 'kubernetes.io/os': 'linux', type: 'kwok' },
+    },
   });
-  await waitFor('the kwok node to be Ready', 60_000, async () => {
-    const node = await api.get('/api/v1/nodes/kwok-node-0');
-    // Ready, and the node lifecycle controller has lifted the not-ready taint that node admission puts on a new node.
-    const ready = node.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True');
-    return ready && !(node.spec?.taints ?? []).some((t: Json) => t.key === 'node.kubernetes.io/not-ready') ? true : undefined;
-  }, processes);
-  await waitFor('the default ServiceAccount', 60_000, async () => ((await api.call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200 ? true : undefined), processes);
+  await waitFor(
+    'the kwok node to be Ready',
+    60_000,
+    async () => {
+      const node = await api.get('/api/v1/nodes/kwok-node-0');
+      // Ready, and the node lifecycle controller has lifted the not-ready taint that node admission puts on a new node.
+      const ready = node.status?.conditions?.some((c: Json) => c.type === 'Ready' && c.status === 'True');
+      return ready && !(node.spec?.taints ?? []).some((t: Json) => t.key === 'node.kubernetes.io/not-ready')
+        ? true
+        : undefined;
+    },
+    processes,
+  );
+  await waitFor(
+    'the default ServiceAccount',
+    60_000,
+    async () =>
+      (await api.call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200 ? true : undefined,
+    processes,
+  );
 }

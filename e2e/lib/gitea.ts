@@ -87,8 +87,15 @@ function appIni(dir: string, port: number, staticRoot: string): string {
 }
 
 function gitea(bin: string, config: string, args: readonly string[], what: string): string {
-  const result = spawnSync(bin, [...args, '--config', config], { encoding: 'utf8', env: { ...process.env, GITEA_WORK_DIR: dirname(dirname(config)) } });
-  if (result.status !== 0) throw new E2eError(`gitea ${what} failed (exit ${result.status}):\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n')}`);
+  const result = spawnSync(bin, [...args, '--config', config], {
+    encoding: 'utf8',
+    env: { ...process.env, GITEA_WORK_DIR: dirname(dirname(config)) },
+  });
+  if (result.status !== 0)
+    throw new E2eError(
+      `gitea ${what} failed (exit ${result.status}):\n` +
+        `${result.stdout}${result.stderr}`.trim().split('\n').slice(-15).join('\n'),
+    );
   return result.stdout.trim();
 }
 
@@ -100,28 +107,85 @@ export async function startGitea(bin: string, staticRoot: string, tmp: string): 
   writeFileSync(config, appIni(dir, port, staticRoot), { mode: 0o600 });
   gitea(bin, config, ['migrate'], 'migrate');
   const password = randomBytes(18).toString('hex');
-  gitea(bin, config, ['admin', 'user', 'create', '--admin', '--username', GITEA_USER, '--password', password, '--email', 'glidepath-e2e@example.invalid', '--must-change-password=false'], 'admin user create');
+  gitea(
+    bin,
+    config,
+    [
+      'admin',
+      'user',
+      'create',
+      '--admin',
+      '--username',
+      GITEA_USER,
+      '--password',
+      password,
+      '--email',
+      'glidepath-e2e@example.invalid',
+      '--must-change-password=false',
+    ],
+    'admin user create',
+  );
   const newToken = (name: string, scopes: string) => {
-    const made = gitea(bin, config, ['admin', 'user', 'generate-access-token', '--username', GITEA_USER, '--token-name', name, '--scopes', scopes, '--raw'], 'admin user generate-access-token').split('\n').at(-1)!.trim();
-    if (!/^[0-9a-f]{40}$/.test(made)) throw new E2eError(`gitea admin user generate-access-token printed no token (${made.length} characters)`);
+    const made = gitea(
+      bin,
+      config,
+      [
+        'admin',
+        'user',
+        'generate-access-token',
+        '--username',
+        GITEA_USER,
+        '--token-name',
+        name,
+        '--scopes',
+        scopes,
+        '--raw',
+      ],
+      'admin user generate-access-token',
+    )
+      .split('\n')
+      .at(-1)!
+      .trim();
+    if (!/^[0-9a-f]{40}$/.test(made))
+      throw new E2eError(`gitea admin user generate-access-token printed no token (${made.length} characters)`);
     return made;
   };
   const token = newToken('e2e-admin', 'all');
   const prToken = newToken('e2e-pr', GITEA_TOKEN_SCOPES);
-  const child = startProcess('gitea', bin, ['web', '--config', config, '--work-path', dir], join(tmp, 'logs', 'gitea.log'), { GITEA_WORK_DIR: dir });
+  const child = startProcess(
+    'gitea',
+    bin,
+    ['web', '--config', config, '--work-path', dir],
+    join(tmp, 'logs', 'gitea.log'),
+    { GITEA_WORK_DIR: dir },
+  );
   const url = `http://127.0.0.1:${port}`;
   const apiUrl = `${url}/api/v1`;
-  const api = async <T>(method: string, path: string, body?: unknown, as = token): Promise<{ status: number; data: T }> => {
+  const api = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    as = token,
+  ): Promise<{ status: number; data: T }> => {
     const response = await fetch(`${apiUrl}${path}`, {
       method,
-      headers: { authorization: `token ${as}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `token ${as}`,
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();
     return { status: response.status, data: (text ? JSON.parse(text) : undefined) as T };
   };
-  await waitFor('Gitea to answer /api/v1/version', 120_000, async () => ((await api('GET', '/version')).status === 200 ? true : undefined), [child]);
+  await waitFor(
+    'Gitea to answer /api/v1/version',
+    120_000,
+    async () => ((await api('GET', '/version')).status === 200 ? true : undefined),
+    [child],
+  );
   return { process: child, url, apiUrl, token, prToken, user: GITEA_USER, api };
 }
 
@@ -138,8 +202,14 @@ const madeRepos = new Set<string>();
 async function ensureRepo(gitea: Gitea, name: string): Promise<void> {
   const key = `${gitea.url}/${name}`;
   if (madeRepos.has(key)) return;
-  const repo = await gitea.api('POST', '/user/repos', { name, auto_init: true, default_branch: 'main', readme: 'Default' });
-  if (repo.status !== 201) throw new Error(`creating the ${name} repo: HTTP ${repo.status} ${JSON.stringify(repo.data)}`);
+  const repo = await gitea.api('POST', '/user/repos', {
+    name,
+    auto_init: true,
+    default_branch: 'main',
+    readme: 'Default',
+  });
+  if (repo.status !== 201)
+    throw new Error(`creating the ${name} repo: HTTP ${repo.status} ${JSON.stringify(repo.data)}`);
   madeRepos.add(key);
 }
 
@@ -159,17 +229,35 @@ export function onMain<T>(write: () => Promise<T>): Promise<T> {
  * One commit on main of the folder's apps repo that writes `files` under `folder` (Gitea's change-files API); returns
  * its id.
  */
-export function commitFiles(gitea: Gitea, folder: string, files: Readonly<Record<string, string>>, message: string): Promise<string> {
+export function commitFiles(
+  gitea: Gitea,
+  folder: string,
+  files: Readonly<Record<string, string>>,
+  message: string,
+): Promise<string> {
   const repo = appsRepo(folder);
   return onMain(async () => {
     await ensureRepo(gitea, repo);
     const operations = [];
     for (const [file, content] of Object.entries(files)) {
-      const existing = await gitea.api<{ sha?: string }>('GET', `/repos/${gitea.user}/${repo}/contents/${folder}/${file}?ref=main`);
-      operations.push({ operation: existing.status === 200 ? 'update' : 'create', path: `${folder}/${file}`, content: Buffer.from(content).toString('base64'), ...(existing.status === 200 ? { sha: existing.data.sha } : {}) });
+      const existing = await gitea.api<{ sha?: string }>(
+        'GET',
+        `/repos/${gitea.user}/${repo}/contents/${folder}/${file}?ref=main`,
+      );
+      operations.push({
+        operation: existing.status === 200 ? 'update' : 'create',
+        path: `${folder}/${file}`,
+        content: Buffer.from(content).toString('base64'),
+        ...(existing.status === 200 ? { sha: existing.data.sha } : {}),
+      });
     }
-    const answer = await gitea.api<{ commit: { sha: string } }>('POST', `/repos/${gitea.user}/${repo}/contents`, { files: operations, message, branch: 'main' });
-    if (answer.status !== 201) throw new Error(`committing ${folder}: HTTP ${answer.status} ${JSON.stringify(answer.data)}`);
+    const answer = await gitea.api<{ commit: { sha: string } }>('POST', `/repos/${gitea.user}/${repo}/contents`, {
+      files: operations,
+      message,
+      branch: 'main',
+    });
+    if (answer.status !== 201)
+      throw new Error(`committing ${folder}: HTTP ${answer.status} ${JSON.stringify(answer.data)}`);
     return answer.data.commit.sha;
   });
 }
@@ -183,9 +271,23 @@ export function appsSource(gitea: Gitea, path: string): { repoURL: string; path:
  * Merges a pull request through the API once Gitea has checked it: right after a push or an edit its `mergeable`
  * is still being computed, and a merge then is refused with 405 "Please try again later".
  */
-export async function mergePull(gitea: Gitea, repo: string, number: number): Promise<{ status: number; data: unknown; waitedMs: number }> {
+export async function mergePull(
+  gitea: Gitea,
+  repo: string,
+  number: number,
+): Promise<{ status: number; data: unknown; waitedMs: number }> {
   const started = Date.now();
-  await waitFor(`pull request #${number} to be checked mergeable`, 60_000, async () => ((await gitea.api<{ mergeable?: boolean }>('GET', `/repos/${gitea.user}/${repo}/pulls/${number}`)).data.mergeable === true ? true : undefined));
-  const answer = await onMain(() => gitea.api('POST', `/repos/${gitea.user}/${repo}/pulls/${number}/merge`, { Do: 'merge', delete_branch_after_merge: true }));
+  await waitFor(`pull request #${number} to be checked mergeable`, 60_000, async () =>
+    (await gitea.api<{ mergeable?: boolean }>('GET', `/repos/${gitea.user}/${repo}/pulls/${number}`)).data.mergeable ===
+    true
+      ? true
+      : undefined,
+  );
+  const answer = await onMain(() =>
+    gitea.api('POST', `/repos/${gitea.user}/${repo}/pulls/${number}/merge`, {
+      Do: 'merge',
+      delete_branch_after_merge: true,
+    }),
+  );
   return { ...answer, waitedMs: Date.now() - started };
 }

@@ -66,10 +66,18 @@ const KUSTOMIZATION = 'kustomization.yaml';
 
 export async function serverSideApply(kubectl: Kubectl, path: string): Promise<AppliedFolder> {
   // A rendered folder carries a kustomization.yaml listing its manifests: apply it as Argo CD does, through kustomize.
-  const all = readdirSync(path).filter((f) => f.endsWith('.yaml')).sort();
+  const all = readdirSync(path)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const kustomized = all.includes(KUSTOMIZATION);
   const files = all.filter((f) => f !== KUSTOMIZATION);
-  const result = await kubectl(['apply', '--server-side', '--field-manager=glidepath-gitops-e2e', kustomized ? '-k' : '-f', path]);
+  const result = await kubectl([
+    'apply',
+    '--server-side',
+    '--field-manager=glidepath-gitops-e2e',
+    kustomized ? '-k' : '-f',
+    path,
+  ]);
   const warnings = result.stderr.split('\n').filter((line) => /warning/i.test(line));
   const objects = result.stdout.split('\n').filter((line) => line.trim() !== '');
   return { files, objects, warnings, code: result.code, stderr: result.stderr.trim() };
@@ -88,7 +96,8 @@ function moduleDir(name: string): string {
     encoding: 'utf8',
     env: { ...process.env, GOTOOLCHAIN: 'local' },
   });
-  if (result.status !== 0) throw new E2eError(`cannot find the ${name} module for its CRDs: ${result.stderr || result.stdout}`);
+  if (result.status !== 0)
+    throw new E2eError(`cannot find the ${name} module for its CRDs: ${result.stderr || result.stdout}`);
   return (JSON.parse(result.stdout) as { Dir: string }).Dir;
 }
 
@@ -97,26 +106,53 @@ export async function installCrds(kubectl: Kubectl, plane: ControlPlane): Promis
   const rolloutsDir = process.env.GLIDEPATH_E2E_ROLLOUTS_CRDS ?? resolve(REPO_DIR, ROLLOUTS_CRD_DIR);
   let rolloutsFiles: string[];
   try {
-    rolloutsFiles = readdirSync(rolloutsDir).filter((f) => f.endsWith('.yaml')).map((f) => join(rolloutsDir, f));
+    rolloutsFiles = readdirSync(rolloutsDir)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => join(rolloutsDir, f));
   } catch {
-    throw new E2eError(`the Argo Rollouts v1.9.1 CRDs are not in ${rolloutsDir}; set GLIDEPATH_E2E_ROLLOUTS_CRDS to the folder that holds them`);
+    throw new E2eError(
+      `the Argo Rollouts v1.9.1 CRDs are not in ${rolloutsDir}; ` +
+        'set GLIDEPATH_E2E_ROLLOUTS_CRDS to the folder that holds them',
+    );
   }
   const rolloutsModule = moduleDir('argo-rollouts');
   const argoCd = moduleDir('argo-cd');
-  const files = [...rolloutsFiles, ...ROLLOUTS_MODULE_CRD_FILES.map((f) => join(rolloutsModule, f)), ...ARGOCD_CRD_FILES.map((f) => join(argoCd, f))];
+  const files = [
+    ...rolloutsFiles,
+    ...ROLLOUTS_MODULE_CRD_FILES.map((f) => join(rolloutsModule, f)),
+    ...ARGOCD_CRD_FILES.map((f) => join(argoCd, f)),
+  ];
   for (const file of files) await applyOrThrow(kubectl, ['apply', '--server-side', '-f', file]);
-  const names = ['rollouts.argoproj.io', 'analysistemplates.argoproj.io', 'analysisruns.argoproj.io', 'experiments.argoproj.io', 'applications.argoproj.io', 'appprojects.argoproj.io'];
+  const names = [
+    'rollouts.argoproj.io',
+    'analysistemplates.argoproj.io',
+    'analysisruns.argoproj.io',
+    'experiments.argoproj.io',
+    'applications.argoproj.io',
+    'appprojects.argoproj.io',
+  ];
   for (const name of names) {
     await waitFor(`CRD ${name} to be established`, 30_000, async () => {
       const response = await plane.admin.call('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
-      return response.body?.status?.conditions?.some((c: Json) => c.type === 'Established' && c.status === 'True') ? true : undefined;
+      return response.body?.status?.conditions?.some((c: Json) => c.type === 'Established' && c.status === 'True')
+        ? true
+        : undefined;
     });
   }
   return files;
 }
 
 export function clusterNamespaces(cluster: E2eCluster): string[] {
-  return [...new Set([cluster.rolloutsNamespace, cluster.pruneNamespace, cluster.argocdNamespace, ...cluster.trackedNamespaces, OUTSIDE_NAMESPACE, LOOP_NAMESPACE])];
+  return [
+    ...new Set([
+      cluster.rolloutsNamespace,
+      cluster.pruneNamespace,
+      cluster.argocdNamespace,
+      ...cluster.trackedNamespaces,
+      OUTSIDE_NAMESPACE,
+      LOOP_NAMESPACE,
+    ]),
+  ];
 }
 
 export async function createNamespaces(kubectl: Kubectl, cluster: E2eCluster): Promise<string[]> {
@@ -135,7 +171,11 @@ export async function createNamespaces(kubectl: Kubectl, cluster: E2eCluster): P
       },
     }),
   );
-  await applyOrThrow(kubectl, ['apply', '--server-side', '-f', '-'], `{"apiVersion":"v1","kind":"List","items":[${docs.join(',')}]}`);
+  await applyOrThrow(
+    kubectl,
+    ['apply', '--server-side', '-f', '-'],
+    `{"apiVersion":"v1","kind":"List","items":[${docs.join(',')}]}`,
+  );
   return namespaces;
 }
 
@@ -153,14 +193,31 @@ export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, relay
     secret(cluster.argocdNamespace, 'argocd-notifications-secret', { [cluster.tokenSecretKey]: relayToken }),
     // Argo CD's settings informers see only objects labelled part-of: argocd (the application controller exits
     // with "configmap argocd-cm not found" otherwise; the notifications controller does not care).
-    { ...secret(cluster.argocdNamespace, 'argocd-secret', {}), metadata: { name: 'argocd-secret', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF } },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'argocd-cm', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF }, data: {} },
+    {
+      ...secret(cluster.argocdNamespace, 'argocd-secret', {}),
+      metadata: { name: 'argocd-secret', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'argocd-cm', namespace: cluster.argocdNamespace, labels: ARGOCD_PART_OF },
+      data: {},
+    },
     ...cluster.trackedNamespaces.flatMap((namespace) => [
       secret(namespace, 'veridor-credentials', { VERIDOR_OWNER_TOKEN: 'e2e-not-a-real-token' }),
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'veridor-config', namespace }, data: { 'veridor.json': '{}' } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'veridor-config', namespace },
+        data: { 'veridor.json': '{}' },
+      },
     ]),
   ];
-  await applyOrThrow(kubectl, ['apply', '--server-side', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
+  await applyOrThrow(
+    kubectl,
+    ['apply', '--server-side', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }),
+  );
   return objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`);
 }
 
@@ -172,7 +229,15 @@ export async function render(tmp: string, catcherPort: number): Promise<string> 
   doc.setIn(['relay', 'port'], catcherPort);
   writeFileSync(join(clusters, 'e2e.yaml'), doc.toString());
   const out = join(tmp, 'render');
-  const result = await runCommand(process.execPath, [join(REPO_DIR, 'scripts', 'cli.mjs'), 'synth', '--clusters', clusters, '--out', out]);
-  if (result.code !== 0) throw new E2eError(`synth of ${CLUSTER_FILE} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`);
+  const result = await runCommand(process.execPath, [
+    join(REPO_DIR, 'scripts', 'cli.mjs'),
+    'synth',
+    '--clusters',
+    clusters,
+    '--out',
+    out,
+  ]);
+  if (result.code !== 0)
+    throw new E2eError(`synth of ${CLUSTER_FILE} failed (exit ${result.code}):\n${result.stderr}${result.stdout}`);
   return join(out, 'e2e');
 }

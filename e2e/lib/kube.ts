@@ -31,7 +31,9 @@ export class KubeApi {
           headers: {
             Authorization: `Bearer ${this.token}`,
             Accept: 'application/json',
-            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
+            ...(payload !== undefined
+              ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }
+              : {}),
           },
           timeout: 15_000,
         },
@@ -61,7 +63,8 @@ export class KubeApi {
   async must(method: string, path: string, body?: unknown, contentType?: string): Promise<Json> {
     const response = await this.call(method, path, body, contentType);
     if (response.status < 200 || response.status > 299) {
-      const message = typeof response.body === 'object' && response.body ? response.body.message : String(response.body);
+      const message =
+        typeof response.body === 'object' && response.body ? response.body.message : String(response.body);
       throw new Error(`${method} ${path}: HTTP ${response.status}: ${message}`);
     }
     return response.body;
@@ -89,7 +92,12 @@ export interface CommandResult {
   readonly stderr: string;
 }
 
-export function runCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -103,7 +111,13 @@ export function runCommand(command: string, args: readonly string[], env: NodeJS
 }
 
 /** A kubeconfig for one bearer token against the local API server. */
-export function kubeconfigYaml(server: string, caFile: string, user: string, token: string, namespace = 'default'): string {
+export function kubeconfigYaml(
+  server: string,
+  caFile: string,
+  user: string,
+  token: string,
+  namespace = 'default',
+): string {
   return [
     'apiVersion: v1',
     'kind: Config',

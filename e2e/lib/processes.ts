@@ -13,7 +13,13 @@ export interface Started {
 /** Every process the run started, in start order; stopped in reverse order by stopAll. */
 const started: Started[] = [];
 
-export function startProcess(name: string, command: string, args: readonly string[], logFile: string, env: NodeJS.ProcessEnv = {}): Started {
+export function startProcess(
+  name: string,
+  command: string,
+  args: readonly string[],
+  logFile: string,
+  env: NodeJS.ProcessEnv = {},
+): Started {
   const fd = openSync(logFile, 'a');
   // A process group of its own, so that stopping it also stops anything it forked.
   const child = spawn(command, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
@@ -37,7 +43,11 @@ export function assertRunning(entry: Started): void {
   if (!entry.exited) return;
   const tail = logTail(entry);
   const inUse = /address already in use|bind: .*in use/i.exec(tail);
-  if (inUse) throw new E2eError(`${entry.name} could not listen: a port it was given is in use (${inUse[0]}). Run again; the run picks free ports.\n${tail}`);
+  if (inUse)
+    throw new E2eError(
+      `${entry.name} could not listen: a port it was given is in use (${inUse[0]}). ` +
+        `Run again; the run picks free ports.\n${tail}`,
+    );
   throw new E2eError(`${entry.name} exited during startup:\n${tail}`);
 }
 
@@ -86,7 +96,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, watch: readonly Started[] = []): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+  watch: readonly Started[] = [],
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -29,13 +29,22 @@ export function ensureRedis(log: (line: string) => void): string {
   const found = redisVersion();
   if (found !== undefined) return found;
   if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version']).status !== 0) {
-    throw new E2eError(`redis-server is not installed: Argo CD needs it. Install Debian's package (sudo apt-get install ${REDIS_PACKAGE}) and run again.`);
+    throw new E2eError(
+      'redis-server is not installed: Argo CD needs it. ' +
+        `Install Debian's package (sudo apt-get install ${REDIS_PACKAGE}) and run again.`,
+    );
   }
   log(`installing ${REDIS_PACKAGE} with apt-get (the first run only)`);
-  const result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', REDIS_PACKAGE], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', REDIS_PACKAGE], {
+    encoding: 'utf8',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   const installed = redisVersion();
   if (result.status !== 0 || installed === undefined) {
-    throw new E2eError(`apt-get install ${REDIS_PACKAGE} failed (exit ${result.status}):\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-10).join('\n')}`);
+    throw new E2eError(
+      `apt-get install ${REDIS_PACKAGE} failed (exit ${result.status}):\n` +
+        `${result.stdout}${result.stderr}`.trim().split('\n').slice(-10).join('\n'),
+    );
   }
   return installed;
 }
@@ -61,10 +70,31 @@ export async function startRedis(tmp: string, version: string): Promise<Redis> {
   const port = await freePort();
   const dir = join(tmp, 'redis');
   mkdirSync(dir, { recursive: true });
-  const child = startProcess('redis-server', 'redis-server', [
-    '--bind', '127.0.0.1', '--port', String(port), '--protected-mode', 'yes', '--dir', dir,
-    '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning',
-  ], join(tmp, 'logs', 'redis.log'));
-  await waitFor('redis-server to answer PING', 30_000, async () => ((await answersPing(port)) ? true : undefined), [child]);
+  const child = startProcess(
+    'redis-server',
+    'redis-server',
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--protected-mode',
+      'yes',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+    ],
+    join(tmp, 'logs', 'redis.log'),
+  );
+  await waitFor('redis-server to answer PING', 30_000, async () => ((await answersPing(port)) ? true : undefined), [
+    child,
+  ]);
   return { process: child, address: `127.0.0.1:${port}`, version };
 }

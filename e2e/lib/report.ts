@@ -35,7 +35,12 @@ export class Scenario {
   }
 }
 
-export async function runScenario(name: string, source: string, body: (s: Scenario) => Promise<void>, log: (line: string) => void): Promise<ScenarioResult> {
+export async function runScenario(
+  name: string,
+  source: string,
+  body: (s: Scenario) => Promise<void>,
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
   const scenario = new Scenario(name, source);
   const started = Date.now();
   try {
@@ -46,7 +51,10 @@ export async function runScenario(name: string, source: string, body: (s: Scenar
   }
   scenario.result.seconds = (Date.now() - started) / 1000;
   const failed = scenario.result.assertions.filter((a) => !a.pass).map((a) => a.name);
-  log(`${scenario.result.pass ? 'pass' : 'FAIL'}  ${name} (${scenario.result.seconds.toFixed(1)} s)${failed.length ? `: ${failed.join('; ')}` : ''}${scenario.result.error ? `: ${scenario.result.error}` : ''}`);
+  log(
+    `${scenario.result.pass ? 'pass' : 'FAIL'}  ${name} (${scenario.result.seconds.toFixed(1)} s)` +
+      `${failed.length ? `: ${failed.join('; ')}` : ''}${scenario.result.error ? `: ${scenario.result.error}` : ''}`,
+  );
   return scenario.result;
 }
 
@@ -58,7 +66,15 @@ export function reportedRequest(request: CaughtRequest, relayToken: string): unk
     at: new Date(request.at).toISOString(),
     method: request.method,
     path: request.path,
-    headers: { ...headers, authorization: authorization === `Bearer ${relayToken}` ? 'Bearer <the run\'s relay token>' : authorization === undefined ? undefined : '<another value>' },
+    headers: {
+      ...headers,
+      authorization:
+        authorization === `Bearer ${relayToken}`
+          ? "Bearer <the run's relay token>"
+          : authorization === undefined
+            ? undefined
+            : '<another value>',
+    },
     refused: request.refused,
     body: request.json ?? request.body,
   };

@@ -86,7 +86,14 @@ export function getRollout(api: KubeApi, namespace: string, name: string): Promi
  * the fact's state, in the order of the trigger's oncePer (rollout-fact.ts: stateAndBucket), then the bucket.
  */
 export function keyRecordsFact(fact: Json, key: string): boolean {
-  const state = [fact.generation, fact.phase, fact.currentStepIndex, fact.currentPodHash, fact.abort ?? false, fact.releaseId];
+  const state = [
+    fact.generation,
+    fact.phase,
+    fact.currentStepIndex,
+    fact.currentPodHash,
+    fact.abort ?? false,
+    fact.releaseId,
+  ];
   return key.startsWith(`${state.map((v) => String(v ?? '')).join('/')}/`);
 }
 
@@ -99,15 +106,27 @@ export function keyRecordsFact(fact: Json, key: string): boolean {
  */
 export function waitForRecorded(api: KubeApi, fact: CaughtRequest, timeoutMs = 30_000): Promise<Json> {
   const { namespace, name } = fact.json.rollout;
-  return waitFor(`the engine to record the ${fact.json.phase} fact of ${namespace}/${name} in ${NOTIFIED}`, timeoutMs, async () => {
-    const object = await getRollout(api, namespace, name);
-    const keys = Object.keys(JSON.parse(object.metadata.annotations?.[NOTIFIED] ?? '{}') as Record<string, number>);
-    return keys.some((key) => keyRecordsFact(fact.json, key)) ? object : undefined;
-  });
+  return waitFor(
+    `the engine to record the ${fact.json.phase} fact of ${namespace}/${name} in ${NOTIFIED}`,
+    timeoutMs,
+    async () => {
+      const object = await getRollout(api, namespace, name);
+      const keys = Object.keys(JSON.parse(object.metadata.annotations?.[NOTIFIED] ?? '{}') as Record<string, number>);
+      return keys.some((key) => keyRecordsFact(fact.json, key)) ? object : undefined;
+    },
+  );
 }
 
-export function factsOf(catcher: Catcher, namespace: string, name: string, options: { includeRefused?: boolean; since?: number } = {}): CaughtRequest[] {
-  return catcher.facts((f) => f.source === 'argo-rollouts' && f.rollout?.namespace === namespace && f.rollout?.name === name, options);
+export function factsOf(
+  catcher: Catcher,
+  namespace: string,
+  name: string,
+  options: { includeRefused?: boolean; since?: number } = {},
+): CaughtRequest[] {
+  return catcher.facts(
+    (f) => f.source === 'argo-rollouts' && f.rollout?.namespace === namespace && f.rollout?.name === name,
+    options,
+  );
 }
 
 export function waitForFact(
@@ -119,10 +138,19 @@ export function waitForFact(
   timeoutMs = 60_000,
   options: { includeRefused?: boolean; since?: number } = {},
 ): Promise<CaughtRequest> {
-  return waitFor(`a fact of ${namespace}/${name}: ${what}`, timeoutMs, async () => factsOf(catcher, namespace, name, options).find((r) => match(r.json)));
+  return waitFor(`a fact of ${namespace}/${name}: ${what}`, timeoutMs, async () =>
+    factsOf(catcher, namespace, name, options).find((r) => match(r.json)),
+  );
 }
 
-export function waitForRollout(api: KubeApi, namespace: string, name: string, what: string, match: (rollout: Json) => boolean, timeoutMs = 60_000): Promise<Json> {
+export function waitForRollout(
+  api: KubeApi,
+  namespace: string,
+  name: string,
+  what: string,
+  match: (rollout: Json) => boolean,
+  timeoutMs = 60_000,
+): Promise<Json> {
   return waitFor(`${namespace}/${name} to be ${what}`, timeoutMs, async () => {
     const object = await getRollout(api, namespace, name);
     return match(object) ? object : undefined;
@@ -132,5 +160,8 @@ export function waitForRollout(api: KubeApi, namespace: string, name: string, wh
 /** The state a fact carries, for the report. */
 export function summary(request: CaughtRequest): string {
   const f = request.json;
-  return `gen=${f.generation} obs=${f.observedGeneration} ${f.phase} step=${f.currentStepIndex} hash=${f.currentPodHash} abort=${f.abort} rel=${f.releaseId}${f.message ? ` "${f.message}"` : ''}${request.refused ? ' (refused)' : ''}`;
+  return (
+    `gen=${f.generation} obs=${f.observedGeneration} ${f.phase} step=${f.currentStepIndex} hash=${f.currentPodHash} ` +
+    `abort=${f.abort} rel=${f.releaseId}${f.message ? ` "${f.message}"` : ''}${request.refused ? ' (refused)' : ''}`
+  );
 }

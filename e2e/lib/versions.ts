@@ -49,7 +49,8 @@ const GITEA_VERSION = 'v1.26.0';
 const HELM_VERSION = 'v3.18.4';
 const KUSTOMIZE_VERSION = 'v5.7.0';
 
-const LOOPBACK_ONLY = 'the upstream code listens on 0.0.0.0 with no flag to change it; the e2e listens on 127.0.0.1 only';
+const LOOPBACK_ONLY =
+  'the upstream code listens on 0.0.0.0 with no flag to change it; the e2e listens on 127.0.0.1 only';
 
 export const COMPONENTS: readonly Component[] = [
   {
