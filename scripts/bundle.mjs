@@ -57,8 +57,6 @@ async function buildInto(outdir) {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
-    // src/render/render-pool.ts imports esbuild only when it runs from src/, never from the bundle.
-    external: ['esbuild'],
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

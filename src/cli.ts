@@ -8,6 +8,7 @@ import { COMMANDS } from './commands/registry';
 import packageJson from '../package.json';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
+import { runKubectl, type KubectlRunner } from './live/kubectl';
 import { renderCluster } from './render/render-cluster';
 import { colourPrefix, usesColour } from './terminal-colour';
 
@@ -23,6 +24,8 @@ const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = 
 export interface CliOptions {
   /** @default renderCluster */
   readonly render?: Renderer;
+  /** @default runKubectl, the kubectl on PATH */
+  readonly kubectl?: KubectlRunner;
   /** @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where each line of output goes. @default console.log */
@@ -73,6 +76,7 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     }
     const context: CommandContext = {
       render: options.render ?? renderCluster,
+      kubectl: options.kubectl ?? runKubectl,
       env: options.env ?? process.env,
       print,
       warn: (line) => printError(`warning: ${line}`),

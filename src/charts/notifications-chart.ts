@@ -1,9 +1,8 @@
 import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { ClusterConfig } from '../config/schema';
 import type { NotificationsEngine } from '../config/engine-keys';
 import { NotificationsConfigMap } from '../constructs/notifications-config-map';
-import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
+import type { ClusterNotificationsConfigMap } from '../notifications/cluster/cluster-notifications';
 import { COMMON_LABELS } from './labels';
 
 /** Chart ids (and so file names): `rollouts-notifications.k8s.yaml`, `argocd-notifications.k8s.yaml`. */
@@ -13,14 +12,13 @@ export const NOTIFICATIONS_CHART_IDS: Readonly<Record<NotificationsEngine, strin
 };
 
 export interface NotificationsChartProps {
-  readonly config: ClusterConfig;
   /**
-   * Which controller reads the ConfigMap: Argo Rollouts (release facts, in the controller's namespace), or the
+   * The cluster's ConfigMap for one controller: Argo Rollouts (release facts, in the controller's namespace), or the
    * tenant Argo CD instance (`argocd.namespace`, `argocd-apps` on prod; a platform instance gets nothing), whose
    * `context` is kept whole because this ConfigMap replaces the live one. A `helm-values` ConfigMap is rendered by
    * its chart instead (notifications/helm/chart-values.ts).
    */
-  readonly engine: NotificationsEngine;
+  readonly configMap: ClusterNotificationsConfigMap;
 }
 
 /**
@@ -28,8 +26,7 @@ export interface NotificationsChartProps {
  * own.
  */
 export class NotificationsChart extends Chart {
-  constructor(scope: Construct, id: string, props: NotificationsChartProps) {
-    const configMap = clusterNotificationConfigMaps(props.config).find((c) => c.engine === props.engine)!;
+  constructor(scope: Construct, id: string, { configMap }: NotificationsChartProps) {
     super(scope, id, { labels: COMMON_LABELS, namespace: configMap.namespace });
     new NotificationsConfigMap(this, 'NotificationsConfigMap', {
       name: configMap.name,

@@ -50,7 +50,7 @@ export default defineCommand({
     const findings = await checkLive({
       config,
       manifests: context.render(config),
-      kubectl: new Kubectl(values.context),
+      kubectl: new Kubectl(values.context, context.kubectl),
       application: values.application ?? `glidepath-${config.name}`,
       trackingLabels: trackingLabel === undefined ? DEFAULT_TRACKING_LABELS : [trackingLabel],
     });

@@ -1,5 +1,6 @@
 /** The shape every command module has: its options, its usage text and `run()`. */
 import type { ClusterConfig } from '../config/schema';
+import type { KubectlRunner } from '../live/kubectl';
 import type { RenderedFile } from '../render/render-cluster';
 
 /** One cluster into the files of its folder; tests inject another one (e.g. one that plants an object). */
@@ -8,6 +9,8 @@ export type Renderer = (config: ClusterConfig) => RenderedFile[];
 /** What a command may use from outside itself. */
 export interface CommandContext {
   readonly render: Renderer;
+  /** How check-live runs kubectl. */
+  readonly kubectl: KubectlRunner;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly print: (line: string) => void;
   readonly warn: (line: string) => void;

@@ -72,19 +72,43 @@ function overlap(a: string, b: string): 'same' | 'inside' | 'around' | undefined
   return undefined;
 }
 
+/** The folders `folder` is inside: `a` and `a/b` for `a/b/c`. */
+function ancestors(folder: string): string[] {
+  const found: string[] = [];
+  for (let at = folder.indexOf('/'); at !== -1; at = folder.indexOf('/', at + 1)) found.push(folder.slice(0, at));
+  return found;
+}
+
+function add(index: Map<string, number[]>, key: string, cluster: number): void {
+  const list = index.get(key);
+  if (list === undefined) index.set(key, [cluster]);
+  else list.push(cluster);
+}
+
 /**
  * Every pair of clusters whose owned folders in one repository are the same or nested; `only` limits it to pairs with
- * that cluster.
+ * that cluster. Each cluster is compared only with the earlier clusters an index of folders names, not with all of
+ * them: a fleet of thousands loads in linear time.
  */
 export function folderCollisions(clusters: readonly ClusterInFile[], only?: ClusterInFile): FolderCollision[] {
   const collisions: FolderCollision[] = [];
   const repos = clusters.map((c) => repositoryIdentity(c.config.gitops.repo));
+  const folders = clusters.map((c) => ownedFolders(c.config));
+  /** repo and folder -> the earlier clusters that own it, and those that own a folder inside it. */
+  const owners = new Map<string, number[]>();
+  const within = new Map<string, number[]>();
   clusters.forEach((cluster, i) => {
-    for (let j = 0; j < i; j++) {
+    const at = (folder: string) => `${repos[i]}\0${folder}`;
+    const candidates = new Set<number>();
+    for (const { folder } of folders[i]!) {
+      for (const j of [...(owners.get(at(folder)) ?? []), ...(within.get(at(folder)) ?? [])]) candidates.add(j);
+      for (const ancestor of ancestors(folder)) for (const j of owners.get(at(ancestor)) ?? []) candidates.add(j);
+    }
+    for (const j of [...candidates].sort((a, b) => a - b)) {
       const other = clusters[j]!;
-      if (repos[i] !== repos[j] || (only !== undefined && only !== cluster && only !== other)) continue;
-      const found = ownedFolders(cluster.config).flatMap((mine) =>
-        ownedFolders(other.config).map((theirs) => ({ mine, theirs, how: overlap(mine.folder, theirs.folder) })),
+      if (only !== undefined && only !== cluster && only !== other) continue;
+      const found = folders[i]!.flatMap((mine) =>
+        folders[j]!.map((theirs) => ({ mine, theirs, how: overlap(mine.folder, theirs.folder) })),
       );
       const first = found.find((f) => f.how !== undefined);
       if (first === undefined) continue;
@@ -98,6 +122,10 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
           `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ${other.config.name} (${other.file}) in the same gitops repo: ` +
           `a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/${cluster.config.name}/glidepath`,
       });
+    }
+    for (const { folder } of folders[i]!) {
+      add(owners, at(folder), i);
+      for (const ancestor of ancestors(folder)) add(within, at(ancestor), i);
     }
   });
   return collisions;

@@ -2,7 +2,7 @@
  * Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the
  * environment.
  */
-import { launch } from '../launcher';
+import { launch } from '../launch';
 import { basicCredentials, redact, secretForms } from './redact';
 
 export interface GitResult {

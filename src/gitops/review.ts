@@ -2,7 +2,6 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parse, parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
-import { Memo } from '../memo';
 import { VALUES_FILE } from './cluster-values';
 import type { FolderFile } from './repo';
 
@@ -139,19 +138,14 @@ function valuesObjectsOf(files: readonly FolderFile[]): Map<string, ParsedObject
   );
 }
 
-/** Parsed files by their text: a fleet repeats files (the same namespaces' gates), and notes read them again. */
-const parsedByContent = new Memo<unknown[] | string>(4000);
-
 /** The documents of a YAML text as plain values, or why it is not YAML. */
 export function parseYamlDocuments(content: string): unknown[] | string {
-  return parsedByContent.get(content, () => {
-    const documents = parseAllDocuments(content);
-    const list = Array.isArray(documents) ? documents : [];
-    const broken = list.find((doc) => doc.errors.length > 0);
-    return !Array.isArray(documents) || broken !== undefined
-      ? (broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML')
-      : list.map((doc) => doc.toJS() as unknown);
-  });
+  const documents = parseAllDocuments(content);
+  const list = Array.isArray(documents) ? documents : [];
+  const broken = list.find((doc) => doc.errors.length > 0);
+  return !Array.isArray(documents) || broken !== undefined
+    ? (broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML')
+    : list.map((doc) => doc.toJS() as unknown);
 }
 
 interface ParsedObject {

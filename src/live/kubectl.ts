@@ -3,9 +3,12 @@
  * keys through a template that prints each key and the length of its value, so no value reaches this process.
  */
 import { GlidepathError } from '../errors';
-import { launch, type LaunchResult } from '../launcher';
+import { launch, type LaunchResult } from '../launch';
 
 export type Json = Record<string, unknown>;
+
+/** Runs kubectl with these arguments; check-live's tests answer from recorded output instead. */
+export type KubectlRunner = (args: readonly string[]) => Promise<LaunchResult>;
 
 /** What a read returned: the object, nothing (NotFound), or why it could not be read. */
 export type ReadResult<T> =
@@ -14,10 +17,33 @@ export type ReadResult<T> =
 const SECRET_KEYS_TEMPLATE = '{{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TIMEOUT_MS = 30_000;
 
+/** The user's kubectl, found on PATH. */
+export async function runKubectl(args: readonly string[]): Promise<LaunchResult> {
+  try {
+    return await launch({
+      command: 'kubectl',
+      args,
+      cwd: process.cwd(),
+      env: process.env,
+      input: '',
+      timeoutMs: TIMEOUT_MS,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new GlidepathError(
+        'kubectl is not on PATH',
+        'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH',
+        false,
+      );
+    }
+    throw error;
+  }
+}
+
 export class Kubectl {
   constructor(
-    private readonly context?: string,
-    private readonly binary = 'kubectl',
+    private readonly context: string | undefined,
+    private readonly run: KubectlRunner = runKubectl,
   ) {}
 
   /** `kubectl get <resource> [name] (-n ns | -A) [-l selector] -o json`. */
@@ -65,7 +91,7 @@ export class Kubectl {
   async discover(): Promise<void> {
     const named = this.context ?? (await this.currentContext());
     const argv = ['get', '--raw', '/api'];
-    const result = await this.launch([
+    const result = await this.run([
       ...(this.context ? ['--context', this.context] : []),
       ...argv,
       '--request-timeout=20s',
@@ -106,37 +132,15 @@ export class Kubectl {
 
   /** The kubeconfig's current context (`kubectl config current-context`, a local read). */
   private async currentContext(): Promise<string> {
-    const result = await this.launch(['config', 'current-context']);
+    const result = await this.run(['config', 'current-context']);
     const name = result.stdout.toString('utf8').trim();
     if (result.code !== 0 || name === '') throw noKubeconfig();
     return name;
   }
 
-  private async launch(argv: readonly string[]): Promise<LaunchResult> {
-    try {
-      return await launch({
-        command: this.binary,
-        args: [...argv],
-        cwd: process.cwd(),
-        env: process.env,
-        input: '',
-        timeoutMs: TIMEOUT_MS,
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new GlidepathError(
-          `${this.binary} is not on PATH`,
-          'install kubectl (https://kubernetes.io/docs/tasks/tools/) or put it on PATH',
-          false,
-        );
-      }
-      throw error;
-    }
-  }
-
   private async get(args: readonly string[]): Promise<ReadResult<string>> {
     const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
-    const result = await this.launch(argv);
+    const result = await this.run(argv);
     if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
     const text = result.stderr.toString('utf8').trim();
     if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };

@@ -4,31 +4,45 @@ import { NOTIFICATIONS_CHART_IDS, NotificationsChart } from '../charts/notificat
 import { PRUNE_CHART_ID, PruneChart } from '../charts/prune-chart';
 import { VeridorGateChart, veridorGateCharts } from '../charts/veridor-gate-chart';
 import type { ClusterConfig } from '../config/schema';
-import { clusterNotificationConfigMaps } from '../notifications/cluster/cluster-notifications';
+import {
+  clusterNotificationConfigMaps,
+  type ClusterNotificationsConfigMap,
+} from '../notifications/cluster/cluster-notifications';
 import { notificationsValuesFile, valuesFileName } from '../notifications/helm/chart-values';
-import { stringifyYaml } from './fast-yaml';
+import { YamlWriter } from './fast-yaml';
 import { KUSTOMIZATION_FILE, kustomizationYaml } from './kustomization';
 import type { RenderedFile } from './rendered-file';
 
 export type { RenderedCluster, RenderedFile } from './rendered-file';
 
-/** Every chart of a cluster; each chart's id is its file's stable name. */
-export function buildClusterApp(config: ClusterConfig): App {
+/**
+ * Every chart of a cluster; each chart's id is its file's stable name. `notifications`: the cluster's notifications
+ * ConfigMaps, when the caller has them already.
+ */
+export function buildClusterApp(
+  config: ClusterConfig,
+  notifications: readonly ClusterNotificationsConfigMap[] = clusterNotificationConfigMaps(config),
+): App {
   const app = new App({ outdir: 'unused' });
   // Every chart takes the cluster's config and maps it to the flat props of its constructs.
   for (const { id, props } of veridorGateCharts(config)) new VeridorGateChart(app, id, props);
   new PruneChart(app, PRUNE_CHART_ID, { config });
   // A notifications ConfigMap delivered as helm-values is the chart's: no ConfigMap, a values file (below).
-  for (const { engine, delivery } of clusterNotificationConfigMaps(config)) {
-    if (delivery === 'configmap') new NotificationsChart(app, NOTIFICATIONS_CHART_IDS[engine], { config, engine });
+  for (const configMap of notifications) {
+    if (configMap.delivery === 'configmap')
+      new NotificationsChart(app, NOTIFICATIONS_CHART_IDS[configMap.engine], { configMap });
   }
   return app;
 }
 
 /** One manifest per chart, named after the chart: what Argo CD applies. */
-export function renderManifests(config: ClusterConfig): RenderedFile[] {
-  return buildClusterApp(config)
-    .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: stringifyYaml(...chart.toJson()) }))
+export function renderManifests(
+  config: ClusterConfig,
+  notifications: readonly ClusterNotificationsConfigMap[] = clusterNotificationConfigMaps(config),
+): RenderedFile[] {
+  const yaml = new YamlWriter();
+  return buildClusterApp(config, notifications)
+    .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: yaml.stringify(...chart.toJson()) }))
     .sort(byPath);
 }
 
@@ -37,7 +51,8 @@ export function renderManifests(config: ClusterConfig): RenderedFile[] {
  * and the helm values files of ConfigMaps delivered as helm-values (the values folder).
  */
 export function renderCluster(config: ClusterConfig): RenderedFile[] {
-  const manifests = renderManifests(config);
+  const notifications = clusterNotificationConfigMaps(config);
+  const manifests = renderManifests(config, notifications);
   const kustomization = {
     path: KUSTOMIZATION_FILE,
     content: kustomizationYaml(
@@ -45,7 +60,7 @@ export function renderCluster(config: ClusterConfig): RenderedFile[] {
       manifests.map((file) => file.path),
     ),
   };
-  const values = clusterNotificationConfigMaps(config)
+  const values = notifications
     .filter((configMap) => configMap.delivery === 'helm-values')
     .map((configMap) => ({
       path: valuesFileName(configMap),

@@ -1,22 +1,20 @@
 /**
- * Renders many clusters on every core. Serializing YAML dominates a large fleet's synth (about two thirds of it,
- * measured with --cpu-prof), and it is CPU work that splits cleanly by cluster. Small runs stay in this thread:
- * starting a worker costs more than rendering a few clusters.
+ * Renders many clusters on every core: a cluster costs about 13 ms of CPU, so 1,000 take 13 s on one thread
+ * (docs/speed.md), and the work splits cleanly by cluster. Small runs stay in this thread: starting a worker costs
+ * more than rendering a few clusters. The workers run the bundle's render-worker.mjs (scripts/bundle.mjs), so only
+ * the bundled CLI starts them; run from src/ (tsx, the tests), every cluster renders in this thread.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ClusterConfig } from '../config/schema';
 import { renderCluster, type RenderedCluster, type RenderedFile } from './render-cluster';
 
+/** This module runs from the bundle (build/<id>/, bundle/), beside render-worker.mjs, not from src/render-pool.ts. */
+const BUNDLED = !import.meta.url.endsWith('.ts');
 /** Below this many clusters per worker, a worker does not pay for its start-up. */
 const MIN_CLUSTERS_PER_WORKER = 8;
 
 export interface RenderPoolOptions {
-  /** Upper bound on worker threads; 0 renders in this thread. @default the number of cores */
-  readonly workers?: number;
   /** Renders in this thread with this function instead (a worker thread can only run renderCluster). */
   readonly render?: (config: ClusterConfig) => RenderedFile[];
 }
@@ -26,7 +24,7 @@ export async function renderClusters(
   options: RenderPoolOptions = {},
 ): Promise<RenderedCluster[]> {
   const render = options.render ?? renderCluster;
-  const maxWorkers = render === renderCluster ? (options.workers ?? availableParallelism()) : 0;
+  const maxWorkers = render === renderCluster && BUNDLED ? availableParallelism() : 0;
   const workers = Math.min(maxWorkers, Math.floor(configs.length / MIN_CLUSTERS_PER_WORKER));
   if (workers < 2) return configs.map((config) => ({ name: config.name, files: render(config) }));
   const slices = Array.from({ length: workers }, (_, i) => configs.filter((_, index) => index % workers === i));
@@ -35,54 +33,13 @@ export async function renderClusters(
   return configs.map((_, index) => rendered[index % workers]![Math.floor(index / workers)]!);
 }
 
-async function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
-  const script = await workerScript();
+function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: configs });
+    const worker = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: configs });
     worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
     worker.once('error', reject);
     worker.once('exit', (code) => {
       if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
     });
   });
-}
-
-/**
- * Bundled (build/*.mjs), the worker is the bundle's render-worker.mjs; run from src/ (tests, tsx), render-worker.ts
- * bundled here.
- */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-
-let sourceWorker: Promise<URL> | undefined;
-
-function workerScript(): Promise<URL> {
-  if (!FROM_SOURCE) return Promise.resolve(new URL('./render-worker.mjs', import.meta.url));
-  sourceWorker ??= bundleSourceWorker();
-  return sourceWorker;
-}
-
-/**
- * Run from src/, render-worker.ts and what it imports are bundled by esbuild into one module, once per process,
- * as scripts/bundle.mjs does for the CLI: a thread that loaded src/ through tsx's loader spent about 1.5 s of CPU
- * transpiling before it rendered anything. The folder goes when the process exits.
- */
-async function bundleSourceWorker(): Promise<URL> {
-  // A development dependency, reached only from src/: the bundle leaves it out (scripts/bundle.mjs).
-  const { build } = await import('esbuild');
-  const dir = mkdtempSync(join(tmpdir(), 'glidepath-render-worker-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const outfile = join(dir, 'render-worker.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('./render-worker.ts', import.meta.url))],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-  });
-  return pathToFileURL(outfile);
 }

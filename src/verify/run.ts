@@ -13,7 +13,6 @@ import { checkSchema } from './schema';
 import { checkSecrets } from './secrets';
 import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext, Violation } from './types';
 import { isRecord } from '../is-record';
-import { Memo } from '../memo';
 
 /** The rule families, in the order the report lists them. */
 export const RULE_FAMILIES: readonly RuleFamily[] = [
@@ -37,33 +36,27 @@ export interface VerifyReport {
 /** Parses rendered files into objects; a file that is not valid YAML is a bug in rendering and throws. */
 export function renderedObjects(files: readonly RenderedFile[]): RenderedObject[] {
   return files.flatMap((file) =>
-    // A copy of each object: the parse is shared with the next file of the same text, and callers may change theirs.
     documentsOf(file).map(({ manifest, source }) => ({
       file: file.path,
-      manifest: structuredClone(manifest),
+      manifest,
       ...(source !== undefined ? { source } : {}),
     })),
   );
 }
 
-/** Files of the same text parse to the same objects: a fleet renders many alike (the prune, the gates). */
-const parsedFiles = new Memo<readonly { readonly manifest: Manifest; readonly source?: string }[]>(1_000);
-
 function documentsOf(file: RenderedFile): readonly { readonly manifest: Manifest; readonly source?: string }[] {
-  return parsedFiles.get(file.content, () =>
-    parseAllDocuments(file.content).flatMap((doc) => {
-      if (!('errors' in doc) || doc.errors.length > 0) {
-        throw new Error(
-          `${file.path}: the rendered YAML does not parse: ${'errors' in doc ? doc.errors[0]?.message : 'empty'}`,
-        );
-      }
-      const manifest: unknown = doc.toJS();
-      if (manifest === null || manifest === undefined) return [];
-      if (!isRecord(manifest)) throw new Error(`${file.path}: a rendered document is not a mapping`);
-      const source = doc.range ? file.content.slice(doc.range[0], doc.range[2]) : undefined;
-      return [{ manifest: manifest as Manifest, ...(source !== undefined ? { source } : {}) }];
-    }),
-  );
+  return parseAllDocuments(file.content).flatMap((doc) => {
+    if (!('errors' in doc) || doc.errors.length > 0) {
+      throw new Error(
+        `${file.path}: the rendered YAML does not parse: ${'errors' in doc ? doc.errors[0]?.message : 'empty'}`,
+      );
+    }
+    const manifest: unknown = doc.toJS();
+    if (manifest === null || manifest === undefined) return [];
+    if (!isRecord(manifest)) throw new Error(`${file.path}: a rendered document is not a mapping`);
+    const source = doc.range ? file.content.slice(doc.range[0], doc.range[2]) : undefined;
+    return [{ manifest: manifest as Manifest, ...(source !== undefined ? { source } : {}) }];
+  });
 }
 
 export function verifyObjects(

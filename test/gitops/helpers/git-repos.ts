@@ -6,7 +6,7 @@
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch } from '../../../src/launcher';
+import { launch } from '../../../src/launch';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Test Person',

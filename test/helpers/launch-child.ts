@@ -1,5 +1,5 @@
-/** A process that runs git through the launcher and then has nothing left to do: it must exit on its own. */
-import { launch } from '../../src/launcher';
+/** A process that runs git with launch and then has nothing left to do: it must exit on its own. */
+import { launch } from '../../src/launch';
 
 const result = await launch({
   command: 'git',
