@@ -53,7 +53,8 @@ export class GiteaPulls implements ChangeHost {
 
   constructor(options: GiteaClientOptions) {
     const { owner, name } = options.repo;
-    this.repoUrl = `${options.apiUrl.replace(/\/+$/, '')}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+    const repo = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+    this.repoUrl = `${options.apiUrl.replace(/\/+$/, '')}/repos/${repo}`;
     this.name = `${owner}/${name}`;
     const scopes = `an access token with the ${GITEA_TOKEN_SCOPES} scopes`;
     this.api = new JsonApi(
@@ -67,8 +68,11 @@ export class GiteaPulls implements ChangeHost {
           'check the network, VPN or proxy, and --api-url (https://<host>/api/v1); ' +
           'run again (a rerun continues where this one stopped)',
         unauthorizedFix: `set GITEA_TOKEN to ${scopes} on ${this.name}`,
-        forbiddenFix: `give GITEA_TOKEN's user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} scopes`,
-        notFoundFix: `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has access to it`,
+        forbiddenFix:
+          `give GITEA_TOKEN's user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} ` + 'scopes',
+        notFoundFix:
+          `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has ` +
+          'access to it',
       },
       options.token,
       { authorization: `token ${options.token}` },

@@ -64,7 +64,9 @@ export class GithubPulls implements ChangeHost {
       unauthorizedFix:
         `set GITHUB_TOKEN to a valid token for ${repo} with Pull requests: read and write and ` +
         'Contents: read and write (classic tokens: the repo scope)',
-      notFoundFix: `check the owner/name ${repo} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access to it`,
+      notFoundFix:
+        `check the owner/name ${repo} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access ` +
+        'to it',
       statusPage: 'githubstatus.com',
     };
     const unit = options.retryDelayMs ?? 1000;
@@ -194,8 +196,10 @@ export class GithubPulls implements ChangeHost {
       return new GitopsError(
         'api',
         `could not ${action}: GitHub's rate limit is exceeded (HTTP ${status}: ${message}); retried up to ` +
-          `${this.options.rateLimitRetries ?? 2} times, waiting at most ${this.options.maxRateLimitWaitSeconds ?? 120} s for a reset`,
-        'wait until the limit resets (see x-ratelimit-reset) and run again; the next run continues where this one stopped',
+          `${this.options.rateLimitRetries ?? 2} times, waiting at most ` +
+          `${this.options.maxRateLimitWaitSeconds ?? 120} s for a reset`,
+        'wait until the limit resets (see x-ratelimit-reset) and run again; ' +
+          'the next run continues where this one stopped',
       );
     }
     return apiFailure(this.words, action, known ? status : undefined, message);

@@ -81,9 +81,13 @@ export class GitlabMergeRequests implements ChangeHost {
         networkFix:
           'check the network, VPN or proxy, and --api-url for a self-managed GitLab; ' +
           'run again (a rerun continues where this one stopped)',
-        unauthorizedFix: `set GITLAB_TOKEN to ${scope} on ${this.name}${bearer ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'}`,
+        unauthorizedFix:
+          `set GITLAB_TOKEN to ${scope} on ${this.name}` +
+          (bearer ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'),
         forbiddenFix: `give GITLAB_TOKEN the api scope and at least the Developer role on ${this.name}`,
-        notFoundFix: `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has access to it`,
+        notFoundFix:
+          `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has ` +
+          'access to it',
       },
       options.token,
       bearer ? { authorization: `Bearer ${options.token}` } : { 'private-token': options.token },

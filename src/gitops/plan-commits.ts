@@ -55,7 +55,8 @@ export function decideCommits(plans: readonly ClusterPlan[], snapshot: RepoSnaps
     if (outside.length === 0 && proposed && !baseChangedFolder) {
       if (!containsBase)
         (result.notes as string[]).push(
-          `${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change to ${folderNames(plan)} is the same, so it was left as it is`,
+          `${result.branch} does not contain the current ${result.base} (${baseCommit.slice(0, 12)}); its change ` +
+            `to ${folderNames(plan)} is the same, so it was left as it is`,
         );
       plan.result = { ...result, commit: plan.tip, ...(plan.existing !== undefined ? { action: 'up-to-date' } : {}) };
       continue;
@@ -73,25 +74,40 @@ export function decideCommits(plans: readonly ClusterPlan[], snapshot: RepoSnaps
   rebuildOnBases(rebuilds);
 }
 
+/** `a, b, c and 2 more`. */
+function firstThree(items: readonly string[]): string {
+  return `${items.slice(0, 3).join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+}
+
+/** How messages name the commits glidepath did not write, and the pronoun for them. */
+function foreignWords(theirs: readonly BranchCommit[]): { which: string; them: 'it' | 'them' } {
+  const count = theirs.length === 1 ? 'a commit' : `${theirs.length} commits`;
+  return {
+    which: `${count} glidepath did not write: ${describeCommits(theirs)}`,
+    them: theirs.length === 1 ? 'it' : 'them',
+  };
+}
+
 /**
  * The render goes on top of the commits glidepath did not write, saying so, or the cluster fails if it would undo them.
  */
 function keepOrRefuse(plan: ClusterPlan, theirs: readonly BranchCommit[], undone: readonly string[]): void {
   const result = plan.result!;
-  const them = theirs.length === 1 ? 'it' : 'them';
-  const which = `${theirs.length === 1 ? 'a commit' : `${theirs.length} commits`} glidepath did not write: ${describeCommits(theirs)}`;
+  const { which, them } = foreignWords(theirs);
   if (undone.length === 0) {
     (result.notes as string[]).push(
-      `${result.branch} holds ${which}; the new render went on top of ${them}, and the branch keeps ${them}: ${theirs.length === 1 ? 'it changes' : 'they change'} nothing the render replaces`,
+      `${result.branch} holds ${which}; the new render went on top of ${them}, and the branch keeps ${them}: ` +
+        `${theirs.length === 1 ? 'it changes' : 'they change'} nothing the render replaces`,
     );
     plan.build = build(plan, plan.tip!);
     return;
   }
-  const files = `${undone.slice(0, 3).join(', ')}${undone.length > 3 ? ` and ${undone.length - 3} more` : ''}`;
   plan.error = new GitopsError(
     'foreign-commit',
-    `${result.branch} holds ${which}; the render replaces what ${them === 'it' ? 'it' : 'they'} changed (${files}), so pushing it would undo ${them}: nothing was pushed for ${plan.cluster.name}`,
-    `make that change in the cluster file so that the render holds it (then delete the branch: git push origin --delete ${result.branch}), or revert ${them} on ${result.branch}; then run again`,
+    `${result.branch} holds ${which}; the render replaces what ${them === 'it' ? 'it' : 'they'} changed ` +
+      `(${firstThree(undone)}), so pushing it would undo ${them}: nothing was pushed for ${plan.cluster.name}`,
+    'make that change in the cluster file so that the render holds it (then delete the branch: ' +
+      `git push origin --delete ${result.branch}), or revert ${them} on ${result.branch}; then run again`,
   );
 }
 
@@ -116,31 +132,37 @@ function rebuildOnBases(rebuilds: readonly Rebuild[]): void {
     const result = plan.result!;
     const notes = result.notes as string[];
     const at = `${result.base} (${result.baseCommit.slice(0, 12)})`;
-    const outsideList = `${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}`;
+    const folders = folderNames(plan);
     if (theirs.length === 0) {
       if (outside.length > 0)
         notes.push(
-          `${result.branch} changed ${outsideList} outside ${folderNames(plan)} compared with ${result.base}: rebuilt on ${at} so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`,
+          `${result.branch} changed ${firstThree(outside)} outside ${folders} compared with ${result.base}: rebuilt ` +
+            `on ${at} so that it changes only ${plan.folders.length > 1 ? 'the folders' : 'the folder'}`,
         );
       else if (proposed)
         notes.push(
-          `${result.branch} holds this render, but ${result.base} changed ${folderNames(plan)} since the branch was made (${mergeBase?.slice(0, 12)} to ${result.baseCommit.slice(0, 12)}): rebuilt on ${at}, so that merging it gives exactly this render`,
+          `${result.branch} holds this render, but ${result.base} changed ${folders} since the branch was made ` +
+            `(${mergeBase?.slice(0, 12)} to ${result.baseCommit.slice(0, 12)}): rebuilt on ${at}, so that merging ` +
+            'it gives exactly this render',
         );
       plan.build = build(plan, result.baseCommit);
       continue;
     }
-    const them = theirs.length === 1 ? 'it' : 'them';
-    const which = `${theirs.length === 1 ? 'a commit' : `${theirs.length} commits`} glidepath did not write: ${describeCommits(theirs)}`;
+    const { which, them } = foreignWords(theirs);
     const why =
       outside.length > 0
-        ? `the branch changes ${outsideList} outside ${folderNames(plan)}`
-        : `${result.base} changed ${folderNames(plan)} since the branch was made`;
+        ? `the branch changes ${firstThree(outside)} outside ${folders}`
+        : `${result.base} changed ${folders} since the branch was made`;
+    const deleteIt = `git push origin --delete ${result.branch}`;
     plan.error = new GitopsError(
       'foreign-commit',
-      `${result.branch} holds ${which}; ${why}, so the render must be rebuilt on ${at}, which would drop ${them}: nothing was pushed for ${plan.cluster.name}`,
+      `${result.branch} holds ${which}; ${why}, so the render must be rebuilt on ${at}, which would drop ${them}: ` +
+        `nothing was pushed for ${plan.cluster.name}`,
       outside.length > 0
-        ? `move the change outside ${folderNames(plan)} into a change of its own (or into the cluster file), remove ${them} from ${result.branch} or delete the branch (git push origin --delete ${result.branch}), and run again`
-        : `merge ${result.base} into ${result.branch} (glidepath then builds on top of it), or put the change into the cluster file and delete the branch (git push origin --delete ${result.branch}); then run again`,
+        ? `move the change outside ${folders} into a change of its own (or into the cluster file), remove ${them} ` +
+            `from ${result.branch} or delete the branch (${deleteIt}), and run again`
+        : `merge ${result.base} into ${result.branch} (glidepath then builds on top of it), or put the change into ` +
+            `the cluster file and delete the branch (${deleteIt}); then run again`,
     );
   }
 }

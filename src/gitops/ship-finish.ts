@@ -39,7 +39,8 @@ export async function settleRaces(
       commit: theirs,
       notes: [
         ...result.notes,
-        `another run pushed this same render to ${result.branch} (${theirs.slice(0, 12)}) while this run worked, so nothing was pushed${next}`,
+        `another run pushed this same render to ${result.branch} (${theirs.slice(0, 12)}) while this run worked, ` +
+          `so nothing was pushed${next}`,
       ],
     };
   }
@@ -79,7 +80,9 @@ export async function finish(
         ? await openedMeanwhile(host, plan)
         : undefined;
     if (twin === undefined) throw error;
-    const note = `another run opened ${changeLabel(host, twin)} for ${result.branch} while this run worked; it holds this render`;
+    const note =
+      `another run opened ${changeLabel(host, twin)} for ${result.branch} while this run worked; ` +
+      'it holds this render';
     return { ...result, action: 'up-to-date', pushed, pullRequest: twin, notes: [...result.notes, note] };
   }
   return { ...result, pushed, pullRequest: change, ...(await bodyFile(plan, host, settings, result.body)) };

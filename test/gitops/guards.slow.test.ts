@@ -81,29 +81,6 @@ describe.concurrent('two runs at once', () => {
 });
 
 describe.concurrent('the provider token', () => {
-  it('holding a newline: says what is wrong with the token, before anything is fetched', async () => {
-    const s = await scenario();
-    const error = await failure(s.run({ token: `${TOKEN}\n` }));
-    expect(error).toMatchObject({ kind: 'input' });
-    expect(error.message).toMatch(/^GITHUB_TOKEN holds a line break \(at character \d+ of \d+\): a token is one line/);
-    expect(s.api.requests).toEqual([]);
-  });
-
-  it('is not sent to an http:// API or remote unless --allow-insecure-http', async () => {
-    const s = await scenario();
-    const error = await failure(s.run({ allowInsecureHttp: false }));
-    expect(error.kind).toBe('input');
-    expect(error.message).toMatch(
-      /the GitHub API http:\/\/127\.0\.0\.1:\d+ is plain http:\/\/: GITHUB_TOKEN would travel in clear text/,
-    );
-    expect(error.fix).toMatch(/--allow-insecure-http/);
-    const git = await failure(
-      s.run({ allowInsecureHttp: false, repo: 'http://127.0.0.1:9/a/b.git', apiUrl: 'https://api.github.test' }),
-    );
-    expect(git.message).toMatch(/the gitops repo http:\/\/127\.0\.0\.1:9\/a\/b\.git is plain http:\/\//);
-    expect(s.api.requests).toEqual([]);
-  });
-
   it('in the rendered files: nothing is pushed, and the error does not show it', async () => {
     const s = await scenario();
     const files = [

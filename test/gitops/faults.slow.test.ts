@@ -1,15 +1,12 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCache } from '../../src/gitops/cache';
-import { Git } from '../../src/gitops/git';
 import { basicCredentials } from '../../src/gitops/redact';
-import { parseRemote } from '../../src/gitops/remote';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import { closedPort, hangingServer } from './helpers/loopback';
-import { bareRemote, branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
+import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -81,14 +78,6 @@ describe.concurrent('pr faults', () => {
     expect(result.action).toBe('updated');
     expect(result.notes.join('\n')).toMatch(/base branch main was rewritten/);
     expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(await tip(s.remote, 'main'));
-  });
-
-  it('no token at all: refused up front (a dry run works without one)', async () => {
-    const s = await setUp();
-    const error = await failure(s.run({ token: undefined }));
-    expect(error).toMatchObject({ kind: 'input' });
-    expect(error.message).toMatch(/GITHUB_TOKEN is not set/);
-    expect(s.api.requests).toEqual([]);
   });
 
   it('a passing 5xx and a rate limit are retried without the user noticing', async () => {
@@ -207,90 +196,6 @@ describe.concurrent('pr faults', () => {
     );
     expect(`${error.message} ${error.fix}`).not.toContain(wrong);
     expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
-  });
-
-  it('a dirty local checkout given as --repo is refused', async () => {
-    const s = await setUp();
-    const work = join(tempDir('checkout'), 'gitops');
-    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
-    writeFileSync(join(work, 'README.md'), 'edited, not committed\n');
-    const error = await failure(s.run({ repo: work }));
-    expect(error.kind).toBe('dirty-checkout');
-    expect(error.message).toContain(`the local gitops checkout ${work} has uncommitted changes (README.md)`);
-    expect(error.fix).toMatch(/commit or stash/);
-  });
-
-  it('a foreign cache (a clone of another repository) is refused and left alone', async () => {
-    const s = await setUp();
-    const other = await bareRemote({ 'x.txt': 'other\n' });
-    const cacheDir = join(tempDir('cache'), 'foreign');
-    await git(tempDir('x'), ['clone', '--quiet', '--bare', other, cacheDir]);
-    await git(cacheDir, ['remote', 'set-url', 'origin', other]);
-    const before = await refsOf(cacheDir);
-    const error = await failure(s.run({ cacheDir }));
-    expect(error.kind).toBe('foreign-checkout');
-    expect(error.message).toContain(`is a cache of "${other}", not of ${s.remote}`);
-    expect(error.fix).toMatch(/--cache-dir/);
-    expect(await refsOf(cacheDir)).toBe(before);
-  });
-
-  it('a cache made for a path that git config must quote is recognised as its own on the next run, and as no other', async () => {
-    const remote = parseRemote(join(tempDir('odd'), 'a "b" #c;d\\e\tf g.git'));
-    const cacheDir = join(tempDir('cache'), 'odd');
-    const git = new Git({ cwd: tempDir('x') });
-    expect((await openCache(git, remote, cacheDir)).created).toBe(true);
-    await expect(git.at(cacheDir).run(['config', '--get', 'remote.origin.url'])).resolves.toBe(`${remote.url}\n`);
-    const reopened = await openCache(git, remote, cacheDir);
-    expect(reopened.dir).toBe(cacheDir);
-    expect(reopened.created).toBeUndefined();
-    await expect(openCache(git, parseRemote(`${remote.url}x`), cacheDir)).rejects.toMatchObject({
-      kind: 'foreign-checkout',
-    });
-  });
-
-  it('a cache folder that is a working checkout, or a plain folder inside another repository, is refused', async () => {
-    const s = await setUp();
-    const work = join(tempDir('checkout'), 'gitops');
-    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
-    expect((await failure(s.run({ cacheDir: work }))).message).toMatch(/is a working checkout with files/);
-    const inside = join(work, 'cache');
-    mkdirSync(inside);
-    writeFileSync(join(inside, 'notes.txt'), 'not a cache\n');
-    expect((await failure(s.run({ cacheDir: inside }))).message).toMatch(/is a folder inside another git repository/);
-  });
-
-  it('a cache folder that is no repository, the git folder of a checkout, or a bare repository without origin is refused', async () => {
-    const s = await setUp();
-    const plain = join(tempDir('plain'), 'cache');
-    mkdirSync(plain);
-    writeFileSync(join(plain, 'notes.txt'), 'not a cache\n');
-    expect((await failure(s.run({ cacheDir: plain }))).message).toMatch(/cache folder .* is not a git repository$/);
-    const work = join(tempDir('checkout'), 'gitops');
-    await git(tempDir('x'), ['clone', '--quiet', s.remote, work]);
-    expect((await failure(s.run({ cacheDir: join(work, '.git') }))).message).toMatch(
-      /is not a bare repository, so it is not a glidepath cache/,
-    );
-    const noOrigin = join(tempDir('bare'), 'cache.git');
-    await git(tempDir('x'), ['init', '--quiet', '--bare', noOrigin]);
-    expect((await failure(s.run({ cacheDir: noOrigin }))).message).toMatch(
-      /has no origin remote; it is not a cache of/,
-    );
-  });
-
-  it.each([
-    ['../outside', /has an empty, "\." or "\.\." segment/],
-    ['clusters/../../etc', /segment/],
-    ['/etc/glidepath', /is absolute/],
-    ['.git/hooks', /points into \.git/],
-    ['', /is empty/],
-  ])('a gitops path that escapes the repo (%j) is refused before anything is fetched', async (path, why) => {
-    const s = await setUp();
-    const config = { ...s.config, gitops: { ...s.config.gitops, path } };
-    const error = await failure(s.run({ config, repo: s.remote }));
-    expect(error.kind).toBe('path-escape');
-    expect(error.badInput).toBe(true);
-    expect(error.message).toMatch(why);
-    expect(await branches(s.remote)).toEqual(['main']);
   });
 
   it('a symbolic link on the way to the folder is refused', async () => {

@@ -1,0 +1,205 @@
+/**
+ * GitCliRepo, the one GitopsRepo, against real git: one remote with a base that moved on, a glidepath branch with a
+ * reviewer's commit on it, a merged branch and one with no common history; opened once, as `pr` opens it.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foreignChanges } from '../../src/gitops/branch-commits';
+import { BranchMovedError } from '../../src/gitops/errors';
+import { openGitopsRepo, type OpenedGitopsRepo } from '../../src/gitops/gitops-repo';
+import { parseRemote } from '../../src/gitops/remote';
+import type { GitopsRepo } from '../../src/gitops/repo';
+import { blobId, folderTreeId } from '../../src/gitops/tree';
+import { bareRemote, branches, commitFiles, tempDir, tip } from './helpers/git-repos';
+
+const FOLDER = 'clusters/prod/glidepath';
+const IDENTITY = { name: 'glidepath-gitops', email: 'glidepath@example.test' };
+const GLIDEPATH_MESSAGE = (cluster: string) =>
+  `glidepath: ${cluster}: a render\n\nRender of cluster ${cluster} into ${FOLDER}/ (the folder is replaced; nothing ` +
+  `else changes).\nContent: sha256:${'0'.repeat(64)}\n`;
+
+let remote: string;
+let cacheDir: string;
+let opened: OpenedGitopsRepo;
+let repo: GitopsRepo;
+/** main: first, then moved on; the branch: rendered by glidepath, then a reviewer's fix; one with no shared history. */
+const commits = {} as Record<'first' | 'moved' | 'rendered' | 'reviewer' | 'unrelated', string>;
+
+/** Points a branch of the bare remote at a commit, as a push would, without a process. */
+function setBranch(branch: string, commit: string): void {
+  const path = join(remote, 'refs', 'heads', ...branch.split('/'));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${commit}\n`);
+}
+
+async function open(): Promise<OpenedGitopsRepo> {
+  return openGitopsRepo({ remote: parseRemote(remote), cacheDir }, ['main', 'missing'], 'glidepath/');
+}
+
+beforeAll(async () => {
+  remote = await bareRemote({ 'README.md': '# gitops\n', [`${FOLDER}/a.yaml`]: 'a: 1\n' });
+  cacheDir = join(tempDir('cache'), 'repo');
+  commits.first = await tip(remote, 'main');
+  setBranch('glidepath/prod/branch', commits.first);
+  setBranch('glidepath/prod/merged', commits.first);
+  commits.rendered = await commitFiles(
+    remote,
+    'glidepath/prod/branch',
+    { [`${FOLDER}/a.yaml`]: 'a: 2\n' },
+    GLIDEPATH_MESSAGE('prod'),
+  );
+  commits.reviewer = await commitFiles(remote, 'glidepath/prod/branch', { 'docs/x.md': 'by hand\n' }, 'fix by hand');
+  commits.moved = await commitFiles(remote, 'main', { 'other.txt': 'moved on\n' }, 'main moves on');
+  commits.unrelated = await commitFiles(remote, 'glidepath/other/x', { 'x.txt': 'x\n' }, 'no history', {
+    replace: true,
+  });
+  opened = await open();
+  repo = opened.repo;
+});
+
+afterAll(() => opened?.release());
+
+describe('GitCliRepo', () => {
+  it('fetches the bases and every branch under the prefix in one go; a base the remote lacks is named', () => {
+    expect(opened.fetched.bases).toEqual(new Map([['main', commits.moved]]));
+    expect(opened.fetched.missingBases).toEqual(['missing']);
+    expect(opened.fetched.branches).toEqual(
+      new Map([
+        ['glidepath/other/x', commits.unrelated],
+        ['glidepath/prod/branch', commits.reviewer],
+        ['glidepath/prod/merged', commits.first],
+      ]),
+    );
+  });
+
+  it('tells the tips as fetched without fetching', async () => {
+    expect(await repo.tips(['main'], 'glidepath/prod/')).toEqual({
+      bases: new Map([['main', commits.moved]]),
+      branches: new Map([
+        ['glidepath/prod/branch', commits.reviewer],
+        ['glidepath/prod/merged', commits.first],
+      ]),
+    });
+  });
+
+  it('lists a tree with its folders, reads blobs and resolves <commit>:<path> specs', async () => {
+    const entries = await repo.listTree(commits.moved);
+    expect(entries.map((e) => [e.type, e.path])).toEqual([
+      ['blob', 'README.md'],
+      ['tree', 'clusters'],
+      ['tree', 'clusters/prod'],
+      ['tree', FOLDER],
+      ['blob', `${FOLDER}/a.yaml`],
+      ['blob', 'other.txt'],
+    ]);
+    const folder = entries.find((e) => e.path === FOLDER)!;
+    expect(folder.id).toBe(folderTreeId([{ path: 'a.yaml', content: 'a: 1\n' }]));
+    expect(await repo.readBlobs([blobId('a: 1\n'), blobId('moved on\n')])).toEqual(
+      new Map([
+        [blobId('a: 1\n'), 'a: 1\n'],
+        [blobId('moved on\n'), 'moved on\n'],
+      ]),
+    );
+    expect(await repo.resolveSpecs([`${commits.moved}:${FOLDER}`, `${commits.moved}:nowhere`])).toEqual(
+      new Map([
+        [`${commits.moved}:${FOLDER}`, folder.id],
+        [`${commits.moved}:nowhere`, undefined],
+      ]),
+    );
+  });
+
+  it('tells ancestry, merge bases and which branches contain or are merged into a commit', async () => {
+    expect(await repo.isAncestor(commits.first, commits.moved)).toBe(true);
+    expect(await repo.isAncestor(commits.moved, commits.first)).toBe(false);
+    expect(await repo.mergeBase(commits.moved, commits.reviewer)).toBe(commits.first);
+    expect(await repo.mergeBase(commits.moved, commits.unrelated)).toBeUndefined();
+    expect(await repo.branchesContaining(commits.first, 'glidepath/')).toEqual(
+      new Set(['glidepath/prod/branch', 'glidepath/prod/merged']),
+    );
+    expect(await repo.branchesMergedInto(commits.moved, 'glidepath/')).toEqual(new Set(['glidepath/prod/merged']));
+  });
+
+  it('lists what commits changed, and the first-parent line of a branch down to its base', async () => {
+    expect(await repo.changedPaths([[commits.reviewer, commits.first]])).toEqual(
+      new Map([[commits.reviewer, [`${FOLDER}/a.yaml`, 'docs/x.md']]]),
+    );
+    const log = await repo.firstParentLog([commits.reviewer], commits.moved);
+    expect(log.map((c) => [c.id, c.parents, c.subject])).toEqual([
+      [commits.reviewer, [commits.rendered], 'fix by hand'],
+      [commits.rendered, [commits.first], 'glidepath: prod: a render'],
+    ]);
+    expect(log[0]!.author).toBe('Test Person <person@example.test>');
+  });
+
+  it("finds the reviewer's commit on the branch and what it left there; glidepath's own is no foreign one", async () => {
+    const found = await foreignChanges(repo, commits.moved, [commits.reviewer]);
+    expect(found.get(commits.reviewer)).toEqual({
+      commits: [{ id: commits.reviewer, author: 'Test Person <person@example.test>', subject: 'fix by hand' }],
+      paths: new Map([['docs/x.md', blobId('by hand\n')]]),
+    });
+  });
+
+  it('writes commits that replace exactly the folders; dated at the parent, the same commit each time', async () => {
+    const commit = {
+      parent: commits.moved,
+      folders: [{ folder: FOLDER, files: [{ path: 'b.yaml', content: 'b\n' }] }],
+      message: 'm\n',
+    };
+    const [first] = await repo.writeCommits([commit], IDENTITY, { datedAsParent: true });
+    const [again] = await repo.writeCommits([commit], IDENTITY, { datedAsParent: true });
+    expect(again).toBe(first);
+    expect((await repo.listTree(first!)).filter((e) => e.type === 'blob').map((e) => e.path)).toEqual([
+      'README.md',
+      `${FOLDER}/b.yaml`,
+      'other.txt',
+    ]);
+  });
+
+  it('pushes with a lease: a new branch, a branch that moved meanwhile (refused alone), a deletion', async () => {
+    const folders = [{ folder: FOLDER, files: [{ path: 'c.yaml', content: 'c\n' }] }];
+    const [ours, theirs] = await repo.writeCommits(
+      [
+        { parent: commits.moved, folders, message: 'ours\n' },
+        { parent: commits.moved, folders, message: 'theirs\n' },
+      ],
+      IDENTITY,
+    );
+    const pushed = await repo.push([
+      { branch: 'glidepath/prod/new', commit: ours! },
+      { branch: 'glidepath/prod/raced', commit: theirs! },
+      { branch: 'glidepath/prod/merged', expected: commits.first },
+    ]);
+    expect(pushed).toEqual(new Map());
+    // As if another run had pushed theirs after this run saw no such branch: this run's push is refused alone.
+    const failures = await repo.push([
+      { branch: 'glidepath/prod/raced', commit: ours! },
+      { branch: 'glidepath/prod/new', commit: theirs!, expected: ours! },
+    ]);
+    expect([...failures.keys()]).toEqual(['glidepath/prod/raced']);
+    expect(failures.get('glidepath/prod/raced')).toBeInstanceOf(BranchMovedError);
+    expect(await tip(remote, 'glidepath/prod/new')).toBe(theirs);
+    expect(await branches(remote)).toEqual([
+      'glidepath/other/x',
+      'glidepath/prod/branch',
+      'glidepath/prod/new',
+      'glidepath/prod/raced',
+      'main',
+    ]);
+    // Theirs is ours but for the message: the same tree on the same parent.
+    expect(await repo.pushedAlike([{ branch: 'glidepath/prod/raced', commit: ours! }])).toEqual(
+      new Map([['glidepath/prod/raced', theirs]]),
+    );
+  });
+
+  it('a base rewritten since the last run: the next opening says so', async () => {
+    await commitFiles(remote, 'main', { 'README.md': '# rewritten\n' }, 'rewritten main', { replace: true });
+    opened.release();
+    opened = await open();
+    repo = opened.repo;
+    expect(opened.notes).toEqual([
+      `the base branch main was rewritten (force-pushed) since the last run: ${commits.moved.slice(0, 12)} is no ` +
+        `longer in its history; using ${opened.fetched.bases.get('main')!.slice(0, 12)}`,
+    ]);
+  });
+});

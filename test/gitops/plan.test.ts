@@ -1,0 +1,367 @@
+/**
+ * The planner's decisions, over snapshots of a repository written down here: what to rebuild, what to keep, what to
+ * refuse, close or say. No git runs: the snapshot is the data the planner decides from.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ForeignChanges } from '../../src/gitops/branch-commits';
+import type { ChangeRequest } from '../../src/gitops/change-host';
+import { planClusters } from '../../src/gitops/plan';
+import type { PlanContext, RepoSnapshot } from '../../src/gitops/plan-types';
+import type { FolderFile, TreeEntry } from '../../src/gitops/repo';
+import { prepareCluster, type PreparedCluster } from '../../src/gitops/ship-prepare';
+import type { ShipSettings } from '../../src/gitops/ship-types';
+import { blobId, folderTreeId } from '../../src/gitops/tree';
+import { FOLDER, TOKEN, UNRELATED, prodConfig, rendered, withOldLabel } from './helpers/fixture';
+
+const BASE = 'b'.repeat(40);
+const TIP = 'e'.repeat(40);
+const OLD_BASE = 'a'.repeat(40);
+const REVIEWER = { id: 'f'.repeat(40), author: 'Ann <ann@example.test>', subject: 'fix by hand' };
+const SETTINGS: ShipSettings = {
+  provider: 'github',
+  tokens: { github: TOKEN },
+  apiUrl: 'https://api.github.test',
+  remotePath: { owner: 'hangar-io', name: 'cluster-gitops' },
+};
+const CONTEXT: PlanContext = {
+  host: { noun: 'pull request', sigil: '#', bodyLimit: 65_536 },
+  source: { commit: 'c'.repeat(40), dirty: false },
+  dryRun: false,
+  unverified: false,
+};
+
+function prepared(settings: ShipSettings = SETTINGS): PreparedCluster {
+  const config = prodConfig({}, 'https://github.test/hangar-io/cluster-gitops.git');
+  return prepareCluster({ config, files: rendered(config) }, settings);
+}
+
+const cluster = prepared();
+const render = cluster.files.manifests;
+const renderTree = cluster.treeIds.manifests!;
+/** What an older release left in the folder: the first file with another label, and a file no longer rendered. */
+const olderRelease: FolderFile[] = [
+  { path: render[0]!.path, content: withOldLabel(render[0]!.content) },
+  { path: 'retired.k8s.yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n' },
+  ...render.slice(1),
+];
+
+/** A base commit whose owned folder holds `folder`, beside the unrelated files. */
+function snapshot(folder: readonly FolderFile[], more: Partial<RepoSnapshot> = {}): RepoSnapshot {
+  const files = [
+    ...Object.entries(UNRELATED).map(([path, content]) => ({ path, content })),
+    ...folder.map((f) => ({ path: `${FOLDER}/${f.path}`, content: f.content })),
+  ];
+  const entries: TreeEntry[] = files.map((f) => ({
+    mode: '100644',
+    type: 'blob',
+    id: blobId(f.content),
+    path: f.path,
+  }));
+  const folderId = folderTreeId(folder);
+  if (folderId !== undefined) entries.push({ mode: '040000', type: 'tree', id: folderId, path: FOLDER });
+  return {
+    fetched: { bases: new Map([['main', BASE]]), branches: new Map() },
+    trees: new Map([[BASE, entries]]),
+    blobs: new Map(files.map((f) => [blobId(f.content), f.content])),
+    open: [],
+    notes: [],
+    mergeBases: new Map(),
+    changedPaths: new Map(),
+    ids: new Map(),
+    foreign: new Map(),
+    ...more,
+  };
+}
+
+const branchName = `glidepath/prod/${cluster.hash.slice(0, 12)}`;
+
+function openChange(number: number, branch = branchName): ChangeRequest {
+  return { number, url: `https://github.test/pull/${number}`, branch, base: 'main', title: 't', body: 'b' };
+}
+
+/** The older release on the base, and a branch at TIP with `folderId` in the folder, meeting the base at `from`. */
+function onBranch(
+  folderId: string | undefined,
+  options: {
+    from?: string | undefined;
+    open?: ChangeRequest[];
+    changed?: string[];
+    ids?: [string, string | undefined][];
+    foreign?: ForeignChanges;
+  } = {},
+): RepoSnapshot {
+  const from = 'from' in options ? options.from : BASE;
+  return snapshot(olderRelease, {
+    fetched: { bases: new Map([['main', BASE]]), branches: new Map([[branchName, TIP]]) },
+    open: options.open ?? [openChange(1)],
+    mergeBases: new Map([[branchName, from]]),
+    changedPaths: new Map([[TIP, options.changed ?? [`${FOLDER}/${render[0]!.path}`]]]),
+    ids: new Map([[`${TIP}:${FOLDER}`, folderId], ...(options.ids ?? [])]),
+    foreign: options.foreign === undefined ? new Map() : new Map([[TIP, options.foreign]]),
+  });
+}
+
+function planOne(snap: RepoSnapshot, ctx: PlanContext = CONTEXT, c: PreparedCluster = cluster) {
+  const [plan] = planClusters([c], snap, ctx);
+  return plan!;
+}
+
+describe('planner: against the base', () => {
+  it('the base holds the render: no change, no commit, and the open change is obsolete', () => {
+    const plan = planOne(snapshot(render, { open: [openChange(4)] }));
+    expect(plan.result).toMatchObject({ action: 'no-change', pushed: false, baseCommit: BASE, closed: [] });
+    expect(plan.build).toBeUndefined();
+    expect(plan.obsolete.map((c) => c.number)).toEqual([4]);
+  });
+
+  it('a first render: a content-named branch, a commit on the base replacing exactly the folder, and its words', () => {
+    const plan = planOne(snapshot(olderRelease));
+    const result = plan.result!;
+    expect(result).toMatchObject({ action: 'opened', branch: branchName, base: 'main', provider: 'github' });
+    expect(plan.build).toEqual({
+      parent: BASE,
+      folders: [{ folder: FOLDER, files: render }],
+      message: result.commitMessage,
+    });
+    expect(result.review.files.map((f) => [f.path, f.change])).toEqual(
+      expect.arrayContaining([
+        [render[0]!.path, 'changed'],
+        ['retired.k8s.yaml', 'removed'],
+      ]),
+    );
+    expect(result.title).toMatch(/^glidepath: prod: /);
+    expect(result.body).toContain(`<!-- glidepath cluster=prod content=sha256:${cluster.hash} -->`);
+    expect(result.body).toContain(`on \`main\` (at ${BASE.slice(0, 12)})`);
+    expect(result.commitMessage).toContain(`Render of cluster prod into ${FOLDER}/ (the folder is replaced`);
+    expect(result.commitMessage).toContain(`Source: glidepath-gitops ${'c'.repeat(12)}`);
+    expect(result.commitMessage).not.toContain('Verify: skipped');
+  });
+
+  it('--skip-verify: the body and the commit message say so', () => {
+    const result = planOne(snapshot(olderRelease), { ...CONTEXT, unverified: true }).result!;
+    expect(result.body).toContain('**Not verified**');
+    expect(result.commitMessage).toContain('Verify: skipped (--skip-verify)');
+  });
+
+  it("notes of the repository (a rewritten base) and of the cluster reach the cluster's result", () => {
+    const noToken = prepared({ ...SETTINGS, tokens: {}, dryRun: true });
+    const result = planOne(
+      snapshot(olderRelease, { notes: ['the base branch main was rewritten'] }),
+      CONTEXT,
+      noToken,
+    ).result!;
+    expect(result.notes[0]).toBe('the base branch main was rewritten');
+    expect(result.notes[1]).toMatch(/^GITHUB_TOKEN is not set: open pull requests were not checked/);
+  });
+
+  it('a parent of the folder that is a symbolic link stops that cluster alone', () => {
+    const snap = snapshot(olderRelease);
+    const linked = snapshot(olderRelease, {
+      trees: new Map([
+        [BASE, [...snap.trees.get(BASE)!, { mode: '120000', type: 'blob', id: 'd'.repeat(40), path: 'clusters/prod' }]],
+      ]),
+    });
+    const plan = planOne(linked);
+    expect(plan.error).toMatchObject({ kind: 'path-escape' });
+    expect(plan.error!.message).toContain('clusters/prod in the gitops repo is a symbolic link, not a folder');
+    expect(plan.result).toBeUndefined();
+  });
+});
+
+describe('planner: an open change', () => {
+  it('its branch holds this render on the current base: up to date, nothing to write', () => {
+    const plan = planOne(onBranch(renderTree));
+    expect(plan.result).toMatchObject({ action: 'up-to-date', commit: TIP, pullRequest: { number: 1 } });
+    expect(plan.build).toBeUndefined();
+  });
+
+  it('a new render goes on top of its branch, and the change is updated', () => {
+    const plan = planOne(onBranch('0'.repeat(40)));
+    expect(plan.result).toMatchObject({ action: 'updated', branch: branchName });
+    expect(plan.build?.parent).toBe(TIP);
+    expect(plan.existing?.number).toBe(1);
+  });
+
+  it('a branch pushed by a run whose change was never opened: the next run opens it without pushing again', () => {
+    const plan = planOne(onBranch(renderTree, { open: [] }));
+    expect(plan.result).toMatchObject({ action: 'opened', commit: TIP });
+    expect(plan.build).toBeUndefined();
+  });
+
+  it('more than one open: the newest is updated, and the run says which are open', () => {
+    const other = 'glidepath/prod/000000000000';
+    const plan = planOne(onBranch('0'.repeat(40), { open: [openChange(1, other), openChange(2)] }));
+    expect(plan.result!.notes).toContain(
+      'more than one glidepath pull request is open for prod: pull request #1, pull request #2; ' +
+        'updating the newest, pull request #2',
+    );
+    expect(plan.existing?.number).toBe(2);
+  });
+
+  it('a dry run without a token asks no API: no note about several open changes, the default body limit', () => {
+    const plan = planOne(onBranch('0'.repeat(40), { open: [] }), { ...CONTEXT, host: undefined, dryRun: true });
+    expect(plan.result).toMatchObject({ action: 'opened', dryRun: true });
+    expect(plan.result!.notes).toEqual([]);
+  });
+});
+
+describe('planner: the base moved on under the branch', () => {
+  const FOLDER_THEN = '1'.repeat(40);
+  const FOLDER_NOW = '2'.repeat(40);
+
+  it('the same render, the base unchanged in the folder: left as it is, saying the branch is behind', () => {
+    const snap = onBranch(renderTree, {
+      from: OLD_BASE,
+      ids: [
+        [`${OLD_BASE}:${FOLDER}`, FOLDER_THEN],
+        [`${BASE}:${FOLDER}`, FOLDER_THEN],
+      ],
+    });
+    const plan = planOne(snap);
+    expect(plan.result).toMatchObject({ action: 'up-to-date', commit: TIP });
+    expect(plan.result!.notes).toContain(
+      `${branchName} does not contain the current main (${BASE.slice(0, 12)}); its change to ${FOLDER}/ is the same, ` +
+        'so it was left as it is',
+    );
+  });
+
+  it('the same render after the base changed the folder: rebuilt on the base, so that merging gives the render', () => {
+    const snap = onBranch(renderTree, {
+      from: OLD_BASE,
+      ids: [
+        [`${OLD_BASE}:${FOLDER}`, FOLDER_THEN],
+        [`${BASE}:${FOLDER}`, FOLDER_NOW],
+      ],
+    });
+    const plan = planOne(snap);
+    expect(plan.build?.parent).toBe(BASE);
+    expect(plan.result!.notes.join('\n')).toContain(
+      `${branchName} holds this render, but main changed ${FOLDER}/ since the branch was made ` +
+        `(${OLD_BASE.slice(0, 12)} to ${BASE.slice(0, 12)}): rebuilt on main (${BASE.slice(0, 12)})`,
+    );
+  });
+
+  it('a new render on a branch behind the base: rebuilt on the base, so that it changes the folder only', () => {
+    const snap = onBranch('0'.repeat(40), {
+      from: OLD_BASE,
+      ids: [
+        [`${OLD_BASE}:${FOLDER}`, FOLDER_THEN],
+        [`${BASE}:${FOLDER}`, FOLDER_THEN],
+      ],
+    });
+    expect(planOne(snap).build?.parent).toBe(BASE);
+  });
+
+  it('a branch that changes files outside the folder (the base dropped a commit): rebuilt on the base', () => {
+    const plan = planOne(onBranch(renderTree, { changed: [`${FOLDER}/x.yaml`, 'README.md'] }));
+    expect(plan.build?.parent).toBe(BASE);
+    expect(plan.result!.notes).toContain(
+      `${branchName} changed README.md outside ${FOLDER}/ compared with main: rebuilt on main (${BASE.slice(0, 12)}) ` +
+        'so that it changes only the folder',
+    );
+  });
+
+  it('a branch with no common history with the base (rewritten): rebuilt on the base', () => {
+    const plan = planOne(onBranch(renderTree, { from: undefined }));
+    expect(plan.build?.parent).toBe(BASE);
+    expect(plan.result!.notes.join('\n')).toContain('changed (no common history with the base) outside');
+  });
+});
+
+describe("planner: commits glidepath did not write (a reviewer's)", () => {
+  const outside = (path: string): ForeignChanges => ({ commits: [REVIEWER], paths: new Map([[path, blobId('x')]]) });
+  const described = `${REVIEWER.id.slice(0, 12)} by ${REVIEWER.author} ("fix by hand")`;
+
+  it('outside the folder, with a new render: the render goes on top, and the branch keeps the commit', () => {
+    const plan = planOne(onBranch('0'.repeat(40), { changed: ['docs/x.md'], foreign: outside('docs/x.md') }));
+    expect(plan.build?.parent).toBe(TIP);
+    expect(plan.result!.notes).toContain(
+      `${branchName} holds a commit glidepath did not write: ${described}; the new render went on top of it, and the ` +
+        'branch keeps it: it changes nothing the render replaces',
+    );
+  });
+
+  it('outside the folder, with the same render: kept, and the branch is up to date', () => {
+    const plan = planOne(onBranch(renderTree, { changed: ['docs/x.md'], foreign: outside('docs/x.md') }));
+    expect(plan.result).toMatchObject({ action: 'up-to-date', commit: TIP });
+  });
+
+  it('an edit of a rendered file that is still on the branch: refused, naming the commit and the file', () => {
+    const path = `${FOLDER}/${render[0]!.path}`;
+    const theirs = blobId('edited by hand\n');
+    const plan = planOne(
+      onBranch(renderTree.replace(/^./, '9'), {
+        changed: [path],
+        foreign: { commits: [REVIEWER], paths: new Map([[path, theirs]]) },
+        ids: [[`${TIP}:${path}`, theirs]],
+      }),
+    );
+    expect(plan.error).toMatchObject({ kind: 'foreign-commit' });
+    expect(plan.error!.message).toBe(
+      `${branchName} holds a commit glidepath did not write: ${described}; the render replaces what it changed ` +
+        `(${path}), so pushing it would undo it: nothing was pushed for prod`,
+    );
+    expect(plan.build).toBeUndefined();
+  });
+
+  it('an edit that a later glidepath commit replaced is no longer on the branch: the render goes on top', () => {
+    const path = `${FOLDER}/${render[0]!.path}`;
+    const plan = planOne(
+      onBranch('0'.repeat(40), {
+        changed: [path],
+        foreign: { commits: [REVIEWER], paths: new Map([[path, blobId('edited by hand\n')]]) },
+        ids: [[`${TIP}:${path}`, blobId('rendered since\n')]],
+      }),
+    );
+    expect(plan.build?.parent).toBe(TIP);
+  });
+
+  it('and a base that changed the folder since: refused, since a rebuild on the base would drop the commit', () => {
+    const plan = planOne(
+      onBranch(renderTree, {
+        from: OLD_BASE,
+        changed: ['docs/x.md'],
+        foreign: outside('docs/x.md'),
+        ids: [
+          [`${OLD_BASE}:${FOLDER}`, '1'.repeat(40)],
+          [`${BASE}:${FOLDER}`, '2'.repeat(40)],
+        ],
+      }),
+    );
+    expect(plan.error).toMatchObject({ kind: 'foreign-commit' });
+    expect(plan.error!.message).toContain(`main changed ${FOLDER}/ since the branch was made, so the render must be`);
+    expect((plan.error as { fix?: string }).fix).toMatch(/^merge main into glidepath\/prod\//);
+  });
+
+  it('and changes outside the folder that no such commit explains: refused, saying what to move', () => {
+    const plan = planOne(onBranch(renderTree, { changed: ['docs/x.md', 'README.md'], foreign: outside('docs/x.md') }));
+    expect(plan.error!.message).toContain(`the branch changes README.md outside ${FOLDER}/`);
+    expect((plan.error as { fix?: string }).fix).toMatch(/^move the change outside/);
+  });
+});
+
+describe('planner: provider none', () => {
+  const none = prepared({ provider: 'none' });
+  const obsolete = (foreign?: ForeignChanges) =>
+    snapshot(none.files.manifests, {
+      fetched: { bases: new Map([['main', BASE]]), branches: new Map([[branchName, TIP]]) },
+      open: [openChange(0)],
+      foreign: foreign === undefined ? new Map() : new Map([[TIP, foreign]]),
+    });
+
+  it('an obsolete branch is closed by deleting it', () => {
+    const plan = planOne(obsolete(), CONTEXT, none);
+    expect(plan.result?.action).toBe('no-change');
+    expect(plan.obsolete.map((c) => c.branch)).toEqual([branchName]);
+  });
+
+  it("an obsolete branch holding a reviewer's commit stays, and the run names the commit", () => {
+    const plan = planOne(obsolete({ commits: [REVIEWER], paths: new Map() }), CONTEXT, none);
+    expect(plan.obsolete).toEqual([]);
+    expect(plan.result!.notes).toContain(
+      `${branchName} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath did not ` +
+        `write, ${REVIEWER.id.slice(0, 12)} by ${REVIEWER.author} ("fix by hand"); ` +
+        'delete it by hand once that is dealt with',
+    );
+  });
+});
