@@ -6,13 +6,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(import.meta.dirname, '..', 'src');
 const MAX_LINES = 300;
 /** Over the limit since the tree was formatted at 120 columns; each is split in the work in flight (issue #22). */
-const TO_SPLIT = [
-  'config/loader.ts',
-  'notifications/engine-versions.ts',
-  'verify/pod-security.ts',
-  'config/schema.ts',
-  'live/checks.ts',
-];
+const TO_SPLIT = ['config/loader.ts', 'notifications/engine-versions.ts', 'config/schema.ts'];
 
 const files = readdirSync(SRC, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts'))

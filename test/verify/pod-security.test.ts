@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkPodSecurity, findPodTemplates, POD_SECURITY_RULES } from '../../src/verify/pod-security';
+import { checkPodSecurity, POD_SECURITY_RULES } from '../../src/verify/pod-security';
+import { findPodTemplates } from '../../src/verify/pod-templates';
 import { contextFor, handBuilt, objectsFor, planted } from './objects';
 
 const context = contextFor();

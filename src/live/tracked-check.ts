@@ -1,0 +1,88 @@
+/** The Rollouts and Applications labelled as tracked: there, where the prune reaches, their annotations in budget. */
+import { RELEASE_ID_ANNOTATION } from '../notifications/glidepath-fact';
+import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
+import { clusterGrowthBudget } from '../prune/growth-budget';
+import type { LiveCheckInput } from './check-input';
+import { ok, problem, type Finding } from './findings';
+import { countBy, items, meta, nameOf, safeJson, TRACKED, unreadable } from './live-objects';
+
+export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
+  const subject = `Rollouts labelled ${TRACKED}`;
+  const result = await kubectl.getJson('rollouts.argoproj.io', { selector: TRACKED });
+  const blocked = unreadable(
+    subject,
+    result,
+    'install Argo Rollouts, or grant your user list on rollouts.argoproj.io in all namespaces',
+  );
+  if (blocked) return [blocked];
+  const rollouts = result.found ? items(result.value) : [];
+  if (rollouts.length === 0)
+    return [
+      problem(
+        subject,
+        'none: no Rollout will send a fact',
+        `label the tracked Rollouts: kubectl -n <namespace> label rollout <name> ${TRACKED}`,
+      ),
+    ];
+  const byNamespace = countBy(rollouts.map((r) => meta(r).namespace ?? ''));
+  const findings = [ok(subject, `${rollouts.length} (${[...byNamespace].map(([ns, n]) => `${ns}: ${n}`).join(', ')})`)];
+  const outside = [...byNamespace.keys()].filter((ns) => !config.tracked.namespaces.includes(ns));
+  if (outside.length > 0)
+    findings.push(
+      problem(
+        subject,
+        `some are in namespaces outside tracked.namespaces: ${outside.join(', ')}; they get facts but the prune never strips their annotation`,
+        'add those namespaces to tracked.namespaces',
+      ),
+    );
+  const noRelease = rollouts.filter((r) => meta(r).annotations?.[RELEASE_ID_ANNOTATION] === undefined).map(nameOf);
+  if (noRelease.length > 0)
+    findings.push(
+      problem(
+        subject,
+        `without the annotation ${RELEASE_ID_ANNOTATION} (their facts carry releaseId null): ${noRelease.join(', ')}`,
+        `annotate them: kubectl -n <namespace> annotate rollout <name> ${RELEASE_ID_ANNOTATION}=<release>`,
+      ),
+    );
+  const budget = clusterGrowthBudget(config);
+  for (const rollout of rollouts) {
+    const value = meta(rollout).annotations?.[NOTIFIED_ANNOTATION];
+    const bytes = value === undefined ? 0 : Buffer.byteLength(value);
+    const keys = value === undefined ? 0 : Object.keys(safeJson(value)).length;
+    const detail = `${NOTIFIED_ANNOTATION}: ${keys} keys, ${bytes} bytes (worst case before a prune: ${budget.worstCaseKeys} keys, ${budget.worstCaseBytes} bytes)`;
+    findings.push(
+      keys > budget.worstCaseKeys
+        ? problem(
+            `Rollout ${nameOf(rollout)}`,
+            detail,
+            `the prune may not be running: kubectl -n ${config.prune.namespace} get cronjob glidepath-notified-prune, and the logs of its last Job`,
+          )
+        : ok(`Rollout ${nameOf(rollout)}`, detail),
+    );
+  }
+  return findings;
+}
+
+export async function checkTrackedApplications({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
+  const subject = `Applications labelled ${TRACKED} in ${config.argocd.namespace}`;
+  const result = await kubectl.getJson('applications.argoproj.io', {
+    namespace: config.argocd.namespace,
+    selector: TRACKED,
+  });
+  const blocked = unreadable(
+    subject,
+    result,
+    'check argocd.namespace, or grant your user list on applications.argoproj.io there',
+  );
+  if (blocked) return [blocked];
+  const applications = result.found ? items(result.value) : [];
+  if (applications.length === 0)
+    return [
+      problem(
+        subject,
+        'none: no sync failure will send a fact',
+        `label each tracked Application: kubectl -n ${config.argocd.namespace} label application <name> ${TRACKED}`,
+      ),
+    ];
+  return [ok(subject, `${applications.length}: ${applications.map((a) => meta(a).name).join(', ')}`)];
+}
