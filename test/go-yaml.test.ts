@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { goReadsPlainAsOther, stringifyForGo } from '../src/go-yaml';
+import { goReadsPlainAsOther, stringifyForGo } from '../src/notifications/go-yaml';
 import { yaml } from '../src/notifications/config/define';
 import { propertyRuns } from './helpers/property-runs';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusters } from '../src/config/loader';
+import { loadClusters } from '../src/clusters';
 import { prerequisiteLines } from '../src/prerequisites';
 import { clusterConfig } from './helpers/cluster-files';
 

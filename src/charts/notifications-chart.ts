@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import type { Construct } from 'constructs';
-import type { NotificationsEngine } from '../config/engine-keys';
+import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import { NotificationsConfigMap } from '../constructs/notifications-config-map';
 import type { ClusterNotificationsConfigMap } from '../notifications/cluster/cluster-notifications';
 import { COMMON_LABELS } from './labels';

@@ -4,7 +4,7 @@ import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
 import { factsWarnings } from '../facts/warnings';
-import { loadConfigMapYaml } from '../notifications/model/config-map';
+import { loadConfigMapYaml } from '../notifications/configmap/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';

@@ -1,5 +1,5 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
-import type { LoadOptions } from '../config/loader';
+import type { ClusterLoadOptions } from '../clusters';
 import { secretsFromEnvironment } from '../config/secret-values';
 import type { CommandContext, OptionSpec } from './command';
 
@@ -74,7 +74,7 @@ export function loadOptions(
     readonly 'relay-ip'?: string | undefined;
   },
   context: Pick<CommandContext, 'env' | 'warn'>,
-): LoadOptions {
+): ClusterLoadOptions {
   return {
     dir: values.clusters,
     knownSecrets: secretsFromEnvironment(context.env),

@@ -3,7 +3,8 @@
  * written".
  */
 import { ConfigError, ReadOnlyInputError } from '../config/errors';
-import { loadClusters, type LoadedCluster } from '../config/loader';
+import { type LoadedCluster } from '../config/loader';
+import { loadClusters } from '../clusters';
 
 export function loadReadOnlyCluster(dir: string, cluster: string): LoadedCluster {
   try {

@@ -3,7 +3,7 @@
  * made from the zod schema, whose `.meta({ description })` editors show on hover. Written by `npm run docs`.
  */
 import * as z from 'zod';
-import { clusterFileSchema } from './schema';
+import { clusterFileShape } from './schema';
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -22,7 +22,7 @@ function withoutReferenceKeys(value: unknown): unknown {
 
 export function clusterJsonSchema(): string {
   const schema = withoutReferenceKeys(
-    z.toJSONSchema(clusterFileSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
+    z.toJSONSchema(clusterFileShape, { target: 'draft-7', io: 'input', unrepresentable: 'any' }),
   ) as JsonSchema;
   const { $schema, ...rest } = schema;
   const titled = {

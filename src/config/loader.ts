@@ -1,16 +1,15 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { z } from 'zod';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
 import { isIpAddress, SECRET_KEY } from './names';
 import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, secretLikeReason, type KnownSecret } from './secret-values';
-import { clusterConfigSchema, clusterFileSchema, type ClusterConfig } from './schema';
-import { capPerKind } from './capped-problems';
-import { describeValue, excerpt, shownPath } from './shown-input';
+import { clusterFileShape, type ClusterConfig, type ClusterConfigSchema } from './schema';
+import { formatIssues } from './issue-lines';
+import { shownPath } from './shown-input';
 import { findUnreadableCharacters } from './unreadable-characters';
 import { secretReferencesSentElsewhere } from './webhook-secret-references';
 import { isRecord } from '../is-record';
@@ -22,6 +21,8 @@ export interface LoadedCluster {
 }
 
 export interface LoadOptions {
+  /** What validates a file: config's rules with the engine's check of extraData (src/clusters.ts hands it in). */
+  readonly schema: ClusterConfigSchema;
   /** Folder of cluster files. */
   readonly dir: string;
   /** Only this cluster: a cluster name, or a path to a cluster file. */
@@ -59,7 +60,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const broken: BrokenClusterFile[] = [];
   const knownSecrets = options.knownSecrets ?? [];
   for (const file of selectFiles(options)) {
-    const result = loadClusterFile(file, options.relayIp, knownSecrets);
+    const result = loadClusterFile(file, options.schema, options.relayIp, knownSecrets);
     if ('problems' in result) broken.push(result);
     else loaded.push(result);
   }
@@ -102,7 +103,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   }
   problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
   // A file given by path is checked against the valid cluster files beside it, which share its gitops repos.
-  const fleet = wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted), ...loaded] : loaded;
+  const fleet =
+    wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted, options.schema), ...loaded] : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
   for (const { file, config } of loaded)
@@ -111,12 +113,12 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 }
 
 /** The cluster files in the folder of `path`, other than it, that load. */
-function validSiblings(path: string): LoadedCluster[] {
+function validSiblings(path: string, schema: ClusterConfigSchema): LoadedCluster[] {
   const dir = dirname(resolve(path));
   return readdirSync(dir)
     .filter((name) => /\.ya?ml$/.test(name) && join(dir, name) !== resolve(path))
     .sort()
-    .map((name) => loadClusterFile(join(dir, name)))
+    .map((name) => loadClusterFile(join(dir, name), schema))
     .filter((result): result is LoadedCluster => 'config' in result);
 }
 
@@ -128,6 +130,7 @@ function stemOf(file: string): string {
 /** Parses and validates one file; the relay override, if any, is applied before validation. */
 export function loadClusterFile(
   path: string,
+  schema: ClusterConfigSchema,
   relayIp?: string,
   knownSecrets: readonly KnownSecret[] = [],
 ): LoadedCluster | BrokenClusterFile {
@@ -146,7 +149,7 @@ export function loadClusterFile(
   // A file none of whose keys is a cluster setting (/etc/shadow, another tool's config): nothing of it is listed.
   if (
     topLevel.length > MAX_UNKNOWN_KEYS_LISTED &&
-    !topLevel.some((key) => Object.hasOwn(clusterFileSchema.shape, key))
+    !topLevel.some((key) => Object.hasOwn(clusterFileShape.shape, key))
   ) {
     return {
       file,
@@ -166,7 +169,7 @@ export function loadClusterFile(
     (at) =>
       `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's prototype); rename it`,
   );
-  const result = clusterConfigSchema.safeParse(secrets.data, { reportInput: true });
+  const result = schema.safeParse(secrets.data, { reportInput: true });
   // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
   const unknownKeys = new Set(
     result.success
@@ -222,76 +225,6 @@ function secretFix(data: unknown): string {
       ? relay.tokenSecretKey
       : 'glidepath-relay-token';
   return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
-}
-
-/** Each issue as `file: field: message (line L, column C)`, at most MAX_PER_KIND of one kind. */
-function formatIssues(
-  file: string,
-  issues: readonly z.core.$ZodIssue[],
-  at: (path: readonly PropertyKey[], key?: string) => string,
-  atLine: (path: readonly PropertyKey[], line: number) => string,
-  sourceOf: (path: readonly PropertyKey[]) => string | undefined,
-): string[] {
-  const lines = issues.flatMap((issue) => {
-    const kind = issueKind(issue);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        kind,
-        line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`,
-      }));
-    }
-    const field = shownPath(issue.path) || '(top level)';
-    if (issue.path[1] === 'extraData' && issue.path.length === 3) {
-      // A team's ConfigMap value: the key as it is written, and the line of the problem inside the value.
-      const inner = issue.code === 'custom' ? (issue.params?.line as number | undefined) : undefined;
-      const where = inner === undefined ? at(issue.path.slice(0, 2), String(issue.path[2])) : atLine(issue.path, inner);
-      return [
-        {
-          kind,
-          line: `${file}: ${shownPath(issue.path.slice(0, 2))}[${JSON.stringify(issue.path[2])}]: ${issueMessage(issue, sourceOf)}${where}`,
-        },
-      ];
-    }
-    return [{ kind, line: `${file}: ${field}: ${issueMessage(issue, sourceOf)}${at(issue.path)}` }];
-  });
-  return capPerKind(file, lines);
-}
-
-/** What groups problems of one kind: `unknown key`, `expected string, got a number`. */
-function issueKind(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return 'unknown key';
-  if (issue.code === 'invalid_type')
-    return issue.input === undefined
-      ? `missing ${issue.expected}`
-      : `expected ${issue.expected}, got a ${typeof issue.input}`;
-  return issue.message;
-}
-
-function issueMessage(issue: z.core.$ZodIssue, sourceOf: (path: readonly PropertyKey[]) => string | undefined): string {
-  if (issue.code === 'invalid_type') {
-    if (issue.input === undefined) return `is required (expected ${issue.expected})`;
-    if (issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean')) {
-      return `expected a string, got the ${typeof issue.input} ${String(issue.input)}: ${unquotedHint(issue.input, sourceOf(issue.path))}`;
-    }
-    return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
-  }
-  if (issue.code === 'invalid_value') {
-    return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(issue.input)}`;
-  }
-  if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
-    return `${issue.message} (got ${describeValue(issue.input)})`;
-  }
-  return issue.message;
-}
-
-/** Why quotes are needed: only a number whose reading lost text (1.30 to 1.3) is said to have lost it. */
-function unquotedHint(input: number | boolean, source: string | undefined): string {
-  const written = source ?? String(input);
-  const quoted = excerpt(written);
-  if (typeof input === 'number' && source !== undefined && source !== String(input)) {
-    return `YAML reads it without quotes as the number ${String(input)}, losing the text as written; put it in quotes: ${quoted}`;
-  }
-  return `YAML reads a value without quotes as a ${typeof input}; put it in quotes: ${quoted}`;
 }
 
 function selectFiles(options: LoadOptions): string[] {

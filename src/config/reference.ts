@@ -3,7 +3,7 @@
  * default come from `.meta()` and `.default()` in schema.ts, so the document cannot drift from what is validated.
  */
 import type * as z from 'zod';
-import { clusterFileSchema } from './schema';
+import { clusterFileShape } from './schema';
 
 interface FieldDef {
   readonly type: string;
@@ -33,7 +33,7 @@ function defOf(schema: z.ZodType): FieldDef {
 
 /** One row per leaf of the schema (an object's fields; lists and maps are one field each), in schema order. */
 export function referenceRows(
-  schema: z.ZodType = clusterFileSchema as unknown as z.ZodType,
+  schema: z.ZodType = clusterFileShape as unknown as z.ZodType,
   prefix = '',
 ): ReferenceRow[] {
   let inner = schema;

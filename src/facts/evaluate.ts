@@ -2,7 +2,7 @@
  * Runs states through the engine model on a rendered ConfigMap, as the controller would reconcile them one after
  * the other, and says for each state and trigger whether a fact is sent, why, and its body.
  */
-import type { LoadedConfig } from '../notifications/model/config-map';
+import type { LoadedConfig } from '../notifications/model/loaded-config';
 import { NotificationsEngine, type Outcome, type ReconcileResult } from '../notifications/model/engine';
 import type { EngineMode } from '../notifications/model/modes';
 import { fromJson, type GoMap } from '../notifications/model/values';

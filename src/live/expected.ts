@@ -1,5 +1,5 @@
 /** What a live cluster must hold for the rendered config to work, derived from the cluster file and its render. */
-import type { NotificationsEngine } from '../config/engine-keys';
+import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import type { ClusterConfig } from '../config/schema';
 import { ARGOCD_NOTIFICATIONS_SECRET, ROLLOUTS_NOTIFICATION_SECRET } from '../notifications/engine-facts';
 import { clusterNotificationConfigMaps, type Delivery } from '../notifications/cluster/cluster-notifications';
@@ -9,7 +9,7 @@ import {
   valuesFileName,
   type NotificationsChartName,
 } from '../notifications/helm/chart-values';
-import { configMapData, loadConfigData } from '../notifications/model/config-map';
+import { configMapData, loadConfigData } from '../notifications/configmap/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../notifications/model/modes';
 import { fileWithConfigMap, type RenderedFile } from '../render/rendered-file';
 

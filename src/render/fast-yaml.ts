@@ -1,12 +1,12 @@
 /**
  * The bytes of `writeYaml11` (cdk8s's `Yaml.stringify`: the `yaml` library, YAML 1.1, lineWidth 0, with every
- * string Go would misread double-quoted, see src/go-yaml.ts) for Kubernetes objects, produced several times
+ * string Go would misread double-quoted, see notifications/go-yaml.ts) for Kubernetes objects, produced several times
  * faster: the block structure is written here, and every scalar's text comes from `writeYaml11` itself, rendered
  * once per writer (YamlWriter). Whatever this writer is not sure to write alike (a multi-line string, a key that is
  * not a plain name, a list inside a list, undefined) sends that document to `writeYaml11`.
  * test/render/fast-yaml.test.ts checks equality on random JSON values.
  */
-import { stringifyForGo } from '../go-yaml';
+import { stringifyForGo } from '../notifications/go-yaml';
 
 const INDENT = '  ';
 /** Keys written as they are: the yaml library writes these plain in any position. */

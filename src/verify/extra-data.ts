@@ -6,8 +6,8 @@
  */
 import { parse } from 'yaml';
 import { splitOwnedData } from '../notifications/config/extra-data';
-import type { NotificationsEngine } from '../config/engine-keys';
-import { extraDataProblems, type ExtraDataProblem } from '../config/extra-data-parse';
+import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
+import { extraDataProblems, type ExtraDataProblem } from '../notifications/configmap/key-problems';
 import type { ClusterConfig } from '../config/schema';
 import { engineRelease, rowsFrom } from '../notifications/engine-versions';
 import { declaredReleases } from '../notifications/support/engine-support';

@@ -6,7 +6,8 @@
 import { isRecord } from '../is-record';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { splitOwnedData } from '../notifications/config/extra-data';
-import { ConfigLoadError, loadConfigData, type LoadedConfig } from '../notifications/model/config-map';
+import { ConfigLoadError, loadConfigData } from '../notifications/configmap/config-map';
+import type { LoadedConfig } from '../notifications/model/loaded-config';
 import type { Engine } from './notifications/engines';
 import type { NotificationsConfigMap } from './notifications/rule';
 import { NOTIFICATION_RULES } from './notifications/rules';

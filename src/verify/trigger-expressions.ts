@@ -6,7 +6,7 @@
  */
 import { parse } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import type { NotificationsEngine } from '../config/engine-keys';
+import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { clusterObjects } from './run';
 import { isRecord } from '../is-record';

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import { KUSTOMIZATION_FILE } from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
 

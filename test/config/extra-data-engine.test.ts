@@ -3,7 +3,7 @@
  * cases issue 23 found against the real engine, which `npm run judge:engine` keeps checking on every release.
  */
 import { describe, expect, it } from 'vitest';
-import { extraDataProblems } from '../../src/config/extra-data-parse';
+import { extraDataProblems } from '../../src/notifications/configmap/key-problems';
 
 const V050 = 'v0.5.0';
 const NEWEST_3_2 = 'v0.5.1-0.20260316232552-d27ba0152c1c';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clusterConfigSchema } from '../../src/config/schema';
-import { extraDataProblems } from '../../src/config/extra-data-parse';
-import { templateSyntaxProblem } from '../../src/config/template-syntax';
+import { clusterConfigSchema } from '../../src/clusters';
+import { extraDataProblems } from '../../src/notifications/configmap/key-problems';
+import { templateSyntaxProblem } from '../../src/notifications/model/template-syntax';
 import { validClusterFile } from '../helpers/cluster-files';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

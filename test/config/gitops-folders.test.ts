@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors';
 import { repositoryIdentity } from '../../src/config/gitops-folders';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import type { ClusterFile } from '../../src/config/schema';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 

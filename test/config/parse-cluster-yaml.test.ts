@@ -5,7 +5,7 @@
  * each one without searching its mapping again.
  */
 import { describe, expect, it } from 'vitest';
-import { extraDataProblems } from '../../src/config/extra-data-parse';
+import { extraDataProblems } from '../../src/notifications/configmap/key-problems';
 import { parseClusterYaml } from '../../src/config/parse-cluster-yaml';
 import { problemsOf } from '../helpers/cluster-files';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 function problemsOf(path: string): string[] {

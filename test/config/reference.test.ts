@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterFileReference, referenceRows } from '../../src/config/reference';
-import { clusterConfigSchema } from '../../src/config/schema';
+import { clusterConfigSchema } from '../../src/clusters';
 import { formattedLikeTheRepo } from '../../scripts/prettier-format';
 import { validClusterFile } from '../helpers/cluster-files';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 import { join } from 'node:path';
 

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile, loadClusters } from '../../src/config/loader';
+import { loadClusterFile, loadClusters } from '../../src/clusters';
 import { secretLikeReason } from '../../src/config/secret-values';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 

@@ -1,7 +1,7 @@
 /** The Veridor gate's requests and limits: defaults, the cluster-file field, and what it refuses. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { quantityValue } from '../../src/config/quantity';
 import { renderCluster } from '../../src/render/render-cluster';
 import { parseAllDocuments } from 'yaml';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 
 const ROOT = join(import.meta.dirname, '../..');
 const MODULE_DIR = join(ROOT, 'e2e', 'modules', 'argo-cd');

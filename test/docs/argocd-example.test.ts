@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import { renderManifests } from '../../src/render/render-cluster';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { expectedNotifications } from '../../src/live/expected';
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';

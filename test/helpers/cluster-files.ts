@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { loadClusterFile } from '../../src/config/loader';
-import { clusterConfigSchema, type ClusterConfig, type ClusterFile } from '../../src/config/schema';
+import { loadClusterFile } from '../../src/clusters';
+import { type ClusterConfig, type ClusterFile } from '../../src/config/schema';
+import { clusterConfigSchema } from '../../src/clusters';
 
 export function validClusterFile(overrides: Partial<ClusterFile> = {}): ClusterFile {
   return {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { ConfigLoadError, loadConfigData } from '../../src/notifications/model/config-map';
+import { ConfigLoadError, loadConfigData } from '../../src/notifications/configmap/config-map';
 import { conditionKey } from '../../src/notifications/engine-facts';
 import { facts, newRollout, renderedConfigMapYaml, rolloutReplay } from './helpers/rollouts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
-import { clusterConfigSchema } from '../../src/config/schema';
+import { clusterConfigSchema } from '../../src/clusters';
 import { argocdExprFeatures } from '../../src/notifications/argocd/sync-failure-fact';
 import {
   DEFAULT_ARGOCD_RELEASE,
@@ -12,12 +12,8 @@ import {
   declaredReleases,
   engineVersionProblems,
 } from '../../src/notifications/support/engine-support';
-import {
-  engineRelease,
-  ENGINE_RELEASES,
-  lowestSupported,
-  releaseProblem,
-} from '../../src/notifications/engine-versions';
+import { engineRelease, lowestSupported, releaseProblem } from '../../src/notifications/engine-versions';
+import { ENGINE_RELEASES } from '../../src/notifications/engine-releases';
 import { featuresOf } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { notificationChecks } from '../helpers/notification-checks';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';

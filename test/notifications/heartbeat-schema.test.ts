@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { clusterDir, problemsOf as problems, validClusterFile } from '../helpers/cluster-files';
 
 const problemsOf = (rollouts: Record<string, unknown>) => problems(validClusterFile({ name: 'prod', rollouts }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import type { ClusterConfig } from '../../src/config/schema';
 import { clusterNotificationConfigMaps } from '../../src/notifications/cluster/cluster-notifications';
 import { CHART_OF, valuesFileName } from '../../src/notifications/helm/chart-values';

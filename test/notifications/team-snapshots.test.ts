@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { clusterConfigSchema, type ClusterConfig } from '../../src/config/schema';
+import { type ClusterConfig } from '../../src/config/schema';
+import { clusterConfigSchema } from '../../src/clusters';
 import { renderCluster } from '../../src/render/render-cluster';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');

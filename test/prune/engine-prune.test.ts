@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseCron } from '../../src/config/cron';
 import type { ClusterConfig, ClusterFile } from '../../src/config/schema';
-import { loadConfigMapYaml } from '../../src/notifications/model/config-map';
+import { loadConfigMapYaml } from '../../src/notifications/configmap/config-map';
 import { NotificationsEngine, type ReconcileResult } from '../../src/notifications/model/engine';
 import { ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { NOTIFIED_ANNOTATION, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';

@@ -1,7 +1,7 @@
 /** Each rendered folder has a kustomization.yaml that lists exactly its manifests, and nothing else is in it. */
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
 import { filesOf } from '../../src/render/rendered-file';

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_RELEASES, engineRelease } from '../../src/notifications/engine-versions';
+import { engineRelease } from '../../src/notifications/engine-versions';
+import { ENGINE_RELEASES } from '../../src/notifications/engine-releases';
 import { buildsOf } from '../../tools/exprjudge/builds';
 import {
   controlConfigMaps,
@@ -103,7 +104,7 @@ describe('what the judge must answer', () => {
 });
 
 describe('docs/engine-versions.md', () => {
-  it('holds the table as src/notifications/engine-versions.ts has it (npm run docs)', async () => {
+  it('holds the table as src/notifications/engine-releases.ts has it (npm run docs)', async () => {
     const doc = readFileSync(DOC, 'utf8');
     expect(doc).toBe(await formattedLikeTheRepo('docs/engine-versions.md', currentDoc(doc)));
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import type { Renderer } from '../../src/commands/command';
 import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/config/loader';
+import { loadClusterFile } from '../../src/clusters';
 import { clusterTriggerExpressions } from '../../src/verify/trigger-expressions';
 import { clusterConfig } from '../helpers/cluster-files';
 

@@ -2,7 +2,7 @@
  * One engine judge binary per notifications-engine version of the engine release table, built with the expr and
  * sprig versions that row's releases pin (their go.mod wins over the engine's own by minimal version selection).
  */
-import { ENGINE_RELEASES, type EngineRelease } from '../../src/notifications/engine-versions';
+import { ENGINE_RELEASES, type EngineRelease } from '../../src/notifications/engine-releases';
 
 export interface EngineBuild {
   /** e.g. `ne-v0.5.0_expr-lang-v1.16.9_sprig-v3.3.0`: the modfile's name and the report's. */

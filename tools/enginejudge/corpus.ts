@@ -2,12 +2,13 @@
  * The team configs (extraData) judge:engine loads with the real engine and with glidepath: written cases (every
  * expr form, every limit of labels.Parse, defaultTriggers, context, duplicate and unknown keys, YAML oddities) and
  * generated ones (every service type of every engine version with valid and wrongly typed options, every template
- * field of every service with valid and broken templates and wrong types), from src/config/engine-schemas.json.
+ * field of every service with valid and broken templates and wrong types), from
+ * src/notifications/configmap/engine-schemas.json.
  */
 import { stringify } from 'yaml';
-import schemas from '../../src/config/engine-schemas.json';
-import type { EngineSchema, GoType } from '../../src/config/go-unmarshal';
-import type { Engine } from '../../src/notifications/engine-versions';
+import schemas from '../../src/notifications/configmap/engine-schemas.json';
+import type { EngineSchema, GoType } from '../../src/notifications/configmap/go-unmarshal';
+import type { Engine } from '../../src/notifications/engine-releases';
 import { WRITTEN_CASES } from './written-cases';
 
 export interface CorpusCase {

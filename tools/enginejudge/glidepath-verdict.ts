@@ -2,8 +2,9 @@
  * What glidepath makes of a team's extraData on a cluster that declares `release`: refused at load (what synth
  * and every command would say), failed by verify, or accepted (with the warnings verify prints).
  */
-import { clusterConfigSchema, type ClusterFile } from '../../src/config/schema';
-import type { Engine } from '../../src/notifications/engine-versions';
+import { type ClusterFile } from '../../src/config/schema';
+import { clusterConfigSchema } from '../../src/clusters';
+import type { Engine } from '../../src/notifications/engine-releases';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';
 import { checkTeamNotifications } from '../../src/verify/extra-data';
 import type { Manifest } from '../../src/verify/types';

@@ -7,7 +7,7 @@
  *
  *   npm run judge:engine                        judge every row
  *   npm run judge:engine -- --update-modfiles   write the missing modfiles/<build>.mod/.sum and services_<build>.go
- *   npm run judge:engine -- --write-schemas     write src/config/engine-schemas.json from the builds (commit it)
+ *   npm run judge:engine -- --write-schemas     write src/notifications/configmap/engine-schemas.json (commit it)
  *   npm run judge:engine -- --verbose           print every disagreement in full, with glidepath's reasons
  */
 import { spawnSync } from 'node:child_process';
@@ -15,8 +15,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEMPLATE_FUNCTION_NAMES } from '../../src/config/template-syntax';
-import { ENGINE_NAMES, ENGINE_RELEASES, type EngineRelease } from '../../src/notifications/engine-versions';
+import { TEMPLATE_FUNCTION_NAMES } from '../../src/notifications/model/template-syntax';
+import { ENGINE_NAMES, ENGINE_RELEASES, type EngineRelease } from '../../src/notifications/engine-releases';
 import { buildGoTool, goToolCache, GoToolError, runGo } from '../go-tool.mjs';
 import { engineBuilds, type EngineBuild } from './builds';
 import { corpus, type CorpusCase } from './corpus';
@@ -24,7 +24,7 @@ import { glidepathVerdict } from './glidepath-verdict';
 
 const JUDGE_DIR = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(JUDGE_DIR, '..', '..');
-const SCHEMAS = join(ROOT, 'src', 'config', 'engine-schemas.json');
+const SCHEMAS = join(ROOT, 'src', 'notifications', 'configmap', 'engine-schemas.json');
 const NOTIFICATIONS_ENGINE = 'github.com/argoproj/notifications-engine';
 
 interface EngineVerdict {

@@ -1,5 +1,5 @@
 /** One judge binary per distinct expr module, expr version and sprig version of the engine release table. */
-import type { EngineRelease, ExprModule } from '../../src/notifications/engine-versions';
+import type { EngineRelease, ExprModule } from '../../src/notifications/engine-releases';
 
 export interface JudgeBuild {
   /** e.g. `antonmedv-expr-v1.15.5_sprig-v3.2.3`: the modfile's name and the report's. */

@@ -1,18 +1,13 @@
 /**
  * What `npm run judge:expr` asks the Go judge, and what it must answer: the notifications ConfigMaps of every
  * shipped cluster (every trigger and template in them, whatever wrote it), plus control ConfigMaps whose
- * expressions each need one expr feature, judged on every release row of src/notifications/engine-versions.ts.
+ * expressions each need one expr feature, judged on every release row of src/notifications/engine-releases.ts.
  */
 import { parse, stringify } from 'yaml';
-import { loadClusters } from '../../src/config/loader';
+import { loadClusters } from '../../src/clusters';
 import type { ClusterConfig } from '../../src/config/schema';
-import {
-  ENGINE_NAMES,
-  missingFeatures,
-  rowsFrom,
-  type Engine,
-  type EngineRelease,
-} from '../../src/notifications/engine-versions';
+import { missingFeatures, rowsFrom } from '../../src/notifications/engine-versions';
+import { ENGINE_NAMES, type Engine, type EngineRelease } from '../../src/notifications/engine-releases';
 import { featuresOf, type ExprFeature } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../../src/notifications/engine-facts';

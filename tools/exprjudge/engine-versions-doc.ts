@@ -1,23 +1,17 @@
 /**
  * The generated part of docs/engine-versions.md: the release table and the feature table, from
- * src/notifications/engine-versions.ts. `npm run docs` rewrites it; test/tools/exprjudge.test.ts keeps it current.
+ * src/notifications/engine-releases.ts. `npm run docs` rewrites it; test/tools/exprjudge.test.ts keeps it current.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { argocdExprFeatures } from '../../src/notifications/argocd/sync-failure-fact';
-import {
-  ENGINE_NAMES,
-  ENGINE_RELEASES,
-  EXPR_FEATURE_SINCE,
-  lowestSupported,
-  missingFeatures,
-  type Engine,
-} from '../../src/notifications/engine-versions';
+import { EXPR_FEATURE_SINCE, lowestSupported, missingFeatures } from '../../src/notifications/engine-versions';
+import { ENGINE_NAMES, ENGINE_RELEASES, type Engine } from '../../src/notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, EXPR_FEATURES, type ExprFeature } from '../../src/notifications/expr/features';
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';
 
 export const DOC = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'docs', 'engine-versions.md');
-const BEGIN = '<!-- generated from src/notifications/engine-versions.ts: npm run docs -->';
+const BEGIN = '<!-- generated from src/notifications/engine-releases.ts: npm run docs -->';
 const END = '<!-- end of generated part -->';
 
 /** What glidepath renders for each engine, and what the opt-ins add. */

@@ -1,6 +1,6 @@
 /**
  * `npm run judge:expr`: builds the Go judge once per expr and sprig version of the engine release table
- * (src/notifications/engine-versions.ts, the only list of versions), runs it on the cases of ./cases.ts and
+ * (src/notifications/engine-releases.ts, the only list of versions), runs it on the cases of ./cases.ts and
  * ends with `N passed, M failed` (exit 1 on any failure, 2 on a setup problem).
  *
  *   npm run judge:expr                      judge every row
@@ -16,7 +16,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../src/config/errors';
 import { RELEASE } from '../../src/config/names';
-import { ENGINE_NAMES, ENGINE_RELEASES, type Engine } from '../../src/notifications/engine-versions';
+import { ENGINE_NAMES, ENGINE_RELEASES, type Engine } from '../../src/notifications/engine-releases';
 import { buildGoTool, goToolBinary, goToolCache, GoToolError, runGo } from '../go-tool.mjs';
 import { buildsOf, type JudgeBuild } from './builds';
 import { controlConfigMaps, expectations, notificationConfigMaps, ODD_OBJECTS, shippedClusters } from './cases';

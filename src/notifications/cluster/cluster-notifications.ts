@@ -3,7 +3,7 @@ import type { ClusterConfig } from '../../config/schema';
 import { argocdNotifications } from '../argocd/sync-failure-fact';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../engine-facts';
 import { withExtraData } from '../config/extra-data';
-import type { NotificationsEngine } from '../../config/engine-keys';
+import type { NotificationsEngine } from '../configmap/engine-keys';
 import { rolloutNotifications } from '../rollouts/rollout-fact';
 
 export type Delivery = ClusterConfig['rollouts']['delivery'];

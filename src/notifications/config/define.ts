@@ -1,5 +1,5 @@
 /** Builds the ConfigMap `data` of a notifications engine from the typed spec, checking every cross-reference. */
-import { stringifyForGo } from '../../go-yaml';
+import { stringifyForGo } from '../go-yaml';
 import { renderBodyTemplate } from '../body/json-body';
 import { printExpr } from '../expr/print';
 import type {

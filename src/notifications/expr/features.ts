@@ -1,6 +1,6 @@
 /**
  * The expr syntax an expression needs beyond what every supported engine release parses. Older expr releases
- * lack some of it: which release has which is in ../engine-versions.ts, and `npm run judge:expr` proves it.
+ * lack some of it: which release has which is in ../engine-releases.ts, and `npm run judge:expr` proves it.
  */
 import { childrenOf, type Expr } from './ast';
 

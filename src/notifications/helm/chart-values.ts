@@ -6,9 +6,9 @@
  * `context` from `argocdUrl` and `context`. `model/helm-charts.ts` renders these values back the way the charts do.
  */
 import { parse } from 'yaml';
-import { stringifyForGo } from '../../go-yaml';
+import { stringifyForGo } from '../go-yaml';
 import type { ClusterNotificationsConfigMap } from '../cluster/cluster-notifications';
-import type { NotificationsEngine } from '../../config/engine-keys';
+import type { NotificationsEngine } from '../configmap/engine-keys';
 import {
   chartVersionHas,
   firstVersionWith,

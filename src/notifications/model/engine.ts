@@ -4,7 +4,7 @@
  * conditions, keep the notified annotation, render and "send" the webhook requests.
  */
 import { evaluate } from './expr-eval';
-import type { LoadedConfig, LoadedCondition } from './config-map';
+import type { LoadedConfig, LoadedCondition } from './loaded-config';
 import type { EngineMode } from './modes';
 import { NOTIFIED_ANNOTATION, stateKey } from '../engine-facts';
 import { NotModelledError } from './not-modelled';

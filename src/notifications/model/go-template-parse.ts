@@ -1,5 +1,5 @@
 /** Parsing of the Go text/template subset that go-template.ts executes: the template text into nodes. */
-import { TEMPLATE_FUNCTION_NAMES } from '../../config/template-syntax';
+import { TEMPLATE_FUNCTION_NAMES } from './template-syntax';
 import { TEMPLATE_FUNCTIONS } from './template-functions';
 import type { GoValue } from './values';
 

@@ -8,7 +8,7 @@
  * `<no value>`, passed to a function as nil) and a field of a missing value is again no value; a field of a
  * present nil is an error (`nil pointer evaluating interface {}.phase`), as is `index` of nil.
  */
-import { templateSyntaxProblem } from '../../config/template-syntax';
+import { templateSyntaxProblem } from './template-syntax';
 import { NotModelledError } from './not-modelled';
 import { TEMPLATE_FUNCTIONS, TemplateExecError, type TemplateFunction } from './template-functions';
 import {

@@ -8,7 +8,7 @@
  * (lists included) replaced by the later file, `null` deleting the key.
  */
 import { parse } from 'yaml';
-import { stringifyForGo } from '../../go-yaml';
+import { stringifyForGo } from '../go-yaml';
 import { isRecord } from '../../is-record';
 
 export type HelmChart = 'argo-cd' | 'argo-rollouts';

@@ -3,12 +3,9 @@
  * release: expr before v1.16 does not parse `?.[`, before v1.15 has no `string()`. One trigger that does not
  * compile makes the engine refuse the whole ConfigMap.
  */
-import {
-  ENGINE_NAMES,
-  missingFeatures,
-  rowsFrom,
-  type Engine as TableEngine,
-} from '../../notifications/engine-versions';
+import { missingFeatures, rowsFrom } from '../../notifications/engine-versions';
+import type { Engine as TableEngine } from '../../notifications/engine-releases';
+import { ENGINE_NAMES } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf } from '../../notifications/expr/features';
 import { declaredReleases } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';

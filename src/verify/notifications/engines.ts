@@ -1,6 +1,6 @@
 /** What the notifications rules know of each engine: its variables, the objects it may meet, its resync. */
 import type { RootObjects } from '../../notifications/expr/analyze';
-import type { LoadedConfig } from '../../notifications/model/config-map';
+import type { LoadedConfig } from '../../notifications/model/loaded-config';
 import { evaluate } from '../../notifications/model/expr-eval';
 import type { Expr } from '../../notifications/expr/ast';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../../notifications/model/modes';

@@ -1,6 +1,6 @@
 /** The shape of a notifications lint rule, and the ConfigMap it reads. */
 import type { ClusterConfig } from '../../config/schema';
-import type { LoadedConfig } from '../../notifications/model/config-map';
+import type { LoadedConfig } from '../../notifications/model/loaded-config';
 import type { Engine } from './engines';
 
 export interface Problem {

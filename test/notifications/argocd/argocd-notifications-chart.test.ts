@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { renderCluster } from '../../../src/render/render-cluster';
-import { loadClusters } from '../../../src/config/loader';
+import { loadClusters } from '../../../src/clusters';
 import { renderedArgocdYaml } from './helpers';
 
 const CLUSTERS_DIR = join(import.meta.dirname, '../../../clusters');

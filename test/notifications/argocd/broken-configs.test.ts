@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadConfigData } from '../../../src/notifications/model/config-map';
+import { loadConfigData } from '../../../src/notifications/configmap/config-map';
 import { appReplay, type Replay, failed, facts, neverSynced, reconciled, renderedArgocdYaml, running } from './helpers';
 
 const TRIGGER_KEY = 'trigger.glidepath-sync-failed';

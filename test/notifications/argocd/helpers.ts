@@ -3,7 +3,8 @@
  * omitempty fields such as `retryCount` and `syncResult` absent), and the rendered `argocd-notifications-cm`.
  */
 import { clusterConfig, validClusterFile } from '../../helpers/cluster-files';
-import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
+import { loadConfigMapYaml } from '../../../src/notifications/configmap/config-map';
+import type { LoadedConfig } from '../../../src/notifications/model/loaded-config';
 import { ARGOCD_MODE } from '../../../src/notifications/model/modes';
 import type { ClusterFile } from '../../../src/config/schema';
 import { Replay, type Json } from '../helpers/replay';

@@ -4,7 +4,7 @@
  */
 import { NOTIFIED_ANNOTATION } from '../../../src/notifications/engine-facts';
 import { mergePatch, withNotified } from '../../../src/facts/object-state';
-import type { LoadedConfig } from '../../../src/notifications/model/config-map';
+import type { LoadedConfig } from '../../../src/notifications/model/loaded-config';
 import { NotificationsEngine, type ReconcileResult } from '../../../src/notifications/model/engine';
 import type { EngineMode } from '../../../src/notifications/model/modes';
 

@@ -3,7 +3,8 @@
  * `status.observedGeneration` is a string, omitempty fields absent), and the rendered ConfigMap they replay on.
  */
 import { clusterConfig } from '../../helpers/cluster-files';
-import { loadConfigMapYaml, type LoadedConfig } from '../../../src/notifications/model/config-map';
+import { loadConfigMapYaml } from '../../../src/notifications/configmap/config-map';
+import type { LoadedConfig } from '../../../src/notifications/model/loaded-config';
 import { ROLLOUTS_MODE } from '../../../src/notifications/model/modes';
 import type { ClusterFile } from '../../../src/config/schema';
 import { Replay, type Json } from './replay';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { main } from '../../../src/cli';
-import { loadClusters } from '../../../src/config/loader';
+import { loadClusters } from '../../../src/clusters';
 import { outputFolders } from '../../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../../helpers/cluster-files';
 import { renderOnce } from '../../helpers/render-once';

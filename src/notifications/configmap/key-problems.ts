@@ -1,14 +1,13 @@
 /**
  * Reads a team's own ConfigMap keys (`extraData`) the way the engine of one release reads them at config load
  * (notifications-engine pkg/api: `ParseConfig`, the controller's `InitGetVars`, then `NewAPI`): each value
- * unmarshalled into the engine's own Go types (src/config/go-unmarshal.ts), every service built, every trigger's
+ * unmarshalled into the engine's own Go types (go-unmarshal.ts), every service built, every trigger's
  * `when` and `oncePer` compiled, every templated field parsed, every selector parsed by `labels.Parse`. One failing
  * key makes the engine refuse the whole ConfigMap, glidepath's keys with it: those are errors. What the engine
  * accepts but is likely a mistake (a key it reads nothing from, a duplicate key) is a warning.
  */
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { literalTypeProblem } from '../notifications/expr/literal-types';
-import { ExprSyntaxError, parseExpr } from '../notifications/expr/parse';
+import { literalTypeProblem } from '../expr/literal-types';
+import { ExprSyntaxError, parseExpr } from '../expr/parse';
 import {
   engineSchema,
   fieldOf,
@@ -17,31 +16,20 @@ import {
   type EngineSchema,
   type GoType,
 } from './go-unmarshal';
-import { LabelSelectorError, parseLabelSelector } from './label-selector';
+import { LabelSelectorError, parseLabelSelector } from '../../config/label-selector';
 import { classifyKey, GLIDEPATH_NAME_PREFIX, type EngineKey, type NotificationsEngine } from './engine-keys';
-import { duplicateKeyOffsets } from './parse-cluster-yaml';
-import { templateSyntaxProblem } from './template-syntax';
+import { parseValue, type Parsed, type ValueProblem } from './read-value';
+import { templateSyntaxProblem } from '../model/template-syntax';
 import { githubServiceProblem } from './github-service';
 
-export interface ExtraDataProblem {
+export interface ExtraDataProblem extends ValueProblem {
   readonly key: string;
-  /** 1-based line inside the value, when the problem is at one. */
-  readonly line?: number;
-  readonly message: string;
-  /** `warning`: the engine loads it, but it is likely a mistake. @default error */
-  readonly severity?: 'warning';
 }
 
-type Problem = Omit<ExtraDataProblem, 'key'>;
+type Problem = ValueProblem;
 
 const problemAt = (line: number | undefined, message: string): Problem =>
   line === undefined ? { message } : { line, message };
-
-interface Parsed {
-  readonly value: unknown;
-  readonly root: Node | null;
-  readonly lineOf: (path: readonly (string | number)[]) => number | undefined;
-}
 
 const STRING_LIST: GoType = { kind: 'list', elem: { kind: 'string', go: 'string' }, go: '[]string' };
 const STRING_MAP: GoType = { kind: 'map', elem: { kind: 'string', go: 'string' }, go: 'map[string]string' };
@@ -72,7 +60,9 @@ export function extraDataProblems(
       return schema === undefined
         ? [
             {
-              message: `notifications-engine ${version} has no schema in src/config/engine-schemas.json; run npm run judge:engine -- --write-schemas`,
+              message:
+                `notifications-engine ${version} has no schema in ` +
+                'src/notifications/configmap/engine-schemas.json; run npm run judge:engine -- --write-schemas',
             },
           ]
         : keyProblems(engine, key, text, schema);
@@ -90,6 +80,19 @@ export function extraDataProblems(
   });
 }
 
+/**
+ * What the cluster file's schema refuses (src/clusters.ts): the problems every engine version has, for the loader
+ * does not know the release yet; verify prints the warnings.
+ */
+export function extraDataRefusals(
+  engine: NotificationsEngine,
+  data: Readonly<Record<string, string>>,
+): ExtraDataProblem[] {
+  return extraDataProblems(engine, data, knownEngineVersions(), 'all').filter(
+    (problem) => problem.severity !== 'warning',
+  );
+}
+
 function keyProblems(engine: NotificationsEngine, key: string, text: string, schema: EngineSchema): Problem[] {
   const classified = classifyKey(engine, key);
   if ('problem' in classified)
@@ -100,42 +103,6 @@ function keyProblems(engine: NotificationsEngine, key: string, text: string, sch
   const parsed = parseValue(text);
   if ('message' in parsed) return [parsed];
   return [...parsed.warnings, ...valueProblems(classified, parsed.parsed, schema)];
-}
-
-function parseValue(text: string): { parsed: Parsed; warnings: Problem[] } | Problem {
-  const lineCounter = new LineCounter();
-  // logLevel 'error': a warning (an unresolved tag such as `!when`) is refused below instead of printed by node.
-  const document = parseDocument(text, {
-    version: '1.1',
-    uniqueKeys: false,
-    lineCounter,
-    prettyErrors: false,
-    logLevel: 'error',
-  });
-  // An unknown tag (`!secret x`) is only a warning: the engine reads the value under it.
-  const error = document.errors[0];
-  if (error !== undefined)
-    return { line: lineCounter.linePos(error.pos[0]).line, message: `not valid YAML: ${error.message.split('\n')[0]}` };
-  let value: unknown;
-  try {
-    value = document.toJS({ maxAliasCount: 50 });
-  } catch (caught) {
-    return { message: `not valid YAML: ${(caught as Error).message}` };
-  }
-  const lineOfNode = (node: unknown) => {
-    const range = (node as { range?: [number, number, number] } | null)?.range;
-    return range === undefined ? undefined : lineCounter.linePos(range[0]).line + (isBlockScalar(node) ? 1 : 0);
-  };
-  // Checked once per mapping, in linear time (the library's own uniqueKeys is quadratic).
-  const warnings = duplicateKeyOffsets(document).map((offset) => ({
-    line: lineCounter.linePos(offset).line,
-    message: `duplicate key ${JSON.stringify(keyAt(text, offset))}: the engine keeps the last one and ignores the others`,
-    severity: 'warning' as const,
-  }));
-  return {
-    parsed: { value, root: document.contents, lineOf: (path) => lineOfNode(nodeAt(document.contents, path)) },
-    warnings,
-  };
 }
 
 function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Problem[] {
@@ -266,27 +233,4 @@ function lineOfField(parsed: Parsed, problem: string): { line?: number } {
   const field = /Go struct field \w+\.(\w+)/.exec(problem)?.[1];
   const line = field === undefined ? undefined : parsed.lineOf([field]);
   return line === undefined ? {} : { line };
-}
-
-/** The key written at `offset` (up to its colon), for the message. */
-function keyAt(text: string, offset: number): string {
-  return /^(?:"[^"]*"|'[^']*'|[^:\n]*)/
-    .exec(text.slice(offset))![0]
-    .trim()
-    .replace(/^["']|["']$/g, '');
-}
-
-function nodeAt(root: Node | null, path: readonly (string | number)[]): unknown {
-  let node: unknown = root;
-  for (const step of path) {
-    if (isMap(node)) node = node.get(step, true);
-    else if (isSeq(node) && typeof step === 'number') node = node.get(step, true);
-    else return undefined;
-  }
-  return node;
-}
-
-function isBlockScalar(node: unknown): boolean {
-  const type = (node as { type?: string } | undefined)?.type;
-  return type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
 }

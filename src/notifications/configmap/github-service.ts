@@ -4,7 +4,7 @@
  * The key itself lives in the notifications Secret; a `$key` reference is taken as a key the Secret holds.
  */
 import { fieldOf, type GoType } from './go-unmarshal';
-import { isRecord } from '../is-record';
+import { isRecord } from '../../is-record';
 
 /** cast.ToInt64E of a string: strconv.ParseInt(s, 0, 0) after trimming a zero decimal part (`12.0`). */
 const CAST_INT =

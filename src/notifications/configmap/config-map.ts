@@ -3,9 +3,16 @@
  * parsed, every expression and template compiled. As in the engine, one bad key fails the whole config.
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
-import type { Expr } from '../expr/ast';
 import { parseExpr } from '../expr/parse';
-import { GoTemplate } from './go-template';
+import { GoTemplate } from '../model/go-template';
+import type {
+  LoadedCondition,
+  LoadedConfig,
+  LoadedService,
+  LoadedSubscription,
+  LoadedTemplate,
+  LoadedWebhookRequest,
+} from '../model/loaded-config';
 import { parseLabelSelector } from '../../config/label-selector';
 import { conditionKey } from '../engine-facts';
 import { isRecord } from '../../is-record';
@@ -17,56 +24,6 @@ export class ConfigLoadError extends Error {
     super(`the engine would reject this config (no notification at all would be sent):\n  ${problems.join('\n  ')}`);
     this.name = 'ConfigLoadError';
   }
-}
-
-export interface LoadedService {
-  readonly name: string;
-  /** `webhook`, `slack`, ...: only webhook requests are modelled; the others are reported as sent, body unmodelled. */
-  readonly type: string;
-  /** Webhook only (empty for the other types). */
-  readonly url: string;
-  readonly headers: readonly { readonly name: string; readonly value: string }[];
-  /** The `$key` references of its settings, which the engine substitutes from the notifications Secret. */
-  readonly secretReferences: readonly string[];
-}
-
-export interface LoadedWebhookRequest {
-  readonly method?: string;
-  readonly path?: string;
-  readonly body?: GoTemplate;
-}
-
-export interface LoadedTemplate {
-  readonly name: string;
-  readonly message?: GoTemplate;
-  readonly webhook: Readonly<Record<string, LoadedWebhookRequest>>;
-}
-
-export interface LoadedCondition {
-  readonly index: number;
-  /** `[<i>].<base64url(sha1(when))>`. */
-  readonly key: string;
-  readonly whenText: string;
-  readonly when: Expr;
-  readonly oncePerText?: string;
-  readonly oncePer?: Expr;
-  readonly send: readonly string[];
-}
-
-export interface LoadedSubscription {
-  readonly recipients: readonly string[];
-  readonly triggers: readonly string[];
-  readonly selectorText: string;
-  readonly matches: (labels: Readonly<Record<string, string>>) => boolean;
-}
-
-export interface LoadedConfig {
-  readonly services: ReadonlyMap<string, LoadedService>;
-  readonly templates: ReadonlyMap<string, LoadedTemplate>;
-  readonly triggers: ReadonlyMap<string, readonly LoadedCondition[]>;
-  readonly subscriptions: readonly LoadedSubscription[];
-  readonly defaultTriggers: readonly string[];
-  readonly context: Readonly<Record<string, string>>;
 }
 
 /** The named ConfigMap from a (multi-document) YAML file, e.g. a chart's `dist/<cluster>/*.k8s.yaml`. */

@@ -5,11 +5,11 @@
  * itself (a subscription), where encoding/json sees the JSON types as they are. encoding/json matches field names
  * without regard to case, ignores unknown fields, and leaves a field unset for null.
  *
- * The types themselves are not written here: src/config/engine-schemas.json holds them as each engine version's
- * own reflection reports them (`npm run judge:engine -- --write-schemas`).
+ * The types themselves are not written here: src/notifications/configmap/engine-schemas.json holds them as each
+ * engine version's own reflection reports them (`npm run judge:engine -- --write-schemas`).
  */
 import schemas from './engine-schemas.json';
-import { isRecord } from '../is-record';
+import { isRecord } from '../../is-record';
 
 export interface GoType {
   /** string, bool, int, uint, float, any, list, map, struct, or custom (a type with its own UnmarshalJSON). */

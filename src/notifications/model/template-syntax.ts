@@ -30,7 +30,8 @@ const BUILTINS = [
 
 /**
  * sprig v3's `genericMap` (Masterminds/sprig functions.go), without `env` and `expandenv`, which the engine
- * deletes. Older engines have fewer (sprig v2): src/config/engine-schemas.json lists what each one lacks.
+ * deletes. Older engines have fewer (sprig v2): src/notifications/configmap/engine-schemas.json lists what each
+ * one lacks.
  */
 const ENGINE_FUNCTIONS =
   `hello ago date date_in_zone date_modify dateInZone dateModify duration durationRound htmlDate htmlDateInZone

@@ -1,0 +1,61 @@
+/** `relay`: where the notifications engines send glidepath's facts. */
+import * as z from 'zod';
+import { HOSTNAME, SECRET_KEY, isIpAddress } from './names';
+import { strict } from './strict-object';
+
+/** What relay.ip holds instead of an address: a name (relay.host), or an address with its port (relay.port). */
+function relayIpError(input: unknown): string {
+  const text = typeof input === 'string' ? input : '';
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d+)$/.exec(text) ?? /^\[([0-9a-fA-F:.]+)\]:(\d+)$/.exec(text);
+  if (withPort !== null && isIpAddress(withPort[1]!)) {
+    return (
+      `must be an IPv4 or IPv6 address without a port: write ip: ${withPort[1]} and port: ${withPort[2]} ` +
+      '(relay.port)'
+    );
+  }
+  if (HOSTNAME.test(text) && /[a-z]/i.test(text))
+    return (
+      `must be an IPv4 or IPv6 address; for a DNS name such as ${text}, write it as relay.host ` + 'instead of relay.ip'
+    );
+  return 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78';
+}
+
+export const relay = strict({
+  ip: z
+    .string()
+    .refine(isIpAddress, { error: (issue) => relayIpError(issue.input) })
+    .optional()
+    .meta({ description: "IPv4 or IPv6 address of Glidepath's relay", defaultText: 'one of ip/host' }),
+  host: z
+    .string()
+    .regex(HOSTNAME, { error: 'must be a DNS hostname, e.g. relay.example.com (use relay.ip for an address)' })
+    .optional()
+    .meta({ description: 'a real DNS name of the relay instead', defaultText: 'one of ip/host' }),
+  port: z
+    .number()
+    .int()
+    .min(1)
+    .max(65535, { error: 'must be a port number from 1 to 65535' })
+    .meta({ description: "TCP port (prod: the dev relay's NodePort 30880)" }),
+  scheme: z.enum(['http', 'https']).default('http').meta({ description: '`http` or `https`' }),
+  path: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, { error: 'must be a URL path starting with "/", e.g. /outcome/prod' })
+    .refine((path) => !/\$[\w-]/.test(path), {
+      error:
+        "holds a Secret reference ($key): the notifications engine replaces it with the Secret's value, which would " +
+        'travel in the URL (in the clear over http, and into every log of it); the token goes only in the ' +
+        'Authorization header (relay.tokenSecretKey): remove it',
+    })
+    .optional()
+    .meta({ description: 'request path', defaultText: '`/outcome/<name>`' }),
+  tokenSecretKey: z
+    .string()
+    .regex(SECRET_KEY, {
+      error: 'must be a Secret key of letters, digits, "_" and "-" (the engine substitutes $key with [\\w-]+)',
+    })
+    .default('glidepath-relay-token')
+    .meta({
+      description: 'key of the bearer token in the notifications Secrets; the token itself is never in this repo',
+    }),
+});
