@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { parse } from 'yaml';
-import { loadClusters } from '../src/config/loader';
+import { loadClusters } from '../src/clusters';
 import type { ClusterConfig } from '../src/config/schema';
 import { buildClusterApp, renderCluster } from '../src/render/render-cluster';
 
