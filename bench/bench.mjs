@@ -1,7 +1,9 @@
-// npm run bench: times synth as whole processes (median of RUNS after a warm-up, min, max, peak memory),
-// side by side with `cdk8s synth`, and for generated fleets; writes bench/results.md.
+// npm run bench: times synth as whole processes (median of RUNS after a warm-up, min, max, CPU, peak memory),
+// side by side with `cdk8s synth`, and for generated fleets of 10, 100 and 1,000 clusters; and `npm test` (wall and
+// CPU, as it prints them); writes bench/results.md.
 //   BENCH_RUNS=7 npm run bench          more runs
 //   BENCH_FLEETS=10,100 npm run bench   other fleet sizes
+//   BENCH_TESTS=0 npm run bench         without the npm test row
 //   BENCH_ONLY=pr npm run bench         only the `pr --all` rows (their section of results.md is rewritten)
 //   BENCH_PR_FLEETS=10,100,300          fleet sizes of the `pr --all` rows
 import { execFileSync, spawn } from 'node:child_process';
@@ -9,9 +11,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { bundle, ROOT } from '../scripts/bundle.mjs';
+import { childrenCpuSeconds } from '../scripts/process-cpu.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const FLEETS = (process.env.BENCH_FLEETS ?? '10,100,500').split(',').map(Number);
+const FLEETS = (process.env.BENCH_FLEETS ?? '10,100,1000').split(',').map(Number);
+const TESTS = process.env.BENCH_TESTS !== '0';
 const PR_FLEETS = (process.env.BENCH_PR_FLEETS ?? '10,30,100').split(',').map(Number);
 const ONLY_PR = process.env.BENCH_ONLY === 'pr';
 const NAMESPACES_PER_CLUSTER = 20;
@@ -31,13 +35,6 @@ function peakOfTree(pid) {
     // the process ended between two reads
   }
   return peak;
-}
-
-/** CPU seconds (user + system) of this process's waited-for children so far: what a finished child tree used. */
-function childrenCpuSeconds() {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  // Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), in clock ticks of 1/100 s.
-  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** Runs a command to completion; returns wall seconds, CPU seconds and peak memory. Fails loudly on a non-zero exit. */
@@ -74,9 +71,12 @@ async function measure(label, command, args, clusters) {
     median: times[Math.floor(times.length / 2)],
     min: times[0],
     max: times.at(-1),
+    cpu: runs.map((r) => r.cpu).sort((a, b) => a - b)[Math.floor(runs.length / 2)],
     peakMb: Math.max(...runs.map((r) => r.peak)) / 2 ** 20,
   };
-  console.error(`${label}: median ${row.median.toFixed(3)} s, peak ${row.peakMb.toFixed(0)} MB`);
+  console.error(
+    `${label}: median ${row.median.toFixed(3)} s, ${row.cpu.toFixed(2)} CPU s, peak ${row.peakMb.toFixed(0)} MB`,
+  );
   return row;
 }
 
@@ -277,12 +277,21 @@ if (!ONLY_PR)
 const quotedKeysLabel = `glidepath verify, one 850 KB cluster file with ${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
 if (!ONLY_PR)
   rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
+// npm test as a contributor runs it: one run to warm up (the type-check's stamp, vitest's transform cache), then one.
+let tests;
+if (!ONLY_PR && TESTS) {
+  const npmTest = [join(ROOT, 'scripts', 'test.mjs')];
+  await timeProcess(process.execPath, npmTest, { CI: 'true' });
+  tests = await timeProcess(process.execPath, npmTest, { CI: 'true' });
+  console.error(`npm test: ${tests.seconds.toFixed(1)} s wall, ${tests.cpu.toFixed(1)} s CPU`);
+}
 rmSync(work, { recursive: true, force: true });
 
 const fmt = (s) => s.toFixed(3);
 const perCluster = (r) => (r.median / r.clusters) * 1000;
 const tableRow = (r) =>
-  `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
+  `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ` +
+  `${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
 const pr100 = prRows.find((r) => r.clusters === 100 && r.label.includes('proposed'));
 const firstRuns = prRows.filter((r) => r.label.includes('proposed')).sort((a, b) => a.clusters - b.clusters);
 const prSection = [
@@ -329,6 +338,16 @@ const manyKeys = rows.find((r) => r.label === manyKeysLabel);
 const quotedKeys = rows.find((r) => r.label === quotedKeysLabel);
 const unique100 = rows.find((r) => r.label.includes('no namespace shared'));
 const fleet100 = fleets.find((r) => r.clusters === 100);
+const fleet1000 = fleets.find((r) => r.clusters === 1000);
+/** Wall ms each cluster adds from one fleet row to the next: flat when the render scales linearly. */
+const sortedFleets = [...fleets].sort((a, b) => a.clusters - b.clusters);
+const added = sortedFleets
+  .slice(1)
+  .map((r, i) => ({ from: sortedFleets[i], to: r }))
+  .map(({ from, to }) => ({
+    text: `${from.clusters} to ${to.clusters}: ${(((to.median - from.median) / (to.clusters - from.clusters)) * 1000).toFixed(1)} ms`,
+    ms: ((to.median - from.median) / (to.clusters - from.clusters)) * 1000,
+  }));
 const checks = [
   [`shipped clusters at most 0.5 s wall`, own.median <= 0.5],
   [
@@ -336,6 +355,31 @@ const checks = [
     viaCdk8s.median / own.median >= 5,
   ],
   ...(fleet100 ? [[`100 clusters at most 3 s and under 300 MB`, fleet100.median <= 3 && fleet100.peakMb < 300]] : []),
+  ...(fleet1000
+    ? [
+        [
+          `1,000 clusters at most 12 s and under 600 MB (${fmt(fleet1000.median)} s, ${fleet1000.peakMb.toFixed(0)} MB)`,
+          fleet1000.median <= 12 && fleet1000.peakMb < 600,
+        ],
+      ]
+    : []),
+  // Flat: no step costs more per added cluster than the one before it did, with a fifth for the machine's drift.
+  ...(added.length > 1
+    ? [
+        [
+          `the cost of each added cluster does not grow with the fleet (${added.map((a) => a.text).join(', ')})`,
+          added.every((a, i) => i === 0 || a.ms <= added[i - 1].ms * 1.2),
+        ],
+      ]
+    : []),
+  ...(tests
+    ? [
+        [
+          `npm test at most 8 s wall and 12 s CPU (${tests.seconds.toFixed(1)} s, ${tests.cpu.toFixed(1)} s CPU)`,
+          tests.seconds <= 8 && tests.cpu <= 12,
+        ],
+      ]
+    : []),
   ...(unique100
     ? [
         [
@@ -372,12 +416,21 @@ const md = [
   `Each row: ${RUNS} runs of the whole process after one warm-up; fleets have ${NAMESPACES_PER_CLUSTER} tracked namespaces per cluster,`,
   'the same ones in every cluster (as a fleet of the same apps has) except in the row that says otherwise.',
   'Peak memory is the largest VmHWM of the process and its children. `cdk8s synth` runs with --check-upgrade=false so that',
-  'no registry lookup is timed; its app command is the one in cdk8s.yaml (tsx on src/cli.ts).',
+  'no registry lookup is timed; its app command is the one in cdk8s.yaml (tsx on src/cli.ts). CPU is user + system',
+  'time of the whole process tree, render workers included (median of the runs).',
   '',
-  '| what | clusters | median s | min s | max s | ms per cluster | peak MB |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| what | clusters | median s | min s | max s | ms per cluster | CPU s | CPU ms per cluster | peak MB |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...rows.map(tableRow),
   '',
+  ...(tests
+    ? [
+        `\`npm test\` (CI=true, after one run to warm up): ${tests.seconds.toFixed(1)} s wall, ${tests.cpu.toFixed(1)} s CPU ` +
+          '(the same figure it prints: the run, its workers, the type-check and every child process), ' +
+          `load average ${loadavg()[0].toFixed(1)} when it ended.`,
+        '',
+      ]
+    : []),
   'Targets:',
   '',
   ...checks.map(([text, ok]) => `- [${ok ? 'x' : ' '}] ${text}`),

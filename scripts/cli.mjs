@@ -1,5 +1,5 @@
 // Runs the CLI from the bundle build/current/cli.mjs, rebuilding it first when any source is newer than it,
-// so `npm run synth` is fast and never stale. Tests run src/ directly, and test/output/bundled-cli.test.ts this.
+// so `npm run synth` is fast and never stale. Tests run src/ directly, and test/output/bundled-cli.slow.test.ts this.
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

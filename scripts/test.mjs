@@ -1,7 +1,9 @@
 // `npm test`: the type-check and the tests at once, so that neither waits for the other on a 2-core machine.
 // The type-check is `npm run typecheck` (TypeScript 7, the native compiler: about 4 s of CPU for the whole tree, and
 // incremental through tsconfig.json's tsBuildInfoFile), run without npm's own start-up. Arguments go to vitest
-// (`npm test -- test/cli.test.ts`). Exit 0 only if both pass.
+// (`npm test -- test/cli.test.ts`). Exit 0 only if both pass. At the end it prints the run's wall time and CPU time:
+// user + system of this process, vitest, its workers, the type-check and every process they waited for (git,
+// kubectl, the CLI in a child), read from /proc.
 //
 // A tree that passed the type-check and has not changed since is not checked again: the stamp is a hash of every
 // file tsconfig.json includes, of tsconfig.json and of package-lock.json (which pins node_modules' types and the
@@ -12,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureValidators } from './build-validators.mjs';
+import { childrenCpuSeconds, ownCpuSeconds } from './process-cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
@@ -82,4 +85,8 @@ const testing = run(bin('vitest'), ['run', ...process.argv.slice(2)], { quiet: f
 const [typecheck, tests] = await Promise.all([typecheckUnlessUnchanged(), testing]);
 // The type-check's errors are printed after the tests, so that they are not lost in the tests' output.
 if (typecheck.code !== 0) process.stderr.write(`\ntype-check failed (npm run typecheck):\n${typecheck.output}`);
+const wall = process.uptime();
+const children = childrenCpuSeconds();
+const cpu = children === undefined ? '' : `, ${(ownCpuSeconds() + children).toFixed(1)} s CPU`;
+process.stderr.write(`npm test: ${wall.toFixed(1)} s wall${cpu} (this run, its workers and every child process)\n`);
 process.exitCode = typecheck.code !== 0 ? typecheck.code : tests.code;

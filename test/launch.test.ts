@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { launch, type LaunchRequest } from '../src/launch';
-import { bundleEntry, runChild } from './output/helpers/child-processes';
 
 const request = (command: string, args: string[], input: string | Buffer = '', timeoutMs = 10_000): LaunchRequest => ({
   command,
@@ -56,14 +55,5 @@ describe('launch', () => {
 
   it('rejects a command that cannot start, with the reason', async () => {
     await expect(launch(request('glidepath-no-such-command', []))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
-  it('does not keep a process alive once its commands are done', async () => {
-    const child = await runChild(
-      await bundleEntry(new URL('./helpers/launch-child.ts', import.meta.url).pathname),
-      [],
-      { timeout: 10_000 },
-    );
-    expect(child).toMatchObject({ code: 0, signal: null });
   });
 });

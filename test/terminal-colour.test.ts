@@ -1,11 +1,9 @@
 /** NO_COLOR and FORCE_COLOR: colour only on stderr, only where asked for or on a terminal. */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli';
 import { colourPrefix, usesColour } from '../src/terminal-colour';
+import { capturePrintedLines } from './helpers/console';
 
-const ROOT = join(import.meta.dirname, '..');
 const ESC = '\u001b[';
 
 describe('usesColour', () => {
@@ -33,14 +31,12 @@ describe('usesColour', () => {
 });
 
 describe('the glidepath command', () => {
-  const run = (env: Record<string, string>, ...args: string[]) =>
-    promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'glidepath.mjs'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    }).then(
-      ({ stdout, stderr }) => ({ stdout, stderr }),
-      (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }),
-    );
+  const printed = capturePrintedLines();
+  const run = async (env: Record<string, string>, ...args: string[]) => {
+    printed.clear();
+    await main(args, { env });
+    return { stdout: printed.stdout.join('\n'), stderr: printed.stderr.join('\n') };
+  };
 
   it('writes no colour into a pipe, colours stderr with FORCE_COLOR, and never stdout (fails before: no colour at all)', async () => {
     expect((await run({}, 'verfy')).stderr).not.toContain(ESC);
@@ -49,5 +45,5 @@ describe('the glidepath command', () => {
     );
     expect((await run({ FORCE_COLOR: '0' }, 'verfy')).stderr).not.toContain(ESC);
     expect((await run({ FORCE_COLOR: '1' }, 'help')).stdout).not.toContain(ESC);
-  }, 60_000);
+  });
 });

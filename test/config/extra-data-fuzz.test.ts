@@ -4,8 +4,9 @@ import { clusterConfigSchema } from '../../src/clusters';
 import { extraDataProblems } from '../../src/notifications/configmap/key-problems';
 import { templateSyntaxProblem } from '../../src/notifications/model/template-syntax';
 import { validClusterFile } from '../helpers/cluster-files';
+import { propertyRuns } from '../helpers/property-runs';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = propertyRuns(60);
 const KEYS = [
   'service.slack',
   'service.webhook.ci',

@@ -24,8 +24,8 @@ describe('cluster file messages', () => {
     );
   });
 
-  it('30,000 unquoted context numbers: 50 listed, then how many more; 0 is not said to lose text (fails before: 30,000 lines, each "1.30 becomes 1.3")', async () => {
-    const keys = Array.from({ length: 30000 }, (_, i) => `    k${i}: ${i}`).join('\n');
+  it('300 unquoted context numbers: 50 listed, then how many more; 0 is not said to lose text (fails before: 300 lines, each "1.30 becomes 1.3")', async () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `    k${i}: ${i}`).join('\n');
     const text = base.replace(/^ {2}context:\n/m, `  context:\n${keys}\n`);
     const output = await verifyFile(text);
     const lines = output.split('\n').filter((line) => line.includes('argocd.context.'));
@@ -33,7 +33,7 @@ describe('cluster file messages', () => {
     expect(lines[0]).toContain(
       'argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; put it in quotes: "0"',
     );
-    expect(output).toContain('and 29950 more of the same kind (expected string, got a number)');
+    expect(output).toContain('and 250 more of the same kind (expected string, got a number)');
     expect(output).not.toContain('1.30');
   });
 

@@ -1,41 +1,18 @@
-/**`--json` of verify, diff, pr, check-live and synth: each run's stdout is one JSON document that the shipped JSON
+/**`--json` of verify, check-live and synth (diff and pr: json-output-gitops.slow.test.ts): each run's stdout is one JSON document that the shipped JSON
  * Schema (schema/glidepath.<command>.v1.json, written by `npm run docs`) accepts, and that says what the text says.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
 import { JSON_DOCUMENTS, jsonDocumentSchema } from '../../src/json-output/shapes';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines, cliLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
-import { FOLDER, TOKEN, closeScenarios, scenario, type Scenario } from '../gitops/helpers/fixture';
 import { readyProd } from '../live/recorded-prod';
 import { useLiveHarness } from '../live/harness';
-
-afterAll(closeScenarios);
-
-const SCHEMA_DIR = join(import.meta.dirname, '..', '..', 'schema');
-type DocumentName = keyof typeof JSON_DOCUMENTS;
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-const validators = Object.fromEntries(
-  (Object.keys(JSON_DOCUMENTS) as DocumentName[]).map((name) => [
-    name,
-    ajv.compile(JSON.parse(readFileSync(join(SCHEMA_DIR, `glidepath.${name}.v1.json`), 'utf8'))),
-  ]),
-);
-
-/** The one line a --json run printed, checked against the shipped schema of `name`. */
-function documentOf(name: DocumentName, stdout: readonly string[]): Record<string, unknown> {
-  expect(stdout).toHaveLength(1);
-  const document = JSON.parse(stdout[0]!) as Record<string, unknown>;
-  const validate = validators[name]!;
-  expect(validate(document), ajv.errorsText(validate.errors)).toBe(true);
-  expect(document.schema).toBe(`glidepath.${name}/v1`);
-  return document;
-}
+import { documentOf, SCHEMA_DIR, validators, type DocumentName } from './documents';
 
 describe('the shipped JSON Schemas', () => {
   it.each(Object.keys(JSON_DOCUMENTS) as DocumentName[])(
@@ -156,93 +133,5 @@ describe('check-live --json', () => {
     expect(document).toMatchObject({ cluster: 'prod', context: 'prod-admin', ready: true });
     expect(document.findings.length).toBeGreaterThan(5);
     expect(document.findings.every((f) => f.ok)).toBe(true);
-  });
-});
-
-describe.concurrent('diff and pr --json', () => {
-  const clustersFor = (s: Scenario) =>
-    clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } } });
-  const prArgs = (s: Scenario) => [
-    'pr',
-    '--clusters',
-    clustersFor(s),
-    '--cluster',
-    'prod',
-    '--github-repo',
-    'hangar-io/cluster-gitops',
-    '--api-url',
-    s.api.url,
-    '--cache-dir',
-    s.cacheDir,
-    '--source-dir',
-    s.source.dir,
-    '--allow-insecure-http',
-    '--json',
-  ];
-
-  it('diff: the changed objects and files, the base and its commit', async () => {
-    const { stdout, sinks } = cliLines();
-    const s = await scenario();
-    expect(
-      await main(
-        ['diff', '--clusters', clustersFor(s), '--cluster', 'prod', '--cache-dir', s.cacheDir, '--json'],
-        sinks,
-      ),
-    ).toBe(0);
-    const document = documentOf('diff', stdout) as {
-      changed: boolean;
-      repo: string;
-      base: string;
-      baseCommit: string;
-      objects: unknown[];
-      markdown: string;
-    };
-    expect(document).toMatchObject({ cluster: 'prod', changed: true, repo: s.remote, base: 'main' });
-    expect(document.baseCommit).toMatch(/^[0-9a-f]{40}$/);
-    expect(document.objects).toContainEqual({
-      change: 'removed',
-      kind: 'ConfigMap',
-      namespace: 'shop',
-      name: 'retired',
-    });
-    expect(document.markdown).toContain('removed');
-  });
-
-  it('pr: opened with its branch and URL, then up to date; never the token', async () => {
-    const { stdout, stderr, sinks } = cliLines();
-    const s = await scenario();
-    expect(await main(prArgs(s), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
-    const opened = documentOf('pr', stdout) as {
-      ok: boolean;
-      clusters: { state: string; branch: string; url: string; number: number }[];
-    };
-    expect(opened.ok).toBe(true);
-    expect(opened.clusters[0]).toMatchObject({
-      cluster: 'prod',
-      state: 'opened',
-      url: 'https://github.test/hangar-io/cluster-gitops/pull/1',
-      number: 1,
-      pushed: true,
-    });
-    expect(opened.clusters[0]!.branch).toMatch(/^glidepath\/prod\/[0-9a-f]{12}$/);
-    stdout.length = 0;
-    expect(await main(prArgs(s), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
-    expect((documentOf('pr', stdout).clusters as { state: string }[])[0]!.state).toBe('up-to-date');
-    expect(`${stdout.join('\n')}${stderr.join('\n')}`).not.toContain(TOKEN);
-  });
-
-  it('pr --all: a cluster that fails is listed as failed with its fix, exit 1', async () => {
-    const { stdout, sinks } = cliLines();
-    const s = await scenario();
-    const args = prArgs(s).filter((a, i, all) => a !== '--cluster' && all[i - 1] !== '--cluster');
-    expect(await main([...args, '--all'], { ...sinks, env: { GITHUB_TOKEN: 'ghs_wrongTokenForJson' } })).toBe(1);
-    const document = documentOf('pr', stdout) as {
-      ok: boolean;
-      clusters: { state: string; error: { message: string; fix: string } }[];
-    };
-    expect(document.ok).toBe(false);
-    expect(document.clusters[0]).toMatchObject({ cluster: 'prod', state: 'failed' });
-    expect(document.clusters[0]!.error.fix).toMatch(/GITHUB_TOKEN/);
-    expect(stdout.join('\n')).not.toContain('ghs_wrongTokenForJson');
   });
 });

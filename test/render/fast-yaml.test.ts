@@ -104,7 +104,7 @@ describe('writeYaml11', () => {
       fc.property(value, (doc) => {
         expect(parse(writeYaml11(doc), { version: '1.1' })).toEqual(parse(Yaml.stringify(doc), { version: '1.1' }));
       }),
-      { numRuns: propertyRuns(200), seed: 20261201 },
+      { numRuns: propertyRuns(40), seed: 20261201 },
     );
   });
 
@@ -120,7 +120,7 @@ describe('stringifyYaml', () => {
       fc.property(fc.array(value, { minLength: 1, maxLength: 3 }), (docs) => {
         expect(stringifyYaml(...docs)).toBe(reference(...docs));
       }),
-      { numRuns: propertyRuns(300), seed: 20261129 },
+      { numRuns: propertyRuns(60), seed: 20261129 },
     );
   });
 

@@ -1,3 +1,7 @@
+/**
+ * This repository's CI files (.github/workflows, docs/gitlab-ci.yml): actions pinned by commit, least permissions,
+ * tokens only from secrets, and the jobs the docs describe. actionlint checks their syntax (npm run actionlint).
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
