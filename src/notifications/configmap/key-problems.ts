@@ -55,6 +55,8 @@ export function extraDataProblems(
   refusedBy: 'any' | 'all' = 'any',
 ): ExtraDataProblem[] {
   return Object.entries(data).flatMap(([key, text]) => {
+    // The key's kind and its YAML do not depend on the version: read once, then checked against each schema.
+    const read = readKey(engine, key, text);
     const perVersion = notificationsEngines.map((version) => {
       const schema = engineSchema(version);
       return schema === undefined
@@ -65,7 +67,9 @@ export function extraDataProblems(
                 'src/notifications/configmap/engine-schemas.json; run npm run judge:engine -- --write-schemas',
             },
           ]
-        : keyProblems(engine, key, text, schema);
+        : 'problems' in read
+          ? read.problems
+          : [...read.warnings, ...valueProblems(read.key, read.parsed, schema)];
     });
     const isError = (problem: Problem) => problem.severity !== 'warning';
     const accepted = perVersion.filter((problems) => !problems.some(isError));
@@ -93,16 +97,25 @@ export function extraDataRefusals(
   );
 }
 
-function keyProblems(engine: NotificationsEngine, key: string, text: string, schema: EngineSchema): Problem[] {
+/** A key's kind and its value read as YAML, or the problems that stop every engine version before its schema. */
+function readKey(
+  engine: NotificationsEngine,
+  key: string,
+  text: string,
+): { key: EngineKey; parsed: Parsed; warnings: Problem[] } | { problems: Problem[] } {
   const classified = classifyKey(engine, key);
   if ('problem' in classified)
-    return [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }];
+    return {
+      problems: [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }],
+    };
   if ('name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX)) {
-    return [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }];
+    return {
+      problems: [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }],
+    };
   }
   const parsed = parseValue(text);
-  if ('message' in parsed) return [parsed];
-  return [...parsed.warnings, ...valueProblems(classified, parsed.parsed, schema)];
+  if ('message' in parsed) return { problems: [parsed] };
+  return { key: classified, parsed: parsed.parsed, warnings: parsed.warnings };
 }
 
 function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Problem[] {
