@@ -5,6 +5,7 @@
  */
 import { foreignChanges, type ForeignChanges } from './branch-commits';
 import type { ChangeRequest } from './change-host';
+import { allInOrder } from './in-order';
 import { blobIds } from './owned-folders';
 import type { RepoSnapshot } from './plan-types';
 import { clusterTargets, folderSpecs, foreignInFolders, isTarget, type ClusterTarget } from './plan-targets';
@@ -30,7 +31,7 @@ export async function takeSnapshot(
   const obsolete = targets
     .filter((t) => t.holdsRender && t.cluster.provider === 'none')
     .flatMap((t) => t.mine.map((c) => ({ baseCommit: t.baseCommit, tip: basis.fetched.branches.get(c.branch)! })));
-  const [blobs, mergeBases, foreign] = await Promise.all([
+  const [blobs, mergeBases, foreign] = await allInOrder([
     repo.readBlobs(changed.flatMap((t) => blobIds(t.listing))),
     mergeBasesOf(repo, building),
     foreignByBase(repo, [...building, ...obsolete]),
@@ -42,7 +43,7 @@ export async function takeSnapshot(
     ...folderSpecs(t, mergeBases.get(t.branch)),
     ...foreignInFolders(t, foreign.get(t.tip)).map(([path]) => `${t.tip}:${path}`),
   ]);
-  const [changedPaths, ids] = await Promise.all([repo.changedPaths(pairs), repo.resolveSpecs(specs)]);
+  const [changedPaths, ids] = await allInOrder([repo.changedPaths(pairs), repo.resolveSpecs(specs)]);
   return { ...basis, blobs, mergeBases, changedPaths, ids, foreign };
 }
 

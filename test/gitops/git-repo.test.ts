@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foreignChanges } from '../../src/gitops/branch-commits';
 import { BranchMovedError } from '../../src/gitops/errors';
 import { openGitopsRepo, type OpenedGitopsRepo } from '../../src/gitops/gitops-repo';
+import { planClusters } from '../../src/gitops/plan';
 import { parseRemote } from '../../src/gitops/remote';
 import type { GitopsRepo } from '../../src/gitops/repo';
+import { prepareCluster } from '../../src/gitops/ship-prepare';
+import { takeSnapshot } from '../../src/gitops/snapshot';
 import { blobId, folderTreeId } from '../../src/gitops/tree';
+import { FOLDER, prodConfig, rendered } from './helpers/fixture';
 import { bareRemote, branches, commitFiles, tempDir, tip } from './helpers/git-repos';
 
-const FOLDER = 'clusters/prod/glidepath';
 const IDENTITY = { name: 'glidepath-gitops', email: 'glidepath@example.test' };
 const GLIDEPATH_MESSAGE = (cluster: string) =>
   `glidepath: ${cluster}: a render\n\nRender of cluster ${cluster} into ${FOLDER}/ (the folder is replaced; nothing ` +
@@ -138,6 +141,34 @@ describe('GitCliRepo', () => {
       commits: [{ id: commits.reviewer, author: 'Test Person <person@example.test>', subject: 'fix by hand' }],
       paths: new Map([['docs/x.md', blobId('by hand\n')]]),
     });
+  });
+
+  it('reads a snapshot of what the planner needs, and the planner builds on the branch, keeping the commit', async () => {
+    const config = prodConfig({}, remote);
+    const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
+    const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
+    const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
+    const snapshot = await takeSnapshot(repo, [cluster], { fetched: opened.fetched, trees, open, notes: [] });
+    expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
+    expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
+    expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.yaml`, 'docs/x.md']]]));
+    const folderThen = folderTreeId([{ path: 'a.yaml', content: 'a: 1\n' }]);
+    expect(snapshot.ids).toEqual(
+      new Map([
+        [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.yaml', content: 'a: 2\n' }])],
+        [`${commits.first}:${FOLDER}`, folderThen],
+        [`${commits.moved}:${FOLDER}`, folderThen],
+      ]),
+    );
+    expect([...snapshot.foreign.keys()]).toEqual([commits.reviewer]);
+    const [plan] = planClusters([cluster], snapshot, {
+      host: undefined,
+      source: { dirty: false },
+      dryRun: true,
+      unverified: false,
+    });
+    expect(plan!.build?.parent).toBe(commits.reviewer);
+    expect(plan!.result!.notes.join('\n')).toContain('the new render went on top of it, and the branch keeps it');
   });
 
   it('writes commits that replace exactly the folders; dated at the parent, the same commit each time', async () => {
