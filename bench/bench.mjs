@@ -4,6 +4,7 @@
 //   BENCH_RUNS=7 npm run bench          more runs
 //   BENCH_FLEETS=10,100 npm run bench   other fleet sizes
 //   BENCH_TESTS=0 npm run bench         without the npm test row
+//   BENCH_PR=0 npm run bench            without the `pr --all` rows (their section of results.md is kept)
 //   BENCH_ONLY=pr npm run bench         only the `pr --all` rows (their section of results.md is rewritten)
 //   BENCH_PR_FLEETS=10,100,300          fleet sizes of the `pr --all` rows
 import { execFileSync, spawn } from 'node:child_process';
@@ -18,6 +19,7 @@ const FLEETS = (process.env.BENCH_FLEETS ?? '10,100,1000').split(',').map(Number
 const TESTS = process.env.BENCH_TESTS !== '0';
 const PR_FLEETS = (process.env.BENCH_PR_FLEETS ?? '10,30,100').split(',').map(Number);
 const ONLY_PR = process.env.BENCH_ONLY === 'pr';
+const SKIP_PR = process.env.BENCH_PR === '0';
 const NAMESPACES_PER_CLUSTER = 20;
 const SAMPLE_MS = 10;
 const work = mkdtempSync(join(tmpdir(), 'glidepath-bench-'));
@@ -228,7 +230,8 @@ const cdk8s = join(ROOT, 'node_modules', '.bin', 'cdk8s');
 const shipped = (await import('node:fs')).readdirSync(join(ROOT, 'clusters')).filter((f) => /\.ya?ml$/.test(f)).length;
 
 const prRows = [];
-for (const size of PR_FLEETS) for (const kind of ['first', 'rerun']) prRows.push(await measurePr(size, kind));
+for (const size of SKIP_PR ? [] : PR_FLEETS)
+  for (const kind of ['first', 'rerun']) prRows.push(await measurePr(size, kind));
 
 const rows = [];
 if (!ONLY_PR)
@@ -322,6 +325,10 @@ const prSection = [
   '',
 ].join('\n');
 const resultsFile = join(ROOT, 'bench', 'results.md');
+const keptPrSection = () =>
+  /<!-- pr-bench[\s\S]*<!-- \/pr-bench -->\n?/.exec(
+    existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '',
+  )?.[0];
 if (ONLY_PR) {
   const old = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n\n';
   const kept = old.replace(/<!-- pr-bench[\s\S]*<!-- \/pr-bench -->\n?/, '').replace(/\n*$/, '\n\n');
@@ -411,7 +418,10 @@ const cpu = cpus();
 const md = [
   '# Benchmark results',
   '',
-  `Written by \`npm run bench\` (bench/bench.mjs) on ${new Date().toISOString().slice(0, 10)}.`,
+  `Written by \`npm run bench\` (bench/bench.mjs) on ${new Date().toISOString().slice(0, 10)}; load average ` +
+    `${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
   `Machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory; Node ${process.version}.`,
   `Each row: ${RUNS} runs of the whole process after one warm-up; fleets have ${NAMESPACES_PER_CLUSTER} tracked namespaces per cluster,`,
   'the same ones in every cluster (as a fleet of the same apps has) except in the row that says otherwise.',
@@ -435,7 +445,7 @@ const md = [
   '',
   ...checks.map(([text, ok]) => `- [${ok ? 'x' : ' '}] ${text}`),
   '',
-  prSection,
+  (SKIP_PR ? keptPrSection() : undefined) ?? prSection,
 ];
 writeFileSync(join(ROOT, 'bench', 'results.md'), md.join('\n'));
 console.log(md.join('\n'));
