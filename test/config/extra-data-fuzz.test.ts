@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clusterConfigSchema } from '../../src/clusters';
 import { extraDataProblems } from '../../src/notifications/configmap/key-problems';
-import { templateSyntaxProblem } from '../../src/notifications/model/template-syntax';
+import { parseTemplate, TemplateParseError } from '../../src/notifications/model/go-template-parse';
 import { validClusterFile } from '../helpers/cluster-files';
 import { propertyRuns } from '../helpers/property-runs';
 
@@ -81,11 +81,15 @@ describe('extraData never crashes the loader', () => {
     expect(extraDataProblems('rollouts', { 'trigger.t': bomb })[0]?.message).toMatch(/^not valid YAML: .*alias/i);
   });
 
-  it('the template checker answers every text', () => {
+  it('the template parser answers every text: nodes, or a parse error at a line', () => {
     fc.assert(
       fc.property(TEXT, (text) => {
-        const problem = templateSyntaxProblem(text);
-        if (problem !== undefined) expect(problem.line).toBeGreaterThanOrEqual(1);
+        try {
+          expect(Array.isArray(parseTemplate('t', text))).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(TemplateParseError);
+          expect((error as TemplateParseError).line).toBeGreaterThanOrEqual(1);
+        }
       }),
       { numRuns: RUNS, seed: 20261201 },
     );

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEMPLATE_FUNCTION_NAMES } from '../../src/notifications/model/template-syntax';
+import { TEMPLATE_FUNCTION_NAMES } from '../../src/notifications/model/template-function-names';
 import { ENGINE_NAMES, ENGINE_RELEASES, type EngineRelease } from '../../src/notifications/engine-releases';
 import { buildGoTool, goToolCache, GoToolError, runGo } from '../go-tool.mjs';
 import { engineBuilds, type EngineBuild } from './builds';

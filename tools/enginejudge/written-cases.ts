@@ -119,6 +119,21 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   },
   'template/message-env-deleted': { 'template.team': 'message: "{{ env \\"HOME\\" }}"\n' },
   'template/message-if-unclosed': { 'template.team': 'message: "{{ if .x }}a"\n' },
+  // text/template checks every name, not only a command's first: the function check of go-template-parse.ts.
+  'template/message-unknown-function-argument': {
+    'template.team': 'message: "{{ printf \\"%s\\" nosuchfunction }}"\n',
+  },
+  'template/message-undefined-variable': { 'template.team': 'message: "{{ $nosuch }}"\n' },
+  'template/message-variable-out-of-scope': {
+    'template.team': 'message: "{{ if .x }}{{ $v := 1 }}{{ end }}{{ $v }}"\n',
+  },
+  'template/message-range-variables': {
+    'template.team': 'message: "{{ range $i, $c := .rollout.status.conditions }}{{ $i }}{{ $c.type }}{{ end }}"\n',
+  },
+  'template/message-two-else': { 'template.team': 'message: "{{ if .x }}a{{ else }}b{{ else }}c{{ end }}"\n' },
+  'template/message-with-else-if': {
+    'template.team': 'message: "{{ with .rollout }}{{ .metadata.name }}{{ else if .x }}b{{ end }}"\n',
+  },
   'template/not-a-map': { 'template.team': '- a\n' },
   'template/empty': { 'template.team': '' },
   'template/unknown-section': { 'template.team': 'message: hi\nslak:\n  attachments: "[]"\n' },

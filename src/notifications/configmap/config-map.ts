@@ -124,14 +124,12 @@ function readTemplate(name: string, raw: unknown): LoadedTemplate {
       ...(entry.path === undefined ? {} : { path: String(entry.path) }),
       ...(entry.body === undefined
         ? {}
-        : { body: GoTemplate.parseEngineTemplate(`${name}.webhook.${service}.body`, String(entry.body)) }),
+        : { body: GoTemplate.parse(`${name}.webhook.${service}.body`, String(entry.body)) }),
     };
   }
   return {
     name,
-    ...(typeof template.message === 'string'
-      ? { message: GoTemplate.parseEngineTemplate(`${name}.message`, template.message) }
-      : {}),
+    ...(typeof template.message === 'string' ? { message: GoTemplate.parse(`${name}.message`, template.message) } : {}),
     webhook,
   };
 }

@@ -19,7 +19,7 @@ import {
 import { LabelSelectorError, parseLabelSelector } from '../../config/label-selector';
 import { classifyKey, GLIDEPATH_NAME_PREFIX, type EngineKey, type NotificationsEngine } from './engine-keys';
 import { parseValue, type Parsed, type ValueProblem } from './read-value';
-import { templateSyntaxProblem } from '../model/template-syntax';
+import { parseTemplate, TemplateParseError } from '../model/go-template-parse';
 import { githubServiceProblem } from './github-service';
 
 export interface ExtraDataProblem extends ValueProblem {
@@ -166,16 +166,26 @@ function templatedProblems(parsed: Parsed, schema: EngineSchema): Problem[] {
   for (const pattern of schema.templated) {
     for (const { path, value } of matching(parsed.value, pattern.split('.'), [])) {
       if (value === null || value === undefined || typeof value === 'object') continue;
-      const problem = templateSyntaxProblem(String(value), lacking);
+      const problem = templateProblem(String(value), lacking);
       if (problem === undefined) continue;
       const start = parsed.lineOf(path);
       problems.push({
         ...(start === undefined ? {} : { line: start + problem.line - 1 }),
-        message: `${path.join('.')} does not parse as a Go template: ${problem.message}`,
+        message: `${path.join('.')} does not parse as a Go template: ${problem.problem}`,
       });
     }
   }
   return problems;
+}
+
+function templateProblem(text: string, lacking: ReadonlySet<string>): TemplateParseError | undefined {
+  try {
+    parseTemplate('t', text, lacking);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TemplateParseError) return error;
+    throw error;
+  }
 }
 
 function matching(

@@ -1,11 +1,22 @@
-/** Parsing of the Go text/template subset that go-template.ts executes: the template text into nodes. */
-import { TEMPLATE_FUNCTION_NAMES } from './template-syntax';
-import { TEMPLATE_FUNCTIONS } from './template-functions';
+/**
+ * Go's text/template parser, as `template.New(name).Funcs(f).Parse(text)` runs when the notifications engine loads
+ * its templates (notifications-engine pkg/templates/service.go): balanced actions and control blocks, closed strings
+ * and comments, and every function name known to the engine. What the engine refuses throws `TemplateParseError`;
+ * what it accepts but go-template.ts does not execute (`with`, `define`, `template`, `break`, a char constant, ...)
+ * becomes an `unmodelled` node, whose execution says so.
+ */
+import { TEMPLATE_FUNCTION_NAMES } from './template-function-names';
 import type { GoValue } from './values';
 
 export class TemplateParseError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    readonly template: string,
+    /** 1-based line inside the template text. */
+    readonly line: number,
+    /** text/template's own words, without the template name. */
+    readonly problem: string,
+  ) {
+    super(`template: ${template}:${line}: ${problem}`);
     this.name = 'TemplateParseError';
   }
 }
@@ -34,20 +45,125 @@ export type Node =
       readonly pipeline: Pipeline;
       readonly body: readonly Node[];
       readonly otherwise: readonly Node[];
-    };
+    }
+  | { readonly kind: 'unmodelled'; readonly what: string };
 
-// ---------------------------------------------------------------- lexing and parsing
+const OPENS_BLOCK = new Set(['if', 'range', 'with', 'define', 'block']);
+const KEYWORDS = new Set([...OPENS_BLOCK, 'else', 'end', 'template', 'break', 'continue', 'true', 'false', 'nil']);
 
-interface RawAction {
+interface Action {
+  readonly words: readonly string[];
   readonly text: string;
-  readonly position: number;
+  readonly line: number;
 }
 
-export function parseNodes(name: string, source: string): Node[] {
-  const items: (string | RawAction)[] = [];
+/**
+ * The nodes of `source`. `lacking`: functions of the engine's list that this engine version does not have (its
+ * sprig is older).
+ */
+export function parseTemplate(name: string, source: string, lacking: ReadonlySet<string> = new Set()): Node[] {
+  const fail = (line: number, problem: string): never => {
+    throw new TemplateParseError(name, line, problem);
+  };
+  const items = lex(source, fail);
+  let position = 0;
+  const blocks: { keyword: string; line: number }[] = [];
+  /** The variables in scope: `$`, and each one declared until the end of its block. */
+  let variables: string[] = ['$'];
+  const checkNames = (item: Action) => {
+    checkFunctions(item, lacking, fail);
+    const assign = item.words.findIndex((word) => word === ':=');
+    if (assign !== -1) variables.push(...item.words.slice(0, assign).filter((word) => word.startsWith('$')));
+    for (const word of item.words.slice(assign + 1)) {
+      const variable = /^\$\w*/.exec(word)?.[0];
+      if (variable !== undefined && !variables.includes(variable)) fail(item.line, `undefined variable "${variable}"`);
+    }
+  };
+
+  /** Nodes until `{{end}}` or `{{else}}` of the innermost block, which is left for the caller. */
+  const parseList = (): Node[] => {
+    const nodes: Node[] = [];
+    while (position < items.length) {
+      const item = items[position]!;
+      if (typeof item === 'string') {
+        if (item !== '') nodes.push({ kind: 'text', text: item });
+        position += 1;
+        continue;
+      }
+      const [head] = item.words as [string];
+      if (head === 'end' || head === 'else') {
+        const current = blocks.at(-1);
+        if (current === undefined) fail(item.line, `unexpected {{${head}}}`);
+        if (head === 'else' && !['if', 'range', 'with'].includes(current!.keyword))
+          fail(item.line, 'unexpected {{else}}');
+        return nodes;
+      }
+      position += 1;
+      if (OPENS_BLOCK.has(head)) {
+        nodes.push(parseBlock(item));
+        continue;
+      }
+      checkNames(item);
+      if (head === 'break' || head === 'continue') {
+        if (!blocks.some((b) => b.keyword === 'range')) fail(item.line, `{{${head}}} outside {{range}}`);
+        nodes.push({ kind: 'unmodelled', what: `{{${head}}}` });
+      } else if (head === 'template') nodes.push({ kind: 'unmodelled', what: '{{template}}' });
+      else nodes.push(modelled(item, () => ({ kind: 'action', pipeline: parsePipeline(item.words, false) })));
+    }
+    return nodes;
+  };
+
+  const parseBlock = (item: Action): Node => {
+    const [keyword] = item.words as [string];
+    if (item.words.length === 1) fail(item.line, `missing value for ${keyword}`);
+    const outer = variables;
+    // A defined template sees only `$`; any other block sees the variables around it, until its end.
+    variables = keyword === 'define' || keyword === 'block' ? ['$'] : [...outer];
+    checkNames(item);
+    blocks.push({ keyword, line: item.line });
+    const body = parseList();
+    let otherwise: Node[] = [];
+    let chained = false;
+    let plainElse = false;
+    while (peek() === 'else') {
+      const elseItem = items[position] as Action;
+      if (plainElse) fail(elseItem.line, 'expected end; found {{else}}');
+      plainElse = elseItem.words.length === 1;
+      chained ||= !plainElse;
+      checkNames(elseItem);
+      position += 1;
+      otherwise = parseList();
+    }
+    if (peek() !== 'end') fail(item.line, `unexpected EOF: {{${keyword}}} has no {{end}}`);
+    position += 1;
+    blocks.pop();
+    variables = outer;
+    if ((keyword !== 'if' && keyword !== 'range') || chained) return { kind: 'unmodelled', what: `{{${keyword}}}` };
+    return modelled(item, () => {
+      const pipeline = parsePipeline(item.words.slice(1), keyword === 'range');
+      return keyword === 'if'
+        ? { kind: 'if', pipeline, then: body, otherwise }
+        : { kind: 'range', pipeline, body, otherwise };
+    });
+  };
+
+  const peek = (): string | undefined => {
+    const item = items[position];
+    return item === undefined || typeof item === 'string' ? undefined : item.words[0];
+  };
+
+  const nodes = parseList();
+  if (position < items.length) fail((items[position] as Action).line, `unexpected {{${peek()}}}`);
+  return nodes;
+}
+
+/** The text between actions (trimmed by `{{-` and `-}}`) and the actions, comments left out. */
+function lex(source: string, fail: (line: number, problem: string) => never): (string | Action)[] {
+  const items: (string | Action)[] = [];
+  const lineAt = (offset: number) => source.slice(0, offset).split('\n').length;
   let i = 0;
   let trimNext = false;
-  while (i < source.length) {
+  while (i <= source.length) {
     const open = source.indexOf('{{', i);
     let text = source.slice(i, open === -1 ? source.length : open);
     if (trimNext) text = text.replace(/^\s+/, '');
@@ -55,138 +171,149 @@ export function parseNodes(name: string, source: string): Node[] {
       items.push(text);
       break;
     }
-    const close = source.indexOf('}}', open + 2);
-    if (close === -1) throw new TemplateParseError(`template: ${name}: unclosed action at offset ${open}`);
-    let inner = source.slice(open + 2, close);
-    if (/^-\s/.test(inner)) {
-      text = text.replace(/\s+$/, '');
-      inner = inner.slice(1);
-    }
+    const line = lineAt(open);
+    const body = actionBody(source, open + 2);
+    if (typeof body === 'string') fail(line, body);
+    const { inner, end } = body as { inner: string; end: number };
+    if (/^-\s/.test(inner)) text = text.replace(/\s+$/, '');
     trimNext = /\s-$/.test(inner);
-    if (trimNext) inner = inner.slice(0, -1);
-    items.push(text, { text: inner.trim(), position: open });
-    i = close + 2;
-  }
-  const parser = new BlockParser(
-    name,
-    items.filter((item) => item !== ''),
-  );
-  const nodes = parser.parseList(new Set());
-  if (!parser.done()) throw new TemplateParseError(`template: ${name}: unexpected {{${parser.peekKeyword()}}}`);
-  return nodes;
-}
-
-class BlockParser {
-  private position = 0;
-  constructor(
-    private readonly name: string,
-    private readonly items: readonly (string | RawAction)[],
-  ) {}
-
-  done(): boolean {
-    return this.position >= this.items.length;
-  }
-
-  peekKeyword(): string {
-    const item = this.items[this.position];
-    return typeof item === 'string' || item === undefined ? '' : item.text.split(/\s+/)[0]!;
-  }
-
-  /** Nodes until one of `terminators` (`end`, `else`), which is left for the caller. */
-  parseList(terminators: ReadonlySet<string>): Node[] {
-    const nodes: Node[] = [];
-    while (!this.done()) {
-      const item = this.items[this.position]!;
-      if (typeof item === 'string') {
-        nodes.push({ kind: 'text', text: item });
-        this.position += 1;
-        continue;
-      }
-      if (item.text.startsWith('/*')) {
-        this.position += 1;
-        continue;
-      }
-      const keyword = this.peekKeyword();
-      if (terminators.has(keyword)) return nodes;
-      if (keyword === 'end' || keyword === 'else') throw this.error(`unexpected {{${keyword}}}`, item);
-      this.position += 1;
-      if (keyword === 'if' || keyword === 'range') {
-        const pipeline = parsePipeline(this.name, item.text.slice(keyword.length), keyword === 'range');
-        const body = this.parseList(new Set(['else', 'end']));
-        let otherwise: Node[] = [];
-        if (this.peekKeyword() === 'else') {
-          this.position += 1;
-          otherwise = this.parseList(new Set(['end']));
-        }
-        if (this.peekKeyword() !== 'end') throw this.error(`{{${keyword}}} without {{end}}`, item);
-        this.position += 1;
-        nodes.push(
-          keyword === 'if'
-            ? { kind: 'if', pipeline, then: body, otherwise }
-            : { kind: 'range', pipeline, body, otherwise },
-        );
-        continue;
-      }
-      nodes.push({ kind: 'action', pipeline: parsePipeline(this.name, item.text, false) });
+    const action = inner
+      .replace(/^-(?=\s)/, '')
+      .replace(/(?<=\s)-$/, '')
+      .trim();
+    items.push(text);
+    i = end + 2;
+    if (action.startsWith('/*')) {
+      if (!action.endsWith('*/')) fail(line, 'comment ends before closing delimiter');
+      continue;
     }
-    return nodes;
+    if (action === '') fail(line, 'missing value for command');
+    const words = tokens(action);
+    if (typeof words === 'string') fail(line, words);
+    items.push({ words: words as string[], text: action, line });
   }
+  return items;
+}
 
-  private error(message: string, item: RawAction): TemplateParseError {
-    return new TemplateParseError(`template: ${this.name}: ${message} at offset ${item.position}`);
+/** The text between `{{` and its `}}`, skipping delimiters inside quoted strings and comments. */
+function actionBody(text: string, start: number): { inner: string; end: number } | string {
+  let i = start;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (text.startsWith('/*', i)) {
+      const close = text.indexOf('*/', i + 2);
+      if (close === -1) return 'unclosed comment';
+      i = close + 2;
+    } else if (char === '"' || char === '`' || char === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== char) {
+        if (char !== '`' && text[j] === '\n') return `unterminated quoted string`;
+        j += char !== '`' && text[j] === '\\' ? 2 : 1;
+      }
+      if (j >= text.length) return 'unterminated quoted string';
+      i = j + 1;
+    } else if (text.startsWith('}}', i)) {
+      return { inner: text.slice(start, i), end: i };
+    } else {
+      i += 1;
+    }
+  }
+  return 'unclosed action';
+}
+
+/** A field chain, a variable, a name, a number, or an operator of the template language. */
+const WORD =
+  /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
+
+/** The words of an action: strings, names, numbers, and parentheses, pipes and `:=` as words of their own. */
+function tokens(action: string): string[] | string {
+  const words: string[] = [];
+  let depth = 0;
+  const pattern = /\s+|"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'|\(|\)|\||:?=|,|[^\s()|,"`']+/gy;
+  for (const match of action.matchAll(pattern)) {
+    const word = match[0];
+    if (/^\s+$/.test(word)) continue;
+    if (word === '(') depth += 1;
+    if (word === ')') depth -= 1;
+    if (depth < 0) return 'unexpected right paren';
+    if (!/^["`']/.test(word) && !WORD.test(word)) return `bad character in ${JSON.stringify(word)}`;
+    words.push(word);
+  }
+  if (depth !== 0) return 'unclosed left paren';
+  return words;
+}
+
+/** Every bare name must be a function of the engine (text/template checks each identifier, in any position). */
+function checkFunctions(action: Action, lacking: ReadonlySet<string>, fail: (line: number, problem: string) => never) {
+  for (const word of action.words) {
+    const name = /^[A-Za-z_]\w*/.exec(word)?.[0];
+    if (name !== undefined && !KEYWORDS.has(name) && (!TEMPLATE_FUNCTION_NAMES.has(name) || lacking.has(name)))
+      fail(action.line, `function "${name}" not defined`);
   }
 }
 
-const TOKEN =
-  /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)|(\.(?:[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)?)|(-?\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|[|(),]))/y;
+/** Thrown inside a pipeline the engine parses but go-template.ts does not execute. */
+class Unmodelled {
+  constructor(readonly what: string) {}
+}
 
-function parsePipeline(name: string, source: string, allowDeclarations: boolean): Pipeline {
-  const tokens: string[] = [];
-  TOKEN.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while (TOKEN.lastIndex < source.length && (match = TOKEN.exec(source))) tokens.push(match[0].trim());
-  if (source.slice(TOKEN.lastIndex).trim() !== '') {
-    throw new TemplateParseError(`template: ${name}: cannot parse ${JSON.stringify(source.slice(TOKEN.lastIndex))}`);
+function modelled(action: Action, build: () => Node): Node {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof Unmodelled) return { kind: 'unmodelled', what: `{{${action.text}}} (${error.what})` };
+    throw error;
   }
+}
+
+function parsePipeline(words: readonly string[], allowDeclarations: boolean): Pipeline {
   let position = 0;
   const declarations: string[] = [];
-  const assign = tokens.indexOf(':=');
+  const assign = words.findIndex((word) => word === ':=' || word === '=');
   if (assign !== -1) {
-    if (!allowDeclarations) throw new TemplateParseError(`template: ${name}: variables are only supported in range`);
-    declarations.push(...tokens.slice(0, assign).filter((token) => token !== ','));
+    if (!allowDeclarations || words[assign] === '=') throw new Unmodelled('a variable outside range');
+    declarations.push(...words.slice(0, assign).filter((word) => word !== ','));
     position = assign + 1;
   }
   const parse = (closing?: string): Pipeline['commands'] => {
     const commands: Operand[][] = [[]];
-    while (position < tokens.length && tokens[position] !== closing) {
-      const token = tokens[position++]!;
-      if (token === '|') commands.push([]);
-      else if (token === '(') {
+    while (position < words.length && words[position] !== closing) {
+      const word = words[position++]!;
+      if (word === '|') commands.push([]);
+      else if (word === '(') {
         const inner = parse(')');
         position += 1;
         commands.at(-1)!.push({ kind: 'pipeline', pipeline: { declarations: [], commands: inner } });
-      } else commands.at(-1)!.push(operand(name, token));
+      } else commands.at(-1)!.push(operand(word));
     }
-    if (commands.some((command) => command.length === 0))
-      throw new TemplateParseError(`template: ${name}: empty command in ${JSON.stringify(source)}`);
+    if (commands.some((command) => command.length === 0)) throw new Unmodelled('an empty command');
     return commands;
   };
   return { declarations, commands: parse() };
 }
 
-function operand(name: string, token: string): Operand {
-  if (token.startsWith('"')) return { kind: 'literal', value: JSON.parse(token) as string };
-  if (token.startsWith('`')) return { kind: 'literal', value: token.slice(1, -1) };
-  if (token === 'nil') return { kind: 'literal', value: null };
-  if (token === 'true' || token === 'false') return { kind: 'literal', value: token === 'true' };
-  if (/^-?\d/.test(token)) return { kind: 'literal', value: token.includes('.') ? Number(token) : BigInt(token) };
-  if (token.startsWith('.')) return { kind: 'field', base: 'dot', fields: token.split('.').slice(1).filter(Boolean) };
-  if (token.startsWith('$')) {
-    const [variable, ...fields] = token.split('.');
+function operand(word: string): Operand {
+  if (word.startsWith('"')) return { kind: 'literal', value: goString(word) };
+  if (word.startsWith('`')) return { kind: 'literal', value: word.slice(1, -1) };
+  if (word === 'nil') return { kind: 'literal', value: null };
+  if (word === 'true' || word === 'false') return { kind: 'literal', value: word === 'true' };
+  if (/^-?\d+$/.test(word)) return { kind: 'literal', value: BigInt(word) };
+  if (/^-?\d+\.\d+$/.test(word)) return { kind: 'literal', value: Number(word) };
+  if (word === '.' || /^(?:\.[A-Za-z_]\w*)+$/.test(word))
+    return { kind: 'field', base: 'dot', fields: word.split('.').slice(1).filter(Boolean) };
+  if (/^\$\w*(?:\.[A-Za-z_]\w*)*$/.test(word)) {
+    const [variable, ...fields] = word.split('.');
     return { kind: 'field', base: variable as `$${string}`, fields };
   }
-  // A function the engine has but the model lacks parses: executing it says so (NotModelledError).
-  if (!(token in TEMPLATE_FUNCTIONS) && !TEMPLATE_FUNCTION_NAMES.has(token))
-    throw new TemplateParseError(`template: ${name}: function "${token}" not defined`);
-  return { kind: 'function', name: token };
+  if (/^[A-Za-z_]\w*$/.test(word)) return { kind: 'function', name: word };
+  throw new Unmodelled(word);
+}
+
+/** A Go interpreted string literal; an escape JSON lacks (`\\x41`, `\\'`) is not modelled. */
+function goString(word: string): string {
+  try {
+    return JSON.parse(word) as string;
+  } catch {
+    throw new Unmodelled(word);
+  }
 }

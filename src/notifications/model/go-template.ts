@@ -8,11 +8,10 @@
  * `<no value>`, passed to a function as nil) and a field of a missing value is again no value; a field of a
  * present nil is an error (`nil pointer evaluating interface {}.phase`), as is `index` of nil.
  */
-import { templateSyntaxProblem } from './template-syntax';
 import { NotModelledError } from './not-modelled';
 import { TEMPLATE_FUNCTIONS, TemplateExecError, type TemplateFunction } from './template-functions';
 import {
-  parseNodes,
+  parseTemplate,
   TemplateParseError,
   type Command,
   type Node,
@@ -31,29 +30,18 @@ export class GoTemplate {
   private constructor(
     readonly name: string,
     private readonly nodes: readonly Node[],
-    private readonly unmodelled?: string,
   ) {}
 
-  static parse(name: string, source: string): GoTemplate {
-    return new GoTemplate(name, parseNodes(name, source));
-  }
-
   /**
-   * As `parse`, for a template the engine loads: text that the engine parses but this subset cannot gives a
-   * template whose execution throws `NotModelledError`; what the engine refuses still throws `TemplateParseError`.
+   * Parses as the engine does: what it refuses throws `TemplateParseError`; what it accepts but this subset does
+   * not execute throws `NotModelledError` when execution reaches it.
    */
-  static parseEngineTemplate(name: string, source: string): GoTemplate {
-    try {
-      return GoTemplate.parse(name, source);
-    } catch (error) {
-      if (!(error instanceof TemplateParseError) || templateSyntaxProblem(source) !== undefined) throw error;
-      return new GoTemplate(name, [], `the template ${name} (${error.message})`);
-    }
+  static parse(name: string, source: string): GoTemplate {
+    return new GoTemplate(name, parseTemplate(name, source));
   }
 
   /** Executes with `data` as dot; throws `TemplateExecError` where text/template returns an error. */
   execute(data: GoMap): string {
-    if (this.unmodelled !== undefined) throw new NotModelledError(this.unmodelled);
     const out: string[] = [];
     new Executor(this.name, data).run(this.nodes, data, [{ $: data }], out);
     return out.join('');
@@ -85,6 +73,8 @@ class Executor {
         case 'range':
           this.range(node, dot, scopes, out);
           break;
+        case 'unmodelled':
+          throw new NotModelledError(`${node.what} in the template ${this.name}`);
       }
     }
   }
@@ -162,7 +152,7 @@ class Executor {
   private variable(name: string, scopes: Scope[]): Value {
     if (name === '$') return this.root;
     for (let i = scopes.length - 1; i >= 0; i -= 1) if (name in scopes[i]!) return scopes[i]![name];
-    throw new TemplateParseError(`template: ${this.name}: undefined variable "${name}"`);
+    throw this.error(`undefined variable "${name}"`); // the parser refuses it first
   }
 
   private field(receiver: Value, field: string): Value {
