@@ -61,7 +61,7 @@ export function expectedNotifications(
     // helm-values: no manifest; the chart renders the same data from the values file.
     if (file === undefined && configMap.delivery !== 'helm-values') return [];
     const data = file === undefined ? configMap.data : configMapData(file.content, mode.configMapName);
-    const loaded = loadConfigData(data);
+    const loaded = loadConfigData(data, key);
     const referenced = [...loaded.services.values()].flatMap((service) =>
       service.secretReferences.map((key) => `$${key}`),
     );

@@ -4,10 +4,10 @@
  * fires on every evaluation fills the shared `notified` annotation. Glidepath's own rules (generation guard, JSON
  * bodies, POST webhooks) are for its facts and do not apply here.
  */
-import { parse } from 'yaml';
 import { splitOwnedData } from '../notifications/config/extra-data';
 import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import { extraDataProblems, type ExtraDataProblem } from '../notifications/configmap/key-problems';
+import { parseValue } from '../notifications/configmap/read-value';
 import type { ClusterConfig } from '../config/schema';
 import { engineRelease, rowsFrom } from '../notifications/engine-versions';
 import { declaredReleases } from '../notifications/support/engine-support';
@@ -97,8 +97,11 @@ function engineVersionsOf(engine: NotificationsEngine, config: ClusterConfig): s
 
 const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set(['nil-coalescing', 'optional-index']);
 
-/** As the engine reads them: YAML 1.1, the last of duplicate keys. */
-const READ = { version: '1.1', logLevel: 'error', uniqueKeys: false } as const;
+/** A value as the engine reads it (the ConfigMap reader's reading); the engine has accepted it (no refusals). */
+function valueOf(text: string): unknown {
+  const read = parseValue(text);
+  return 'parsed' in read ? read.parsed.value : undefined;
+}
 
 function asList(value: unknown): (Record<string, unknown> | null)[] {
   return Array.isArray(value) ? (value as (Record<string, unknown> | null)[]) : [];
@@ -108,7 +111,7 @@ function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[]
   return Object.entries(team)
     .filter(([key]) => key.startsWith('trigger.'))
     .flatMap(([key, text]) =>
-      asList(parse(text, READ)).map((condition: Record<string, unknown> | null, i) => ({
+      asList(valueOf(text)).map((condition: Record<string, unknown> | null, i) => ({
         at: `${key}[${i}]`,
         ...(typeof condition?.when === 'string' && condition.when !== '' ? { when: condition.when } : {}),
         ...(typeof condition?.oncePer === 'string' && condition.oncePer !== '' ? { oncePer: condition.oncePer } : {}),
@@ -151,7 +154,7 @@ function referenceProblems(
     ...Object.entries(team).filter(([key]) => key === 'defaultTriggers' || key.startsWith('defaultTriggers.')),
   ];
   for (const [key, text] of lists) {
-    const parsed = asList(parse(text, READ));
+    const parsed = asList(valueOf(text));
     parsed.forEach((entry, i) => {
       const subscription = isRecord(entry) ? entry : { triggers: [entry] };
       for (const trigger of (subscription.triggers as unknown[] | undefined) ?? []) {

@@ -53,7 +53,7 @@ function notificationsConfigMap(
     ...(object.source !== undefined ? { source: object.source } : {}),
   };
   try {
-    return { configMap: { ...common, loadProblems: [] }, loaded: loadConfigData(data) };
+    return { configMap: { ...common, loadProblems: [] }, loaded: loadConfigData(data, engine) };
   } catch (error) {
     if (!(error instanceof ConfigLoadError)) throw error;
     return { configMap: { ...common, loadProblems: error.problems } };

@@ -1,9 +1,12 @@
 /**
- * Reads a RENDERED notifications ConfigMap the way notifications-engine does (pkg/api/config.go): every key
- * parsed, every expression and template compiled. As in the engine, one bad key fails the whole config.
+ * Reads a notifications ConfigMap the way notifications-engine does (pkg/api/config.go), into the model the engine
+ * simulation runs (model/loaded-config.ts). The one reader: what the engine refuses is what key-problems.ts finds
+ * (each value read by read-value.ts, unmarshalled into the engine's Go types, every expression and template
+ * compiled); as in the engine, one bad key fails the whole config.
  */
-import { parseAllDocuments, parseDocument } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { parseExpr } from '../expr/parse';
+import { ARGOCD_NOTIFICATIONS_CONFIGMAP, conditionKey, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../engine-facts';
 import { GoTemplate } from '../model/go-template';
 import type {
   LoadedCondition,
@@ -14,9 +17,11 @@ import type {
   LoadedWebhookRequest,
 } from '../model/loaded-config';
 import { parseLabelSelector } from '../../config/label-selector';
-import { conditionKey } from '../engine-facts';
 import { isRecord } from '../../is-record';
-import { duplicateKeyOffsets } from '../../config/parse-cluster-yaml';
+import { classifyKey, type NotificationsEngine } from './engine-keys';
+import { fieldOf, knownEngineVersions } from './go-unmarshal';
+import { configMapProblems } from './key-problems';
+import { parseValue } from './read-value';
 
 /** What the engine refuses at load: the controller then loads no config at all. */
 export class ConfigLoadError extends Error {
@@ -26,9 +31,16 @@ export class ConfigLoadError extends Error {
   }
 }
 
+const ENGINE_OF_CONFIGMAP: Readonly<Record<string, NotificationsEngine>> = {
+  [ROLLOUTS_NOTIFICATION_CONFIGMAP]: 'rollouts',
+  [ARGOCD_NOTIFICATIONS_CONFIGMAP]: 'argocd',
+};
+
 /** The named ConfigMap from a (multi-document) YAML file, e.g. a chart's `dist/<cluster>/*.k8s.yaml`. */
 export function loadConfigMapYaml(yamlText: string, configMapName: string): LoadedConfig {
-  return loadConfigData(configMapData(yamlText, configMapName));
+  const engine = ENGINE_OF_CONFIGMAP[configMapName];
+  if (engine === undefined) throw new ConfigLoadError([`${configMapName} is the ConfigMap of no notifications engine`]);
+  return loadConfigData(configMapData(yamlText, configMapName), engine);
 }
 
 /** The `data` of the ConfigMap named `configMapName` in a YAML text (a List's items included). */
@@ -46,118 +58,110 @@ export function configMapData(yamlText: string, configMapName: string): Readonly
   return configMap.data ?? {};
 }
 
-export function loadConfigData(data: Readonly<Record<string, string>>): LoadedConfig {
-  const problems: string[] = [];
-  const attempt = <T>(key: string, read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      problems.push(`${key}: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    }
-  };
+/**
+ * The config `engine` loads from `data`. Refused only when every notifications-engine version glidepath knows
+ * refuses it (the release that runs is verify's to check, on its own versions).
+ */
+export function loadConfigData(data: Readonly<Record<string, string>>, engine: NotificationsEngine): LoadedConfig {
+  const refusals = configMapProblems(engine, data, knownEngineVersions(), 'all', 'engine').filter(
+    (problem) => problem.severity !== 'warning',
+  );
+  if (refusals.length > 0)
+    throw new ConfigLoadError(
+      refusals.map((p) => `${p.key}: ${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}`),
+    );
   const services = new Map<string, LoadedService>();
   const templates = new Map<string, LoadedTemplate>();
   const triggers = new Map<string, readonly LoadedCondition[]>();
   let subscriptions: LoadedSubscription[] = [];
   let defaultTriggers: string[] = [];
   let context: Record<string, string> = {};
-
-  for (const [key, value] of Object.entries(data)) {
-    if (key.startsWith('service.')) {
-      const [, type, name = type, extra] = key.split('.');
-      if (extra !== undefined) problems.push(`${key}: invalid service key; expected 'service.<type>(.<name>)'`);
-      else attempt(key, () => services.set(name!, readService(name!, type!, value)));
-    } else if (key.startsWith('template.')) {
-      const name = key.slice('template.'.length);
-      attempt(key, () => templates.set(name, readTemplate(name, parseYaml(value))));
-    } else if (key.startsWith('trigger.')) {
-      const name = key.slice('trigger.'.length);
-      attempt(key, () => triggers.set(name, readTrigger(parseYaml(value))));
-    } else if (key === 'subscriptions') {
-      subscriptions = attempt(key, () => readSubscriptions(parseYaml(value))) ?? [];
-    } else if (key === 'defaultTriggers') {
-      defaultTriggers = attempt(key, () => stringList(parseYaml(value), 'defaultTriggers')) ?? [];
-    } else if (key === 'context') {
-      context = attempt(key, () => stringMap(parseYaml(value))) ?? {};
+  for (const [key, text] of Object.entries(data)) {
+    const classified = classifyKey(engine, key);
+    if ('problem' in classified) continue; // a key the engine skips
+    const read = parseValue(text);
+    const value = 'parsed' in read ? read.parsed.value : undefined;
+    switch (classified.kind) {
+      case 'service':
+        services.set(classified.name, readService(classified.name, classified.type, text, value));
+        break;
+      case 'template':
+        templates.set(classified.name, readTemplate(classified.name, value));
+        break;
+      case 'trigger':
+        triggers.set(classified.name, readTrigger(value));
+        break;
+      case 'subscriptions':
+        subscriptions = readSubscriptions(value);
+        break;
+      case 'defaultTriggers':
+        defaultTriggers = list(value).map(String);
+        break;
+      case 'context':
+        context = Object.fromEntries(Object.entries(isRecord(value) ? value : {}).map(([k, v]) => [k, String(v)]));
+        break;
+      case 'serviceDefaultTriggers':
+        break; // not modelled: glidepath's subscriptions name their triggers
     }
   }
-  if (problems.length > 0) throw new ConfigLoadError(problems);
   return { services, templates, triggers, subscriptions, defaultTriggers, context };
 }
 
-/**
- * One ConfigMap value read as YAML, a repeated key refused as the yaml library's `parse` refuses it, but checked in
- * one pass: that library compares each key with every earlier one, and a `context` of 60,000 keys took 46 s.
- */
-function parseYaml(text: string): unknown {
-  const document = parseDocument(text, { uniqueKeys: false, logLevel: 'error' });
-  const [error] = document.errors;
-  if (error !== undefined) throw error;
-  if (duplicateKeyOffsets(document).length > 0) throw new Error('Map keys must be unique');
-  return document.toJS();
+/** A value the engine has unmarshalled: a scalar where Go has a string field is its text. */
+const text = (value: unknown): string | undefined =>
+  value === undefined || value === null ? undefined : value instanceof Date ? value.toISOString() : String(value);
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
-function readService(name: string, type: string, text: string): LoadedService {
-  const secretReferences = [...new Set(text.match(/\$[\w-]+/g) ?? [])].map((reference) => reference.slice(1));
+function readService(name: string, type: string, source: string, value: unknown): LoadedService {
+  const secretReferences = [...new Set(source.match(/\$[\w-]+/g) ?? [])].map((reference) => reference.slice(1));
   if (type !== 'webhook') return { name, type, url: '', headers: [], secretReferences };
-  const service = record(parseYaml(text) ?? {}, 'service');
-  if (typeof service.url !== 'string') throw new Error('url must be a string');
-  const headers = (service.headers === undefined ? [] : array(service.headers, 'headers')).map((header, i) => {
-    const entry = record(header, `headers[${i}]`);
-    if (typeof entry.name !== 'string' || typeof entry.value !== 'string')
-      throw new Error(`headers[${i}] needs string name and value`);
-    return { name: entry.name, value: entry.value };
-  });
-  return { name, type, url: service.url, headers, secretReferences };
+  const headers = list(fieldOf(value, 'headers')).map((header) => ({
+    name: text(fieldOf(header, 'name')) ?? '',
+    value: text(fieldOf(header, 'value')) ?? '',
+  }));
+  return { name, type, url: text(fieldOf(value, 'url')) ?? '', headers, secretReferences };
 }
 
-function readTemplate(name: string, raw: unknown): LoadedTemplate {
-  const template = record(raw, 'template');
+function readTemplate(name: string, value: unknown): LoadedTemplate {
   const webhook: Record<string, LoadedWebhookRequest> = {};
-  for (const [service, request] of Object.entries(
-    template.webhook === undefined ? {} : record(template.webhook, 'webhook'),
-  )) {
-    const entry = record(request, `webhook.${service}`);
+  const requests = fieldOf(value, 'webhook');
+  for (const [service, request] of Object.entries(isRecord(requests) ? requests : {})) {
+    const [method, path, body] = (['method', 'path', 'body'] as const).map((field) => text(fieldOf(request, field)));
     webhook[service] = {
-      ...(entry.method === undefined ? {} : { method: String(entry.method) }),
-      ...(entry.path === undefined ? {} : { path: String(entry.path) }),
-      ...(entry.body === undefined
-        ? {}
-        : { body: GoTemplate.parse(`${name}.webhook.${service}.body`, String(entry.body)) }),
+      ...(method === undefined ? {} : { method }),
+      ...(path === undefined ? {} : { path }),
+      ...(body === undefined ? {} : { body: GoTemplate.parse(`${name}.webhook.${service}.body`, body) }),
     };
   }
-  return {
-    name,
-    ...(typeof template.message === 'string' ? { message: GoTemplate.parse(`${name}.message`, template.message) } : {}),
-    webhook,
-  };
+  const message = text(fieldOf(value, 'message'));
+  return { name, ...(message === undefined ? {} : { message: GoTemplate.parse(`${name}.message`, message) }), webhook };
 }
 
-function readTrigger(raw: unknown): LoadedCondition[] {
-  return array(raw, 'trigger').map((item, index) => {
-    const condition = record(item, `[${index}]`);
-    const whenText = condition.when === undefined || condition.when === '' ? 'false' : String(condition.when);
-    const oncePerText =
-      condition.oncePer === undefined || condition.oncePer === '' ? undefined : String(condition.oncePer);
+function readTrigger(value: unknown): LoadedCondition[] {
+  return list(value).map((condition, index) => {
+    const when = text(fieldOf(condition, 'when')) ?? '';
+    const oncePer = text(fieldOf(condition, 'oncePer')) ?? '';
+    const whenText = when === '' ? 'false' : when;
     return {
       index,
-      key: conditionKey(index, String(condition.when ?? '')),
+      key: conditionKey(index, when),
       whenText,
       when: parseExpr(whenText),
-      ...(oncePerText === undefined ? {} : { oncePerText, oncePer: parseExpr(oncePerText) }),
-      send: condition.send === undefined ? [] : stringList(condition.send, `[${index}].send`),
+      ...(oncePer === '' ? {} : { oncePerText: oncePer, oncePer: parseExpr(oncePer) }),
+      send: list(fieldOf(condition, 'send')).map(String),
     };
   });
 }
 
-function readSubscriptions(raw: unknown): LoadedSubscription[] {
-  return array(raw, 'subscriptions').map((item, i) => {
-    const subscription = record(item, `[${i}]`);
-    const selectorText = subscription.selector === undefined ? '' : String(subscription.selector);
+function readSubscriptions(value: unknown): LoadedSubscription[] {
+  return list(value).map((subscription) => {
+    const selectorText = text(fieldOf(subscription, 'selector')) ?? '';
     return {
-      recipients: stringList(subscription.recipients ?? [], `[${i}].recipients`),
-      triggers: stringList(subscription.triggers ?? [], `[${i}].triggers`),
+      recipients: list(fieldOf(subscription, 'recipients')).map(String),
+      triggers: list(fieldOf(subscription, 'triggers')).map(String),
       selectorText,
       matches: parseLabelSelector(selectorText),
     };
@@ -166,22 +170,4 @@ function readSubscriptions(raw: unknown): LoadedSubscription[] {
 
 function isList(value: unknown): value is { items: unknown[] } {
   return isRecord(value) && value.kind === 'List' && Array.isArray(value.items);
-}
-
-function record(value: unknown, what: string): Record<string, unknown> {
-  if (!isRecord(value)) throw new Error(`${what} must be a map`);
-  return value;
-}
-
-function array(value: unknown, what: string): unknown[] {
-  if (!Array.isArray(value)) throw new Error(`${what} must be a list`);
-  return value;
-}
-
-function stringList(value: unknown, what: string): string[] {
-  return array(value, what).map((item) => String(item));
-}
-
-function stringMap(value: unknown): Record<string, string> {
-  return Object.fromEntries(Object.entries(record(value ?? {}, 'context')).map(([key, item]) => [key, String(item)]));
 }

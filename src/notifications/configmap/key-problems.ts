@@ -54,11 +54,29 @@ export function extraDataProblems(
   notificationsEngines: readonly string[] = knownEngineVersions(),
   refusedBy: 'any' | 'all' = 'any',
 ): ExtraDataProblem[] {
+  return configMapProblems(engine, data, notificationsEngines, refusedBy, 'team');
+}
+
+/**
+ * As `extraDataProblems`, for any keys of a notifications ConfigMap. `team`: glidepath's own rules for a team's keys
+ * too (its names and its services are not for them).
+ */
+export function configMapProblems(
+  engine: NotificationsEngine,
+  data: Readonly<Record<string, string>>,
+  notificationsEngines: readonly string[],
+  refusedBy: 'any' | 'all',
+  rules: 'engine' | 'team',
+): ExtraDataProblem[] {
   return Object.entries(data).flatMap(([key, text]) => {
-    // The key's kind and its YAML do not depend on the version: read once, then checked against each schema.
-    const read = readKey(engine, key, text);
+    // The key's kind and its YAML do not depend on the version: read once, then checked against each schema
+    // (once per schema: versions share them).
+    const read = readKey(engine, key, text, rules);
+    const bySchema = new Map<EngineSchema, Problem[]>();
     const perVersion = notificationsEngines.map((version) => {
       const schema = engineSchema(version);
+      if (schema !== undefined && 'key' in read && !bySchema.has(schema))
+        bySchema.set(schema, [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules)]);
       return schema === undefined
         ? [
             {
@@ -69,7 +87,7 @@ export function extraDataProblems(
           ]
         : 'problems' in read
           ? read.problems
-          : [...read.warnings, ...valueProblems(read.key, read.parsed, schema)];
+          : bySchema.get(schema)!;
     });
     const isError = (problem: Problem) => problem.severity !== 'warning';
     const accepted = perVersion.filter((problems) => !problems.some(isError));
@@ -102,13 +120,14 @@ function readKey(
   engine: NotificationsEngine,
   key: string,
   text: string,
+  rules: 'engine' | 'team',
 ): { key: EngineKey; parsed: Parsed; warnings: Problem[] } | { problems: Problem[] } {
   const classified = classifyKey(engine, key);
   if ('problem' in classified)
     return {
       problems: [{ message: classified.problem, ...(classified.warning ? { severity: 'warning' as const } : {}) }],
     };
-  if ('name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX)) {
+  if (rules === 'team' && 'name' in classified && classified.name.startsWith(GLIDEPATH_NAME_PREFIX)) {
     return {
       problems: [{ message: `names starting "${GLIDEPATH_NAME_PREFIX}" are glidepath's own; choose another name` }],
     };
@@ -118,7 +137,7 @@ function readKey(
   return { key: classified, parsed: parsed.parsed, warnings: parsed.warnings };
 }
 
-function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Problem[] {
+function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema, rules: 'engine' | 'team'): Problem[] {
   const typed = (type: GoType, converted = true): Problem[] => {
     const problem = unmarshalProblem(parsed.value, type, '', converted);
     return problem === undefined
@@ -149,7 +168,7 @@ function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema): Pr
     }
     case 'subscriptions': {
       const problems = typed({ kind: 'list', elem: RAW_SUBSCRIPTION, go: 'subscriptions.DefaultSubscriptions' }, false);
-      return problems.length > 0 ? problems : selectorProblems(parsed);
+      return problems.length > 0 ? problems : selectorProblems(parsed, rules);
     }
     case 'defaultTriggers':
     case 'serviceDefaultTriggers':
@@ -222,17 +241,18 @@ function conditionProblems(parsed: Parsed): Problem[] {
   );
 }
 
-function selectorProblems(parsed: Parsed): Problem[] {
+function selectorProblems(parsed: Parsed, rules: 'engine' | 'team'): Problem[] {
   const subscriptions = Array.isArray(parsed.value) ? (parsed.value as (Record<string, unknown> | null)[]) : [];
   return subscriptions.flatMap((subscription, i) => {
     // Glidepath's own, not the engine's, rule: its services and triggers carry its facts only.
-    const own = (['recipients', 'triggers'] as const).flatMap((field) =>
+    const own = (rules === 'team' ? (['recipients', 'triggers'] as const) : []).flatMap((field) =>
       ((fieldOf(subscription, field) as unknown[] | undefined) ?? [])
         .filter((name) => String(name).startsWith(GLIDEPATH_NAME_PREFIX))
         .map((name) =>
           problemAt(
             parsed.lineOf([i, field]),
-            `[${i}].${field} names ${String(name)}: glidepath's own services and triggers are not for other subscriptions`,
+            `[${i}].${field} names ${String(name)}: ` +
+              "glidepath's own services and triggers are not for other subscriptions",
           ),
         ),
     );

@@ -13,7 +13,7 @@ function withCondition(edit: (condition: { when: string; oncePer?: string }) => 
   const data = (parse(renderedArgocdYaml()) as { data: Record<string, string> }).data;
   const conditions = parse(data[TRIGGER_KEY]!) as { when: string; oncePer?: string }[];
   edit(conditions[0]!);
-  return loadConfigData({ ...data, [TRIGGER_KEY]: stringify(conditions) });
+  return loadConfigData({ ...data, [TRIGGER_KEY]: stringify(conditions) }, 'argocd');
 }
 
 /** Retries 1..2, then Failed with no syncResult, reconciled after finishedAt. */

@@ -1,0 +1,96 @@
+/**
+ * text/template's lexing as go-template-parse.ts needs it: the text between actions (trimmed by `{{-` and `-}}`),
+ * each action's words and line, comments left out, and the errors of an action that does not close.
+ */
+
+export interface Action {
+  readonly words: readonly string[];
+  readonly text: string;
+  readonly line: number;
+}
+
+/** The text between actions (trimmed by `{{-` and `-}}`) and the actions, comments left out. */
+export function lex(source: string, fail: (line: number, problem: string) => never): (string | Action)[] {
+  const items: (string | Action)[] = [];
+  const lineAt = (offset: number) => source.slice(0, offset).split('\n').length;
+  let i = 0;
+  let trimNext = false;
+  while (i <= source.length) {
+    const open = source.indexOf('{{', i);
+    let text = source.slice(i, open === -1 ? source.length : open);
+    if (trimNext) text = text.replace(/^\s+/, '');
+    if (open === -1) {
+      items.push(text);
+      break;
+    }
+    const line = lineAt(open);
+    const body = actionBody(source, open + 2);
+    if (typeof body === 'string') fail(line, body);
+    const { inner, end } = body as { inner: string; end: number };
+    if (/^-\s/.test(inner)) text = text.replace(/\s+$/, '');
+    trimNext = /\s-$/.test(inner);
+    const action = inner
+      .replace(/^-(?=\s)/, '')
+      .replace(/(?<=\s)-$/, '')
+      .trim();
+    items.push(text);
+    i = end + 2;
+    if (action.startsWith('/*')) {
+      if (!action.endsWith('*/')) fail(line, 'comment ends before closing delimiter');
+      continue;
+    }
+    if (action === '') fail(line, 'missing value for command');
+    const words = tokens(action);
+    if (typeof words === 'string') fail(line, words);
+    items.push({ words: words as string[], text: action, line });
+  }
+  return items;
+}
+
+/** The text between `{{` and its `}}`, skipping delimiters inside quoted strings and comments. */
+function actionBody(text: string, start: number): { inner: string; end: number } | string {
+  let i = start;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (text.startsWith('/*', i)) {
+      const close = text.indexOf('*/', i + 2);
+      if (close === -1) return 'unclosed comment';
+      i = close + 2;
+    } else if (char === '"' || char === '`' || char === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== char) {
+        if (char !== '`' && text[j] === '\n') return `unterminated quoted string`;
+        j += char !== '`' && text[j] === '\\' ? 2 : 1;
+      }
+      if (j >= text.length) return 'unterminated quoted string';
+      i = j + 1;
+    } else if (text.startsWith('}}', i)) {
+      return { inner: text.slice(start, i), end: i };
+    } else {
+      i += 1;
+    }
+  }
+  return 'unclosed action';
+}
+
+/** A field chain, a variable, a name, a number, or an operator of the template language. */
+const WORD =
+  /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
+
+/** The words of an action: strings, names, numbers, and parentheses, pipes and `:=` as words of their own. */
+function tokens(action: string): string[] | string {
+  const words: string[] = [];
+  let depth = 0;
+  const pattern = /\s+|"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'|\(|\)|\||:?=|,|[^\s()|,"`']+/gy;
+  for (const match of action.matchAll(pattern)) {
+    const word = match[0];
+    if (/^\s+$/.test(word)) continue;
+    if (word === '(') depth += 1;
+    if (word === ')') depth -= 1;
+    if (depth < 0) return 'unexpected right paren';
+    if (!/^["`']/.test(word) && !WORD.test(word)) return `bad character in ${JSON.stringify(word)}`;
+    words.push(word);
+  }
+  if (depth !== 0) return 'unclosed left paren';
+  return words;
+}
