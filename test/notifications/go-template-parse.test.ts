@@ -37,6 +37,12 @@ describe('the one Go template parser', () => {
     expect(refusal('{{ if .x }}a{{ else }}b{{ else }}c{{ end }}')).toBe('1: expected end; found {{else}}');
   });
 
+  it('chains else if only in an if, as text/template does (judge:engine, case template/message-with-else-if)', () => {
+    expect(refusal('{{ if .x }}a{{ else if .y }}b{{ else }}c{{ end }}')).toBeUndefined();
+    expect(refusal('{{ with .x }}a{{ else if .y }}b{{ end }}')).toBe('1: unexpected <if> in input');
+    expect(refusal('{{ range .x }}a{{ else .y }}b{{ end }}')).toBe('1: unexpected <.y> in else');
+  });
+
   it('parses what the engine accepts and the model does not execute, which says so only when reached', () => {
     const text = '{{ if .x }}{{ with .y }}{{ . }}{{ end }}{{ else }}{{ "A" }}{{ end }}';
     expect(refusal(text)).toBeUndefined();

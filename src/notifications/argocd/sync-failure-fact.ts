@@ -22,22 +22,8 @@
  */
 import { constant, field, firstOf, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
-import {
-  and,
-  array,
-  coalesce,
-  concat,
-  eq,
-  int,
-  isIn,
-  ne,
-  nil,
-  path,
-  safePath,
-  str,
-  toStr,
-  type Expr,
-} from '../expr/ast';
+import type { Expr } from '../expr/ast';
+import { exprText } from '../expr/verbatim';
 import { featuresOf, type ExprFeature } from '../expr/features';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
@@ -79,28 +65,26 @@ export const APP_FIELDS = {
   syncResultRevisions: [...OPERATION_STATE, 'syncResult', 'revisions'],
 } as const satisfies Record<string, FieldPath>;
 
-const at = (fieldPath: FieldPath): Expr => path(ROOT, ...fieldPath);
-
-/** `app.status?.operationState != nil`: false for an Application that never synced, or has no status yet. */
-export const HAS_OPERATION: Expr = ne(safePath(ROOT, ...OPERATION_STATE), nil);
-
-/** The catalog's `on-sync-failed` condition, nil-safe. */
-export const SYNC_FAILED: Expr = and(HAS_OPERATION, isIn(at(APP_FIELDS.phase), array(str('Error'), str('Failed'))));
+/**
+ * The catalog's `on-sync-failed` condition, nil-safe: `app.status?.operationState != nil` is false for an
+ * Application that never synced, or has no status yet.
+ */
+export const SYNC_FAILED: Expr = exprText(
+  'app.status?.operationState != nil and app.status.operationState.phase in ["Error", "Failed"]',
+);
 
 /** One fact per completed operation; never `syncResult.revision`, which is absent after a failed sync. */
-export const ONCE_PER_OPERATION: Expr = safePath(ROOT, ...APP_FIELDS.finishedAt);
+export const ONCE_PER_OPERATION: Expr = exprText('app.status?.operationState?.finishedAt');
 
 /** A retry is pending: the phase stays Running and `retryCount` (absent until the first retry) counts the failures. */
-export const SYNC_RETRYING: Expr = and(
-  HAS_OPERATION,
-  eq(at(APP_FIELDS.phase), str('Running')),
-  ne(coalesce(at(APP_FIELDS.retryCount), int(0)), int(0)),
+export const SYNC_RETRYING: Expr = exprText(
+  'app.status?.operationState != nil and app.status.operationState.phase == "Running" and ' +
+    '(app.status.operationState.retryCount ?? 0) != 0',
 );
 
 /** One fact per failed attempt of one operation. */
-export const ONCE_PER_ATTEMPT: Expr = concat(
-  [toStr(safePath(ROOT, ...APP_FIELDS.startedAt)), toStr(safePath(ROOT, ...APP_FIELDS.retryCount))],
-  '/',
+export const ONCE_PER_ATTEMPT: Expr = exprText(
+  'string(app.status?.operationState?.startedAt) + "/" + string(app.status?.operationState?.retryCount)',
 );
 
 /** The expr features the Argo CD triggers use, which the instance's release must have. */

@@ -33,7 +33,7 @@ export interface EngineSchema {
   readonly condition: GoType;
   /** The string fields of a template that the engine parses as Go templates at load (`*`: any key or index). */
   readonly templated: readonly string[];
-  /** The template functions of model/template-function-names.ts that this engine version lacks (sprig v2 before 2023). */
+  /** The functions of model/template-function-names.ts that this engine version lacks (sprig v2 before 2023). */
   readonly lackingFunctions: readonly string[];
 }
 

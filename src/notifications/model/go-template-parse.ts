@@ -123,7 +123,14 @@ export function parseTemplate(name: string, source: string, lacking: ReadonlySet
     while (peek() === 'else') {
       const elseItem = items[position] as Action;
       if (plainElse) fail(elseItem.line, 'expected end; found {{else}}');
-      plainElse = elseItem.words.length === 1;
+      const chain = elseItem.words[1];
+      // `else if` chains only in an if, `else with` only in a with (judge:engine: a with's `else if` is refused).
+      if (chain !== undefined && chain !== (keyword === 'with' ? 'with' : keyword === 'if' ? 'if' : undefined))
+        fail(
+          elseItem.line,
+          chain === 'if' || chain === 'with' ? `unexpected <${chain}> in input` : `unexpected <${chain}> in else`,
+        );
+      plainElse = chain === undefined;
       chained ||= !plainElse;
       checkNames(elseItem);
       position += 1;

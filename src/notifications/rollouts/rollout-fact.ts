@@ -16,23 +16,8 @@
 import { constant, each, field, object, type FieldPath, type JsonBody } from '../body/json-body';
 import { defineNotifications, type NotificationsConfig } from '../config/define';
 import { featuresOf, type ExprFeature } from '../expr/features';
-import {
-  bool,
-  call,
-  coalesce,
-  concat,
-  div,
-  eq,
-  ident,
-  int,
-  member,
-  path,
-  safePath,
-  str,
-  toInt,
-  toStr,
-  type Expr,
-} from '../expr/ast';
+import type { Expr } from '../expr/ast';
+import { exprText } from '../expr/verbatim';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
 import type { ClusterConfig } from '../../config/schema';
@@ -59,31 +44,22 @@ export const ROLLOUT_FIELDS = {
 
 const ROOT = 'rollout';
 
-/** Rule A: `rollout.status?.observedGeneration == string(rollout.metadata.generation)`. */
-export const OBSERVED_CURRENT_GENERATION: Expr = eq(
-  safePath(ROOT, ...ROLLOUT_FIELDS.observedGeneration),
-  toStr(path(ROOT, ...ROLLOUT_FIELDS.generation)),
+/** Rule A: a fact only for the generation the controller has observed. */
+export const OBSERVED_CURRENT_GENERATION: Expr = exprText(
+  'rollout.status?.observedGeneration == string(rollout.metadata.generation)',
 );
 
-/** `string(int(time.Now().Unix() / N))`: `/` is a float in expr-lang, so `int()` is what makes it a bucket. */
-export function heartbeatBucket(bucketSeconds: number): Expr {
-  return toStr(toInt(div(call(member(call(member(ident('time'), 'Now')), 'Unix')), int(bucketSeconds))));
-}
-
-/** The state that makes a fact new (what tells a release from a scale or restart), then the heartbeat bucket. */
+/**
+ * The state that makes a fact new (what tells a release from a scale or restart), then the heartbeat bucket:
+ * `string(int(time.Now().Unix() / N))`, for `/` is a float in expr-lang and `int()` is what makes it a bucket.
+ */
 export function stateAndBucket(bucketSeconds: number): Expr {
-  const optional = (fieldPath: FieldPath, fallback: Expr) => toStr(coalesce(safePath(ROOT, ...fieldPath), fallback));
-  return concat(
-    [
-      toStr(path(ROOT, ...ROLLOUT_FIELDS.generation)),
-      optional(ROLLOUT_FIELDS.phase, str('')),
-      optional(ROLLOUT_FIELDS.currentStepIndex, str('')),
-      optional(ROLLOUT_FIELDS.currentPodHash, str('')),
-      optional(ROLLOUT_FIELDS.abort, bool(false)),
-      optional(ROLLOUT_FIELDS.releaseId, str('')),
-      heartbeatBucket(bucketSeconds),
-    ],
-    '/',
+  return exprText(
+    'string(rollout.metadata.generation) + "/" + string(rollout.status?.phase ?? "") + "/" + ' +
+      'string(rollout.status?.currentStepIndex ?? "") + "/" + string(rollout.status?.currentPodHash ?? "") + "/" + ' +
+      `string(rollout.status?.abort ?? false) + "/" + ` +
+      `string((rollout.metadata?.annotations ?? {})["${RELEASE_ID_ANNOTATION}"] ?? "") + "/" + ` +
+      `string(int(time.Now().Unix() / ${bucketSeconds}))`,
   );
 }
 
