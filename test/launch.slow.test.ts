@@ -1,6 +1,28 @@
-/** launch in a process of its own: it must not keep that process alive. Bundles a child: npm run test:slow. */
+/**
+ * launch in a process of its own: it must not keep that process alive, and a signal that stops that process stops
+ * the commands it launched. Bundles a child: npm run test:slow.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { bundleEntry, runChild } from './output/helpers/child-processes';
+
+/** Whether a process of the group runs (zombies aside: where nothing reaps orphans, they stay in the list). */
+function groupAlive(group: number): boolean {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return Number(fields[2]) === group && fields[0] !== 'Z';
+      } catch {
+        return false; // ended while read
+      }
+    });
+}
 
 describe('launch', () => {
   it('does not keep a process alive once its commands are done', async () => {
@@ -11,4 +33,21 @@ describe('launch', () => {
     );
     expect(child).toMatchObject({ code: 0, signal: null });
   });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`stops the process group of each command it runs when its process gets ${signal}`, async () => {
+      const pidFile = join(mkdtempSync(join(tmpdir(), 'glidepath-launch-')), 'pid');
+      const script = await bundleEntry(new URL('./helpers/launch-signal-child.ts', import.meta.url).pathname);
+      const child = spawn(process.execPath, [script, pidFile], { stdio: 'ignore' });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, s) => resolve(s)));
+      for (let i = 0; i < 200 && !(existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n')); i++)
+        await sleep(25);
+      const group = Number(readFileSync(pidFile, 'utf8'));
+      expect(groupAlive(group)).toBe(true);
+      child.kill(signal);
+      expect(await exited).toBe(signal);
+      for (let i = 0; i < 40 && groupAlive(group); i++) await sleep(25);
+      expect(groupAlive(group)).toBe(false);
+    });
+  }
 });
