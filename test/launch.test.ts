@@ -13,8 +13,8 @@ const request = (command: string, args: string[], input: string | Buffer = '', t
 
 describe('launch', () => {
   it('gives each of many commands in flight its own output, byte for byte', async () => {
-    const inputs = Array.from({ length: 12 }, (_, i) =>
-      Buffer.concat([randomBytes(i * 7919), Buffer.from([0, 10, 13, 255])]),
+    const inputs = Array.from({ length: 6 }, (_, i) =>
+      Buffer.concat([randomBytes(i * 19_997), Buffer.from([0, 10, 13, 255])]),
     );
     const hashes = await Promise.all(inputs.map((input) => launch(request('git', ['hash-object', '--stdin'], input))));
     const echoes = await Promise.all(inputs.map((input) => launch(request('cat', [], input))));

@@ -145,14 +145,14 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
 
 describe('the context read back in one pass', () => {
   // The engine keeps the last of a repeated key (judge:engine, case duplicate/context-key): the one reader does too.
-  it('keeps the last of a repeated key, as the engine does, and reads 20,000 keys', () => {
+  it('keeps the last of a repeated key, as the engine does, and reads 2,000 keys', () => {
     const data = renderedData();
     expect(loadConfigData({ ...data, context: 'a: "1"\nb: "2"\na: "3"\n' }, 'argocd').context).toEqual({
       a: '3',
       b: '2',
     });
-    const many = Array.from({ length: 20000 }, (_, i) => `k${i}: "${i}"`).join('\n');
-    expect(Object.keys(loadConfigData({ ...data, context: many }, 'argocd').context)).toHaveLength(20000);
+    const many = Array.from({ length: 2000 }, (_, i) => `k${i}: "${i}"`).join('\n');
+    expect(Object.keys(loadConfigData({ ...data, context: many }, 'argocd').context)).toHaveLength(2000);
   });
 
   it('reads no context for Argo Rollouts, which skips that key', () => {
