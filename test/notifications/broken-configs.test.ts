@@ -108,6 +108,14 @@ describe('a template that indexes a missing map', () => {
 });
 
 describe('a config the engine would reject', () => {
+  // The old reader took only a string message and ignored the rest; the engine refuses it (judge:engine,
+  // case template/message-list): the one reader refuses what key-problems.ts finds.
+  it('refuses a value the engine cannot unmarshal, as extraData checks do', () => {
+    expect(() => loadConfigData({ ...renderedData(), 'template.team': 'message: [a]\n' }, 'rollouts')).toThrow(
+      /template\.team: the engine cannot read it: json: cannot unmarshal array into Go struct field/,
+    );
+  });
+
   it('reports every bad key at once', () => {
     const data = {
       ...renderedData(),

@@ -74,8 +74,14 @@ function actionBody(text: string, start: number): { inner: string; end: number }
 }
 
 /** A field chain, a variable, a name, a number, or an operator of the template language. */
-const WORD =
-  /^(?:(?:\.[A-Za-z_]\w*)+|\.|\$\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)|\(|\)|\||:?=|,)$/;
+const WORD_FORMS = [
+  String.raw`(?:\.[A-Za-z_]\w*)+|\.`, // a field chain, or dot
+  String.raw`\$\w*(?:\.[A-Za-z_]\w*)*`, // a variable and its fields
+  String.raw`[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*`, // a name (a function, a keyword)
+  String.raw`[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)`, // a number
+  String.raw`\(|\)|\||:?=|,`,
+];
+const WORD = new RegExp(`^(?:${WORD_FORMS.map((form) => `(?:${form})`).join('|')})$`);
 
 /** The words of an action: strings, names, numbers, and parentheses, pipes and `:=` as words of their own. */
 function tokens(action: string): string[] | string {
