@@ -3,7 +3,6 @@
  * Argo Rollouts and Argo CD notifications controllers, applies the rendered e2e cluster, replays the
  * source documents' scenarios and writes e2e/report.json. Everything it started is stopped on every exit.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +18,10 @@ import {
   createSecrets,
   installCrds,
   kubectlFor,
+  makeRunSecrets,
   readCluster,
   render,
+  reportedSecrets,
   serverSideApply,
   type E2eCluster,
   type Kubectl,
@@ -34,6 +35,14 @@ import { createGitopsRepo, gitopsLoop } from './scenarios/gitops-loop';
 import { SCENARIOS } from './scenarios/index';
 
 const REPORT_FILE = join(E2E_DIR, 'report.json');
+
+interface ReportedVersion {
+  readonly pinned: string;
+  readonly printed: string;
+  readonly built: boolean;
+  readonly buildSeconds: number;
+  readonly cachedBuild?: BuiltComponent['recorded'];
+}
 const log = (line: string): void => console.log(`e2e: ${line}`);
 
 let tmp: string | undefined;
@@ -124,13 +133,19 @@ async function main(): Promise<number> {
   const runStarted = Date.now();
   const { built, failed: notBuilt } = await buildAll(log);
   const buildSeconds = built.reduce((sum, b) => sum + b.seconds, 0);
-  const versions: Record<string, { pinned: string; printed: string; built: boolean; buildSeconds: number }> =
-    Object.fromEntries(
-      built.map((b) => [
-        b.component.name,
-        { pinned: b.component.version, printed: printedVersion(b), built: b.built, buildSeconds: b.seconds },
-      ]),
-    );
+  const versions: Record<string, ReportedVersion> = Object.fromEntries(
+    built.map((b) => [
+      b.component.name,
+      {
+        pinned: b.component.version,
+        printed: printedVersion(b),
+        built: b.built,
+        buildSeconds: b.seconds,
+        // A component taken from the cache: the build that made it, as its cache entry recorded it.
+        ...(b.recorded ? { cachedBuild: b.recorded } : {}),
+      },
+    ]),
+  );
   for (const [name, v] of Object.entries(versions)) log(`${name}: ${v.printed.split('\n')[0]}`);
   const buildFailures = Object.fromEntries(
     notBuilt.map((f) => [f.component.name, { pinned: f.component.version, error: f.error }]),
@@ -141,14 +156,14 @@ async function main(): Promise<number> {
   const cluster = readCluster();
   catcher = new Catcher();
   await catcher.start();
-  const relayToken = randomBytes(18).toString('hex');
+  const runSecrets = makeRunSecrets();
 
   const plane = await startControlPlane(bin, tmp, log);
   const kubectl = kubectlFor(bin.kubectl!, plane.adminKubeconfig, join(tmp, 'home'));
   await addNode(plane.admin, plane.processes);
   const crds = await installCrds(kubectl, plane);
   const namespaces = await createNamespaces(kubectl, cluster);
-  const secrets = await createSecrets(kubectl, cluster, relayToken);
+  const secrets = await createSecrets(kubectl, cluster, runSecrets);
   await plane.admin.create(
     `/apis/argoproj.io/v1alpha1/namespaces/${cluster.argocdNamespace}/appprojects`,
     DEFAULT_PROJECT(cluster.argocdNamespace),
@@ -178,6 +193,7 @@ async function main(): Promise<number> {
     controllers,
     tmp,
     rendered,
+    secrets: runSecrets,
     ...forge,
     ...argo,
   };
@@ -213,12 +229,7 @@ async function main(): Promise<number> {
     )),
   );
   results.push(
-    await runScenario(
-      'webhook delivery',
-      'README "Release facts from Argo Rollouts"',
-      (s) => delivery(ctx, s, relayToken),
-      log,
-    ),
+    await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s), log),
   );
   othersDone();
   results.push(await loop);
@@ -242,7 +253,7 @@ async function main(): Promise<number> {
     installed: { crds, namespaces, secrets, applied: applied.objects },
     scenarios: results,
     ...(failed.length ? { diagnostics, logs: Object.fromEntries(processes.map((p) => [p.name, logTail(p, 60)])) } : {}),
-    requests: catcher.requests.map((r) => reportedRequest(r, relayToken)),
+    requests: catcher.requests.map((r) => reportedRequest(r, reportedSecrets(runSecrets))),
   });
   await cleanup();
   const passed = results.length - failed.length;

@@ -27,6 +27,8 @@ export interface BuiltComponent {
   readonly built: boolean;
   readonly seconds: number;
   readonly cacheDir: string;
+  /** What the cache recorded when it was built (its `complete` file): how long that took, when, with which Go. */
+  readonly recorded?: { readonly seconds: number; readonly builtAt: string; readonly go: string };
 }
 
 export function cacheRoot(): string {
@@ -190,7 +192,10 @@ export async function buildComponent(
   const key = cacheKey(component, go);
   const cacheDir = join(root, key);
   const bin = Object.fromEntries(Object.keys(component.binaries).map((name) => [name, join(cacheDir, 'bin', name)]));
-  if (existsSync(join(cacheDir, 'complete'))) return { component, bin, built: false, seconds: 0, cacheDir };
+  if (existsSync(join(cacheDir, 'complete'))) {
+    const recorded = JSON.parse(readFileSync(join(cacheDir, 'complete'), 'utf8')) as BuiltComponent['recorded'];
+    return { component, bin, built: false, seconds: 0, cacheDir, ...(recorded ? { recorded } : {}) };
+  }
 
   const started = Date.now();
   log(`building ${component.name} ${component.version} into ${cacheDir} (the first run only)`);

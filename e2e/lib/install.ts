@@ -1,8 +1,9 @@
 import type { Json } from './kube';
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { E2E_DIR } from './build';
 import type { ControlPlane } from './control-plane';
 import { E2eError } from './errors';
@@ -179,18 +180,42 @@ export async function createNamespaces(kubectl: Kubectl, cluster: E2eCluster): P
   return namespaces;
 }
 
-/** The Secrets the charts reference; the relay token is made per run and never written to the report. */
-export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, relayToken: string): Promise<string[]> {
-  const secret = (namespace: string, name: string, data: Record<string, string>) => ({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace },
-    type: 'Opaque',
-    stringData: data,
+/** The run's secrets: made per run, never written to the report (see reportedSecrets). */
+export interface RunSecrets {
+  readonly relayToken: string;
+  /** The team's Slack token, which the cluster file's team Slack services reference as `$slack-token`. */
+  readonly slackToken: string;
+}
+
+export const TEAM_SLACK_TOKEN_KEY = 'slack-token';
+
+export function makeRunSecrets(): RunSecrets {
+  return { relayToken: randomBytes(18).toString('hex'), slackToken: `xoxb-e2e-${randomBytes(12).toString('hex')}` };
+}
+
+/** What the report shows in place of each secret. */
+export function reportedSecrets(secrets: RunSecrets): Record<string, string> {
+  return { "the run's relay token": secrets.relayToken, "the run's Slack token": secrets.slackToken };
+}
+
+/** A notifications Secret: the relay token under the cluster's key, and the team's Slack token. */
+export function notificationSecret(cluster: E2eCluster, secrets: RunSecrets, namespace: string, name: string): Json {
+  return secretObject(namespace, name, {
+    [cluster.tokenSecretKey]: secrets.relayToken,
+    [TEAM_SLACK_TOKEN_KEY]: secrets.slackToken,
   });
+}
+
+function secretObject(namespace: string, name: string, data: Record<string, string>): Json {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', stringData: data };
+}
+
+/** The Secrets the charts reference. */
+export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, secrets: RunSecrets): Promise<string[]> {
+  const secret = secretObject;
   const objects = [
-    secret(cluster.rolloutsNamespace, 'argo-rollouts-notification-secret', { [cluster.tokenSecretKey]: relayToken }),
-    secret(cluster.argocdNamespace, 'argocd-notifications-secret', { [cluster.tokenSecretKey]: relayToken }),
+    notificationSecret(cluster, secrets, cluster.rolloutsNamespace, 'argo-rollouts-notification-secret'),
+    notificationSecret(cluster, secrets, cluster.argocdNamespace, 'argocd-notifications-secret'),
     // Argo CD's settings informers see only objects labelled part-of: argocd (the application controller exits
     // with "configmap argocd-cm not found" otherwise; the notifications controller does not care).
     {
@@ -218,16 +243,33 @@ export async function createSecrets(kubectl: Kubectl, cluster: E2eCluster, relay
     ['apply', '--server-side', '-f', '-'],
     JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }),
   );
-  return objects.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`);
+  return objects.map((o: Json) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`);
 }
 
-/** Renders e2e/clusters/e2e.yaml with the project's own CLI, the relay port set to the catcher's. */
+/**
+ * The cluster file as the run renders it: the relay port set to the catcher's, and so is the port of the team's own
+ * services (extraData) that point at the relay's address: the catcher stands in for them too.
+ */
+export function withCatcherPort(clusterFile: string, catcherPort: number): string {
+  const doc = parseDocument(clusterFile);
+  const relayIp = String(doc.getIn(['relay', 'ip']));
+  const relayAddress = `//${relayIp}:${String(doc.getIn(['relay', 'port']))}/`;
+  doc.setIn(['relay', 'port'], catcherPort);
+  for (const section of ['rollouts', 'argocd']) {
+    const extraData = doc.getIn([section, 'extraData']);
+    for (const pair of isMap(extraData) ? extraData.items : []) {
+      if (isScalar(pair.value) && typeof pair.value.value === 'string')
+        pair.value.value = pair.value.value.split(relayAddress).join(`//${relayIp}:${catcherPort}/`);
+    }
+  }
+  return doc.toString();
+}
+
+/** Renders e2e/clusters/e2e.yaml with the project's own CLI, pointed at the catcher (withCatcherPort). */
 export async function render(tmp: string, catcherPort: number): Promise<string> {
   const clusters = join(tmp, 'clusters');
   mkdirSync(clusters, { recursive: true });
-  const doc = parseDocument(readFileSync(CLUSTER_FILE, 'utf8'));
-  doc.setIn(['relay', 'port'], catcherPort);
-  writeFileSync(join(clusters, 'e2e.yaml'), doc.toString());
+  writeFileSync(join(clusters, 'e2e.yaml'), withCatcherPort(readFileSync(CLUSTER_FILE, 'utf8'), catcherPort));
   const out = join(tmp, 'render');
   const result = await runCommand(process.execPath, [
     join(REPO_DIR, 'scripts', 'cli.mjs'),

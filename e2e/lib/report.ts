@@ -58,9 +58,15 @@ export async function runScenario(
   return scenario.result;
 }
 
-/** A request as the report shows it: the bearer token only as whether it was the run's token. */
-export function reportedRequest(request: CaughtRequest, relayToken: string): unknown {
+/**
+ * A request as the report shows it: every secret of the run (what it is -> its value) only as what it is, wherever it
+ * stands (a bearer token, a Slack form's `token`), and any other authorization header as `<another value>`.
+ */
+export function reportedRequest(request: CaughtRequest, secrets: Readonly<Record<string, string>>): unknown {
+  const hide = (text: string): string =>
+    Object.entries(secrets).reduce((shown, [what, value]) => shown.split(value).join(`<${what}>`), text);
   const { authorization, ...headers } = request.headers;
+  const shownAuthorization = typeof authorization === 'string' ? hide(authorization) : authorization;
   return {
     seq: request.seq,
     at: new Date(request.at).toISOString(),
@@ -69,14 +75,16 @@ export function reportedRequest(request: CaughtRequest, relayToken: string): unk
     headers: {
       ...headers,
       authorization:
-        authorization === `Bearer ${relayToken}`
-          ? "Bearer <the run's relay token>"
-          : authorization === undefined
-            ? undefined
-            : '<another value>',
+        shownAuthorization !== undefined && shownAuthorization === authorization
+          ? '<another value>'
+          : shownAuthorization,
     },
     refused: request.refused,
-    body: request.json ?? request.body,
+    body: request.form
+      ? Object.fromEntries(Object.entries(request.form).map(([key, value]) => [key, hide(value)]))
+      : request.json !== undefined
+        ? JSON.parse(hide(request.body))
+        : hide(request.body),
   };
 }
 

@@ -157,6 +157,31 @@ export function waitForRollout(
   });
 }
 
+/** How soon after a request the same state counts as the controller's echo of it rather than a second send. */
+export const ECHO_WINDOW_MS = 2000;
+
+/**
+ * The requests that repeat the state of an earlier one (`state`) inside one heartbeat bucket, split into the
+ * controller's immediate echoes and the rest. An echo: the controller reconciled again before its own patch of the
+ * notified annotation reached its informer, and sent the same state again within milliseconds, right after the
+ * first. The relay must treat facts as idempotent; any other repeat is a failure.
+ */
+export function repeatsOf(
+  requests: readonly CaughtRequest[],
+  state: (request: CaughtRequest) => string,
+  bucketSeconds: number,
+): { echoes: CaughtRequest[]; repeats: CaughtRequest[] } {
+  const keys = requests.map((r) => `${state(r)}/${Math.floor(r.at / 1000 / bucketSeconds)}`);
+  const echoes: CaughtRequest[] = [];
+  const repeats: CaughtRequest[] = [];
+  requests.forEach((r, i) => {
+    if (keys.indexOf(keys[i]!) === i) return;
+    if (keys[i] === keys[i - 1] && r.at - requests[i - 1]!.at < ECHO_WINDOW_MS) echoes.push(r);
+    else repeats.push(r);
+  });
+  return { echoes, repeats };
+}
+
 /** The state a fact carries, for the report. */
 export function summary(request: CaughtRequest): string {
   const f = request.json;

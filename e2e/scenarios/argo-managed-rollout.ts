@@ -1,8 +1,8 @@
 /**
  * The source document's second round on a real Argo CD: a tracked Rollout that an Application (selfHeal, prune) keeps
- * from git. The notified annotation the controller grows never makes it OutOfSync; the prune's strip of it makes the
- * controller resend the current state, still Synced; selfHeal reverts a manual image patch within seconds, and the
- * revert's facts carry the unchanged release-id (rule B's drift case).
+ * from git. The notified annotation the controller grows (a release, two heartbeats) never makes it OutOfSync; the
+ * prune's strip of it makes the controller resend the current state, still Synced; selfHeal reverts a manual image
+ * patch within seconds, and the revert's facts carry the unchanged release-id (rule B's drift case).
  */
 import { application, waitForApp } from '../lib/argocd';
 import { appsSource, commitFiles } from '../lib/gitea';
@@ -11,6 +11,7 @@ import { sleep } from '../lib/processes';
 import type { Scenario } from '../lib/report';
 import {
   APP_IMAGE,
+  ECHO_WINDOW_MS,
   factsOf,
   getRollout,
   NOTIFIED,
@@ -28,6 +29,7 @@ const APP = 'managed-rollout';
 const NAME = 'managed';
 const FOLDER = 'apps/managed-rollout';
 const SLACK_MS = 20_000;
+const HEARTBEATS = 2;
 
 export async function argoManagedRollout(ctx: E2eContext, s: Scenario): Promise<void> {
   const { gitea, argocd } = ctx;
@@ -59,21 +61,33 @@ export async function argoManagedRollout(ctx: E2eContext, s: Scenario): Promise<
   );
   const healthy = await waitForFact(ctx.catcher, rns, NAME, 'Healthy', (f) => f.phase === 'Healthy', 90_000);
 
-  // Sample the Application while the controller grows the annotation: one heartbeat bucket and one resync.
+  // Sample the Application while the controller grows the annotation: two heartbeats (the current state again, in
+  // a later bucket, at a resync each).
   const syncStates: string[] = [];
   const sample = async () => {
     const app: Json = (await ctx.api.call('GET', appPath)).body;
     const state = `${app?.status?.sync?.status}/${app?.status?.health?.status}`;
     if (syncStates.at(-1) !== state) syncStates.push(state);
   };
-  const beatBy = healthy.at + ctx.cluster.resyncSeconds * 1000 + SLACK_MS;
-  while (
-    Date.now() < beatBy &&
-    factsOf(ctx.catcher, rns, NAME, { since: healthy.at + 1 }).filter((r) => r.json.phase === 'Healthy').length < 1
-  ) {
+  const heartbeats = () =>
+    factsOf(ctx.catcher, rns, NAME, { since: healthy.at + ECHO_WINDOW_MS }).filter(
+      (r) =>
+        r.json.phase === 'Healthy' &&
+        r.json.generation === healthy.json.generation &&
+        r.json.currentPodHash === healthy.json.currentPodHash,
+    );
+  const beatBy = healthy.at + HEARTBEATS * ctx.cluster.resyncSeconds * 1000 + SLACK_MS;
+  while (Date.now() < beatBy && heartbeats().length < HEARTBEATS) {
     await sample();
     await sleep(500);
   }
+  await sample();
+  s.note('heartbeats', heartbeats().map(summary));
+  s.check(
+    `the controller grows the annotation through the release and ${HEARTBEATS} heartbeats`,
+    heartbeats().length >= HEARTBEATS,
+    heartbeats().map(summary),
+  );
   const annotated = await getRollout(ctx.api, rns, NAME);
   s.note('Application sync/health while the controller grew the annotation', syncStates);
   s.note('notified annotation', annotated.metadata.annotations?.[NOTIFIED]);

@@ -3,7 +3,7 @@ import type { Binaries, ControlPlane } from '../lib/control-plane';
 import type { Controllers } from '../lib/controllers';
 import type { ArgoCd } from '../lib/argocd';
 import type { Gitea } from '../lib/gitea';
-import type { E2eCluster, Kubectl } from '../lib/install';
+import type { E2eCluster, Kubectl, RunSecrets } from '../lib/install';
 import type { KubeApi } from '../lib/kube';
 
 /** What every scenario gets: the running cluster, the catcher, and the rendered folder. */
@@ -17,6 +17,7 @@ export interface E2eContext {
   readonly controllers: Controllers;
   readonly tmp: string;
   readonly rendered: string;
+  readonly secrets: RunSecrets;
   /** Missing when Gitea did not build or start; then giteaError says why. */
   readonly gitea?: Gitea;
   readonly giteaError?: string;

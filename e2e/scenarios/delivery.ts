@@ -1,31 +1,44 @@
 import type { CaughtRequest } from '../lib/catcher';
 import type { Scenario } from '../lib/report';
 import type { E2eContext } from './context';
+import { isTeamRequest } from './team-notifications';
 
-/** What every request the catcher got must be: the rendered webhook, with the token from the Secret. */
-export async function delivery(ctx: E2eContext, s: Scenario, relayToken: string): Promise<void> {
+/**
+ * What every request the catcher got must be: the rendered relay webhook, with the token from the Secret; or one of
+ * the team's own services (extraData), which never carries the relay's token.
+ */
+export async function delivery(ctx: E2eContext, s: Scenario): Promise<void> {
+  const { relayToken } = ctx.secrets;
   const all: CaughtRequest[] = ctx.catcher.requests;
-  const bad = (test: (r: CaughtRequest) => boolean) => all.filter((r) => !test(r)).map((r) => r.seq);
-  s.check('the catcher received facts', all.length > 0, all.length);
+  const glidepath = all.filter((r) => !isTeamRequest(r));
+  const team = all.filter(isTeamRequest);
+  const bad = (requests: CaughtRequest[], test: (r: CaughtRequest) => boolean) =>
+    requests.filter((r) => !test(r)).map((r) => r.seq);
+  s.note('requests', { glidepath: glidepath.length, team: team.length });
+  s.check('the catcher received facts', glidepath.length > 0, glidepath.length);
   s.check(
-    'every request is POST /outcome/e2e',
-    bad((r) => r.method === 'POST' && r.path === `/outcome/${ctx.cluster.name}`).length === 0,
+    "every request but the team's is POST /outcome/e2e",
+    bad(glidepath, (r) => r.method === 'POST' && r.path === `/outcome/${ctx.cluster.name}`).length === 0,
   );
   s.check(
-    'every request carries the relay token from the notifications Secret',
-    bad((r) => r.headers.authorization === `Bearer ${relayToken}`).length === 0,
+    'every such request carries the relay token from the notifications Secret',
+    bad(glidepath, (r) => r.headers.authorization === `Bearer ${relayToken}`).length === 0,
   );
   s.check(
-    'every request is Content-Type: application/json',
-    bad((r) => r.headers['content-type'] === 'application/json').length === 0,
+    'every such request is Content-Type: application/json',
+    bad(glidepath, (r) => r.headers['content-type'] === 'application/json').length === 0,
   );
   s.check(
-    'every body is valid JSON of glidepath.fact/v1',
-    bad((r) => r.json?.schema === 'glidepath.fact/v1' && r.json?.cluster === ctx.cluster.name).length === 0,
-    bad((r) => r.json?.schema === 'glidepath.fact/v1'),
+    'every such body is valid JSON of glidepath.fact/v1',
+    bad(glidepath, (r) => r.json?.schema === 'glidepath.fact/v1' && r.json?.cluster === ctx.cluster.name).length === 0,
+    bad(glidepath, (r) => r.json?.schema === 'glidepath.fact/v1'),
   );
   s.check(
     'no body carries the notified annotation',
-    bad((r) => !r.body.includes('notified.notifications.argoproj.io')).length === 0,
+    bad(all, (r) => !r.body.includes('notified.notifications.argoproj.io')).length === 0,
+  );
+  s.check(
+    "no request of the team's services carries the relay token",
+    bad(team, (r) => r.headers.authorization === undefined && !r.body.includes(relayToken)).length === 0,
   );
 }

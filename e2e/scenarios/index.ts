@@ -8,6 +8,7 @@ import { hookPinnedSync } from './hook-pinned-sync';
 import { phase0 } from './phase0';
 import { prune } from './prune';
 import { realSyncFailure } from './real-sync-failure';
+import { teamNotifications } from './team-notifications';
 import { veridorGate } from './veridor';
 
 export interface ScenarioDefinition {
@@ -49,6 +50,11 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     name: 'helm chart delivery',
     source: 'docs/coexistence.md: delivery helm-values with the argo-rollouts chart 2.41.0',
     run: helmChartDelivery,
+  },
+  {
+    name: 'team notifications',
+    source: 'issue 23, item 6; docs/coexistence.md "The team\'s own notifications: extraData"',
+    run: teamNotifications,
   },
   {
     name: 'real sync failure',

@@ -8,6 +8,7 @@ import {
   factsOf,
   patchRollout,
   release,
+  repeatsOf,
   rollout,
   summary,
   waitForFact,
@@ -18,8 +19,6 @@ import type { E2eContext } from './context';
 export const PHASE0_NAMESPACE = 'e2e-phase0';
 const NAME = 'checkout';
 const UNTRACKED = 'untracked';
-/** How soon after a fact the same state counts as the controller's echo of it rather than a second send. */
-const ECHO_WINDOW_MS = 2000;
 
 /** The S2 table of the Phase 0 findings, replayed on one Rollout. */
 export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
@@ -80,19 +79,17 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
     facts().every((r) => r.json.observedGeneration === String(r.json.generation)),
   );
   // The controller may reconcile again before its own patch of the notified annotation reaches its informer, and
-  // then sends the same state a second time within milliseconds: the relay must treat facts as idempotent. Such an
-  // echo follows its original directly; any other repeat of a state inside one heartbeat bucket is a failure.
-  const states = update.map(
-    (r) => `${r.json.phase}/${r.json.currentStepIndex}/${Math.floor(r.at / 1000 / ctx.cluster.heartbeatBucketSeconds)}`,
-  );
-  const echoes = update.filter(
-    (r, i) => i > 0 && states[i] === states[i - 1] && r.at - update[i - 1]!.at < ECHO_WINDOW_MS,
+  // then sends the same state a second time within milliseconds (repeatsOf).
+  const { echoes, repeats } = repeatsOf(
+    update,
+    (r) => `${r.json.phase}/${r.json.currentStepIndex}`,
+    ctx.cluster.heartbeatBucketSeconds,
   );
   s.note('image update: immediate echoes of the same state (informer lag)', echoes.map(summary));
   s.check(
     'image update: one fact per step (no state twice in one heartbeat bucket, but for immediate echoes)',
-    new Set(states).size === states.length - echoes.length,
-    states,
+    repeats.length === 0,
+    update.map(summary),
   );
   const hash2 = healthy2.json.currentPodHash as string;
 
