@@ -193,8 +193,19 @@ async function onArgoCd(ctx: E2eContext, s: Scenario): Promise<void> {
     const op = app.status.operationState;
     phases.push({ phase: op.phase, revision: op.syncResult?.revision, finishedAt: op.finishedAt });
   };
-  finished(await waitForApp(ctx.api, ns, APP, 'synced', 120_000, revisionIs(good, 'Succeeded'), watch));
-  // A data key the API server refuses (keys are [-._a-zA-Z0-9]+); no retry: the operation ends Failed at once.
+  const first = await waitForApp(ctx.api, ns, APP, 'synced', 120_000, revisionIs(good, 'Succeeded'), watch);
+  finished(first);
+  // Argo CD v3.2 gives an automated sync `retry: {limit: 5}` when the Application sets no syncPolicy.retry
+  // (controller/appcontroller.go, autoSync): a failure is Failed only after five retries (5 s doubling to 3 min).
+  s.check(
+    'Argo CD: an automated sync without syncPolicy.retry is retried 5 times (its operation says retry.limit 5)',
+    first.spec.syncPolicy.retry === undefined && first.status.operationState.operation?.retry?.limit === 5,
+    first.status.operationState.operation?.retry,
+  );
+  await ctx.api.mergePatch(`/apis/argoproj.io/v1alpha1/namespaces/${ns}/applications/${APP}`, {
+    spec: { syncPolicy: { retry: { limit: 0 } } },
+  });
+  // A data key the API server refuses (keys are [-._a-zA-Z0-9]+); retry limit 0: the operation ends Failed at once.
   const bad = await commitFiles(
     gitea,
     FOLDER,
