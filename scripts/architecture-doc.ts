@@ -121,10 +121,22 @@ export interface TriggerSource {
   readonly key: string;
   readonly field: string;
   readonly text: string;
-  readonly sources: readonly string[];
+  /** The src file that holds the largest share of the text as written; undefined when none holds half of it. */
+  readonly source: string | undefined;
 }
 
-/** Every `when` and `oncePer` of glidepath's rendered triggers, with the src files that hold it as written. */
+/**
+ * How much of a rendered condition `source` holds as written, from 0 to 1: the condition is cut at its ` + `
+ * joins (one part when it has none), since a long one is written over several lines, and a part holding a value
+ * of the cluster file (the heartbeat bucket, a constant's value) is written as a placeholder.
+ */
+function shareHeld(text: string, source: string): number {
+  const parts = text.split(' + ');
+  const held = parts.filter((part) => source.includes(part)).reduce((sum, part) => sum + part.length, 0);
+  return held / parts.reduce((sum, part) => sum + part.length, 0);
+}
+
+/** Every `when` and `oncePer` of glidepath's rendered triggers, with the src file that holds it as written. */
 export function triggerSources(config: ClusterConfig): TriggerSource[] {
   const srcTexts = sourceFiles('src').map((file) => [file, readFileSync(join(ROOT, file), 'utf8')] as const);
   const found: TriggerSource[] = [];
@@ -135,8 +147,11 @@ export function triggerSources(config: ClusterConfig): TriggerSource[] {
         for (const field of ['when', 'oncePer'] as const) {
           const text = condition[field];
           if (typeof text !== 'string' || text === '') continue;
-          const sources = srcTexts.filter(([, source]) => source.includes(text)).map(([path]) => path);
-          found.push({ key: `${file.path} ${key}`, field: `[${i}].${field}`, text, sources });
+          const [best] = srcTexts
+            .map(([path, source]) => ({ path, share: shareHeld(text, source) }))
+            .sort((a, b) => b.share - a.share);
+          const source = best !== undefined && best.share >= 0.5 ? best.path : undefined;
+          found.push({ key: `${file.path} ${key}`, field: `[${i}].${field}`, text, source });
         }
       });
     }
@@ -190,13 +205,13 @@ export function architectureDoc(config: ClusterConfig = prodConfig()): string {
     '## Where each trigger condition is written',
     '',
     "Each `when` and `oncePer` of glidepath's triggers, as rendered for prod, and the source file that holds it",
-    'as written (grep a line of the ConfigMap to find it).',
+    'as written (grep a part of its line in the ConfigMap: a long one is written over several lines there).',
     '',
     '| Trigger | Field | Source |',
     '| --- | --- | --- |',
     ...triggerSources(config).map(
       (t) =>
-        `| \`${t.key}\` | \`${t.field}\` | ${t.sources.length > 0 ? code(t.sources) : 'not written out in src/'} |`,
+        `| \`${t.key}\` | \`${t.field}\` | ${t.source === undefined ? 'not written out in src/' : code([t.source])} |`,
     ),
     '',
   );
