@@ -172,7 +172,9 @@ async function measurePr(size, kind) {
     const now = `${Math.floor(Date.now() / 1000)} +0000`;
     execFileSync('git', ['fast-import', '--quiet'], {
       cwd: template,
-      input: `commit refs/heads/main\ncommitter bench <bench@example> ${now}\ndata 4\ninit\nM 100644 inline README.md\ndata 9\n# gitops\n\n`,
+      input:
+        `commit refs/heads/main\ncommitter bench <bench@example> ${now}\ndata 4\ninit\nM 100644 inline ` +
+        `README.md\ndata 9\n# gitops\n\n`,
     });
   }
   const clusters = fleetDir(size, { repo: remote });
@@ -277,7 +279,8 @@ if (!ONLY_PR)
       1,
     ),
   );
-const quotedKeysLabel = `glidepath verify, one 850 KB cluster file with ${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
+const quotedKeysLabel =
+  `glidepath verify, one 850 KB cluster file with ` + `${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
 if (!ONLY_PR)
   rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
 // npm test as a contributor runs it: one run to warm up (the type-check's stamp, vitest's transform cache), then one.
@@ -292,6 +295,7 @@ rmSync(work, { recursive: true, force: true });
 
 const fmt = (s) => s.toFixed(3);
 const perCluster = (r) => (r.median / r.clusters) * 1000;
+const cpuPerCluster = (r) => r.cpu / r.clusters;
 const tableRow = (r) =>
   `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ` +
   `${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`;
@@ -301,26 +305,33 @@ const prSection = [
   '<!-- pr-bench: rewritten by npm run bench and BENCH_ONLY=pr npm run bench -->',
   '## Shipping a fleet: `npm run pr -- --all`',
   '',
-  `On ${new Date().toISOString().slice(0, 10)}: every cluster into one local bare repo with \`--provider none\` (no API), ${RUNS} runs after a warm-up;`,
+  `On ${new Date().toISOString().slice(0, 10)}: every cluster into one local bare repo with \`--provider ` +
+    `none\` (no API), ${RUNS} runs after a warm-up;`,
   `load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
   'A first run starts from a fresh remote and cache each time, so every cluster is rendered, committed and pushed; a',
   'rerun finds every branch holding its render and pushes nothing. CPU is user + system time of the whole process',
-  'tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than wall time.',
+  'tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than ' +
+    'wall time.',
   '',
   '| what | clusters | median s | min s | max s | ms per cluster | CPU s (median) | CPU ms per cluster | peak MB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...prRows.map(
     (r) =>
-      `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ${perCluster(r).toFixed(1)} | ${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ${r.peakMb.toFixed(0)} |`,
+      `| ${r.label} | ${r.clusters} | ${fmt(r.median)} | ${fmt(r.min)} | ${fmt(r.max)} | ` +
+      `${perCluster(r).toFixed(1)} | ${r.cpu.toFixed(2)} | ${((r.cpu / r.clusters) * 1000).toFixed(1)} | ` +
+      `${r.peakMb.toFixed(0)} |`,
   ),
   '',
   ...(pr100
     ? [`- [${pr100.median < 30 ? 'x' : ' '}] 100 clusters proposed in under 30 s (${fmt(pr100.median)} s)`]
     : []),
   // CPU, not wall: on a shared machine the wall time of one row can double while the work stays the same.
-  `- [${firstRuns.every((r, i) => i === 0 || r.cpu / r.clusters < firstRuns[i - 1].cpu / firstRuns[i - 1].clusters) ? 'x' : ' '}] CPU per cluster falls as the fleet grows (${firstRuns.map((r) => `${r.clusters}: ${((r.cpu / r.clusters) * 1000).toFixed(0)} ms`).join(', ')}; wall: ${firstRuns.map((r) => `${perCluster(r).toFixed(0)} ms`).join(', ')})`,
+  `- [${firstRuns.every((r, i) => i === 0 || cpuPerCluster(r) < cpuPerCluster(firstRuns[i - 1])) ? 'x' : ' '}] ` +
+    `CPU per cluster falls as the fleet grows ` +
+    `(${firstRuns.map((r) => `${r.clusters}: ${(cpuPerCluster(r) * 1000).toFixed(0)} ms`).join(', ')}; ` +
+    `wall: ${firstRuns.map((r) => `${perCluster(r).toFixed(0)} ms`).join(', ')})`,
   '<!-- /pr-bench -->',
   '',
 ].join('\n');
@@ -352,7 +363,9 @@ const added = sortedFleets
   .slice(1)
   .map((r, i) => ({ from: sortedFleets[i], to: r }))
   .map(({ from, to }) => ({
-    text: `${from.clusters} to ${to.clusters}: ${(((to.median - from.median) / (to.clusters - from.clusters)) * 1000).toFixed(1)} ms`,
+    text:
+      `${from.clusters} to ${to.clusters}: ` +
+      `${(((to.median - from.median) / (to.clusters - from.clusters)) * 1000).toFixed(1)} ms`,
     ms: ((to.median - from.median) / (to.clusters - from.clusters)) * 1000,
   }));
 const checks = [
@@ -365,7 +378,8 @@ const checks = [
   ...(fleet1000
     ? [
         [
-          `1,000 clusters at most 12 s and under 600 MB (${fmt(fleet1000.median)} s, ${fleet1000.peakMb.toFixed(0)} MB)`,
+          `1,000 clusters at most 12 s and under 600 MB (${fmt(fleet1000.median)} s, ` +
+            `${fleet1000.peakMb.toFixed(0)} MB)`,
           fleet1000.median <= 12 && fleet1000.peakMb < 600,
         ],
       ]
@@ -399,7 +413,8 @@ const checks = [
   ...(manyKeys
     ? [
         [
-          `a cluster file with ${CONTEXT_KEYS} context keys loaded and rendered in at most 3 s (${fmt(manyKeys.median)} s)`,
+          `a cluster file with ${CONTEXT_KEYS} context keys loaded and rendered in at most 3 s ` +
+            `(${fmt(manyKeys.median)} s)`,
           manyKeys.median <= 3,
         ],
       ]
@@ -408,7 +423,8 @@ const checks = [
   ...(quotedKeys
     ? [
         [
-          `verify of a cluster file with ${QUOTED_CONTEXT_KEYS} quoted context keys in at most 5 s (${fmt(quotedKeys.median)} s)`,
+          `verify of a cluster file with ${QUOTED_CONTEXT_KEYS} quoted context keys in at most 5 s ` +
+            `(${fmt(quotedKeys.median)} s)`,
           quotedKeys.median <= 5,
         ],
       ]
@@ -422,10 +438,13 @@ const md = [
     `${loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
-  `Machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory; Node ${process.version}.`,
-  `Each row: ${RUNS} runs of the whole process after one warm-up; fleets have ${NAMESPACES_PER_CLUSTER} tracked namespaces per cluster,`,
+  `Machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB ` +
+    `memory; Node ${process.version}.`,
+  `Each row: ${RUNS} runs of the whole process after one warm-up; fleets have ${NAMESPACES_PER_CLUSTER} ` +
+    `tracked namespaces per cluster,`,
   'the same ones in every cluster (as a fleet of the same apps has) except in the row that says otherwise.',
-  'Peak memory is the largest VmHWM of the process and its children. `cdk8s synth` runs with --check-upgrade=false so that',
+  'Peak memory is the largest VmHWM of the process and its children. `cdk8s synth` runs with ' +
+    '--check-upgrade=false so that',
   'no registry lookup is timed; its app command is the one in cdk8s.yaml (tsx on src/cli.ts). CPU is user + system',
   'time of the whole process tree, render workers included (median of the runs).',
   '',
@@ -435,7 +454,8 @@ const md = [
   '',
   ...(tests
     ? [
-        `\`npm test\` (CI=true, after one run to warm up): ${tests.seconds.toFixed(1)} s wall, ${tests.cpu.toFixed(1)} s CPU ` +
+        `\`npm test\` (CI=true, after one run to warm up): ${tests.seconds.toFixed(1)} s wall, ` +
+          `${tests.cpu.toFixed(1)} s CPU ` +
           '(the same figure it prints: the run, its workers, the type-check and every child process), ' +
           `load average ${loadavg()[0].toFixed(1)} when it ended.`,
         '',

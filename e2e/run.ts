@@ -171,7 +171,8 @@ async function main(): Promise<number> {
   const rendered = await render(tmp, catcher.port);
   const applied = await serverSideApply(kubectl, rendered);
   log(
-    `applied ${applied.objects.length} objects from ${applied.files.length} rendered files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`,
+    `applied ${applied.objects.length} objects from ${applied.files.length} rendered ` +
+      `files${applied.warnings.length ? ` with ${applied.warnings.length} warnings` : ''}`,
   );
   const controllers = await startControllers(bin, plane, cluster, tmp);
   const forge = await startForge(built, notBuilt, tmp);

@@ -64,7 +64,8 @@ export async function buildValidators(out = VALIDATORS) {
   // An ES module: Node loads it in half the time of CommonJS, which it would first scan for named exports.
   const code = `import { fullFormats } from 'ajv-formats/dist/formats.js';\n${standaloneCode(ajv, ids)}`;
   mkdirSync(dirname(out), { recursive: true });
-  const declarations = `${KINDS.map((kind) => `export declare const ${kind}: import('ajv').ValidateFunction;`).join('\n')}\n`;
+  const declare = (kind) => `export declare const ${kind}: import('ajv').ValidateFunction;\n`;
+  const declarations = KINDS.map(declare).join('');
   for (const [path, text] of [
     [out.replace(/\.mjs$/, '.d.mts'), declarations],
     [out, code],

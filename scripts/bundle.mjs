@@ -59,7 +59,9 @@ async function buildInto(outdir) {
     logLevel: 'warning',
     // CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
     banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      js:
+        "import { createRequire as __createRequire } from 'node:module'; " +
+        'const require = __createRequire(import.meta.url);',
     },
   });
 }

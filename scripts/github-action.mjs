@@ -79,11 +79,13 @@ if (command === 'verify') {
       );
       for (const v of c.violations)
         console.log(
-          `::error title=glidepath verify ${c.cluster}::${escapeData(`${v.object}: ${v.rule}: ${v.message}; fix: ${v.fix}`)}`,
+          `::error title=glidepath verify ` +
+            `${c.cluster}::${escapeData(`${v.object}: ${v.rule}: ${v.message}; fix: ${v.fix}`)}`,
         );
       for (const w of c.warnings)
         console.log(
-          `::warning title=glidepath verify ${c.cluster}::${escapeData(`${w.object}: ${w.rule}: ${w.message}; consider: ${w.fix}`)}`,
+          `::warning title=glidepath verify ` +
+            `${c.cluster}::${escapeData(`${w.object}: ${w.rule}: ${w.message}; consider: ${w.fix}`)}`,
         );
     }
     setOutput('json', line);
@@ -124,7 +126,8 @@ if (document !== undefined) {
   for (const c of document.clusters) {
     if (c.state === 'failed')
       console.log(
-        `::error title=glidepath pr ${c.cluster}::${escapeData(`${c.error.message}${c.error.fix ? `; fix: ${c.error.fix}` : ''}`)}`,
+        `::error title=glidepath pr ` +
+          `${c.cluster}::${escapeData(`${c.error.message}${c.error.fix ? `; fix: ${c.error.fix}` : ''}`)}`,
       );
     else console.log(`${c.cluster}: ${c.state}${c.url ? ` ${c.url}` : c.branch ? ` ${c.branch}` : ''}`);
   }

@@ -43,7 +43,10 @@ function chartRequirement(config: ClusterConfig, configMap: ClusterNotifications
   const version = configMap.engine === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion;
   const release = `argo-helm ${chart}${version === undefined ? '' : ` ${version}`} in ${configMap.namespace}`;
   if (configMap.delivery === 'configmap') {
-    return `${release}, if installed (glidepath's ConfigMap replaces the chart's): ${chartConfigMapAdvice(chart, configMap.name, version)}`;
+    return (
+      `${release}, if installed (glidepath's ConfigMap replaces the chart's): ` +
+      `${chartConfigMapAdvice(chart, configMap.name, version)}`
+    );
   }
   // A version that cannot carry the values is refused at load; without one, say from which version it works.
   const first = firstVersionWith(chart, 'carries');
@@ -51,7 +54,10 @@ function chartRequirement(config: ClusterConfig, configMap: ClusterNotifications
     version === undefined && MEASURED_CHART_VERSIONS[chart].some((row) => !row.carries)
       ? ` (chart ${first} or later)`
       : '';
-  return `${release}${from}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in its valueFiles`;
+  return (
+    `${release}${from}: ${setting}: true, and ${config.gitops.valuesPath}/${valuesFileName(configMap)} last in ` +
+    `its valueFiles`
+  );
 }
 
 /** One thing that must be true on the cluster; `kind` says what sort (synth --summary --json carries both). */
@@ -73,16 +79,23 @@ export function prerequisites(config: ClusterConfig): Prerequisite[] {
     },
     {
       kind: 'label',
-      requirement: `${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ${config.argocd.namespace} that should send sync-failure facts`,
+      requirement:
+        `${RELEASE_TRACKED_LABEL}=true on each Application of the Argo CD instance in ` +
+        `${config.argocd.namespace} that should send sync-failure facts`,
     },
     {
       kind: 'veridor',
-      requirement: `ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ${config.veridor.namespaces.join(', ')}`,
+      requirement:
+        `ConfigMap ${config.veridor.configMap} (veridor.json) and Secret ${config.veridor.secret} in ` +
+        `${config.veridor.namespaces.join(', ')}`,
     },
     ...configMaps.map((c) => ({ kind: 'chart' as const, requirement: chartRequirement(config, c) })),
     {
       kind: 'versions',
-      requirement: `${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
+      requirement:
+        `${ENGINE_NAME.rollouts} ${DEFAULT_ROLLOUTS_RELEASE} or later; ${ENGINE_NAME.argocd} ` +
+        `${lowestSupported('argo-cd', argocdExprFeatures(config.argocd.retryFacts))} or ` +
+        `later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
     },
   ];
 }

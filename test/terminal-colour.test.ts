@@ -38,12 +38,16 @@ describe('the glidepath command', () => {
     return { stdout: printed.stdout.join('\n'), stderr: printed.stderr.join('\n') };
   };
 
-  it('writes no colour into a pipe, colours stderr with FORCE_COLOR, and never stdout (fails before: no colour at all)', async () => {
-    expect((await run({}, 'verfy')).stderr).not.toContain(ESC);
-    expect((await run({ FORCE_COLOR: '1' }, 'verfy')).stderr).toContain(
-      `${ESC}1;31merror:${ESC}0m unknown command "verfy"`,
-    );
-    expect((await run({ FORCE_COLOR: '0' }, 'verfy')).stderr).not.toContain(ESC);
-    expect((await run({ FORCE_COLOR: '1' }, 'help')).stdout).not.toContain(ESC);
-  });
+  it(
+    'writes no colour into a pipe, colours stderr with FORCE_COLOR, and never stdout (fails before: no colour ' +
+      'at all)',
+    async () => {
+      expect((await run({}, 'verfy')).stderr).not.toContain(ESC);
+      expect((await run({ FORCE_COLOR: '1' }, 'verfy')).stderr).toContain(
+        `${ESC}1;31merror:${ESC}0m unknown command "verfy"`,
+      );
+      expect((await run({ FORCE_COLOR: '0' }, 'verfy')).stderr).not.toContain(ESC);
+      expect((await run({ FORCE_COLOR: '1' }, 'help')).stdout).not.toContain(ESC);
+    },
+  );
 });

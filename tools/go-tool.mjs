@@ -115,14 +115,17 @@ export function runGo(args, cwd, what) {
     const folder = relative(process.cwd(), cwd) || '.';
     let hint = 'see the Go output above';
     if (/missing go\.sum entry|updates to go\.mod needed/.test(output)) {
-      hint = `go.mod or go.sum of ${folder} is incomplete; run "go mod tidy" there (for a -modfile build, regenerate that modfile and its .sum) and commit both`;
+      hint =
+        `go.mod or go.sum of ${folder} is incomplete; run "go mod tidy" there (for a -modfile build, regenerate ` +
+        `that modfile and its .sum) and commit both`;
     } else if (
       /dial tcp|no such host|connection refused|i\/o timeout|proxyconnect|module lookup disabled|GOPROXY=off/.test(
         output,
       )
     ) {
       hint =
-        `the Go modules could not be downloaded (GOPROXY=${process.env.GOPROXY || 'default, proxy.golang.org'}); allow access to ` +
+        `the Go modules could not be downloaded ` +
+        `(GOPROXY=${process.env.GOPROXY || 'default, proxy.golang.org'}); allow access to ` +
         `the module proxy, or fill the module cache where it is reachable (cd ${folder} && go mod download)`;
     }
     throw new GoToolError(`${output}\ngo-tool: cannot ${what}: ${hint}`);
@@ -134,7 +137,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const [toolDir, pkg, modfile, tags] = process.argv.slice(2);
   if (!toolDir || !pkg) {
     console.error(
-      'usage: node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>], e.g. node tools/go-tool.mjs tools/exprjudge .',
+      'usage: node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>], e.g. node ' +
+        'tools/go-tool.mjs tools/exprjudge .',
     );
     process.exit(2);
   }

@@ -67,7 +67,8 @@ export async function argoCdSyncFailure(ctx: E2eContext, s: Scenario): Promise<v
   );
   s.note('PATCH of the status subresource', `HTTP ${viaSubresource.status}`);
   s.check(
-    'the Application CRD has no status subresource, so status is written with the object, as the application controller does',
+    'the Application CRD has no status subresource, so status is written with the object, as the application ' +
+      'controller does',
     viaSubresource.status === 404,
   );
   const setStatus = (name: string, status: Record<string, unknown>) =>

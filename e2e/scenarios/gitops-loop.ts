@@ -250,7 +250,8 @@ export async function gitopsLoop(ctx: E2eContext, s: Scenario, othersDone: Promi
   const merged = early.status === 200 ? { ...early, waitedMs: 0 } : await mergePull(gitea, GITOPS_REPO, pull.number);
   s.note('waited for Gitea to check the pull request (ms)', merged.waitedMs);
   s.check(
-    'marked ready, the merge through Gitea\'s API succeeds (once Gitea has checked it: 405 "Please try again later" before)',
+    'marked ready, the merge through Gitea\'s API succeeds (once Gitea has checked it: 405 "Please try again ' +
+      'later" before)',
     ready.status === 201 &&
       merged.status === 200 &&
       (early.status === 200 || (early.status === 405 && /try again later/i.test(JSON.stringify(early.data)))),

@@ -136,7 +136,8 @@ async function oneCase(ctx: E2eContext, gitea: Gitea, s: Scenario, hook: boolean
   const states: string[] = [];
   while (Date.now() - watchedFrom < PINNED_MS) {
     const app = (await ctx.api.call('GET', `/apis/argoproj.io/v1alpha1/namespaces/${ns}/applications/${name}`)).body;
-    const state = `${app?.status?.sync?.status}/${opOf(app)?.phase}/${String(opOf(app)?.operation?.sync?.revision).slice(0, 7)}`;
+    const revision = String(opOf(app)?.operation?.sync?.revision).slice(0, 7);
+    const state = `${app?.status?.sync?.status}/${opOf(app)?.phase}/${revision}`;
     if (states.at(-1) !== state) states.push(state);
     await sleep(1000);
   }

@@ -166,7 +166,9 @@ export async function phase0(ctx: E2eContext, s: Scenario): Promise<void> {
     'who wrote the Rollout (managedFields)',
     live.metadata.managedFields.map(
       (m: Json) =>
-        `${m.manager} ${m.operation}${m.subresource ? ` /${m.subresource}` : ''}: ${Object.keys(m.fieldsV1 ?? {}).join(',')}${m.fieldsV1?.['f:spec'] ? ` spec=${Object.keys(m.fieldsV1['f:spec']).join(',')}` : ''}`,
+        `${m.manager} ${m.operation}${m.subresource ? ` /${m.subresource}` : ''}: ` +
+        Object.keys(m.fieldsV1 ?? {}).join(',') +
+        (m.fieldsV1?.['f:spec'] ? ` spec=${Object.keys(m.fieldsV1['f:spec']).join(',')}` : ''),
     ),
   );
   const untracked = factsOf(ctx.catcher, ns, UNTRACKED, { includeRefused: true });

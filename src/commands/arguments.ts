@@ -67,7 +67,8 @@ export function parseCommandArguments<O extends OptionSpecs>(
 export function commandHelp(command: Command): string {
   const rows = Object.entries({ ...command.options, help: HELP }).map(([name, spec]) => {
     const short = spec.short !== undefined ? `-${spec.short}, ` : '';
-    const left = `${short}--${name}${spec.value !== undefined ? ` ${spec.value}` : ''}${spec.multiple === true ? ' ...' : ''}`;
+    const value = spec.value !== undefined ? ` ${spec.value}` : '';
+    const left = `${short}--${name}${value}${spec.multiple === true ? ' ...' : ''}`;
     const description =
       spec.default !== undefined ? `${spec.description} (default: ${spec.default})` : spec.description;
     return [left, description] as const;

@@ -26,12 +26,15 @@ export default defineCommand({
     'tracking-label': {
       type: 'string',
       value: 'KEY',
-      description: `the label key of Argo CD's label tracking (argocd-cm application.instanceLabelKey; default: ${DEFAULT_TRACKING_LABELS.join(' or ')}); annotation tracking is always read`,
+      description:
+        `the label key of Argo CD's label tracking (argocd-cm application.instanceLabelKey; default: ` +
+        `${DEFAULT_TRACKING_LABELS.join(' or ')}); annotation tracking is always read`,
     },
     ...jsonOutput,
   },
   notes: [
-    'Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot reach the cluster.',
+    'Secret values are never read. Exit codes: 0 ready, 3 something to fix, 2 bad input, 1 kubectl cannot ' +
+      'reach the cluster.',
   ],
 
   async run(values, context) {
@@ -43,7 +46,8 @@ export default defineCommand({
       !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)
     ) {
       throw new ReadOnlyInputError([
-        `--tracking-label: ${JSON.stringify(trackingLabel)} is not a label key; e.g. --tracking-label argocd.argoproj.io/instance`,
+        `--tracking-label: ${JSON.stringify(trackingLabel)} is not a label key; e.g. --tracking-label ` +
+          `argocd.argoproj.io/instance`,
       ]);
     }
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster);

@@ -12,7 +12,8 @@ import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 export default defineCommand({
   name: 'diff',
   summary:
-    "the review (changed values and ConfigMap keys, objects added/changed/removed, YAML diff) as Markdown, against the gitops repo's base branch",
+    'the review (changed values and ConfigMap keys, objects added/changed/removed, YAML diff) as Markdown, ' +
+    "against the gitops repo's base branch",
   usage: 'glidepath diff --cluster NAME [options]',
   options: {
     ...gitopsTargetOptions,

@@ -14,7 +14,8 @@ import { clusterSelection } from './options';
 export default defineCommand({
   name: 'facts',
   summary:
-    'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on the render)',
+    'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on ' +
+    'the render)',
   usage: 'glidepath facts --cluster NAME (--rollout FILE | --application FILE) [options]',
   options: {
     cluster: {
@@ -41,7 +42,8 @@ export default defineCommand({
     json: { type: 'boolean', description: 'one JSON array: [{"state", "trigger", "sent", "why", "body" (when sent)}]' },
   },
   notes: [
-    'The notified annotation carries over from one state to the next, as in the engine. Exit codes: 0 done, 2 bad input.',
+    'The notified annotation carries over from one state to the next, as in the engine. Exit codes: 0 done, 2 ' +
+      'bad input.',
   ],
 
   async run(values, context) {
@@ -70,7 +72,9 @@ export default defineCommand({
     if (values.json) {
       context.print(factsJson(reports));
     } else {
-      const header = `cluster ${config.name} (${file}): ${mode.configMapName} as rendered (${manifest.path}); the relay token is shown as its $key reference`;
+      const header =
+        `cluster ${config.name} (${file}): ${mode.configMapName} as rendered (${manifest.path}); the relay ` +
+        `token is shown as its $key reference`;
       for (const line of factsText(header, reports)) context.print(line);
     }
     return 'done';

@@ -55,7 +55,8 @@ export const gitopsTargetOptions = {
     type: 'string',
     value: 'NAME',
     description:
-      'github, gitlab, gitea or none (default gitops.provider, else from the host: github.com, gitlab.com, gitea.com, codeberg.org)',
+      'github, gitlab, gitea or none (default gitops.provider, else from the host: github.com, gitlab.com, ' +
+      'gitea.com, codeberg.org)',
   },
   'allow-insecure-http': {
     type: 'boolean',
@@ -64,7 +65,8 @@ export const gitopsTargetOptions = {
 } as const satisfies Record<string, OptionSpec>;
 
 export const PROVIDER_TOKEN_NOTE =
-  "GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN  the provider's token for git over https (sent as a header) and its API; never printed";
+  "GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN  the provider's token for git over https (sent as a header) and " +
+  'its API; never printed';
 
 /** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
 export function loadOptions(

@@ -20,7 +20,8 @@ import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 export default defineCommand({
   name: 'pr',
   summary:
-    'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its pull or merge request',
+    'commit the render to a glidepath/<cluster>/<hash> branch of the gitops repo and open (or update) its ' +
+    'pull or merge request',
   usage: 'glidepath pr --cluster NAME|--all [options]',
   options: {
     ...gitopsTargetOptions,
@@ -38,7 +39,9 @@ export default defineCommand({
       type: 'string',
       value: 'URL',
       description:
-        "the provider's API (default GITHUB_API_URL for github, else from the host: api.github.com, https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab, https://<host>/api/v1 for Gitea)",
+        "the provider's API (default GITHUB_API_URL for github, else from the host: api.github.com, " +
+        'https://<host>/api/v3 for GitHub Enterprise, https://<host>/api/v4 for GitLab, https://<host>/api/v1 ' +
+        'for Gitea)',
     },
     'remote-path': {
       type: 'string',

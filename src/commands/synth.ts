@@ -32,7 +32,10 @@ export default defineCommand({
     },
     stdout: {
       type: 'boolean',
-      description: `write the one selected cluster's objects to stdout as multi-document YAML instead, for kubectl apply -f - (without ${KUSTOMIZATION_FILE}, which kubectl apply refuses; kubectl apply -k takes a synth folder)`,
+      description:
+        `write the one selected cluster's objects to stdout as multi-document YAML instead, for kubectl apply ` +
+        `-f - (without ${KUSTOMIZATION_FILE}, which kubectl apply refuses; kubectl apply -k takes a synth ` +
+        `folder)`,
     },
     check: {
       type: 'boolean',
@@ -41,7 +44,8 @@ export default defineCommand({
     summary: {
       type: 'boolean',
       description:
-        'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart settings, lowest engine versions) and its notified annotation budget',
+        'also print what each cluster needs for facts to flow (Secret keys, labels, Veridor objects, chart ' +
+        'settings, lowest engine versions) and its notified annotation budget',
     },
     ...jsonOutput,
   },

@@ -44,10 +44,12 @@ export function verifyRenders(
       config.name,
       new GlidepathError(
         [
-          `verify found ${count} in the render of ${config.name} (${file}); ${command} refuses a render that verify rejects:`,
+          `verify found ${count} in the render of ${config.name} (${file}); ${command} refuses a render that ` +
+            `verify rejects:`,
           ...listed,
         ].join('\n'),
-        `fix them (glidepath verify --cluster ${config.name} shows the same), or pass --skip-verify in an emergency: the change's body then says it was not verified`,
+        `fix them (glidepath verify --cluster ${config.name} shows the same), or pass --skip-verify in an ` +
+          `emergency: the change's body then says it was not verified`,
         false,
       ),
     );

@@ -136,9 +136,15 @@ function newOncePer(
     return `a new oncePer value (${oncePer}); nothing sent for this condition is recorded yet`;
   const stem = (value: string) => value.slice(0, value.lastIndexOf('/'));
   if (oncePerText.includes('time.Now()') && oncePer.includes('/') && stem(previous.oncePer) === stem(oncePer)) {
-    return `heartbeat: the same state in a new time bucket (${oncePer}; last sent at ${isoSeconds(new Date(previous.at * 1000))})`;
+    return (
+      `heartbeat: the same state in a new time bucket (${oncePer}; last sent at ` +
+      `${isoSeconds(new Date(previous.at * 1000))})`
+    );
   }
-  return `a new state (${oncePer}); the last one sent, at ${isoSeconds(new Date(previous.at * 1000))}, was ${previous.oncePer}`;
+  return (
+    `a new state (${oncePer}); the last one sent, at ${isoSeconds(new Date(previous.at * 1000))}, was ` +
+    `${previous.oncePer}`
+  );
 }
 
 function alreadySent(outcome: Outcome, oncePer: string, oncePerText: string | undefined): string {

@@ -25,7 +25,8 @@ export function factsText(header: string, reports: readonly StateReport[]): stri
     const name = report.name === `state ${report.index}` ? '' : ` (${report.name})`;
     lines.push(
       '',
-      `state ${report.index}${name} at ${isoSeconds(report.at)}: ${String(report.object.kind)} ${String(metadata.namespace)}/${String(metadata.name)}${generation}`,
+      `state ${report.index}${name} at ${isoSeconds(report.at)}: ${String(report.object.kind)} ` +
+        `${String(metadata.namespace)}/${String(metadata.name)}${generation}`,
     );
     for (const entry of report.entries) {
       lines.push(`  ${entry.trigger}: ${entry.sent ? 'SENT' : 'not sent'}: ${entry.why}`);

@@ -230,7 +230,8 @@ function checkedObject(
     if (kind.needsGeneration && !(Number.isInteger(metadata.generation) && (metadata.generation as number) >= 1)) {
       counted(
         at('metadata.generation'),
-        `is ${JSON.stringify(metadata.generation ?? null)}; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)`,
+        `is ${JSON.stringify(metadata.generation ?? null)}; the API server sets a whole number from 1 (copy ` +
+          `it from kubectl get -o yaml)`,
       );
     }
     for (const map of ['labels', 'annotations']) {
@@ -250,7 +251,8 @@ function checkedObject(
   if (kind.kind === 'Rollout' && observed !== undefined && typeof observed !== 'string') {
     counted(
       at('status.observedGeneration'),
-      `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes it (e.g. "3")`,
+      `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes ` +
+        `it (e.g. "3")`,
     );
   }
   return problems === 0 ? value : undefined;

@@ -21,17 +21,22 @@ export function factsWarnings(states: readonly InputState[], kind: ObjectKind, c
     const object = `${kind.kind} ${namespace === undefined ? name : `${namespace}/${name}`}`;
     if (stringMap(metadata.labels)[RELEASE_TRACKED_LABEL] !== 'true') {
       warnings.add(
-        `${object} lacks the label ${RELEASE_TRACKED_LABEL}=true: on the cluster no fact is sent for it at all; add the label to the ${kind.kind}${kind.kind === 'Rollout' ? "'s own metadata (the pod template's labels do not count)" : ''}`,
+        `${object} lacks the label ${RELEASE_TRACKED_LABEL}=true: on the cluster no fact is sent for it at ` +
+          `all; add the label to the ` +
+          `${kind.kind}${kind.kind === 'Rollout' ? "'s own metadata (the pod template's labels do not count)" : ''}`,
       );
     }
     if (typeof stringMap(metadata.annotations)[RELEASE_ID_ANNOTATION] !== 'string') {
       warnings.add(
-        `${object} has no ${RELEASE_ID_ANNOTATION} annotation: its facts carry "releaseId": null; annotate it with the release it deploys`,
+        `${object} has no ${RELEASE_ID_ANNOTATION} annotation: its facts carry "releaseId": null; annotate it ` +
+          `with the release it deploys`,
       );
     }
     if (kind.kind === 'Rollout' && namespace !== undefined && !config.tracked.namespaces.includes(namespace)) {
       warnings.add(
-        `${object} is in namespace ${namespace}, which is not in tracked.namespaces (${config.tracked.namespaces.join(', ')}): the prune never cleans its notified annotation, which grows until the engine drops its oldest keys; add ${namespace} to tracked.namespaces`,
+        `${object} is in namespace ${namespace}, which is not in tracked.namespaces ` +
+          `(${config.tracked.namespaces.join(', ')}): the prune never cleans its notified annotation, which ` +
+          `grows until the engine drops its oldest keys; add ${namespace} to tracked.namespaces`,
       );
     }
   }

@@ -92,16 +92,23 @@ export const prDocument = z
           cluster: z.string(),
           state: z.enum(['opened', 'updated', 'up-to-date', 'no-change', 'failed']).meta({
             description:
-              'opened or updated: a change was opened or updated (a dry run, dryRun true and pushed false: what a real run would do, nothing was opened or pushed); up-to-date: an open change already holds this render; no-change: the base already holds it; failed: see error',
+              'opened or updated: a change was opened or updated (a dry run, dryRun true and pushed false: ' +
+              'what a real run would do, nothing was opened or pushed); up-to-date: an open change already ' +
+              'holds this render; no-change: the base already holds it; failed: see error',
           }),
           provider: z.enum(['github', 'gitlab', 'gitea', 'none']).optional(),
           repo: z.string().optional(),
           base: z.string().optional(),
           branch: z.string().optional().meta({ description: 'the branch that holds (or would hold) the change' }),
-          commit: z.string().optional().meta({
-            description:
-              "the commit pushed; in a dry run, the commit built and not pushed, dated at its parent's commit time so that the same render on the same base gives the same id (a real run dates its commit when it runs, so its id differs)",
-          }),
+          commit: z
+            .string()
+            .optional()
+            .meta({
+              description:
+                "the commit pushed; in a dry run, the commit built and not pushed, dated at its parent's commit " +
+                'time so that the same render on the same base gives the same id (a real run dates its commit ' +
+                'when it runs, so its id differs)',
+            }),
           pushed: z.boolean().optional(),
           url: z
             .string()
@@ -232,7 +239,8 @@ export type SynthDocument = z.infer<typeof synthDocument>;
 
 /** schema/glidepath.<command>.v1.json: the JSON Schema (draft 2020-12) of one command's document. */
 export function jsonDocumentSchema(command: keyof typeof JSON_DOCUMENTS): string {
-  return `${JSON.stringify(z.toJSONSchema(JSON_DOCUMENTS[command], { target: 'draft-2020-12', io: 'output' }), null, 2)}\n`;
+  const schema = z.toJSONSchema(JSON_DOCUMENTS[command], { target: 'draft-2020-12', io: 'output' });
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
 /** The one line a `--json` run prints. */

@@ -11,7 +11,10 @@ import type { Json } from './kubectl';
 import { describeOwner, type Owner } from './owner';
 
 function addValuesFile(expected: ExpectedNotifications): string {
-  return `add ${expected.valuesFile} last to the valueFiles of the ${expected.chart} chart's release in ${expected.namespace}, with ${CHART_CONFIGMAP_SETTING[expected.chart]}: true`;
+  return (
+    `add ${expected.valuesFile} last to the valueFiles of the ${expected.chart} chart's release in ` +
+    `${expected.namespace}, with ${CHART_CONFIGMAP_SETTING[expected.chart]}: true`
+  );
 }
 
 export function missingChartConfigMap(subject: string, expected: ExpectedNotifications): Finding {

@@ -76,7 +76,8 @@ function controllerFinding(config: ClusterConfig, controller: Controller, result
     return problem(
       subject,
       'not found (no Deployment runs its image here)',
-      `check the namespace in the cluster file, or install it (the file assumes ${assumed}; see docs/engine-versions.md)`,
+      `check the namespace in the cluster file, or install it (the file assumes ${assumed}; see ` +
+        `docs/engine-versions.md)`,
     );
   }
   const { deployment, image } = found[0]!;
@@ -106,7 +107,8 @@ function controllerFinding(config: ClusterConfig, controller: Controller, result
   if (compareReleases(declared, version) > 0) {
     return problem(
       subject,
-      `${runs}, older than ${controller.field} (${declared}): what glidepath renders for ${declared} may not compile on it`,
+      `${runs}, older than ${controller.field} (${declared}): what glidepath renders for ${declared} may not ` +
+        `compile on it`,
       `set ${controller.field}: "${version}" in the cluster file, or upgrade the controller`,
     );
   }

@@ -23,7 +23,10 @@ const NOTIFICATION_SECRETS: Readonly<Record<NotificationsEngine, string>> = {
 function chartSwitch(config: ClusterConfig, engine: NotificationsEngine, configMap: string): string {
   const chart = CHART_OF[engine];
   const version = engine === 'argocd' ? config.argocd.chartVersion : config.rollouts.chartVersion;
-  return `in that release (${chart} chart${version === undefined ? '' : ` ${version}`}), ${chartConfigMapAdvice(chart, configMap, version)}`;
+  return (
+    `in that release (${chart} chart${version === undefined ? '' : ` ${version}`}), ` +
+    `${chartConfigMapAdvice(chart, configMap, version)}`
+  );
 }
 
 export interface ExpectedNotifications {

@@ -5,6 +5,10 @@
 import { GlidepathError } from '../errors';
 import { launch, type LaunchResult } from '../launch';
 
+/** What kubectl prints when it could not reach the API server at all. */
+const UNREACHABLE =
+  /Unable to connect|dial tcp|connection refused|no such host|i\/o timeout|deadline exceeded|Client\.Timeout|network is unreachable/i;
+
 export type Json = Record<string, unknown>;
 
 /** Runs kubectl with these arguments; check-live's tests answer from recorded output instead. */
@@ -104,7 +108,9 @@ export class Kubectl {
       const body = result.stdout.toString('utf8');
       if (isApiVersions(body)) return;
       throw cannot(
-        `its server answers /api with ${body.trim() === '' ? 'nothing' : `"${firstLine(body.trim()).slice(0, 60)}"`}, not Kubernetes API discovery`,
+        `its server answers /api with ` +
+          `${body.trim() === '' ? 'nothing' : `"${firstLine(body.trim()).slice(0, 60)}"`}, not Kubernetes API ` +
+          `discovery`,
       );
     }
     if (/context .*(does not exist|not found)/.test(text))
@@ -119,12 +125,7 @@ export class Kubectl {
       throw cannot(
         'its server answers 404 on /api: it is not a Kubernetes API server (or the server URL has a wrong path)',
       );
-    if (
-      /Unable to connect|dial tcp|connection refused|no such host|i\/o timeout|deadline exceeded|Client\.Timeout|network is unreachable/i.test(
-        text,
-      ) ||
-      result.signal !== null
-    ) {
+    if (UNREACHABLE.test(text) || result.signal !== null) {
       throw cannot(`unreachable (${lastLine(text) || `no answer within ${TIMEOUT_MS / 1000} s`})`);
     }
     throw cannot(`discovery failed (${lastLine(text) || `exit code ${result.code}`})`);
@@ -157,7 +158,8 @@ export class Kubectl {
     }
     const ending =
       result.signal !== null
-        ? `stopped by ${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}`
+        ? `stopped by ` +
+          `${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}`
         : `exit code ${result.code}`;
     throw new GlidepathError(
       `kubectl ${argv.join(' ')} failed: ${firstLine(text) || ending}`,
@@ -182,8 +184,10 @@ function lastLine(text: string): string {
 
 function noKubeconfig(): GlidepathError {
   return new GlidepathError(
-    'no kubeconfig context: kubectl has no current context (no kubeconfig, or none selected), so it would ask localhost:8080',
-    'pass --context NAME, or select one: kubectl config use-context NAME (kubectl config get-contexts lists them; KUBECONFIG names the file)',
+    'no kubeconfig context: kubectl has no current context (no kubeconfig, or none selected), so it would ask ' +
+      'localhost:8080',
+    'pass --context NAME, or select one: kubectl config use-context NAME (kubectl config get-contexts lists ' +
+      'them; KUBECONFIG names the file)',
     false,
   );
 }

@@ -59,7 +59,8 @@ function ownedConfigMapFindings(
       problem(
         subject,
         describeOwner(owner),
-        `remove the ConfigMap from ${owner.argocdApplication}'s source, so that only ${application} syncs it (two Applications raise SharedResourceWarning and flap)`,
+        `remove the ConfigMap from ${owner.argocdApplication}'s source, so that only ${application} syncs it ` +
+          `(two Applications raise SharedResourceWarning and flap)`,
       ),
     );
   } else if (!owner.glidepath && !owner.argocdApplication) {
@@ -131,7 +132,9 @@ function compareContext(subject: string, liveText: string, rendered: Readonly<Re
 export async function checkSecret(kubectl: Kubectl, expected: ExpectedNotifications): Promise<Finding[]> {
   const subject = `Secret ${expected.namespace}/${expected.secret}`;
   const result = await kubectl.secretKeys(expected.secret, expected.namespace);
-  const create = `kubectl -n ${expected.namespace} create secret generic ${expected.secret} ${expected.secretKeys.map((k) => `--from-literal=${k}=<token>`).join(' ')}`;
+  const create =
+    `kubectl -n ${expected.namespace} create secret generic ${expected.secret} ` +
+    `${expected.secretKeys.map((k) => `--from-literal=${k}=<token>`).join(' ')}`;
   const blocked = unreadable(
     subject,
     result,
@@ -152,7 +155,8 @@ export async function checkSecret(kubectl: Kubectl, expected: ExpectedNotificati
       return problem(
         subject,
         `has no key ${key}: ${expected.engine} sends the literal text $${key}`,
-        `kubectl -n ${expected.namespace} patch secret ${expected.secret} --type merge -p '{"stringData":{"${key}":"<token>"}}'`,
+        `kubectl -n ${expected.namespace} patch secret ${expected.secret} --type merge -p ` +
+          `'{"stringData":{"${key}":"<token>"}}'`,
       );
     if (length === 0) return problem(subject, `key ${key} is empty`, `put the relay token under ${key}`);
     return ok(subject, `holds ${key} (value not read)`);

@@ -31,7 +31,8 @@ export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput):
     findings.push(
       problem(
         subject,
-        `some are in namespaces outside tracked.namespaces: ${outside.join(', ')}; they get facts but the prune never strips their annotation`,
+        `some are in namespaces outside tracked.namespaces: ${outside.join(', ')}; they get facts but the ` +
+          `prune never strips their annotation`,
         'add those namespaces to tracked.namespaces',
       ),
     );
@@ -49,13 +50,16 @@ export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput):
     const value = meta(rollout).annotations?.[NOTIFIED_ANNOTATION];
     const bytes = value === undefined ? 0 : Buffer.byteLength(value);
     const keys = value === undefined ? 0 : Object.keys(safeJson(value)).length;
-    const detail = `${NOTIFIED_ANNOTATION}: ${keys} keys, ${bytes} bytes (worst case before a prune: ${budget.worstCaseKeys} keys, ${budget.worstCaseBytes} bytes)`;
+    const detail =
+      `${NOTIFIED_ANNOTATION}: ${keys} keys, ${bytes} bytes (worst case before a prune: ${budget.worstCaseKeys} ` +
+      `keys, ${budget.worstCaseBytes} bytes)`;
     findings.push(
       keys > budget.worstCaseKeys
         ? problem(
             `Rollout ${nameOf(rollout)}`,
             detail,
-            `the prune may not be running: kubectl -n ${config.prune.namespace} get cronjob glidepath-notified-prune, and the logs of its last Job`,
+            `the prune may not be running: kubectl -n ${config.prune.namespace} get cronjob ` +
+              `glidepath-notified-prune, and the logs of its last Job`,
           )
         : ok(`Rollout ${nameOf(rollout)}`, detail),
     );

@@ -25,7 +25,8 @@ export async function checkVeridor({ config, kubectl }: LiveCheckInput): Promise
             ? problem(
                 mapSubject,
                 'has no key veridor.json',
-                `kubectl -n ${namespace} create configmap ${configMap} --from-file=veridor.json --dry-run=client -o yaml | kubectl apply -f -`,
+                `kubectl -n ${namespace} create configmap ${configMap} --from-file=veridor.json ` +
+                  `--dry-run=client -o yaml | kubectl apply -f -`,
               )
             : ok(mapSubject, 'holds veridor.json'));
       const secretFinding =

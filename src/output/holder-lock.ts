@@ -85,7 +85,8 @@ function* lockSteps(site: LockSite, options: LockOptions): Generator<number, () 
     if (Date.now() >= deadline) throw stale ? breakHeldError(site, seen, waitMs) : heldError(site, seen, waitMs);
     if (!told && !stale)
       options.onWait?.(
-        `${site.subject}: ${holderPhrase(seen)} is ${site.activity}; waiting up to ${duration(waitMs)} for it to finish${otherHostNote(site, seen)}`,
+        `${site.subject}: ${holderPhrase(seen)} is ${site.activity}; waiting up to ${duration(waitMs)} for it ` +
+          `to finish${otherHostNote(site, seen)}`,
       );
     told ||= !stale;
     yield options.pollMs ?? POLL_MS;
@@ -122,19 +123,22 @@ function release(site: LockSite, line: string): void {
 
 function heldError(site: LockSite, seen: Seen, waitMs: number): LockHeldError {
   const lock = site.shown(site.path);
-  const message = `${site.subject}: ${holderPhrase(seen)} is still ${site.activity} after ${duration(waitMs)} (lock ${lock})`;
+  const message =
+    `${site.subject}: ${holderPhrase(seen)} is still ` + `${site.activity} after ${duration(waitMs)} (lock ${lock})`;
   const holder = seen.holder;
   if (holder === undefined)
     return new LockHeldError(message, `if no glidepath run is ${site.activity}, remove ${lock}`);
   if (holderState(holder) === 'other-host') {
     return new LockHeldError(
       message,
-      `a lock from another host is never broken automatically: if no glidepath run on ${holder.host} is ${site.activity}, remove ${lock}`,
+      `a lock from another host is never broken automatically: if no glidepath run on ${holder.host} is ` +
+        `${site.activity}, remove ${lock}`,
     );
   }
   return new LockHeldError(
     message,
-    `wait for it to finish and run again; if process ${holder.pid} is not a glidepath run (ps -p ${holder.pid}), remove ${lock}`,
+    `wait for it to finish and run again; if process ${holder.pid} is not a glidepath run (ps -p ` +
+      `${holder.pid}), remove ${lock}`,
   );
 }
 
@@ -142,7 +146,9 @@ function heldError(site: LockSite, seen: Seen, waitMs: number): LockHeldError {
 function breakHeldError(site: LockSite, seen: Seen, waitMs: number): LockHeldError {
   const brk = site.shown(site.breakPath);
   return new LockHeldError(
-    `${site.subject}: the lock of a glidepath run that ended (${seen.holder !== undefined ? describeHolder(seen.holder) : 'it never wrote its pid'}) is being removed by another run, which still holds ${brk} after ${duration(waitMs)}`,
+    `${site.subject}: the lock of a glidepath run that ended ` +
+      `(${seen.holder !== undefined ? describeHolder(seen.holder) : 'it never wrote its pid'}) is being removed ` +
+      `by another run, which still holds ${brk} after ${duration(waitMs)}`,
     `if no glidepath run is ${site.activity}, remove ${brk}`,
   );
 }
@@ -153,7 +159,10 @@ function holderPhrase(seen: Seen): string {
 
 function otherHostNote(site: LockSite, seen: Seen): string {
   if (seen.holder === undefined || holderState(seen.holder) !== 'other-host') return '';
-  return `; a lock from another host is never broken automatically: if no glidepath run on ${seen.holder.host} is ${site.activity}, remove ${site.shown(site.path)}`;
+  return (
+    `; a lock from another host is never broken automatically: if no glidepath run on ${seen.holder.host} is ` +
+    `${site.activity}, remove ${site.shown(site.path)}`
+  );
 }
 
 function duration(ms: number): string {

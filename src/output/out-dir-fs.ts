@@ -60,7 +60,8 @@ export function makeFolder(path: string, what: string): void {
     if (stat !== undefined) {
       throw new ConfigError([
         existing === path
-          ? `${shown(path)}: ${what} is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`
+          ? `${shown(path)}: ${what} is a file, not a folder; pass a folder (glidepath writes one sub-folder ` +
+            `per cluster into it)`
           : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is a file, not a folder`,
       ]);
     }

@@ -22,7 +22,8 @@ export function readRecord(outDir: string): OutRecord {
   const record = parseRecord(text);
   if (record === undefined) {
     throw new ConfigError([
-      `${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the folder); remove it, and check that the folder holds only glidepath's cluster folders`,
+      `${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the ` +
+        `folder); remove it, and check that the folder holds only glidepath's cluster folders`,
     ]);
   }
   return record;
@@ -101,6 +102,8 @@ export function refuseForeignEntries(outDir: string, record: OutRecord): void {
     foreign.slice(0, MAX_NAMES_SHOWN).join(', ') +
     (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
   throw new ConfigError([
-    `${shownFolder(outDir)}: holds ${names}, which glidepath did not write; it replaces only the cluster folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ${foreign.length === 1 ? 'that' : 'those'} away`,
+    `${shownFolder(outDir)}: holds ${names}, which glidepath did not write; it replaces only the cluster ` +
+      `folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, ` +
+      `or move ${foreign.length === 1 ? 'that' : 'those'} away`,
   ]);
 }

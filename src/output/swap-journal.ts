@@ -63,7 +63,8 @@ function readJournal(path: string): SwapJournal {
     // reported below
   }
   throw new ConfigError([
-    `${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); remove it, then synth again`,
+    `${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); ` +
+      `remove it, then synth again`,
   ]);
 }
 

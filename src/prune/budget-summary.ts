@@ -15,18 +15,24 @@ export interface BudgetSummaryInput {
 export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
   const { budget, assumptions } = input;
   const capNote = budget.reachesEngineCap
-    ? `the engine evicts its oldest keys before the prune comes; prune more often than every ${hours(budget.hoursToEngineCap)}`
+    ? `the engine evicts its oldest keys before the prune comes; prune more often than every ` +
+      `${hours(budget.hoursToEngineCap)}`
     : `below the engine's cap`;
   return [
     `${input.cluster}: growth of ${NOTIFIED_ANNOTATION} on one tracked Rollout`,
     `  heartbeat     ${num(budget.heartbeatKeysPerDay)} keys/day (one per ${input.resyncSeconds} s resync), ` +
       `at most ${num(budget.heartbeatKeysPerDayMax)} (one per ${input.heartbeatBucketSeconds} s bucket)`,
-    `  transitions   ${num(budget.transitionKeysPerDay)} keys/day (assumed: ${assumptions.releasesPerDay} releases/day x ${assumptions.factsPerRelease} facts)`,
-    `  total         ${num(budget.keysPerDay)} keys/day with one heartbeat per resync, at most ${num(budget.keysPerDayMax)}`,
+    `  transitions   ${num(budget.transitionKeysPerDay)} keys/day (assumed: ${assumptions.releasesPerDay} ` +
+      `releases/day x ${assumptions.factsPerRelease} facts)`,
+    `  total         ${num(budget.keysPerDay)} keys/day with one heartbeat per resync, at most ` +
+      `${num(budget.keysPerDayMax)}`,
     `  per key       ${budget.entryBytes} bytes (a ${budget.keyLength}-character key and its timestamp)`,
-    `  engine cap    ${budget.engineMaxKeys} keys = ${kb(budget.engineMaxBytes)}, reached ${hours(budget.hoursToEngineCap)} after a prune`,
-    `  prune         ${JSON.stringify(input.schedule)} (UTC): ${num(budget.prunesPerDay)} runs/day, at most ${hours(budget.maxHoursBetweenPrunes)} apart`,
-    `  worst case    ${budget.worstCaseKeys} keys = ${kb(budget.worstCaseBytes)} just before a prune, at the maximum rate: ${capNote}`,
+    `  engine cap    ${budget.engineMaxKeys} keys = ${kb(budget.engineMaxBytes)}, reached ` +
+      `${hours(budget.hoursToEngineCap)} after a prune`,
+    `  prune         ${JSON.stringify(input.schedule)} (UTC): ${num(budget.prunesPerDay)} runs/day, at most ` +
+      `${hours(budget.maxHoursBetweenPrunes)} apart`,
+    `  worst case    ${budget.worstCaseKeys} keys = ${kb(budget.worstCaseBytes)} just before a prune, at the ` +
+      `maximum rate: ${capNote}`,
     `                (Kubernetes allows ${kb(budget.kubernetesAnnotationsMaxBytes)} of annotations per object)`,
   ];
 }

@@ -39,7 +39,8 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
   }
   if (!/^https?:\/\/[^\s/]+/.test(options.canaryUrl)) {
     throw new Error(
-      `veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ${JSON.stringify(options.canaryUrl)}`,
+      `veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ` +
+        `${JSON.stringify(options.canaryUrl)}`,
     );
   }
   return [

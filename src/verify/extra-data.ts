@@ -192,7 +192,9 @@ function timeBucketProblems(conditions: readonly TeamCondition[]): Problem[] {
       const text = condition[field];
       if (text === undefined) return [];
       return untruncatedTimeDivisions(parseExpr(text)).map((division) => ({
-        message: `${condition.at}.${field}: ${printExpr(division)} is a float, so the value changes every second: the trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
+        message:
+          `${condition.at}.${field}: ${printExpr(division)} is a float, so the value changes every second: the ` +
+          `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
         fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
       }));
     }),
@@ -205,8 +207,10 @@ function triggerNameWarnings(team: Readonly<Record<string, string>>, engine: Not
     .map((key) => ({
       message:
         engine === 'rollouts'
-          ? `${key} starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events: it can send twice (once per event, ignoring oncePer)`
-          : `${key} starts with "on-", the prefix of the Argo CD catalog's triggers: installing the catalog would replace it`,
+          ? `${key} starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events: ` +
+            `it can send twice (once per event, ignoring oncePer)`
+          : `${key} starts with "on-", the prefix of the Argo CD catalog's triggers: installing the catalog ` +
+            `would replace it`,
       fix: `rename it without the prefix, e.g. trigger.${key.slice('trigger.on-'.length)}`,
     }));
 }
@@ -219,7 +223,9 @@ function nilSafetyWarnings(conditions: readonly TeamCondition[], engine: Notific
       if (text === undefined) return [];
       const guarded = field === 'oncePer' && when !== undefined ? provenPresent(when) : new Set<string>();
       return [...new Set(unguardedReads(parseExpr(text), ENGINES[engine].objects, guarded))].map((read) => ({
-        message: `${condition.at}.${field} reads ${read} without ?. or a != nil guard: the engine logs an error and treats it as false`,
+        message:
+          `${condition.at}.${field} reads ${read} without ?. or a != nil guard: the engine logs an error and ` +
+          `treats it as false`,
         fix: 'use ?. for every step that may be missing, and ?? for a default',
       }));
     });

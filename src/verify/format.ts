@@ -4,11 +4,13 @@ import type { VerifyReport } from './run';
 
 export function formatReport(report: VerifyReport, file: string): string[] {
   const lines = [
-    `cluster ${report.cluster} (${file}): ${report.objects} objects, ${report.checks} checks, ${countOf(report.violations.length, 'violation')}`,
+    `cluster ${report.cluster} (${file}): ${report.objects} objects, ${report.checks} checks, ` +
+      `${countOf(report.violations.length, 'violation')}`,
     `  ${'rule family'.padEnd(14)}${'objects'.padStart(8)}${'checks'.padStart(8)}${'violations'.padStart(12)}`,
     ...report.families.map(
       (f) =>
-        `  ${f.family.padEnd(14)}${String(f.objects).padStart(8)}${String(f.checks).padStart(8)}${String(f.violations.length).padStart(12)}`,
+        `  ${f.family.padEnd(14)}${String(f.objects).padStart(8)}${String(f.checks).padStart(8)}` +
+        String(f.violations.length).padStart(12),
     ),
   ];
   for (const v of report.violations) {
@@ -24,7 +26,13 @@ export function formatTotals(reports: readonly VerifyReport[]): string {
   const sum = (pick: (r: VerifyReport) => number) => reports.reduce((total, r) => total + pick(r), 0);
   const violations = sum((r) => r.violations.length);
   const warnings = sum((r) => r.warnings.length);
-  return `verify: ${reports.length} ${reports.length === 1 ? 'cluster' : 'clusters'}, ${sum((r) => r.objects)} objects, ${sum((r) => r.checks)} checks, ${countOf(violations, 'violation')}${warnings > 0 ? `, ${countOf(warnings, 'warning')}` : ''}${violations > 0 ? ' (fix them, then run glidepath verify again)' : ''}`;
+  return (
+    `verify: ${reports.length} ${reports.length === 1 ? 'cluster' : 'clusters'}, ${sum((r) => r.objects)} ` +
+    `objects, ${sum((r) => r.checks)} checks, ` +
+    countOf(violations, 'violation') +
+    (warnings > 0 ? `, ${countOf(warnings, 'warning')}` : '') +
+    (violations > 0 ? ' (fix them, then run glidepath verify again)' : '')
+  );
 }
 
 const countOf = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -75,7 +75,9 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
         asArray(sub(securityContext(container), 'capabilities').add)
           .filter((cap) => typeof cap !== 'string' || !BASELINE_CAPABILITIES.has(cap))
           .map((cap) => ({
-            message: `${path}.securityContext.capabilities.add has ${JSON.stringify(cap)}, beyond the default set (baseline: Capabilities)`,
+            message:
+              `${path}.securityContext.capabilities.add has ${JSON.stringify(cap)}, beyond the default set ` +
+              `(baseline: Capabilities)`,
             fix: 'do not add capabilities; drop ALL',
           })),
       ),
@@ -87,7 +89,9 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
         isRecord(volume) && volume.hostPath !== undefined
           ? [
               {
-                message: `${pod.path}.volumes[${i}] (${String(volume.name)}) is a hostPath volume (baseline: HostPath Volumes)`,
+                message:
+                  `${pod.path}.volumes[${i}] (${String(volume.name)}) is a hostPath volume (baseline: HostPath ` +
+                  `Volumes)`,
                 fix: 'use an emptyDir, configMap or projected volume',
               },
             ]
@@ -121,7 +125,9 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
           !(typeof value === 'string' && value.startsWith('localhost/'))
         ) {
           problems.push({
-            message: `${templatePath(pod)}metadata.annotations[${JSON.stringify(key)}] is ${JSON.stringify(value)} (baseline: AppArmor)`,
+            message:
+              `${templatePath(pod)}metadata.annotations[${JSON.stringify(key)}] is ${JSON.stringify(value)} ` +
+              `(baseline: AppArmor)`,
             fix: 'use runtime/default or a localhost/ profile, or remove the annotation',
           });
         }
@@ -173,7 +179,9 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
             securityContext(container).procMount !== undefined && securityContext(container).procMount !== 'Default',
         )
         .map(({ path, container }) => ({
-          message: `${path}.securityContext.procMount is ${JSON.stringify(securityContext(container).procMount)} (baseline: /proc Mount Type)`,
+          message:
+            `${path}.securityContext.procMount is ${JSON.stringify(securityContext(container).procMount)} ` +
+            `(baseline: /proc Mount Type)`,
           fix: 'remove procMount or set it to Default',
         })),
   ],
@@ -213,7 +221,9 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
           ? []
           : [
               {
-                message: `${pod.path}.securityContext.sysctls[${i}] ${JSON.stringify(name)} is not a safe sysctl (baseline: Sysctls)`,
+                message:
+                  `${pod.path}.securityContext.sysctls[${i}] ${JSON.stringify(name)} is not a safe sysctl ` +
+                  `(baseline: Sysctls)`,
                 fix: `use only ${[...SAFE_SYSCTLS].join(', ')}`,
               },
             ];

@@ -36,7 +36,10 @@ export const RESTRICTED_CONTROLS: readonly (readonly [string, Control])[] = [
       containers
         .filter(({ container }) => securityContext(container).allowPrivilegeEscalation !== false)
         .map(({ path, container }) => ({
-          message: `${path}.securityContext.allowPrivilegeEscalation is ${JSON.stringify(securityContext(container).allowPrivilegeEscalation) ?? 'not set'}, must be false (restricted: Privilege Escalation)`,
+          message:
+            `${path}.securityContext.allowPrivilegeEscalation is ` +
+            `${JSON.stringify(securityContext(container).allowPrivilegeEscalation) ?? 'not set'}, must be false ` +
+            `(restricted: Privilege Escalation)`,
           fix: 'set securityContext.allowPrivilegeEscalation: false',
         })),
   ],
@@ -56,7 +59,9 @@ export const RESTRICTED_CONTROLS: readonly (readonly [string, Control])[] = [
         if (own === true) continue;
         if (own === undefined && podLevel === true) continue;
         problems.push({
-          message: `${path}.securityContext.runAsNonRoot is ${JSON.stringify(own) ?? 'not set'} and the pod does not set it true (restricted: Running as Non-root)`,
+          message:
+            `${path}.securityContext.runAsNonRoot is ${JSON.stringify(own) ?? 'not set'} and the pod does not ` +
+            `set it true (restricted: Running as Non-root)`,
           fix: 'set securityContext.runAsNonRoot: true on the pod (or on every container)',
         });
       }
@@ -85,7 +90,9 @@ export const RESTRICTED_CONTROLS: readonly (readonly [string, Control])[] = [
         if (allowed(own) || (own === undefined && allowed(podType))) return [];
         return [
           {
-            message: `${path}: seccompProfile.type is ${JSON.stringify(own ?? podType) ?? 'not set'} on the container and the pod (restricted: Seccomp)`,
+            message:
+              `${path}: seccompProfile.type is ${JSON.stringify(own ?? podType) ?? 'not set'} on the container ` +
+              `and the pod (restricted: Seccomp)`,
             fix: 'set securityContext.seccompProfile.type: RuntimeDefault on the pod',
           },
         ];
@@ -107,7 +114,9 @@ export const RESTRICTED_CONTROLS: readonly (readonly [string, Control])[] = [
         for (const cap of asArray(capabilities.add)) {
           if (cap !== 'NET_BIND_SERVICE') {
             problems.push({
-              message: `${path}.securityContext.capabilities.add has ${JSON.stringify(cap)}; only NET_BIND_SERVICE may be added (restricted: Capabilities)`,
+              message:
+                `${path}.securityContext.capabilities.add has ${JSON.stringify(cap)}; only NET_BIND_SERVICE may ` +
+                `be added (restricted: Capabilities)`,
               fix: 'remove it from capabilities.add',
             });
           }

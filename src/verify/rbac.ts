@@ -34,7 +34,9 @@ export function checkRbac(objects: readonly RenderedObject[], context: VerifyCon
           ? undefined
           : {
               message: `a ${kind} grants access in every namespace, and the cluster file did not ask for cluster scope`,
-              fix: 'render a Role and RoleBinding per tracked namespace, or set prune.clusterScope: true in the cluster file',
+              fix:
+                'render a Role and RoleBinding per tracked namespace, or set prune.clusterScope: true in the ' +
+                'cluster file',
             },
       );
     }

@@ -104,8 +104,12 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
       info
         ? undefined
         : {
-            message: `apiVersion ${JSON.stringify(manifest.apiVersion)} kind ${JSON.stringify(manifest.kind)} has no schema here (known: ${[...KNOWN_KINDS.keys()].join(', ')})`,
-            fix: 'use a served apiVersion for Kubernetes 1.28 / Argo Rollouts 1.9, or add the kind to KNOWN_KINDS in src/verify/schema.ts',
+            message:
+              `apiVersion ${JSON.stringify(manifest.apiVersion)} kind ${JSON.stringify(manifest.kind)} has no ` +
+              `schema here (known: ${[...KNOWN_KINDS.keys()].join(', ')})`,
+            fix:
+              'use a served apiVersion for Kubernetes 1.28 / Argo Rollouts 1.9, or add the kind to KNOWN_KINDS ' +
+              'in src/verify/schema.ts',
           },
     );
     if (!info) continue;
@@ -117,7 +121,9 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
 
 function schemaProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
   return info.errors(manifest).map((e) => ({
-    message: `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ${info.source})`,
+    message:
+      `${jsonPointerToField(e.instancePath ?? '')}: ${e.message ?? 'invalid'}${formatParams(e.params)} (schema: ` +
+      `${info.source})`,
     fix: `set this field as the ${String(manifest.kind)} schema requires`,
   }));
 }
@@ -153,13 +159,19 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
   }
   if (info.namespaced && (typeof namespace !== 'string' || !DNS_LABEL.test(namespace))) {
     problems.push({
-      message: `metadata.namespace ${JSON.stringify(namespace)}: a ${String(manifest.kind)} is namespaced and must name its namespace`,
-      fix: "set metadata.namespace explicitly (Argo CD would otherwise apply it to the Application's default namespace)",
+      message:
+        `metadata.namespace ${JSON.stringify(namespace)}: a ${String(manifest.kind)} is namespaced and must ` +
+        `name its namespace`,
+      fix:
+        "set metadata.namespace explicitly (Argo CD would otherwise apply it to the Application's default " +
+        'namespace)',
     });
   }
   if (!info.namespaced && namespace !== undefined) {
     problems.push({
-      message: `metadata.namespace ${JSON.stringify(namespace)} is set on the cluster-scoped kind ${String(manifest.kind)}`,
+      message:
+        `metadata.namespace ${JSON.stringify(namespace)} is set on the cluster-scoped kind ` +
+        `${String(manifest.kind)}`,
       fix: 'remove metadata.namespace',
     });
   }
@@ -181,7 +193,9 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
       }
       if (typeof value !== 'string' || (field === 'labels' && !LABEL_VALUE.test(value))) {
         problems.push({
-          message: `metadata.${field}[${JSON.stringify(key)}] is not a valid ${field === 'labels' ? 'label value' : 'string'}`,
+          message:
+            `metadata.${field}[${JSON.stringify(key)}] is not a valid ` +
+            `${field === 'labels' ? 'label value' : 'string'}`,
           fix:
             field === 'labels'
               ? 'use at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric'

@@ -60,7 +60,11 @@ export function checkSecrets(objects: readonly RenderedObject[], context: Verify
 }
 
 function secretFix(context: VerifyContext): string {
-  return `render only a reference: the token lives in the notifications Secret under the key ${context.config.relay.tokenSecretKey} (relay.tokenSecretKey) and headers use $${context.config.relay.tokenSecretKey}`;
+  return (
+    `render only a reference: the token lives in the notifications Secret under the key ` +
+    `${context.config.relay.tokenSecretKey} (relay.tokenSecretKey) and headers use ` +
+    `$${context.config.relay.tokenSecretKey}`
+  );
 }
 
 /** Every string in the manifest (values and keys), with its field path. */
@@ -141,8 +145,13 @@ function webhookHeaderProblems(
         }
       } else if (value !== expected) {
         problems.push({
-          message: `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is ${SECRET_REFERENCE.test(value) ? JSON.stringify(value) : `a literal (${mask(value)})`}, expected "${expected}"`,
-          fix: `reference the token as $${context.config.relay.tokenSecretKey}; the engine substitutes it from the notifications Secret`,
+          message:
+            `data[${JSON.stringify(key)}].headers[${i}] ${header.name} is ` +
+            `${SECRET_REFERENCE.test(value) ? JSON.stringify(value) : `a literal (${mask(value)})`}, expected ` +
+            `"${expected}"`,
+          fix:
+            `reference the token as $${context.config.relay.tokenSecretKey}; the engine substitutes it from the ` +
+            `notifications Secret`,
         });
       }
     });

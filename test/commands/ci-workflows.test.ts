@@ -38,18 +38,22 @@ describe.each(files)('.github/workflows/%s', (file) => {
     for (const job of Object.values(workflow.jobs)) expect(job.permissions).toEqual({ contents: 'read' });
   });
 
-  it('takes secrets only from secrets.* into step env, never inline in a script, and keeps the checkout token out of .git', () => {
-    for (const step of steps) {
-      expect(step.run ?? '').not.toMatch(/\$\{\{\s*secrets\./);
-      for (const value of [
-        ...Object.values(step.env ?? {}),
-        ...(step.uses === './' ? [step.with?.token ?? '${{ secrets.NONE }}'] : []),
-      ]) {
-        if (/token/i.test(String(value))) expect(value).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+  it(
+    'takes secrets only from secrets.* into step env, never inline in a script, and keeps the checkout token ' +
+      'out of .git',
+    () => {
+      for (const step of steps) {
+        expect(step.run ?? '').not.toMatch(/\$\{\{\s*secrets\./);
+        for (const value of [
+          ...Object.values(step.env ?? {}),
+          ...(step.uses === './' ? [step.with?.token ?? '${{ secrets.NONE }}'] : []),
+        ]) {
+          if (/token/i.test(String(value))) expect(value).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+        }
+        if (step.uses?.startsWith('actions/checkout@')) expect(step.with?.['persist-credentials']).toBe(false);
       }
-      if (step.uses?.startsWith('actions/checkout@')) expect(step.with?.['persist-credentials']).toBe(false);
-    }
-  });
+    },
+  );
 });
 
 describe('the glidepath workflow', () => {
@@ -95,28 +99,32 @@ describe('docs/gitlab-ci.yml, the GitLab CI counterpart', () => {
     (i) => i.local === 'templates/glidepath.yml',
   );
 
-  it('has the same jobs: the tests with CI=true, the diff on merge requests and pr --all on the default branch (the component)', () => {
-    expect(pipeline.test?.variables).toMatchObject({ CI: 'true' });
-    expect(script('test')).toMatch(/npm ci --no-audit[\s\S]*npm test/);
-    expect(includes.map((i) => i.inputs)).toEqual([
-      {
-        command: 'diff',
-        all: true,
-        stage: 'test',
-        'token-variable': 'GITOPS_READ_TOKEN',
-        'without-token': 'skip',
-        rules: [{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }],
-      },
-      {
-        command: 'pr',
-        all: true,
-        stage: 'ship',
-        'token-variable': 'GITLAB_TOKEN',
-        needs: ['test'],
-        rules: [{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }],
-      },
-    ]);
-  });
+  it(
+    'has the same jobs: the tests with CI=true, the diff on merge requests and pr --all on the default branch ' +
+      '(the component)',
+    () => {
+      expect(pipeline.test?.variables).toMatchObject({ CI: 'true' });
+      expect(script('test')).toMatch(/npm ci --no-audit[\s\S]*npm test/);
+      expect(includes.map((i) => i.inputs)).toEqual([
+        {
+          command: 'diff',
+          all: true,
+          stage: 'test',
+          'token-variable': 'GITOPS_READ_TOKEN',
+          'without-token': 'skip',
+          rules: [{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }],
+        },
+        {
+          command: 'pr',
+          all: true,
+          stage: 'ship',
+          'token-variable': 'GITLAB_TOKEN',
+          needs: ['test'],
+          rules: [{ if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH' }],
+        },
+      ]);
+    },
+  );
 
   it('names no token in a script, and pins the image to an exact version', () => {
     expect(readFileSync(file, 'utf8')).not.toMatch(/glpat-|ghp_|ghs_|TOKEN=/);

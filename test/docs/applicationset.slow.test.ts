@@ -98,19 +98,22 @@ describe('docs/argocd/applicationset.yaml, against the shipped clusters', () => 
     }
   });
 
-  it('names each Application glidepath-<cluster>, as check-live expects by default, and sends it to that cluster', () => {
-    for (const config of clusters) {
-      // What the generator gives the template: {{ .path.path }} and {{ index .path.segments N }}.
-      const segments = config.gitops.path.split('/');
-      const render = (text: string) =>
-        text
-          .replace(/\{\{ index \.path\.segments (\d+) \}\}/g, (_m, i: string) => segments[Number(i)]!)
-          .replace('{{ .path.path }}', config.gitops.path);
-      expect(render(example.spec.template.metadata.name)).toBe(`glidepath-${config.name}`);
-      expect(render(example.spec.template.spec.destination.name)).toBe(config.name);
-      expect(render(example.spec.template.spec.source.path)).toBe(config.gitops.path);
-    }
-    expect(example.spec.template.metadata.finalizers).toBeUndefined();
-    expect(example.spec.template.spec.syncPolicy.automated.prune).toBe(false);
-  });
+  it(
+    'names each Application glidepath-<cluster>, as check-live ' + 'expects by default, and sends it to that cluster',
+    () => {
+      for (const config of clusters) {
+        // What the generator gives the template: {{ .path.path }} and {{ index .path.segments N }}.
+        const segments = config.gitops.path.split('/');
+        const render = (text: string) =>
+          text
+            .replace(/\{\{ index \.path\.segments (\d+) \}\}/g, (_m, i: string) => segments[Number(i)]!)
+            .replace('{{ .path.path }}', config.gitops.path);
+        expect(render(example.spec.template.metadata.name)).toBe(`glidepath-${config.name}`);
+        expect(render(example.spec.template.spec.destination.name)).toBe(config.name);
+        expect(render(example.spec.template.spec.source.path)).toBe(config.gitops.path);
+      }
+      expect(example.spec.template.metadata.finalizers).toBeUndefined();
+      expect(example.spec.template.spec.syncPolicy.automated.prune).toBe(false);
+    },
+  );
 });

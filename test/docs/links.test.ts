@@ -56,7 +56,9 @@ describe('links in the documents', () => {
     const path = join(ROOT, 'docs', `links-test-${process.pid}.md`);
     writeFileSync(
       path,
-      '# A\n[ok](rollouts-facts.md#how-a-lost-fact-is-recovered) [ok](argocd-facts.md#earlier-facts-per-retry-opt-in-untested) [ok](#a)\n[gone](nowhere.md) [bad](prune.md#no-such-heading) `[code](x.md)`\n',
+      '# A\n[ok](rollouts-facts.md#how-a-lost-fact-is-recovered) ' +
+        '[ok](argocd-facts.md#earlier-facts-per-retry-opt-in-untested) [ok](#a)\n[gone](nowhere.md) ' +
+        '[bad](prune.md#no-such-heading) `[code](x.md)`\n',
     );
     try {
       expect(brokenLinksIn(path, 'test.md')).toEqual([

@@ -87,18 +87,22 @@ describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const)
   (_name, { file, option, cluster }) => {
     const steps = (parse(readFileSync(file, 'utf8')) as { steps: Json[] }).steps;
 
-    it('prints one entry per state and trigger, and the same bodies, state by state, as a replay on the engine model', async () => {
-      const entries = await factsJson(['--cluster', cluster, option, file]);
-      expect([...new Set(entries.map((e) => e.state))]).toEqual(steps.map((_step, index) => index));
-      const printedBodies = steps.map((_step, index) =>
-        entries.filter((e) => e.state === index && e.sent).map((e) => e.body),
-      );
-      expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
-      for (const [index, step] of steps.entries()) {
-        const sends = (step.expect as { sends?: number } | undefined)?.sends;
-        if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
-      }
-    });
+    it(
+      'prints one entry per state and trigger, and the same bodies, state by state, as a replay on the engine ' +
+        'model',
+      async () => {
+        const entries = await factsJson(['--cluster', cluster, option, file]);
+        expect([...new Set(entries.map((e) => e.state))]).toEqual(steps.map((_step, index) => index));
+        const printedBodies = steps.map((_step, index) =>
+          entries.filter((e) => e.state === index && e.sent).map((e) => e.body),
+        );
+        expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
+        for (const [index, step] of steps.entries()) {
+          const sends = (step.expect as { sends?: number } | undefined)?.sends;
+          if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
+        }
+      },
+    );
   },
 );
 
@@ -118,11 +122,14 @@ describe('npm run facts, one Rollout at a clock', () => {
       spec: { template: { spec: { containers: [{ name: 'api', image: 'reg/api:2.0.0' }] } } },
       status,
     });
+  /** Two YAML documents' texts as the items of one YAML list. */
+  const yamlList = (items: readonly string[]) => items.map((item) => `- ${item.replace(/\n/g, '\n  ')}`).join('\n');
 
   it('explains a stale status, a missing label and a repeat in the same bucket', async () => {
+    const sameState = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
     const dir = clusterDir({
       'stale.yaml': rollout({ phase: 'Healthy', observedGeneration: '2', currentPodHash: 'aaa' }),
-      'states.yaml': `- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}\n- ${rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(/\n/g, '\n  ')}`,
+      'states.yaml': yamlList([sameState, sameState]),
       'unlabelled.yaml': rollout({ phase: 'Healthy', observedGeneration: '3' }).replace(
         'hangar.io/release-tracked: "true"',
         'app: api',
@@ -164,40 +171,47 @@ describe('npm run facts, one Rollout at a clock', () => {
     });
   });
 
-  it('warns of a missing release id, a namespace the prune does not clean and a missing label (fails before: no warning)', async () => {
-    const ok = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
-    const dir = clusterDir({
-      'ok.yaml': ok,
-      'no-id.yaml': ok.replace(/\n {2}annotations:\n {4}hangar\.io\/release-id: rel-9/, ''),
-      'elsewhere.yaml': ok.replace('namespace: baggage-api', 'namespace: payments'),
-      'unlabelled.yaml': ok.replace(/hangar\.io\/release-tracked: "true"/, 'app: api'),
-    });
-    const warnings = async (file: string) => {
-      await factsJson(['--cluster', 'prod', '--rollout', join(dir, file), '--now', '2026-12-01T09:00:00Z']);
-      return printed.stderr;
-    };
-    expect(await warnings('ok.yaml')).toEqual([]);
-    const [noId] = await factsJson([
-      '--cluster',
-      'prod',
-      '--rollout',
-      join(dir, 'no-id.yaml'),
-      '--now',
-      '2026-12-01T09:00:00Z',
-    ]);
-    expect(noId).toMatchObject({ sent: true, body: { releaseId: null } });
-    expect(printed.stderr).toEqual([
-      'warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": null; annotate it with the release it deploys',
-    ]);
-    expect(await warnings('elsewhere.yaml')).toEqual([
-      expect.stringMatching(
-        /^warning: Rollout payments\/api is in namespace payments, which is not in tracked\.namespaces \(.*baggage-api.*\): the prune never cleans its notified annotation, .*; add payments to tracked\.namespaces$/,
-      ),
-    ]);
-    expect(await warnings('unlabelled.yaml')).toEqual([
-      "warning: Rollout baggage-api/api lacks the label hangar.io/release-tracked=true: on the cluster no fact is sent for it at all; add the label to the Rollout's own metadata (the pod template's labels do not count)",
-    ]);
-  });
+  it(
+    'warns of a missing release id, a namespace the prune does not clean and a missing label (fails before: no ' +
+      'warning)',
+    async () => {
+      const ok = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
+      const dir = clusterDir({
+        'ok.yaml': ok,
+        'no-id.yaml': ok.replace(/\n {2}annotations:\n {4}hangar\.io\/release-id: rel-9/, ''),
+        'elsewhere.yaml': ok.replace('namespace: baggage-api', 'namespace: payments'),
+        'unlabelled.yaml': ok.replace(/hangar\.io\/release-tracked: "true"/, 'app: api'),
+      });
+      const warnings = async (file: string) => {
+        await factsJson(['--cluster', 'prod', '--rollout', join(dir, file), '--now', '2026-12-01T09:00:00Z']);
+        return printed.stderr;
+      };
+      expect(await warnings('ok.yaml')).toEqual([]);
+      const [noId] = await factsJson([
+        '--cluster',
+        'prod',
+        '--rollout',
+        join(dir, 'no-id.yaml'),
+        '--now',
+        '2026-12-01T09:00:00Z',
+      ]);
+      expect(noId).toMatchObject({ sent: true, body: { releaseId: null } });
+      expect(printed.stderr).toEqual([
+        'warning: Rollout baggage-api/api has no hangar.io/release-id annotation: its facts carry "releaseId": ' +
+          'null; annotate it with the release it deploys',
+      ]);
+      expect(await warnings('elsewhere.yaml')).toEqual([
+        expect.stringMatching(
+          /^warning: Rollout payments\/api is in namespace payments, which is not in tracked\.namespaces \(.*baggage-api.*\): the prune never cleans its notified annotation, .*; add payments to tracked\.namespaces$/,
+        ),
+      ]);
+      expect(await warnings('unlabelled.yaml')).toEqual([
+        'warning: Rollout baggage-api/api lacks the label hangar.io/release-tracked=true: on the cluster no ' +
+          "fact is sent for it at all; add the label to the Rollout's own metadata (the pod template's labels do " +
+          'not count)',
+      ]);
+    },
+  );
 
   it('tells a new state from a heartbeat in a new time bucket', async () => {
     const start = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
@@ -271,7 +285,8 @@ describe('npm run facts on bad input', () => {
     ).toEqual([
       'd.yaml: kind: is "Deployment", expected Rollout',
       'd.yaml: apiVersion: is "apps/v1", expected argoproj.io/v1alpha1',
-      'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl get -o yaml)',
+      'd.yaml: metadata.generation: is null; the API server sets a whole number from 1 (copy it from kubectl ' +
+        'get -o yaml)',
     ]);
     const [yamlError] = await problems(['--cluster', 'prod', '--rollout', '@bad.yaml'], {
       'bad.yaml': 'kind: Rollout\nmetadata: {name: a\n',
@@ -288,7 +303,8 @@ describe('npm run facts on bad input', () => {
       ]),
     });
     expect(numeric).toBe(
-      'n.yaml: [0].status.observedGeneration: is 2; a Rollout\'s observedGeneration is a string, as the controller writes it (e.g. "3")',
+      "n.yaml: [0].status.observedGeneration: is 2; a Rollout's observedGeneration is a string, as the " +
+        'controller writes it (e.g. "3")',
     );
     const [app] = await problems([
       '--cluster',

@@ -58,14 +58,19 @@ describe("facts and check-live on a team's own notifications", () => {
     expect(out).toMatch(/rollout-degraded: SENT: .*\n {4}sent to slack:payments-deploys \(body not modelled\)/);
   });
 
-  it('a template function the model lacks is said plainly, with the pointer to notifcheck, not called an engine refusal', async () => {
-    const { code, out } = await facts(PAYMENTS.replace('| lower }}', '| sha256sum }}'));
-    expect(code).toBe(0);
-    expect(out).toContain(
-      'rollout-degraded: not sent: not evaluated: the engine model does not cover the template function sha256sum (the engine accepts it); npm run notifcheck runs the real engine on it',
-    );
-    expect(out).not.toMatch(/would reject|refuse/);
-  });
+  it(
+    'a template function the model lacks is said plainly, with the pointer to notifcheck, not called an engine ' +
+      'refusal',
+    async () => {
+      const { code, out } = await facts(PAYMENTS.replace('| lower }}', '| sha256sum }}'));
+      expect(code).toBe(0);
+      expect(out).toContain(
+        'rollout-degraded: not sent: not evaluated: the engine model does not cover the template function ' +
+          'sha256sum (the engine accepts it); npm run notifcheck runs the real engine on it',
+      );
+      expect(out).not.toMatch(/would reject|refuse/);
+    },
+  );
 
   it('an expression form the model lacks is said plainly too', async () => {
     const { code, out } = await facts(

@@ -1,5 +1,6 @@
-/**`--json` of verify, check-live and synth (diff and pr: json-output-gitops.slow.test.ts): each run's stdout is one JSON document that the shipped JSON
- * Schema (schema/glidepath.<command>.v1.json, written by `npm run docs`) accepts, and that says what the text says.
+/**`--json` of verify, check-live and synth (diff and pr: json-output-gitops.slow.test.ts): each run's stdout is one
+ * JSON document that the shipped JSON Schema (schema/glidepath.<command>.v1.json, written by `npm run docs`) accepts,
+ * and that says what the text says.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,8 @@ describe('verify --json', () => {
     {
       path: 'planted.k8s.yaml',
       content:
-        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n',
+        'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - ' +
+        'name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n',
     },
   ];
 

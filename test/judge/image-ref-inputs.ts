@@ -1,6 +1,8 @@
 /** Image references for the differential test: hand-picked edge cases, then generated ones (fixed seed). */
 import * as fc from 'fast-check';
 
+const HEX = '0123456789abcdef';
+
 export const IMAGE_REF_SEED = 20_261_202;
 
 const hex = (length: number, digit = 'a') => digit.repeat(length);
@@ -213,7 +215,7 @@ const goodDigest = fc
   .tuple(fc.constantFrom(['sha256', 64], ['sha384', 96], ['sha512', 128]), fc.nat())
   .map(
     ([[alg, length], offset]) =>
-      `${alg}:${Array.from({ length: length as number }, (_, i) => '0123456789abcdef'[(i * 5 + offset) % 16]).join('')}`,
+      `${alg}:${Array.from({ length: length as number }, (_, i) => HEX[(i * 5 + offset) % 16]).join('')}`,
   );
 const wellFormed = fc
   .tuple(goodDomain, goodPath, fc.option(goodTag, { freq: 4 }), fc.option(goodDigest, { freq: 3 }))

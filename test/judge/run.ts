@@ -28,7 +28,8 @@ function main(): number {
       () => {
         const { corpus, ...result } = yamlReadbackDisagreements(YAML_STRINGS, SEED);
         console.log(
-          `yaml read-back corpus: ${corpus.clusters} shipped and fixture clusters, ${corpus.fixed} fixed and ${corpus.generated} generated strings ` +
+          `yaml read-back corpus: ${corpus.clusters} shipped and fixture clusters, ${corpus.fixed} fixed and ` +
+            `${corpus.generated} generated strings ` +
             `(${corpus.refusedAtLoad} refused by the loader, still checked through the writers)`,
         );
         return result;

@@ -63,29 +63,36 @@ describe('check-live: reaching the cluster', () => {
       'unreachable',
       {
         stderr:
-          'E1201 20:01:02.123456   4711 memcache.go:265] couldn\'t get current server API group list: Get "https://10.0.0.1:6443/api?timeout=20s": dial tcp 10.0.0.1:6443: connect: connection refused\nThe connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?\n',
+          "E1201 20:01:02.123456   4711 memcache.go:265] couldn't get current server API group list: Get " +
+          '"https://10.0.0.1:6443/api?timeout=20s": dial tcp 10.0.0.1:6443: connect: connection refused\nThe ' +
+          'connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?\n',
         code: 1,
       },
-      'cannot reach a Kubernetes API through kubectl context prod-admin: unreachable (The connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?)',
+      'cannot reach a Kubernetes API through kubectl context prod-admin: unreachable (The connection to the ' +
+        'server 10.0.0.1:6443 was refused - did you specify the right host or port?)',
     ],
     [
       'TLS',
       {
         stderr:
-          'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n',
+          'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by ' +
+          'unknown authority\n',
         code: 1,
       },
-      'cannot reach a Kubernetes API through kubectl context prod-admin: TLS failed (Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority)',
+      'cannot reach a Kubernetes API through kubectl context prod-admin: TLS failed (Unable to connect to the ' +
+        'server: tls: failed to verify certificate: x509: certificate signed by unknown authority)',
     ],
     [
       '404',
       { stderr: 'Error from server (NotFound): the server could not find the requested resource\n', code: 1 },
-      'cannot reach a Kubernetes API through kubectl context prod-admin: its server answers 404 on /api: it is not a Kubernetes API server (or the server URL has a wrong path)',
+      'cannot reach a Kubernetes API through kubectl context prod-admin: its server answers 404 on /api: it ' +
+        'is not a Kubernetes API server (or the server URL has a wrong path)',
     ],
     [
       'not Kubernetes',
       { stdout: '<!doctype html><html><body>Welcome to nginx!</body></html>\n' },
-      'cannot reach a Kubernetes API through kubectl context prod-admin: its server answers /api with "<!doctype html><html><body>Welcome to nginx!</body></html>", not Kubernetes API discovery',
+      'cannot reach a Kubernetes API through kubectl context prod-admin: its server answers /api with ' +
+        '"<!doctype html><html><body>Welcome to nginx!</body></html>", not Kubernetes API discovery',
     ],
   ];
   for (const [what, answer, line] of failures) {
@@ -108,7 +115,8 @@ describe('check-live: reaching the cluster', () => {
     calls['config current-context'] = { stderr: 'error: current-context is not set\n', code: 1 };
     const { code, err } = await checkLive(calls, []);
     expect(err.split('\n')[0]).toBe(
-      'error: no kubeconfig context: kubectl has no current context (no kubeconfig, or none selected), so it would ask localhost:8080',
+      'error: no kubeconfig context: kubectl has no current context (no kubeconfig, or none selected), so it ' +
+        'would ask localhost:8080',
     );
     expect(err).not.toContain('memcache');
     expect(code).toBe(1);
@@ -138,17 +146,21 @@ describe('check-live: the tracking label', () => {
       data: ROLLOUTS_DATA,
     });
 
-  it("reads the argo-cd chart's default key argocd.argoproj.io/instance as well as app.kubernetes.io/instance", async () => {
-    for (const key of ['argocd.argoproj.io/instance', 'app.kubernetes.io/instance']) {
-      const { calls } = readyProd();
-      calls[ROLLOUTS_CM] = trackedByLabel({ [key]: 'platform-addons' });
-      const { out } = await checkLive(calls);
-      expect(out, key).toContain(
-        'FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD Application platform-addons (label)',
-      );
-      expect(out, key).toContain("fix: remove the ConfigMap from platform-addons's source");
-    }
-  });
+  it(
+    "reads the argo-cd chart's default key " + 'argocd.argoproj.io/instance as well as ' + 'app.kubernetes.io/instance',
+    async () => {
+      for (const key of ['argocd.argoproj.io/instance', 'app.kubernetes.io/instance']) {
+        const { calls } = readyProd();
+        calls[ROLLOUTS_CM] = trackedByLabel({ [key]: 'platform-addons' });
+        const { out } = await checkLive(calls);
+        expect(out, key).toContain(
+          'FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD ' +
+            'Application platform-addons (label)',
+        );
+        expect(out, key).toContain("fix: remove the ConfigMap from platform-addons's source");
+      }
+    },
+  );
 
   it('reads only the key --tracking-label names, and refuses what is not a label key', async () => {
     const { calls } = readyProd();
@@ -158,7 +170,8 @@ describe('check-live: the tracking label', () => {
     });
     const { out } = await checkLive(calls, ['--context', 'prod-admin', '--tracking-label', 'team.example.com/app']);
     expect(out).toContain(
-      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD Application glidepath-prod (label)',
+      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: tracked by the Argo CD Application ' +
+        'glidepath-prod (label)',
     );
     const bad = await checkLive(calls, ['--context', 'prod-admin', '--tracking-label', 'a b']);
     expect(bad.err).toContain('--tracking-label: "a b" is not a label key');
@@ -175,7 +188,9 @@ describe('check-live under delivery: helm-values', () => {
     });
     const ready = await checkLive(calls, prodWith({ delivery: 'helm-values' }));
     expect(ready.out).toContain(
-      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by the Helm release argo-rollouts (chart argo-rollouts-2.41.0), tracked by the Argo CD Application argo-rollouts (annotation)',
+      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by the Helm release ' +
+        'argo-rollouts (chart argo-rollouts-2.41.0), tracked by the Argo CD Application argo-rollouts ' +
+        '(annotation)',
     );
     expect(ready.out).toContain(
       'ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)',
@@ -190,13 +205,17 @@ describe('check-live under delivery: helm-values', () => {
     );
     const { out, code } = await checkLive(calls, prodWith({ delivery: 'helm-values' }));
     expect(out).toContain(
-      "rendered by the Helm release argo-rollouts (chart argo-rollouts-2.32.0), tracked by the Argo CD Application argo-rollouts (annotation): the argo-helm argo-rollouts chart 2.32.0 cannot carry glidepath's notifications as values",
+      'rendered by the Helm release argo-rollouts (chart argo-rollouts-2.32.0), tracked by the Argo CD ' +
+        'Application argo-rollouts (annotation): the argo-helm argo-rollouts chart 2.32.0 cannot carry ' +
+        "glidepath's notifications as values",
     );
     expect(out).toContain(
-      "FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: lacks glidepath's keys subscriptions: the release does not use glidepath's values file, or not last",
+      "FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: lacks glidepath's keys " +
+        "subscriptions: the release does not use glidepath's values file, or not last",
     );
     expect(out).toContain(
-      "fix: add clusters/prod/glidepath-values/argo-rollouts-notifications-values.yaml last to the valueFiles of the argo-rollouts chart's release in argo-rollouts, with notifications.configmap.create: true",
+      'fix: add clusters/prod/glidepath-values/argo-rollouts-notifications-values.yaml last to the valueFiles ' +
+        "of the argo-rollouts chart's release in argo-rollouts, with notifications.configmap.create: true",
     );
     expect(out).toContain('FIX  Secret argo-rollouts/argo-rollouts-notification-secret: missing');
     expect(code).toBe(3);
@@ -207,7 +226,8 @@ describe('check-live under delivery: helm-values', () => {
     calls[ROLLOUTS_CM] = notFound('configmaps', 'argo-rollouts-notification-configmap');
     const missing = await checkLive(calls, prodWith({ delivery: 'helm-values' }));
     expect(missing.out).toContain(
-      'FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: missing: with delivery: helm-values the argo-rollouts chart renders it, and no release of it does here',
+      'FIX  ConfigMap argo-rollouts/argo-rollouts-notification-configmap: missing: with delivery: helm-values ' +
+        'the argo-rollouts chart renders it, and no release of it does here',
     );
     const glidepaths = readyProd().calls[ROLLOUTS_CM]!;
     calls[ROLLOUTS_CM] = glidepaths;
@@ -222,7 +242,9 @@ describe('check-live in configmap mode on an old chart', () => {
     calls[ROLLOUTS_CM] = chartConfigMap('argo-rollouts-2.32.0', ROLLOUTS_DATA);
     const { out } = await checkLive(calls, prodWith({ chartVersion: '2.32.0' }));
     expect(out).toContain(
-      "fix: two owners overwrite each other's keys: in that release (argo-rollouts chart 2.32.0), upgrade chart 2.32.0 to 2.37.3 or later (it always renders argo-rollouts-notification-configmap), then set notifications.configmap.create: false, then let glidepath-prod own the ConfigMap",
+      "fix: two owners overwrite each other's keys: in that release (argo-rollouts chart 2.32.0), upgrade " +
+        'chart 2.32.0 to 2.37.3 or later (it always renders argo-rollouts-notification-configmap), then set ' +
+        'notifications.configmap.create: false, then let glidepath-prod own the ConfigMap',
     );
   });
 });

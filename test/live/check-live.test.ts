@@ -24,19 +24,23 @@ describe('npm run check-live', () => {
     const { code, out, err } = await checkLive(readyProd().calls);
     expect(err).toBe('');
     expect(out).toContain(
-      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by the Argo CD Application glidepath-prod (annotation)',
+      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by ' +
+        'the Argo CD Application glidepath-prod (annotation)',
     );
     expect(out).toContain(
       'ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)',
     );
     expect(out).toContain(
-      'ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1, as rollouts.controllerVersion says',
+      'ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1, as ' +
+        'rollouts.controllerVersion says',
     );
     expect(out).toContain(
-      'ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 3.1.8; argocd.version is unset, so glidepath renders for',
+      'ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller ' +
+        'runs 3.1.8; argocd.version is unset, so glidepath renders for',
     );
     expect(out).toContain(
-      'ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, checkin-api: 1, flight-api: 1, gate-api: 1)',
+      'ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, ' +
+        'checkin-api: 1, flight-api: 1, gate-api: 1)',
     );
     expect(out).toMatch(
       /ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 51 keys/,
@@ -84,81 +88,98 @@ describe('npm run check-live', () => {
     calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
     const { code, out } = await checkLive(calls);
     expect(out).toContain(
-      'FIX  ConfigMap argocd-apps/argocd-notifications-cm: rendered by the Helm release argocd-apps (chart argo-cd-8.1.2)',
+      'FIX  ConfigMap argocd-apps/argocd-notifications-cm: rendered by the Helm release argocd-apps (chart ' +
+        'argo-cd-8.1.2)',
     );
     expect(out).toContain(
-      "fix: two owners overwrite each other's keys: in that release (argo-cd chart), set notifications.cm.create: false, then let glidepath-prod own the ConfigMap",
+      "fix: two owners overwrite each other's keys: in that release (argo-cd chart), set " +
+        'notifications.cm.create: false, then let glidepath-prod own the ConfigMap',
     );
     expect(out).toContain(
-      'FIX  ConfigMap argocd-apps/argocd-notifications-cm: holds keys the render does not: trigger.on-deployed; a sync of glidepath-prod removes them',
+      'FIX  ConfigMap argocd-apps/argocd-notifications-cm: holds keys the render does not: ' +
+        'trigger.on-deployed; a sync of glidepath-prod removes them',
     );
     expect(out).toContain('FIX  ConfigMap argocd-apps/argocd-notifications-cm: its context not in argocd.context: env');
     expect(out).toContain(
-      'FIX  Secret argo-rollouts/argo-rollouts-notification-secret: has no key glidepath-relay-token: Argo Rollouts sends the literal text $glidepath-relay-token',
+      'FIX  Secret argo-rollouts/argo-rollouts-notification-secret: has no key glidepath-relay-token: Argo ' +
+        'Rollouts sends the literal text $glidepath-relay-token',
     );
     expect(out).toContain(
-      `fix: kubectl -n argo-rollouts patch secret argo-rollouts-notification-secret --type merge -p '{"stringData":{"glidepath-relay-token":"<token>"}}'`,
+      `fix: kubectl -n argo-rollouts patch secret argo-rollouts-notification-secret --type merge -p ` +
+        `'{"stringData":{"glidepath-relay-token":"<token>"}}'`,
     );
     expect(out.split('\n').at(-1)).toBe('not ready: 4 problems to fix');
     expect(code).toBe(3);
   });
 
-  it('reports an old controller, stray and unannotated Rollouts, a grown annotation, missing Veridor objects and a forbidden read', async () => {
-    const { calls } = readyProd();
-    calls[getDeployments('argo-rollouts')] = json({
-      kind: 'List',
-      items: [
-        {
-          metadata: { name: 'argo-rollouts' },
-          spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.2' }] } } },
-        },
-      ],
-    });
-    calls[GET_TRACKED_ROLLOUTS] = json({
-      kind: 'List',
-      items: [
-        trackedRollout('baggage-api', { notifiedKeys: 100 }),
-        trackedRollout('payments-api', { releaseId: null }),
-      ],
-    });
-    calls[getDeployments('argocd-apps')] = json({
-      kind: 'List',
-      items: [
-        {
-          metadata: { name: 'argocd-apps-notifications-controller' },
-          spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argocd:v2.5.0' }] } } },
-        },
-      ],
-    });
-    calls[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
-    calls[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden(
-      'secrets',
-      'veridor-credentials',
-      'flight-api',
-    );
-    const { code, out } = await checkLive(calls);
-    expect(out).toContain(
-      'FIX  Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.7.2, older than rollouts.controllerVersion (1.9.1)',
-    );
-    expect(out).toContain(
-      'FIX  Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller runs 2.5.0: Argo CD 2.5.0 is older than every release in the table; the lowest supported is',
-    );
-    expect(out).toContain(
-      'FIX  Rollouts labelled hangar.io/release-tracked=true: some are in namespaces outside tracked.namespaces: payments-api',
-    );
-    expect(out).toContain(
-      'FIX  Rollouts labelled hangar.io/release-tracked=true: without the annotation hangar.io/release-id (their facts carry releaseId null): payments-api/payments-service',
-    );
-    expect(out).toMatch(/FIX {2}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 100 keys/);
-    expect(out).toContain(
-      'fix: the prune may not be running: kubectl -n argo-rollouts get cronjob glidepath-notified-prune',
-    );
-    expect(out).toContain('FIX  ConfigMap gate-api/veridor-config: missing: the Veridor gate pod cannot start');
-    expect(out).toContain(
-      'FIX  Secret flight-api/veridor-credentials: cannot be read: forbidden: your kubeconfig user may not read it',
-    );
-    expect(code).toBe(3);
-  });
+  it(
+    'reports an old controller, stray and unannotated Rollouts, a grown annotation, missing Veridor objects and ' +
+      'a forbidden read',
+    async () => {
+      const { calls } = readyProd();
+      calls[getDeployments('argo-rollouts')] = json({
+        kind: 'List',
+        items: [
+          {
+            metadata: { name: 'argo-rollouts' },
+            spec: {
+              template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argo-rollouts:v1.7.2' }] } },
+            },
+          },
+        ],
+      });
+      calls[GET_TRACKED_ROLLOUTS] = json({
+        kind: 'List',
+        items: [
+          trackedRollout('baggage-api', { notifiedKeys: 100 }),
+          trackedRollout('payments-api', { releaseId: null }),
+        ],
+      });
+      calls[getDeployments('argocd-apps')] = json({
+        kind: 'List',
+        items: [
+          {
+            metadata: { name: 'argocd-apps-notifications-controller' },
+            spec: { template: { spec: { containers: [{ name: 'c', image: 'quay.io/argoproj/argocd:v2.5.0' }] } } },
+          },
+        ],
+      });
+      calls[getConfigMap('veridor-config', 'gate-api')] = notFound('configmaps', 'veridor-config');
+      calls[getSecretKeys('veridor-credentials', 'flight-api')] = forbidden(
+        'secrets',
+        'veridor-credentials',
+        'flight-api',
+      );
+      const { code, out } = await checkLive(calls);
+      expect(out).toContain(
+        'FIX  Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.7.2, older than ' +
+          'rollouts.controllerVersion (1.9.1)',
+      );
+      expect(out).toContain(
+        'FIX  Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller ' +
+          'runs 2.5.0: Argo CD 2.5.0 is older than every release in the table; the lowest supported is',
+      );
+      expect(out).toContain(
+        'FIX  Rollouts labelled hangar.io/release-tracked=true: some are in namespaces outside ' +
+          'tracked.namespaces: payments-api',
+      );
+      expect(out).toContain(
+        'FIX  Rollouts labelled hangar.io/release-tracked=true: without the annotation hangar.io/release-id ' +
+          '(their facts carry releaseId null): payments-api/payments-service',
+      );
+      expect(out).toMatch(
+        /FIX {2}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 100 keys/,
+      );
+      expect(out).toContain(
+        'fix: the prune may not be running: kubectl -n argo-rollouts get cronjob glidepath-notified-prune',
+      );
+      expect(out).toContain('FIX  ConfigMap gate-api/veridor-config: missing: the Veridor gate pod cannot start');
+      expect(out).toContain(
+        'FIX  Secret flight-api/veridor-credentials: cannot be read: forbidden: your kubeconfig user may not read it',
+      );
+      expect(code).toBe(3);
+    },
+  );
 
   it('exits 2 on an unknown context and on a missing --cluster, and 1 when kubectl cannot run', async () => {
     const unknown = await checkLive(readyProd().calls, ['--context', 'staging']);

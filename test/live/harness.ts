@@ -115,7 +115,9 @@ export function useLiveHarness(printed: PrintedLines) {
       const kubeconfig = join(dir, 'kubeconfig');
       writeFileSync(
         kubeconfig,
-        `apiVersion: v1\nkind: Config\nclusters: [{name: stand-in, cluster: {server: "${server.url}"}}]\nusers: [{name: reader, user: {token: recorded}}]\ncontexts: [{name: prod-admin, context: {cluster: stand-in, user: reader}}]\ncurrent-context: prod-admin\n`,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: stand-in, cluster: {server: ` +
+          `"${server.url}"}}]\nusers: [{name: reader, user: {token: recorded}}]\ncontexts: [{name: prod-admin, ` +
+          `context: {cluster: stand-in, user: reader}}]\ncurrent-context: prod-admin\n`,
       );
       vi.stubEnv('KUBECONFIG', kubeconfig);
       vi.stubEnv('HOME', join(dir, 'home'));

@@ -18,7 +18,9 @@ export const notFound = (resource: string, name: string): Answer => ({
   code: 1,
 });
 export const forbidden = (resource: string, name: string, namespace: string): Answer => ({
-  stderr: `Error from server (Forbidden): ${resource} "${name}" is forbidden: User "dev@hangar.io" cannot get resource "${resource}" in API group "" in the namespace "${namespace}"\n`,
+  stderr:
+    `Error from server (Forbidden): ${resource} "${name}" is forbidden: User "dev@hangar.io" cannot get ` +
+    `resource "${resource}" in API group "" in the namespace "${namespace}"\n`,
   code: 1,
 });
 export const secretKeys = (keys: Record<string, number>): Answer => ({
@@ -85,7 +87,8 @@ function notified(keys: number): string {
   return JSON.stringify(
     Object.fromEntries(
       Array.from({ length: keys }, (_, i) => [
-        `7/Healthy/3/5d8f7c9b6/false/rel-${i}/${2914758 + i}:glidepath-rollout-state:[0].qk3oRzSHyEj0I5F1ZjBxyXo3vUU:glidepath-relay:`,
+        `7/Healthy/3/5d8f7c9b6/false/rel-${i}/${2914758 + i}:` +
+          'glidepath-rollout-state:[0].qk3oRzSHyEj0I5F1ZjBxyXo3vUU:glidepath-relay:',
         1764583200 + i * 900,
       ]),
     ),

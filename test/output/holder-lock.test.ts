@@ -81,13 +81,17 @@ describe('the output folder lock', () => {
     const lock = `${out}/.glidepath-lock`;
     expect(error).toEqual(
       new LockHeldError(
-        `${out}/: another glidepath run (pid ${process.pid} on host ci-runner-7 since 2026-12-01T08:00:00Z) is still writing it after 1 s (lock ${lock})`,
-        `a lock from another host is never broken automatically: if no glidepath run on ci-runner-7 is writing it, remove ${lock}`,
+        `${out}/: another glidepath run (pid ${process.pid} on host ci-runner-7 since 2026-12-01T08:00:00Z) ` +
+          `is still writing it after 1 s (lock ${lock})`,
+        `a lock from another host is never broken automatically: if no glidepath run on ci-runner-7 is ` +
+          `writing it, remove ${lock}`,
       ),
     );
     expect((error as LockHeldError).report().join('\n')).not.toMatch(/EBUSY/);
     expect(waits).toEqual([
-      `${out}/: another glidepath run (pid ${process.pid} on host ci-runner-7 since 2026-12-01T08:00:00Z) is writing it; waiting up to 1 s for it to finish; a lock from another host is never broken automatically: if no glidepath run on ci-runner-7 is writing it, remove ${lock}`,
+      `${out}/: another glidepath run (pid ${process.pid} on host ci-runner-7 since 2026-12-01T08:00:00Z) is ` +
+        `writing it; waiting up to 1 s for it to finish; a lock from another host is never broken ` +
+        `automatically: if no glidepath run on ci-runner-7 is writing it, remove ${lock}`,
     ]);
     expect(readFileSync(lock, 'utf8')).toBe(otherHost);
   });
@@ -119,8 +123,12 @@ describe('the gitops cache lock: the same rule', () => {
     expect(error).toBeInstanceOf(GitopsError);
     expect(error).toMatchObject({
       kind: 'locked',
-      message: `the gitops cache ${cache}: another glidepath run (pid ${process.pid} on host ci-runner-7 since 2026-12-01T08:00:00Z) is still using it after 1 s (lock ${cache}.lock)`,
-      fix: `a lock from another host is never broken automatically: if no glidepath run on ci-runner-7 is using it, remove ${cache}.lock`,
+      message:
+        `the gitops cache ${cache}: another glidepath run (pid ${process.pid} on host ci-runner-7 since ` +
+        `2026-12-01T08:00:00Z) is still using it after 1 s (lock ${cache}.lock)`,
+      fix:
+        `a lock from another host is never broken automatically: if no glidepath run on ci-runner-7 is using ` +
+        `it, remove ${cache}.lock`,
     });
     expect(readFileSync(`${cache}.lock`, 'utf8')).toBe(otherHost);
   });

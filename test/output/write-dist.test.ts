@@ -49,26 +49,34 @@ function snapshot(dir: string): Record<string, string> {
 const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args], { render: renderOnce });
 
 describe('synth --out replaces only what glidepath wrote', () => {
-  it('refuses a folder that holds anything else (a git checkout, notes), with exit 2, and leaves it untouched', async () => {
-    const out = scratch();
-    execFileSync('git', ['init', '--quiet', out]);
-    writeFileSync(join(out, 'notes.md'), 'mine\n');
-    mkdirSync(join(out, 'prod'));
-    writeFileSync(join(out, 'prod', 'handwritten.yaml'), 'kind: Mine\n');
-    const before = snapshot(out);
-    expect(await synth('--out', out)).toBe(2);
-    expect(stderr[0]).toBe(
-      `${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`,
-    );
-    expect(snapshot(out)).toEqual(before);
-    expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
-    expect(await synth('--out', out, '--check')).toBe(2);
-    // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
-    expect(
-      await main(['synth', '--clusters', clusters], { render: renderOnce, env: { ...process.env, CDK8S_OUTDIR: out } }),
-    ).toBe(2);
-    expect(snapshot(out)).toEqual(before);
-  });
+  it(
+    'refuses a folder that holds anything else (a git ' + 'checkout, notes), with exit 2, and leaves it untouched',
+    async () => {
+      const out = scratch();
+      execFileSync('git', ['init', '--quiet', out]);
+      writeFileSync(join(out, 'notes.md'), 'mine\n');
+      mkdirSync(join(out, 'prod'));
+      writeFileSync(join(out, 'prod', 'handwritten.yaml'), 'kind: Mine\n');
+      const before = snapshot(out);
+      expect(await synth('--out', out)).toBe(2);
+      expect(stderr[0]).toBe(
+        `${out}/: holds .git/, notes.md, prod/, which glidepath did not write; it replaces only the cluster ` +
+          `folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or ` +
+          `empty folder, or move those away`,
+      );
+      expect(snapshot(out)).toEqual(before);
+      expect(await synth('--out', out, '--cluster', 'dev')).toBe(2);
+      expect(await synth('--out', out, '--check')).toBe(2);
+      // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
+      expect(
+        await main(['synth', '--clusters', clusters], {
+          render: renderOnce,
+          env: { ...process.env, CDK8S_OUTDIR: out },
+        }),
+      ).toBe(2);
+      expect(snapshot(out)).toEqual(before);
+    },
+  );
 
   it('refuses a file in a cluster folder it wrote, and replaces the folder once the file is gone', async () => {
     const out = scratch();
@@ -93,31 +101,37 @@ describe('synth --out replaces only what glidepath wrote', () => {
     });
   });
 
-  it('never removes a .glidepath- entry it did not write: only its exact names, each of its own kind, are its own', async () => {
-    const out = scratch();
-    expect(await synth('--out', out)).toBe(0);
-    writeFileSync(join(out, '.glidepath-notes.md'), 'mine\n');
-    mkdirSync(join(out, '.glidepath-stage-mine'));
-    writeFileSync(join(out, '.glidepath-old-prod-1-abc-x'), 'a file, where glidepath retires folders\n');
-    writeFileSync(join(out, '.glidepath-tmp-mine'), 'mine\n');
-    // A leftover of a killed run, with the exact name a run gives a staged folder: removed.
-    mkdirSync(join(out, '.glidepath-stage-dev-Ab12Cd'));
-    const before = snapshot(out);
-    expect(await synth('--out', out)).toBe(2);
-    expect(stderr[0]).toBe(
-      `${out}/: holds .glidepath-notes.md, .glidepath-old-prod-1-abc-x, .glidepath-stage-mine/, .glidepath-tmp-mine, which glidepath did not write; it replaces only the cluster folders it recorded in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move those away`,
-    );
-    expect(snapshot(out)).toEqual(before);
-    for (const name of [
-      '.glidepath-notes.md',
-      '.glidepath-stage-mine',
-      '.glidepath-old-prod-1-abc-x',
-      '.glidepath-tmp-mine',
-    ])
-      rmSync(join(out, name), { recursive: true });
-    expect(await synth('--out', out)).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
-  });
+  it(
+    'never removes a .glidepath- entry it did not write: only its exact names, each of its own kind, are its ' + 'own',
+    async () => {
+      const out = scratch();
+      expect(await synth('--out', out)).toBe(0);
+      writeFileSync(join(out, '.glidepath-notes.md'), 'mine\n');
+      mkdirSync(join(out, '.glidepath-stage-mine'));
+      writeFileSync(join(out, '.glidepath-old-prod-1-abc-x'), 'a file, where glidepath retires folders\n');
+      writeFileSync(join(out, '.glidepath-tmp-mine'), 'mine\n');
+      // A leftover of a killed run, with the exact name a run gives a staged folder: removed.
+      mkdirSync(join(out, '.glidepath-stage-dev-Ab12Cd'));
+      const before = snapshot(out);
+      expect(await synth('--out', out)).toBe(2);
+      expect(stderr[0]).toBe(
+        `${out}/: holds .glidepath-notes.md, .glidepath-old-prod-1-abc-x, .glidepath-stage-mine/, ` +
+          `.glidepath-tmp-mine, which glidepath did not write; it replaces only the cluster folders it recorded ` +
+          `in .glidepath-out.json, so it leaves this folder untouched. Pass --out a new or empty folder, or move ` +
+          `those away`,
+      );
+      expect(snapshot(out)).toEqual(before);
+      for (const name of [
+        '.glidepath-notes.md',
+        '.glidepath-stage-mine',
+        '.glidepath-old-prod-1-abc-x',
+        '.glidepath-tmp-mine',
+      ])
+        rmSync(join(out, name), { recursive: true });
+      expect(await synth('--out', out)).toBe(0);
+      expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+    },
+  );
 
   it('names the folder with one slash: --out /, --out dist/', async () => {
     const out = `${scratch()}/`;
@@ -139,7 +153,8 @@ describe('synth --out replaces only what glidepath wrote', () => {
     writeFileSync(file, 'keep me\n');
     expect(await synth('--out', file)).toBe(2);
     expect(stderr[0]).toBe(
-      `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per cluster into it)`,
+      `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per ` +
+        `cluster into it)`,
     );
     expect(await synth('--out', join(file, 'x'))).toBe(2);
     expect(stderr.at(-2)).toBe(`${file}/x: the output folder cannot be created: ${file} is a file, not a folder`);
@@ -244,7 +259,8 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(
       new RegExp(
-        `^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on the device \\(ENOSPC\\)$`,
+        `^error: ${dir}/\\.glidepath-stage-c?\\w+-\\w+/[\\w.-]+\\.k8s\\.yaml: cannot write: no space left on ` +
+          `the device \\(ENOSPC\\)$`,
       ),
     );
     expect(snapshot(dir)).toEqual(before);
@@ -284,26 +300,33 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
 });
 
 describe('another run holding the folder', () => {
-  it('is waited for, and after the wait it fails naming the holder (pid, host, since when) and how to clear the lock', () => {
-    const out = scratch();
-    const holder = {
-      pid: process.pid,
-      start: processStartTime(process.pid),
-      host: hostname(),
-      since: '2026-12-01T09:00:00Z',
-    };
-    writeFileSync(join(out, '.glidepath-lock'), JSON.stringify(holder));
-    const waits: string[] = [];
-    expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
-      new LockHeldError(
-        `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is still writing it after 1 s (lock ${out}/.glidepath-lock)`,
-        `wait for it to finish and run again; if process ${process.pid} is not a glidepath run (ps -p ${process.pid}), remove ${out}/.glidepath-lock`,
-      ),
-    );
-    expect(waits).toEqual([
-      `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) is writing it; waiting up to 1 s for it to finish`,
-    ]);
-  });
+  it(
+    'is waited for, and after the wait it fails naming the holder (pid, host, since when) and how to clear the ' +
+      'lock',
+    () => {
+      const out = scratch();
+      const holder = {
+        pid: process.pid,
+        start: processStartTime(process.pid),
+        host: hostname(),
+        since: '2026-12-01T09:00:00Z',
+      };
+      writeFileSync(join(out, '.glidepath-lock'), JSON.stringify(holder));
+      const waits: string[] = [];
+      expect(() => writeDist(out, [], 'whole', { waitMs: 100, onWait: (line) => waits.push(line) })).toThrow(
+        new LockHeldError(
+          `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) ` +
+            `is still writing it after 1 s (lock ${out}/.glidepath-lock)`,
+          `wait for it to finish and run again; if process ${process.pid} is not a glidepath run (ps -p ` +
+            `${process.pid}), remove ${out}/.glidepath-lock`,
+        ),
+      );
+      expect(waits).toEqual([
+        `${out}/: another glidepath run (pid ${process.pid} on host ${hostname()} since 2026-12-01T09:00:00Z) ` +
+          `is writing it; waiting up to 1 s for it to finish`,
+      ]);
+    },
+  );
 });
 
 describe('a record or a journal that names paths outside the folder', () => {

@@ -140,19 +140,29 @@ describe('prune with the notifications engine model', () => {
     expect(notifiedKeys(next.object)).toHaveLength(1);
   });
 
-  it('prunes tracked Rollouts of tracked namespaces only; a namespace or Rollout without the annotation is left as it is', () => {
-    const stale = { [NOTIFIED_ANNOTATION]: '{"x":1}' };
-    const before = [
-      rolloutObject('shop', 'a', HEALTHY, stale),
-      rolloutObject('billing', 'b', HEALTHY, stale),
-      rolloutObject('billing', 'no-annotation', HEALTHY),
-      rolloutObject('shop', 'untracked', HEALTHY, stale, false),
-      rolloutObject('elsewhere', 'c', HEALTHY, stale),
-    ];
-    const after = runRenderedPrune(cronJob, before);
-    expect(after.map((r) => NOTIFIED_ANNOTATION in r.metadata.annotations)).toEqual([false, false, false, true, true]);
-    expect(after[2]).toEqual(before[2]);
-  });
+  it(
+    'prunes tracked Rollouts of tracked namespaces only; a namespace or Rollout without the annotation is left ' +
+      'as it is',
+    () => {
+      const stale = { [NOTIFIED_ANNOTATION]: '{"x":1}' };
+      const before = [
+        rolloutObject('shop', 'a', HEALTHY, stale),
+        rolloutObject('billing', 'b', HEALTHY, stale),
+        rolloutObject('billing', 'no-annotation', HEALTHY),
+        rolloutObject('shop', 'untracked', HEALTHY, stale, false),
+        rolloutObject('elsewhere', 'c', HEALTHY, stale),
+      ];
+      const after = runRenderedPrune(cronJob, before);
+      expect(after.map((r) => NOTIFIED_ANNOTATION in r.metadata.annotations)).toEqual([
+        false,
+        false,
+        false,
+        true,
+        true,
+      ]);
+      expect(after[2]).toEqual(before[2]);
+    },
+  );
 });
 
 /**

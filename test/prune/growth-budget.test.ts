@@ -16,32 +16,35 @@ import { capturePrintedLines } from '../helpers/console';
 import { loadRendered, newRollout, SECRETS, type Json } from '../notifications/helpers/rollouts';
 
 describe('size of the notified annotation', () => {
-  it('the assumed longest key is exactly as long as the key the engine model writes for a Rollout in that state', () => {
-    const [generation, phase, step, podHash, abort, releaseId, bucket] = ASSUMED_LONGEST_KEY.oncePer.split('/');
-    const rollout = newRollout();
-    const metadata = rollout.metadata as Json;
-    metadata.generation = Number(generation);
-    metadata.annotations = { ...(metadata.annotations as Json), 'hangar.io/release-id': releaseId };
-    rollout.status = {
-      observedGeneration: generation,
-      phase,
-      currentStepIndex: Number(step),
-      currentPodHash: podHash,
-      abort: abort === 'true',
-    };
-    const heartbeatBucketSeconds = 600;
-    const engine = new NotificationsEngine(loadRendered({ rollouts: { heartbeatBucketSeconds } }), ROLLOUTS_MODE, {
-      secrets: SECRETS,
-    });
-    const result = engine.reconcile(rollout, new Date(Number(bucket) * heartbeatBucketSeconds * 1000));
-    const keys = Object.keys(
-      JSON.parse(((result.object.metadata as Json).annotations as Record<string, string>)[NOTIFIED_ANNOTATION]!),
-    );
-    expect(keys).toHaveLength(1);
-    expect(keys[0]!.startsWith(`${ASSUMED_LONGEST_KEY.oncePer}:${ASSUMED_LONGEST_KEY.trigger}:`)).toBe(true);
-    expect(keys[0]!.length).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
-    expect(DEFAULT_ASSUMPTIONS.keyLength).toBe(keys[0]!.length);
-  });
+  it(
+    'the assumed longest key is exactly as long as the key the ' + 'engine model writes for a Rollout in that state',
+    () => {
+      const [generation, phase, step, podHash, abort, releaseId, bucket] = ASSUMED_LONGEST_KEY.oncePer.split('/');
+      const rollout = newRollout();
+      const metadata = rollout.metadata as Json;
+      metadata.generation = Number(generation);
+      metadata.annotations = { ...(metadata.annotations as Json), 'hangar.io/release-id': releaseId };
+      rollout.status = {
+        observedGeneration: generation,
+        phase,
+        currentStepIndex: Number(step),
+        currentPodHash: podHash,
+        abort: abort === 'true',
+      };
+      const heartbeatBucketSeconds = 600;
+      const engine = new NotificationsEngine(loadRendered({ rollouts: { heartbeatBucketSeconds } }), ROLLOUTS_MODE, {
+        secrets: SECRETS,
+      });
+      const result = engine.reconcile(rollout, new Date(Number(bucket) * heartbeatBucketSeconds * 1000));
+      const keys = Object.keys(
+        JSON.parse(((result.object.metadata as Json).annotations as Record<string, string>)[NOTIFIED_ANNOTATION]!),
+      );
+      expect(keys).toHaveLength(1);
+      expect(keys[0]!.startsWith(`${ASSUMED_LONGEST_KEY.oncePer}:${ASSUMED_LONGEST_KEY.trigger}:`)).toBe(true);
+      expect(keys[0]!.length).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
+      expect(DEFAULT_ASSUMPTIONS.keyLength).toBe(keys[0]!.length);
+    },
+  );
 
   it('counts the bytes of the JSON map the engine stores', () => {
     const keys = ['2935012:heartbeat:[0].abc:glidepath:', '7:rollout-healthy:[0].def:glidepath:'];
@@ -54,25 +57,29 @@ describe('size of the notified annotation', () => {
 });
 
 describe('growthBudget', () => {
-  it('for the shipped default: 96 (at most 144) heartbeat + 50 transition keys a day, pruned every 6 h, stays below the cap', () => {
-    const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */6 * * *' });
-    expect(budget).toMatchObject({
-      heartbeatKeysPerDay: 96,
-      heartbeatKeysPerDayMax: 144,
-      transitionKeysPerDay: 50,
-      keysPerDay: 146,
-      keysPerDayMax: 194,
-      engineMaxKeys: 100,
-      maxHoursBetweenPrunes: 6,
-      prunesPerDay: 4,
-      worstCaseKeys: 2 + Math.ceil(194 / 4),
-      reachesEngineCap: false,
-    });
-    expect(budget.keyLength).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
-    expect(budget.worstCaseBytes).toBe(notifiedAnnotationBytes(51, budget.entryBytes));
-    expect(budget.engineMaxBytes).toBeLessThan(budget.kubernetesAnnotationsMaxBytes / 10);
-    expect(budget.hoursToEngineCap).toBeCloseTo((98 / 194) * 24, 10);
-  });
+  it(
+    'for the shipped default: 96 (at most 144) heartbeat + 50 transition keys a day, pruned every 6 h, stays ' +
+      'below the cap',
+    () => {
+      const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */6 * * *' });
+      expect(budget).toMatchObject({
+        heartbeatKeysPerDay: 96,
+        heartbeatKeysPerDayMax: 144,
+        transitionKeysPerDay: 50,
+        keysPerDay: 146,
+        keysPerDayMax: 194,
+        engineMaxKeys: 100,
+        maxHoursBetweenPrunes: 6,
+        prunesPerDay: 4,
+        worstCaseKeys: 2 + Math.ceil(194 / 4),
+        reachesEngineCap: false,
+      });
+      expect(budget.keyLength).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
+      expect(budget.worstCaseBytes).toBe(notifiedAnnotationBytes(51, budget.entryBytes));
+      expect(budget.engineMaxBytes).toBeLessThan(budget.kubernetesAnnotationsMaxBytes / 10);
+      expect(budget.hoursToEngineCap).toBeCloseTo((98 / 194) * 24, 10);
+    },
+  );
 
   it('with one run missed (12 h between prunes) the default still stays below the cap', () => {
     const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */12 * * *' });

@@ -17,7 +17,8 @@ describe('prune fields of the cluster file', () => {
 
   it('refuses a bad cron expression', () => {
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17 */6 * *' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "17 */6 * *" is not a CronJob schedule: has 4 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
+      'clusters/prod.yaml: prune.schedule: "17 */6 * *" is not a CronJob schedule: has 4 fields; write five ' +
+        '(minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
     ]);
   });
 
@@ -30,20 +31,23 @@ describe('prune fields of the cluster file', () => {
   it('refuses a schedule that never runs when */1 in day-of-week is read as robfig/cron reads it', () => {
     // A star in day-of-week makes both day fields count: 31 February never comes.
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '0 0 31 2 */1' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "0 0 31 2 */1" never runs (no date matches it); the prune would never happen',
+      'clusters/prod.yaml: prune.schedule: "0 0 31 2 */1" never runs (no date matches it); the prune would ' +
+        'never happen',
     ]);
   });
 
   it('refuses a digest the kubelet refuses', () => {
     const image = `registry.k8s.io/kubectl@md5:${'0'.repeat(32)}`;
     expect(problemsOf({ ...file, prune: { image } })).toEqual([
-      `clusters/prod.yaml: prune.image: "registry.k8s…" (60 characters) has a digest of the unsupported algorithm "md5"; Kubernetes accepts sha256, sha384, sha512 (lowercase)`,
+      `clusters/prod.yaml: prune.image: "registry.k8s…" (60 characters) has a digest of the unsupported ` +
+        `algorithm "md5"; Kubernetes accepts sha256, sha384, sha512 (lowercase)`,
     ]);
   });
 
   it('refuses :latest and untagged images, once each', () => {
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (30 characters) uses the moving tag "latest"; pin a version tag or a digest',
+      'clusters/prod.yaml: prune.image: "registry.k8s…" (30 characters) uses the moving tag "latest"; pin a ' +
+        'version tag or a digest',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toHaveLength(1);
   });
@@ -59,18 +63,21 @@ describe('prune fields of the cluster file', () => {
 
   it('refuses a kubectl image of another minor version than the cluster', () => {
     expect(problemsOf({ ...file, kubernetesVersion: '1.30' })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (32 characters) is kubectl 1.28 but kubernetesVersion is "1.30"; ' +
+      'clusters/prod.yaml: prune.image: "registry.k8s…" (32 characters) is kubectl 1.28 but kubernetesVersion ' +
+        'is "1.30"; ' +
         'use a kubectl 1.30 image, e.g. the tag :v1.30.<patch>, or change both together when the cluster is upgraded',
     ]);
   });
 
   it('refuses a tag that names no version, and a bad namespace', () => {
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:stable' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters): tag "stable" names no Kubernetes version; use a kubectl tag of the ' +
+      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters): tag "stable" names no Kubernetes ' +
+        'version; use a kubectl tag of the ' +
         'cluster\'s minor version (kubernetesVersion "1.28"), e.g. :v1.28.<patch>, or a digest',
     ]);
     expect(problemsOf({ ...file, prune: { ...file.prune, namespace: 'Argo_Rollouts' } })).toEqual([
-      'clusters/prod.yaml: prune.namespace: must be a namespace name (lowercase letters, digits and "-", at most 63 characters)',
+      'clusters/prod.yaml: prune.namespace: must be a namespace name (lowercase letters, digits and "-", at ' +
+        'most 63 characters)',
     ]);
   });
 });

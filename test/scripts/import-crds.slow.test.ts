@@ -55,7 +55,8 @@ describe('npm run import', () => {
     const result = await importCrds(dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'import of rollout from http://127.0.0.1:9/rollout-crd.yaml failed (offline? pass a local folder of the CRD files); imports/ is unchanged',
+      'import of rollout from http://127.0.0.1:9/rollout-crd.yaml failed (offline? pass a local folder of the ' +
+        'CRD files); imports/ is unchanged',
     );
     expect(files(join(dir, 'imports'))).toEqual(committed);
     expect(readdirSync(dir).sort()).toEqual(['cdk8s.yaml', 'imports', 'node_modules', 'scripts']);

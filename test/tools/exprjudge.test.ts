@@ -21,14 +21,18 @@ const clusters = shippedClusters(join(import.meta.dirname, '..', '..', 'clusters
 const row = (engine: 'argo-rollouts' | 'argo-cd', release: string) => engineRelease(engine, release)!;
 
 describe('the judge builds', () => {
-  it('are one per expr module, expr version and sprig version of the table, each with a committed modfile and go.sum', () => {
-    expect(builds.map((b) => b.name)).toContain('antonmedv-expr-v1.15.5_sprig-v3.2.3');
-    expect(new Set(ENGINE_RELEASES.map((r) => `${r.expr.module}@${r.expr.version}+${r.sprig}`)).size).toBe(
-      builds.length,
-    );
-    const files = readdirSync(join(JUDGE, 'modfiles')).sort();
-    expect(files).toEqual(builds.flatMap((b) => [`${b.name}.mod`, `${b.name}.sum`]).sort());
-  });
+  it(
+    'are one per expr module, expr version and sprig version of the table, each with a committed modfile and ' +
+      'go.sum',
+    () => {
+      expect(builds.map((b) => b.name)).toContain('antonmedv-expr-v1.15.5_sprig-v3.2.3');
+      expect(new Set(ENGINE_RELEASES.map((r) => `${r.expr.module}@${r.expr.version}+${r.sprig}`)).size).toBe(
+        builds.length,
+      );
+      const files = readdirSync(join(JUDGE, 'modfiles')).sort();
+      expect(files).toEqual(builds.flatMap((b) => [`${b.name}.mod`, `${b.name}.sum`]).sort());
+    },
+  );
 
   it('require exactly the expr and sprig versions of their rows', () => {
     for (const build of builds) {
@@ -66,15 +70,18 @@ describe('what the judge must answer', () => {
     ).toEqual(['1.6.2', '1.7.0', '1.9.0', '1.10.0']);
   });
 
-  it('expects the shipped trigger to fail only where string() is missing, and to pass from the declared release on', () => {
-    const state = 'trigger.glidepath-rollout-state[0]';
-    expect(expectations(prodRollouts, row('argo-rollouts', '1.6.0')).get(`${state}.when`)).toBe('fail');
-    expect(expectations(prodRollouts, row('argo-rollouts', '1.7.2')).get(`${state}.oncePer`)).toBe('pass');
-    expect(expectations(prodRollouts, row('argo-rollouts', '1.9.1')).get(`${state}.oncePer`)).toBe('pass');
-    expect(expectations(prodRollouts, row('argo-rollouts', '1.9.1')).get('template.glidepath-rollout-fact')).toBe(
-      'pass',
-    );
-  });
+  it(
+    'expects the shipped trigger to fail only where string() is missing, and to pass from the declared release ' + 'on',
+    () => {
+      const state = 'trigger.glidepath-rollout-state[0]';
+      expect(expectations(prodRollouts, row('argo-rollouts', '1.6.0')).get(`${state}.when`)).toBe('fail');
+      expect(expectations(prodRollouts, row('argo-rollouts', '1.7.2')).get(`${state}.oncePer`)).toBe('pass');
+      expect(expectations(prodRollouts, row('argo-rollouts', '1.9.1')).get(`${state}.oncePer`)).toBe('pass');
+      expect(expectations(prodRollouts, row('argo-rollouts', '1.9.1')).get('template.glidepath-rollout-fact')).toBe(
+        'pass',
+      );
+    },
+  );
 
   it("expects glidepath's earlier ?.[ read to fail on every antonmedv/expr row and pass on expr-lang/expr", () => {
     const features = controls.find((cm) => cm.engine === 'argo-rollouts' && cm.ref.includes('one feature'))!;

@@ -14,7 +14,8 @@ describe('tools/go-tool.mjs', () => {
     rmSync(emptyPath, { recursive: true });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe(
-      'go-tool: cannot read the Go toolchain for tools/judges: Go is not installed (no "go" on PATH); install Go 1.22 or later',
+      'go-tool: cannot read the Go toolchain for tools/judges: Go is not installed (no "go" on PATH); install ' +
+        'Go 1.22 or later',
     );
   });
 

@@ -26,7 +26,9 @@ describe('glidepath-gitops/canary-steps in another project', () => {
   it('imports in plain node through the exports map and gives what the source gives', () => {
     writeFileSync(
       join(consumer, 'steps.mjs'),
-      "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps';\nconsole.log(JSON.stringify(veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 })));\n",
+      "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps';\n" +
+        "const steps = veridorCanarySteps({ canaryUrl: 'http://invoices-api-canary:8080', canaryWeight: 20 });\n" +
+        'console.log(JSON.stringify(steps));\n',
     );
     const output = execFileSync(process.execPath, ['steps.mjs'], {
       cwd: consumer,
@@ -44,7 +46,8 @@ describe('glidepath-gitops/canary-steps in another project', () => {
       join(consumer, 'consumer.ts'),
       [
         "import { veridorCanarySteps, type CanaryStep } from 'glidepath-gitops/canary-steps';",
-        "export const steps: CanaryStep[] = veridorCanarySteps({ canaryUrl: 'http://a-canary:80', clusterScope: true });",
+        "export const steps: CanaryStep[] = veridorCanarySteps({ canaryUrl: 'http://a-canary:80', " +
+          'clusterScope: true });',
         '// @ts-expect-error canaryURL is not an option',
         "export const misspelt = veridorCanarySteps({ canaryURL: 'http://a-canary:80' });",
         '',

@@ -52,11 +52,13 @@ describe('npm run verify', () => {
 
   it('exits 1 on a violation and names the object, the rule and the fix', async () => {
     const pod =
-      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n';
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - ' +
+      'name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n';
     expect(await main(['verify', '--cluster', 'prod'], { render: plantingRenderer(pod) })).toBe(1);
     const text = stdout.join('\n');
     expect(text).toContain(
-      '  ✗ Pod/shop/debug: pod-security/privileged: spec.containers[0].securityContext.privileged is true (baseline: Privileged Containers)',
+      '  ✗ Pod/shop/debug: pod-security/privileged: spec.containers[0].securityContext.privileged is true ' +
+        '(baseline: Privileged Containers)',
     );
     expect(text).toContain('      fix: set securityContext.privileged: false or remove it');
     expect(stdout.at(-1)).toMatch(/violations \(fix them, then run glidepath verify again\)$/);
@@ -70,13 +72,15 @@ describe('npm run verify', () => {
 
   it('never prints a secret from the environment, even when it reaches the output', async () => {
     const token = 'ghp_' + 'Zq9'.repeat(12);
-    const leak = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: shop\ndata:\n  token: "${token}"\n`;
+    const leak =
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: shop\ndata:\n  token: ` + `"${token}"\n`;
     expect(
       await main(['verify', '--cluster', 'prod'], { render: plantingRenderer(leak), env: { GITHUB_TOKEN: token } }),
     ).toBe(1);
     const text = stdout.join('\n') + stderr.join('\n');
     expect(text).toContain(
-      'ConfigMap/shop/leak: secrets/no-known-secrets: data.token contains the value of a secret from the environment (ghp_… 40 characters)',
+      'ConfigMap/shop/leak: secrets/no-known-secrets: data.token contains the value of a secret from the ' +
+        'environment (ghp_… 40 characters)',
     );
     expect(text).not.toContain(token);
   });

@@ -112,7 +112,8 @@ describe('secrets in rendered output', () => {
         kind: 'ConfigMap',
         metadata: { name: 'argo-rollouts-notification-configmap', namespace: 'argo-rollouts' },
         data: {
-          'service.webhook.glidepath': `url: http://10.0.0.7:30880/outcome/test\nheaders:\n- name: Authorization\n  value: ${value}\n`,
+          'service.webhook.glidepath':
+            `url: ` + `http://10.0.0.7:30880/outcome/test\nheaders:\n- ` + `name: Authorization\n  value: ${value}\n`,
         },
       });
     expect(checkSecrets([configMap('Bearer $glidepath-relay-token')], context).violations).toEqual([]);

@@ -1,7 +1,9 @@
 /** The written team configs of judge:engine's corpus, judged on both engines (name -> ConfigMap data). */
 
 const trigger = (when: string, oncePer?: string) => ({
-  'trigger.team': `- when: ${JSON.stringify(when)}\n${oncePer === undefined ? '' : `  oncePer: ${JSON.stringify(oncePer)}\n`}  send: [team]\n`,
+  'trigger.team':
+    `- when: ${JSON.stringify(when)}\n${oncePer === undefined ? '' : `  oncePer: ${JSON.stringify(oncePer)}\n`} ` +
+    ` send: [team]\n`,
   'template.team': 'message: hello\n',
 });
 const subscription = (selector: string) => ({
@@ -202,9 +204,11 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   'payments/rollouts': {
     'service.slack': 'token: $slack-token\nusername: rollouts-bot\n',
     'template.rollout-degraded':
-      'message: |\n  Rollout {{ .rollout.metadata.name }} is {{ .rollout.status.phase | lower }}.\nslack:\n  attachments: |\n    [{"title": "{{ .rollout.metadata.name }}", "color": "#E96D76"}]\n',
+      'message: |\n  Rollout {{ .rollout.metadata.name }} is {{ .rollout.status.phase | lower }}.\nslack:\n  ' +
+      'attachments: |\n    [{"title": "{{ .rollout.metadata.name }}", "color": "#E96D76"}]\n',
     'trigger.rollout-degraded':
-      "- when: rollout.status?.phase == 'Degraded'\n  oncePer: rollout.status?.currentPodHash ?? ''\n  send: [rollout-degraded]\n",
+      "- when: rollout.status?.phase == 'Degraded'\n  oncePer: rollout.status?.currentPodHash ?? ''\n  send: " +
+      '[rollout-degraded]\n',
     subscriptions:
       '- recipients: [slack:payments-deploys]\n  triggers: [rollout-degraded]\n  selector: team=payments\n',
   },

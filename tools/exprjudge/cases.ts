@@ -107,7 +107,8 @@ export function controlConfigMaps(
         rollouts: { ...config.rollouts, controllerVersion: oldest['argo-rollouts'] },
         argocd: { ...config.argocd, version: oldest['argo-cd'] },
       },
-      `control: ${config.name} on ${oldest['argo-rollouts'] ?? 'the oldest supported'} / ${oldest['argo-cd'] ?? 'the oldest supported'}`,
+      `control: ${config.name} on ${oldest['argo-rollouts'] ?? 'the oldest supported'} / ` +
+        `${oldest['argo-cd'] ?? 'the oldest supported'}`,
     ),
   );
   return [...features, ...retry, ...onOldest];

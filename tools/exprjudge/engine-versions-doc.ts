@@ -26,7 +26,8 @@ export function generatedPart(): string {
   const lines = [
     BEGIN,
     '',
-    '| Engine | Releases (first read) | Releases whose go.mod was read | notifications-engine | expr | sprig | oncePer where when is false | glidepath |',
+    '| Engine | Releases (first read) | Releases whose go.mod was read | notifications-engine | expr | sprig ' +
+      '| oncePer where when is false | glidepath |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of ENGINE_RELEASES) {
@@ -38,7 +39,9 @@ export function generatedPart(): string {
     });
     const engines = row.notificationsEngine.map((v) => `\`${v}\``).join(', ');
     lines.push(
-      `| ${ENGINE_NAMES[row.engine]} | ${row.from} | ${row.read.join(', ')} | ${engines} | \`${row.expr.module}\` v${row.expr.version} | v${row.sprig} | ${row.oncePerAlways ? 'run (errors logged)' : 'not run'} | ${verdicts.join('; ')} |`,
+      `| ${ENGINE_NAMES[row.engine]} | ${row.from} | ${row.read.join(', ')} | ${engines} | ` +
+        `\`${row.expr.module}\` v${row.expr.version} | v${row.sprig} | ` +
+        `${row.oncePerAlways ? 'run (errors logged)' : 'not run'} | ${verdicts.join('; ')} |`,
     );
   }
   lines.push('', '| expr feature | first expr version in the table that has it |', '| --- | --- |');

@@ -43,7 +43,8 @@ function main(argv: readonly string[]): number {
   const missing = builds.filter((build) => !existsSync(join(JUDGE_DIR, build.modfile)));
   if (missing.length > 0 && !argv.includes('--update-modfiles')) {
     console.error(
-      `judge:expr: no modfile for ${missing.map((b) => b.name).join(', ')}; run npm run judge:expr -- --update-modfiles and commit ${relative(ROOT, JUDGE_DIR)}/modfiles/`,
+      `judge:expr: no modfile for ${missing.map((b) => b.name).join(', ')}; run npm run judge:expr -- ` +
+        `--update-modfiles and commit ${relative(ROOT, JUDGE_DIR)}/modfiles/`,
     );
     return 2;
   }
@@ -106,15 +107,19 @@ function main(argv: readonly string[]): number {
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ConfigMaps, ${seconds} s)`,
+      `${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ` +
+        `${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ` +
+        `ConfigMaps, ${seconds} s)`,
     );
   }
   if (argv.includes('--notes')) notes.forEach((note) => console.log(note));
   console.log(
-    `${notes.length} notes (oncePer errors where when is false, logged by releases that run oncePer anyway)${argv.includes('--notes') ? '' : '; --notes lists them'}`,
+    `${notes.length} notes (oncePer errors where when is false, logged by releases that run oncePer ` +
+      `anyway)${argv.includes('--notes') ? '' : '; --notes lists them'}`,
   );
   console.log(
-    `${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ${goToolCache()}), ${configMaps.length} ConfigMaps`,
+    `${builds.length} builds (${built} built now, ${builds.length - built} from the cache in ` +
+      `${goToolCache()}), ${configMaps.length} ConfigMaps`,
   );
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
@@ -128,7 +133,8 @@ function declaredOverrides(argv: readonly string[]): Partial<Record<Engine, stri
     const [engine, release] = (argv[i + 1] ?? '').split('=');
     if ((engine !== 'argo-rollouts' && engine !== 'argo-cd') || !release || !RELEASE.test(release)) {
       throw new ConfigError([
-        `--declare: expected argo-rollouts=<release> or argo-cd=<release>, e.g. argo-rollouts=1.7.0, got ${JSON.stringify(argv[i + 1] ?? '')}`,
+        `--declare: expected argo-rollouts=<release> or argo-cd=<release>, e.g. argo-rollouts=1.7.0, got ` +
+          `${JSON.stringify(argv[i + 1] ?? '')}`,
       ]);
     }
     overrides[engine] = release;
@@ -152,7 +158,10 @@ function wrongLinkedVersions(build: JudgeBuild, linked: Record<string, string>):
   const want = { [build.module]: `v${build.version}`, 'github.com/Masterminds/sprig/v3': `v${build.sprig}` };
   const wrong = Object.entries(want).filter(([module, version]) => linked[module] !== version);
   if (wrong.length === 0) return undefined;
-  return `the binary links ${wrong.map(([module]) => `${module} ${linked[module] ?? '(none)'}`).join(', ')}, not ${wrong.map(([m, v]) => `${m} ${v}`).join(', ')}`;
+  return (
+    `the binary links ${wrong.map(([module]) => `${module} ${linked[module] ?? '(none)'}`).join(', ')}, not ` +
+    `${wrong.map(([m, v]) => `${m} ${v}`).join(', ')}`
+  );
 }
 
 /** modfiles/<build>.mod and .sum, from the Go module proxy. */

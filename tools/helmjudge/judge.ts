@@ -226,7 +226,9 @@ function main(argv: readonly string[]): number {
     if (table === undefined || table.carries !== row.carries || table.switchesOff !== row.switchesOff) {
       failed += 1;
       console.log(
-        `DISAGREE src/config/chart-versions.ts ${row.chart} ${row.version}: table ${JSON.stringify(table ?? 'missing')}, measured carries ${row.carries}, switchesOff ${row.switchesOff}`,
+        `DISAGREE src/config/chart-versions.ts ${row.chart} ${row.version}: table ` +
+          `${JSON.stringify(table ?? 'missing')}, measured carries ${row.carries}, switchesOff ` +
+          `${row.switchesOff}`,
       );
     } else passed += 1;
   }
@@ -242,7 +244,8 @@ function main(argv: readonly string[]): number {
   }
   const clustersCount = new Set(all.map((c) => c.label.split(', ')[1]!.split(' in ')[0])).size;
   console.log(
-    `judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ${all.length} Helm renders; the chart model checked on ${modelChecks}`,
+    `judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ` +
+      `${all.length} Helm renders; the chart model checked on ${modelChecks}`,
   );
   for (const row of measured.values()) {
     const detail =
@@ -250,7 +253,9 @@ function main(argv: readonly string[]): number {
         ? [...row.why].map((w) => `\n    ${w}`).join('')
         : '';
     console.log(
-      `  ${row.chart} ${row.version}: helm-values ${row.carries ? 'carries' : 'cannot carry'} glidepath's keys; ${CHART_CONFIGMAP_SETTING[row.chart]}: false ${row.switchesOff ? 'works' : 'is ignored'}${detail}`,
+      `  ${row.chart} ${row.version}: helm-values ${row.carries ? 'carries' : 'cannot carry'} glidepath's ` +
+        `keys; ${CHART_CONFIGMAP_SETTING[row.chart]}: false ` +
+        `${row.switchesOff ? 'works' : 'is ignored'}${detail}`,
     );
   }
   console.log(`judge:helm: ${passed} passed, ${failed} failed`);

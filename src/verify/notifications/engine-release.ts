@@ -57,8 +57,12 @@ export function releaseProblems(
       .join(' and ');
     return [
       {
-        message: `${at} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
-        fix: 'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a release that has them (docs/engine-versions.md)',
+        message:
+          `${at} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ` +
+          `${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
+        fix:
+          'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a ' +
+          'release that has them (docs/engine-versions.md)',
       },
     ];
   });

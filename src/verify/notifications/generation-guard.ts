@@ -26,7 +26,9 @@ export const generationGuard: NotificationRule = {
         ? []
         : [
             {
-              message: `${at}.when ${JSON.stringify(condition.whenText)} lacks the generation guard (without it the engine sends facts with the new release-id and the old pod hash)`,
+              message:
+                `${at}.when ${JSON.stringify(condition.whenText)} lacks the generation guard (without it the ` +
+                `engine sends facts with the new release-id and the old pod hash)`,
               fix: `require ${GUARD} (and-ed with the rest of the condition)`,
             },
           ],

@@ -24,7 +24,9 @@ export const nilSafe: NotificationRule = {
         if (!expr) continue;
         for (const read of new Set(unguardedReads(expr, facts.objects, field === 'oncePer' ? whenProves : new Set()))) {
           problems.push({
-            message: `${at}.${field} reads ${read} without ?. or a != nil guard (reading a field of nil is an error the engine treats as false)`,
+            message:
+              `${at}.${field} reads ${read} without ?. or a != nil guard (reading a field of nil is an error ` +
+              `the engine treats as false)`,
             fix: 'use ?. for every step that may be missing, and ?? for a default',
           });
         }
@@ -35,7 +37,9 @@ export const nilSafe: NotificationRule = {
             evaluate(expr, env);
           } catch (error) {
             problems.push({
-              message: `${at}.${field} fails for a ${facts.objectKind} with ${odd.name}: ${(error as Error).message} (the engine logs it and treats the trigger as false: a silent non-fact)`,
+              message:
+                `${at}.${field} fails for a ${facts.objectKind} with ${odd.name}: ${(error as Error).message} ` +
+                `(the engine logs it and treats the trigger as false: a silent non-fact)`,
               fix: 'guard fields of objects that may be missing with ?. and ?? (e.g. rollout.status?.phase ?? "")',
             });
           }

@@ -26,8 +26,12 @@ export const templateJson: NotificationRule = {
             });
           } catch (error) {
             problems.push({
-              message: `${part.at} fails for ${odd.name}: ${(error as Error).message} (a nil map in a template chain is an error; nothing is sent)`,
-              fix: 'read possibly missing fields through the body builder (field(...) with a fallback), never by a bare chain',
+              message:
+                `${part.at} fails for ${odd.name}: ${(error as Error).message} (a nil map in a template chain ` +
+                `is an error; nothing is sent)`,
+              fix:
+                'read possibly missing fields through the body builder (field(...) with a fallback), never by a ' +
+                'bare chain',
             });
             continue;
           }

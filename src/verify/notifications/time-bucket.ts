@@ -26,7 +26,9 @@ export const timeBucket: NotificationRule = {
         if (!expr || !mentionsIdent(expr, 'time')) continue;
         for (const division of untruncatedTimeDivisions(expr)) {
           problems.push({
-            message: `${at}.${field}: ${printExpr(division)} is a float in expr-lang, so string() of it changes every second and the trigger fires on every evaluation`,
+            message:
+              `${at}.${field}: ${printExpr(division)} is a float in expr-lang, so string() of it changes every ` +
+              `second and the trigger fires on every evaluation`,
             fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
           });
         }
@@ -34,7 +36,9 @@ export const timeBucket: NotificationRule = {
         const perSecond = new Set(Array.from({ length: 10 }, (_, s) => valueAt(s)));
         if (perSecond.size > 2) {
           problems.push({
-            message: `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a time bucket`,
+            message:
+              `${at}.${field} ${JSON.stringify(text)} takes ${perSecond.size} values in 10 seconds: it is not a ` +
+              `time bucket`,
             fix: 'use string(int(time.Now().Unix() / N)) with N below the resync period',
           });
         } else if (
@@ -42,7 +46,9 @@ export const timeBucket: NotificationRule = {
           RESYNC_STARTS.some((start) => valueAt(start) === valueAt(start + resync - 1))
         ) {
           problems.push({
-            message: `${at}.oncePer ${JSON.stringify(text)}: two resyncs about ${resync} s apart can share a bucket, so a lost fact waits a whole extra resync`,
+            message:
+              `${at}.oncePer ${JSON.stringify(text)}: two resyncs about ${resync} s apart can share a bucket, ` +
+              `so a lost fact waits a whole extra resync`,
             fix: `make the bucket shorter than the resync period (${resync} s)`,
           });
         }

@@ -9,7 +9,9 @@ export const triggerNames: NotificationRule = {
     [...loaded.triggers.keys()]
       .filter((name) => name.startsWith('on-'))
       .map((name) => ({
-        message: `trigger.${name} starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events (a second path that ignores oncePer)`,
+        message:
+          `trigger.${name} starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes ` +
+          `events (a second path that ignores oncePer)`,
         fix: `rename it without the prefix, e.g. glidepath-${name.slice(3)}`,
       })),
 };

@@ -58,7 +58,9 @@ function expressionTextProblems({ data }: NotificationsConfigMap): Problem[] {
         const at = `data["${key}"][${i}].${field}`;
         if (/\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}/.test(value) || (node?.source ?? '').includes('\\u')) {
           problems.push({
-            message: `${at} holds an escape sequence (${excerpt(value)}); the engine would read it literally or lose the quote`,
+            message:
+              `${at} holds an escape sequence (${excerpt(value)}); the engine would read it literally or lose ` +
+              `the quote`,
             fix: 'write the quotes as they are; never pass expressions through JSON escaping',
           });
         }
@@ -95,9 +97,16 @@ function builderProblems({ engine, data, config }: NotificationsConfigMap): Prob
       ? []
       : [
           {
-            message: `data[${JSON.stringify(key)}] differs from what the builder produced for this cluster (${built[key] === undefined ? 'not built' : data[key] === undefined ? 'missing' : 'changed on the way to the YAML'})`,
+            message:
+              `data[${JSON.stringify(key)}] differs from what the builder produced for this cluster ` +
+              `(${differenceOf(built[key], data[key])})`,
             fix: 'render the ConfigMap from rolloutNotifications(config) without editing its data',
           },
         ],
   );
+}
+
+function differenceOf(built: string | undefined, rendered: string | undefined): string {
+  if (built === undefined) return 'not built';
+  return rendered === undefined ? 'missing' : 'changed on the way to the YAML';
 }

@@ -11,7 +11,9 @@ export const webhookPostJson: NotificationRule = {
       for (const [service, request] of Object.entries(template.webhook)) {
         if (request.method !== 'POST') {
           problems.push({
-            message: `template.${name}.webhook.${service}.method is ${JSON.stringify(request.method) ?? 'not set (the engine defaults to GET)'}`,
+            message:
+              `template.${name}.webhook.${service}.method is ` +
+              `${JSON.stringify(request.method) ?? 'not set (the engine defaults to GET)'}`,
             fix: 'set method: POST',
           });
         }
@@ -21,7 +23,11 @@ export const webhookPostJson: NotificationRule = {
       const contentType = service.headers.find((header) => header.name.toLowerCase() === 'content-type');
       if (!contentType?.value.startsWith('application/json')) {
         problems.push({
-          message: `service.webhook.${name} has ${contentType ? `Content-Type ${JSON.stringify(contentType.value)}` : 'no Content-Type header (the engine adds none)'}`,
+          message:
+            `service.webhook.${name} has ` +
+            (contentType
+              ? `Content-Type ${JSON.stringify(contentType.value)}`
+              : 'no Content-Type header (the engine adds none)'),
           fix: 'add the header Content-Type: application/json',
         });
       }
