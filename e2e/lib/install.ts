@@ -185,23 +185,42 @@ export interface RunSecrets {
   readonly relayToken: string;
   /** The team's Slack token, which the cluster file's team Slack services reference as `$slack-token`. */
   readonly slackToken: string;
+  /**
+   * The relay token of the notifications Secret in the chart's namespace (helm chart delivery): another value, so that
+   * a fact carrying it was sent from that namespace's config.
+   */
+  readonly chartRelayToken: string;
 }
 
 export const TEAM_SLACK_TOKEN_KEY = 'slack-token';
 
 export function makeRunSecrets(): RunSecrets {
-  return { relayToken: randomBytes(18).toString('hex'), slackToken: `xoxb-e2e-${randomBytes(12).toString('hex')}` };
+  return {
+    relayToken: randomBytes(18).toString('hex'),
+    slackToken: `xoxb-e2e-${randomBytes(12).toString('hex')}`,
+    chartRelayToken: randomBytes(18).toString('hex'),
+  };
 }
 
 /** What the report shows in place of each secret. */
 export function reportedSecrets(secrets: RunSecrets): Record<string, string> {
-  return { "the run's relay token": secrets.relayToken, "the run's Slack token": secrets.slackToken };
+  return {
+    "the run's relay token": secrets.relayToken,
+    "the run's Slack token": secrets.slackToken,
+    "the run's relay token of the chart's namespace": secrets.chartRelayToken,
+  };
 }
 
-/** A notifications Secret: the relay token under the cluster's key, and the team's Slack token. */
-export function notificationSecret(cluster: E2eCluster, secrets: RunSecrets, namespace: string, name: string): Json {
+/** A notifications Secret: a relay token under the cluster's key, and the team's Slack token. */
+export function notificationSecret(
+  cluster: E2eCluster,
+  secrets: RunSecrets,
+  namespace: string,
+  name: string,
+  relayToken = secrets.relayToken,
+): Json {
   return secretObject(namespace, name, {
-    [cluster.tokenSecretKey]: secrets.relayToken,
+    [cluster.tokenSecretKey]: relayToken,
     [TEAM_SLACK_TOKEN_KEY]: secrets.slackToken,
   });
 }

@@ -24,7 +24,8 @@ import { changedClusters, synth } from './gitops-loop';
 export const CHART = '../shared/charts/argo-helm/argo-rollouts-2.41.0';
 const APP = 'helm-chart';
 const FOLDER = 'apps/helm-chart';
-const NAMESPACE = 'e2e-chart';
+export const CHART_NAMESPACE = 'e2e-chart';
+const NAMESPACE = CHART_NAMESPACE;
 const VALUES = 'glidepath-values.yaml';
 const CONFIGMAP = 'argo-rollouts-notification-configmap';
 /** The chart namespace's own controller takes only the Rollouts labelled with it; the cluster's, only the others. */
@@ -79,7 +80,13 @@ async function chartWithValues(ctx: E2eContext, s: Scenario, gitea: Gitea, watch
   await createNamespace(ctx, NAMESPACE);
   await ctx.api.create(
     `/api/v1/namespaces/${NAMESPACE}/secrets`,
-    notificationSecret(ctx.cluster, ctx.secrets, NAMESPACE, 'argo-rollouts-notification-secret'),
+    notificationSecret(
+      ctx.cluster,
+      ctx.secrets,
+      NAMESPACE,
+      'argo-rollouts-notification-secret',
+      ctx.secrets.chartRelayToken,
+    ),
   );
   const source = {
     ...appsSource(gitea, FOLDER),
@@ -152,11 +159,12 @@ async function chartWithValues(ctx: E2eContext, s: Scenario, gitea: Gitea, watch
       facts.map(summary),
     );
     s.check(
-      "to the relay of the values file, with the Secret's token, as glidepath.fact/v1 of cluster e2e",
+      "to the relay of the values file, as glidepath.fact/v1 of cluster e2e, with the token of the chart namespace's " +
+        "Secret (not the cluster's): it reads its ConfigMap and Secret in POD_NAMESPACE",
       facts.every(
         (r) =>
           r.path === `/outcome/${ctx.cluster.name}` &&
-          r.headers.authorization === `Bearer ${ctx.secrets.relayToken}` &&
+          r.headers.authorization === `Bearer ${ctx.secrets.chartRelayToken}` &&
           r.json.schema === 'glidepath.fact/v1' &&
           r.json.cluster === ctx.cluster.name,
       ),

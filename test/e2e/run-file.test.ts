@@ -67,13 +67,16 @@ const request = (over: Partial<CaughtRequest>): CaughtRequest => ({
 });
 
 describe('reportedRequest', () => {
-  const secrets: RunSecrets = { relayToken: 'a1b2c3d4e5', slackToken: 'xoxb-e2e-f6f7f8' };
+  const secrets: RunSecrets = { relayToken: 'a1b2c3d4e5', slackToken: 'xoxb-e2e-f6f7f8', chartRelayToken: '9z8y7x6w' };
   const shown = (r: CaughtRequest) => JSON.stringify(reportedRequest(r, reportedSecrets(secrets)));
 
   it("shows the relay token only as what it is, and any other authorization as '<another value>'", () => {
     const relay = shown(request({ headers: { authorization: 'Bearer a1b2c3d4e5' }, body: '{}', json: {} }));
     expect(relay).toContain(`"authorization":"Bearer <the run's relay token>"`);
     expect(shown(request({ headers: { authorization: 'Bearer other' } }))).toContain('"<another value>"');
+    expect(shown(request({ headers: { authorization: 'Bearer 9z8y7x6w' } }))).toContain(
+      `"Bearer <the run's relay token of the chart's namespace>"`,
+    );
   });
 
   it("shows a Slack form's token only as what it is", () => {
