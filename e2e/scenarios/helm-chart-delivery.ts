@@ -153,7 +153,7 @@ async function chartWithValues(ctx: E2eContext, s: Scenario, gitea: Gitea, watch
     const facts = factsOf(ctx.catcher, NAMESPACE, CHART_ROLLOUT);
     s.note("facts sent from the chart's ConfigMap", facts.map(summary));
     s.check(
-      "a real Rollouts controller reading the chart's ConfigMap and the team's Secret (POD_NAMESPACE=e2e-chart) " +
+      "a real Rollouts controller reading the chart's ConfigMap and its namespace's Secret (POD_NAMESPACE=e2e-chart) " +
         "sends glidepath's facts from it: Progressing, then Healthy",
       facts[0]?.json.phase === 'Progressing' && healthy.json.observedGeneration === String(healthy.json.generation),
       facts.map(summary),
