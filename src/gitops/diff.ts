@@ -63,7 +63,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   try {
     const baseCommit = opened.fetched.bases.get(target.base);
     if (baseCommit === undefined) throw missingBaseError(target.remote, target.base);
-    const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders);
+    const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders, rendered);
     const before = contentsOf(listing, await opened.repo.readBlobs(blobIds(listing)));
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {

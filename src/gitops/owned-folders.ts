@@ -4,8 +4,10 @@
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
 import type { ClusterConfig } from '../config/schema';
+import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
-import { valuesFile } from './cluster-values';
+import { VALUES_FILE, valuesFile } from './cluster-values';
+import { GitopsError } from './errors';
 import { checkFileName } from './folder';
 import type { FolderFile, ReplacedFolder, TreeEntry } from './repo';
 import { reviewOwnedFolders, type OwnedFolderChange, type Review } from './review';
@@ -37,9 +39,50 @@ export function renderedFolders(config: ClusterConfig, files: readonly RenderedF
   };
 }
 
-/** Both folders in a tree listing (a parent of either that is not a folder is refused). */
-export function ownedIn(entries: readonly TreeEntry[], folders: OwnedFolders): OwnedListing {
-  return { manifests: folderIn(entries, folders.manifests), values: folderIn(entries, folders.values) };
+/**
+ * Both folders in a tree listing. Refused: a parent of either that is not a folder, and a folder the change replaces
+ * that holds what glidepath never writes (a subfolder, a symbolic link, a file of another name), which replacing the
+ * folder would delete.
+ */
+export function ownedIn(entries: readonly TreeEntry[], folders: OwnedFolders, rendered: FolderContents): OwnedListing {
+  const listing = { manifests: folderIn(entries, folders.manifests), values: folderIn(entries, folders.values) };
+  refuseForeignFiles(entries, folders.manifests, 'gitops.path', (name) => writesManifest(name, rendered));
+  if (usesValues(listing, rendered))
+    refuseForeignFiles(entries, folders.values, 'gitops.valuesPath', (name) => name.endsWith('.yaml'));
+  return listing;
+}
+
+/** The names glidepath gives the files of the manifests folder, this render's and an older one's. */
+function writesManifest(name: string, rendered: FolderContents): boolean {
+  return (
+    isManifestFile(name) ||
+    name === KUSTOMIZATION_FILE ||
+    name === VALUES_FILE ||
+    rendered.manifests.some((f) => f.path === name)
+  );
+}
+
+function refuseForeignFiles(
+  entries: readonly TreeEntry[],
+  folder: string,
+  field: string,
+  written: (name: string) => boolean,
+): void {
+  const inside = entries.filter((e) => e.path.startsWith(`${folder}/`) && e.type !== 'tree');
+  const foreign = inside
+    .filter((e) => {
+      const name = e.path.slice(folder.length + 1);
+      return e.mode !== '100644' || name.includes('/') || !written(name);
+    })
+    .map((e) => e.path);
+  if (foreign.length === 0) return;
+  const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? ` and ${foreign.length - 3} more` : '');
+  throw new GitopsError(
+    'path-escape',
+    `${folder} (${field}) in the gitops repo holds files glidepath did not write (${shown}); ` +
+      'glidepath replaces the whole folder and would delete them',
+    `give ${field} a folder of its own (e.g. clusters/<cluster>/glidepath), or move those files out of ${folder}`,
+  );
 }
 
 /** The ids of the files both folders hold, to read in one batch with the other clusters'. */

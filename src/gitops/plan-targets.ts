@@ -24,7 +24,7 @@ export interface ClusterTarget {
   readonly tip: string | undefined;
 }
 
-/** Each cluster's target, or the error that stops it (a parent of its folder that is no folder). */
+/** Each cluster's target, or the error that stops it (its folder is no folder, or holds what glidepath never wrote). */
 export function clusterTargets(
   clusters: readonly PreparedCluster[],
   fetched: Pick<FetchedRefs, 'bases' | 'branches'>,
@@ -35,7 +35,7 @@ export function clusterTargets(
     const baseCommit = fetched.bases.get(cluster.base)!;
     let listing: OwnedListing;
     try {
-      listing = ownedIn(trees.get(baseCommit)!, cluster.folders);
+      listing = ownedIn(trees.get(baseCommit)!, cluster.folders, cluster.files);
     } catch (error) {
       return { cluster, error: error as Error };
     }

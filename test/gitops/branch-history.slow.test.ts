@@ -28,13 +28,13 @@ async function mergeInto(bare: string, branch: string, from: string, files: Reco
 const parentOf = async (bare: string, ref: string) => (await git(bare, ['rev-parse', `${ref}^`])).trim();
 
 describe.concurrent('pr: the base moved on under the branch', () => {
-  it('the base added files inside the folder after the push: the same render is rebuilt on the base, so that merging gives exactly the render', async () => {
+  it("the base added files inside the folder after the push (named as an older render's): the same render is rebuilt on the base, so that merging gives exactly the render", async () => {
     const s = await scenario();
     const first = await s.run();
     await commitFiles(
       s.remote,
       'main',
-      { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n', [`${FOLDER}/also-by-hand.yaml`]: 'kind: Secret\n' },
+      { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n', [`${FOLDER}/also-retired.k8s.yaml`]: 'kind: Secret\n' },
       'two files into the folder',
     );
 
@@ -44,7 +44,7 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     expect(second.notes.join('\n')).toMatch(
       new RegExp(`holds this render, but main changed ${FOLDER}/ since the branch was made .*: rebuilt on main`),
     );
-    expect(second.body).toMatch(/by-hand\.yaml/);
+    expect(second.body).toMatch(/retired\.k8s\.yaml/);
     expect(await parentOf(s.remote, first.branch!)).toBe(await tip(s.remote, 'main'));
     const files = await filesAt(s.remote, first.branch!);
     expect(files).toEqual({
@@ -156,9 +156,14 @@ describe.concurrent('pr: the base moved on under the branch', () => {
       { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' },
       'reviewer: an app with it',
     );
-    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' }, 'a file into the folder');
+    await commitFiles(
+      s.remote,
+      'main',
+      { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n' },
+      'a file into the folder',
+    );
     const merged = await mergeInto(s.remote, first.branch!, 'main', {
-      [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n',
+      [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n',
     });
 
     const second = await s.run();
@@ -166,7 +171,7 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
     expect(await parentOf(s.remote, first.branch!)).toBe(merged);
     const files = await filesAt(s.remote, first.branch!);
-    expect(files[`${FOLDER}/by-hand.yaml`]).toBeUndefined();
+    expect(files[`${FOLDER}/retired.k8s.yaml`]).toBeUndefined();
     expect(files['clusters/prod/apps/reviewer.yaml']).toBe('kind: Application\n');
     expect(second.notes.join('\n')).toContain(reviewed.slice(0, 12));
   });
@@ -180,7 +185,12 @@ describe.concurrent('pr: the base moved on under the branch', () => {
       { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' },
       'reviewer: a note',
     );
-    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' }, 'a file into the folder');
+    await commitFiles(
+      s.remote,
+      'main',
+      { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n' },
+      'a file into the folder',
+    );
     const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
 
     const error = await failure(s.run({ config: changed }));

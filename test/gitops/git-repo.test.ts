@@ -41,7 +41,7 @@ async function open(): Promise<OpenedGitopsRepo> {
 }
 
 beforeAll(async () => {
-  remote = await bareRemote({ 'README.md': '# gitops\n', [`${FOLDER}/a.yaml`]: 'a: 1\n' });
+  remote = await bareRemote({ 'README.md': '# gitops\n', [`${FOLDER}/a.k8s.yaml`]: 'a: 1\n' });
   cacheDir = join(tempDir('cache'), 'repo');
   commits.first = await tip(remote, 'main');
   setBranch('glidepath/prod/branch', commits.first);
@@ -49,7 +49,7 @@ beforeAll(async () => {
   commits.rendered = await commitFiles(
     remote,
     'glidepath/prod/branch',
-    { [`${FOLDER}/a.yaml`]: 'a: 2\n' },
+    { [`${FOLDER}/a.k8s.yaml`]: 'a: 2\n' },
     GLIDEPATH_MESSAGE('prod'),
   );
   commits.reviewer = await commitFiles(remote, 'glidepath/prod/branch', { 'docs/x.md': 'by hand\n' }, 'fix by hand');
@@ -93,11 +93,11 @@ describe('GitCliRepo', () => {
       ['tree', 'clusters'],
       ['tree', 'clusters/prod'],
       ['tree', FOLDER],
-      ['blob', `${FOLDER}/a.yaml`],
+      ['blob', `${FOLDER}/a.k8s.yaml`],
       ['blob', 'other.txt'],
     ]);
     const folder = entries.find((e) => e.path === FOLDER)!;
-    expect(folder.id).toBe(folderTreeId([{ path: 'a.yaml', content: 'a: 1\n' }]));
+    expect(folder.id).toBe(folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]));
     expect(await repo.readBlobs([blobId('a: 1\n'), blobId('moved on\n')])).toEqual(
       new Map([
         [blobId('a: 1\n'), 'a: 1\n'],
@@ -125,7 +125,7 @@ describe('GitCliRepo', () => {
 
   it('lists what commits changed, and the first-parent line of a branch down to its base', async () => {
     expect(await repo.changedPaths([[commits.reviewer, commits.first]])).toEqual(
-      new Map([[commits.reviewer, [`${FOLDER}/a.yaml`, 'docs/x.md']]]),
+      new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]),
     );
     const log = await repo.firstParentLog([commits.reviewer], commits.moved);
     expect(log.map((c) => [c.id, c.parents, c.subject])).toEqual([
@@ -151,11 +151,11 @@ describe('GitCliRepo', () => {
     const snapshot = await takeSnapshot(repo, [cluster], { fetched: opened.fetched, trees, open, notes: [] });
     expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
     expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
-    expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.yaml`, 'docs/x.md']]]));
-    const folderThen = folderTreeId([{ path: 'a.yaml', content: 'a: 1\n' }]);
+    expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));
+    const folderThen = folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]);
     expect(snapshot.ids).toEqual(
       new Map([
-        [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.yaml', content: 'a: 2\n' }])],
+        [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 2\n' }])],
         [`${commits.first}:${FOLDER}`, folderThen],
         [`${commits.moved}:${FOLDER}`, folderThen],
       ]),

@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { diffAgainstGitops } from '../../src/gitops/diff';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
 import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -36,6 +37,33 @@ describe.concurrent('an open change never changes anything outside the folder', 
     expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(before);
     expect(await outsideFolder(s, first.branch!)).toEqual([]);
     expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
+  });
+});
+
+describe.concurrent('nothing glidepath did not write is deleted', () => {
+  it('a gitops.path that is a parent folder of hand-made files: pr and diff refuse it, naming them; nothing is pushed', async () => {
+    const s = await scenario();
+    const wide = { ...s.config, gitops: { ...s.config.gitops, path: 'clusters' } };
+    const before = await branches(s.remote);
+
+    const error = await failure(s.run({ config: wide }));
+    const diffError = await failure(diffAgainstGitops({ config: wide, files: rendered(wide), cacheDir: s.cacheDir }));
+
+    for (const e of [error, diffError]) {
+      expect(e.kind).toBe('path-escape');
+      expect(e.message).toContain('clusters (gitops.path) in the gitops repo holds files glidepath did not write (');
+      expect(e.message).toContain('clusters/dev/glidepath/veridor-gate-shop.k8s.yaml');
+      expect(e.fix).toContain('give gitops.path a folder of its own');
+    }
+    expect(await branches(s.remote)).toEqual(before);
+  });
+
+  it('a hand-made file the base added to the folder: refused, where the rerun used to delete it', async () => {
+    const s = await scenario();
+    await s.run();
+    await commitFiles(s.remote, 'main', { [`${FOLDER}/by-hand.yaml`]: 'kind: ConfigMap\n' }, 'a file into the folder');
+    const error = await failure(s.run());
+    expect(error.message).toContain(`holds files glidepath did not write (${FOLDER}/by-hand.yaml)`);
   });
 });
 
