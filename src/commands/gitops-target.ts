@@ -1,5 +1,6 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
 import type { LoadedCluster } from '../config/loader';
+import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
 import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
@@ -34,6 +35,14 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
   }
   const repo = values.repo ?? values.against;
+  // The check gitops.repo gets in a cluster file: a credential in the URL would reach messages and the cache's config.
+  const reason = repo === undefined ? undefined : secretLikeReason(repo, secretsFromEnvironment(context.env));
+  if (reason !== undefined)
+    throw new GlidepathError(
+      `--repo ${reason}`,
+      'leave credentials out of the URL: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN, ' +
+        'and git uses its own credentials (an ssh key, a credential helper) with provider none',
+    );
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);

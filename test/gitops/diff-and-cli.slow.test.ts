@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { diffAgainstGitops } from '../../src/gitops/diff';
@@ -329,6 +330,28 @@ describe.concurrent('the options pr and diff share', () => {
     clear();
     expect(await main([...dryRun, '--repo', s.remote], { ...sinks, env: {} })).toBe(2);
     expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
+  });
+
+  it('a --repo URL with a password or a token as its user is refused as gitops.repo is: no output or cache shows it', async () => {
+    const { stdout, stderr, clear, sinks } = cliLines();
+    const s = await inSync();
+    const clusters = clustersFor(s);
+    const secret = 'ghp_Secret0123456789abcdefghijklmnopqrstu';
+    for (const url of [
+      `ssh://git:${secret}@127.0.0.1:9/o/r.git`,
+      `file://u:${secret}@localhost${s.remote}`,
+      `https://${secret}@github.test/o/r.git`,
+    ]) {
+      const cacheDir = tempDir('c');
+      for (const command of ['pr', 'diff']) {
+        clear();
+        const args = [command, '--clusters', clusters, '--cluster', 'prod', '--repo', url, '--cache-dir', cacheDir];
+        expect(await main([...args, ...(command === 'pr' ? ['--provider', 'none', '--dry-run'] : [])], sinks)).toBe(2);
+        expect(stderr[0]).toMatch(/^error: --repo looks like /);
+        expect([...stdout, ...stderr].join('\n')).not.toContain(secret.slice(4));
+      }
+      expect(readdirSync(cacheDir)).toEqual([]);
+    }
   });
 
   it('--relay-ip reaches the render that diff compares and pr ships', async () => {
