@@ -3,13 +3,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
-import { isIpAddress, SECRET_KEY } from './names';
+import { isIpAddress } from './names';
+import { secretFix } from './secret-fix';
 import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, secretLikeReason, type KnownSecret } from './secret-values';
 import { clusterFileShape, type ClusterConfig, type ClusterConfigSchema } from './schema';
 import { formatIssues } from './issue-lines';
-import { shownPath } from './shown-input';
+import { shownArgument, shownPath } from './shown-input';
+import { ipv6ZoneProblem } from './relay-schema';
 import { findUnreadableCharacters } from './unreadable-characters';
 import { secretReferencesSentElsewhere } from './webhook-secret-references';
 import { isRecord } from '../is-record';
@@ -47,18 +49,21 @@ const MAX_UNKNOWN_KEYS_LISTED = 5;
 
 export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const problems: string[] = [];
+  const knownSecrets = options.knownSecrets ?? [];
   if (options.relayIp !== undefined && options.cluster === undefined) {
     throw new ConfigError(['--relay-ip: it applies to one cluster; add --cluster NAME']);
   }
   if (options.relayIp !== undefined && !isIpAddress(options.relayIp)) {
     throw new ConfigError([
-      `--relay-ip: ${JSON.stringify(options.relayIp)} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`,
+      `--relay-ip: ${shownArgument(options.relayIp, knownSecrets)} is not an IPv4 or IPv6 address; ` +
+        'e.g. --relay-ip 192.168.1.78',
     ]);
   }
+  const zoneProblem = options.relayIp === undefined ? undefined : ipv6ZoneProblem(options.relayIp);
+  if (zoneProblem !== undefined) throw new ConfigError([`--relay-ip: ${zoneProblem}`]);
 
   const loaded: LoadedCluster[] = [];
   const broken: BrokenClusterFile[] = [];
-  const knownSecrets = options.knownSecrets ?? [];
   for (const file of selectFiles(options)) {
     const result = loadClusterFile(file, options.schema, options.relayIp, knownSecrets);
     if ('problems' in result) broken.push(result);
@@ -96,7 +101,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (problems.length === 0) {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
       problems.push(
-        `--cluster: no cluster named ${JSON.stringify(wanted)} in ${display(options.dir)}/; known clusters: ${known}`,
+        `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ${display(options.dir)}/; known clusters: ${known}`,
       );
     }
     throw new ConfigError(problems);
@@ -180,11 +185,14 @@ export function loadClusterFile(
   );
   const secretProblems = secrets.findings
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
-    .map((f) => `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(data)}${at(f.path)}`);
+    .map(
+      (f) =>
+        `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(secrets.data, f.rawPath)}${at(f.path)}`,
+    );
   const commentProblems = parsed.comments().flatMap(({ line, text }) => {
     const reason = secretLikeReason(text, knownSecrets);
     // The file is committed with its comments: a secret in one is as public as in a value.
-    return reason === undefined ? [] : [`${file}: comment: ${reason}; ${secretFix(data)} (line ${line})`];
+    return reason === undefined ? [] : [`${file}: comment: ${reason}; ${secretFix(secrets.data, [])} (line ${line})`];
   });
   const unreadable = findUnreadableCharacters(secrets.data).map(
     (u) => `${file}: ${shownPath(u.path)}: ${u.message}${at(u.path)}`,
@@ -216,15 +224,6 @@ function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = 
       ? [[...path, key]]
       : protoKeyPaths((data as Record<string, unknown>)[key], [...path, key], seen),
   );
-}
-
-function secretFix(data: unknown): string {
-  const relay = isRecord(data) && isRecord(data.relay) ? data.relay : {};
-  const key =
-    typeof relay.tokenSecretKey === 'string' && SECRET_KEY.test(relay.tokenSecretKey)
-      ? relay.tokenSecretKey
-      : 'glidepath-relay-token';
-  return `a cluster file never carries secrets: put the relay token in the notifications Secrets (argo-rollouts-notification-secret, argocd-notifications-secret) under the key ${key} (relay.tokenSecretKey)`;
 }
 
 function selectFiles(options: LoadOptions): string[] {

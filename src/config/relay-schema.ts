@@ -20,10 +20,29 @@ function relayIpError(input: unknown): string {
   return 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78';
 }
 
+/**
+ * Why an IPv6 address with a zone (`fe80::1%eth0`) cannot be the relay, or undefined. Go's url.Parse, which the
+ * engines' webhook client runs on the URL, refuses `%eth0` (`invalid URL escape "%et"`): every send would fail.
+ * Escaped (`%25eth0`) Go accepts it, but the zone then names an interface of the engine's pod, not of the machine
+ * the user read it on.
+ */
+export function ipv6ZoneProblem(ip: string): string | undefined {
+  const zone = /%(.*)$/.exec(ip);
+  if (zone === null || !isIpAddress(ip)) return undefined;
+  return (
+    `${ip} has an IPv6 zone (%${zone[1]}), which the engines cannot send to: Go's URL parser refuses it in the ` +
+    'webhook URL, and a zone names a network interface of the sending pod, not of this machine; use an address ' +
+    'of the relay that the cluster reaches without a zone (a global or unique-local IPv6 address, or IPv4)'
+  );
+}
+
 export const relay = strict({
   ip: z
     .string()
     .refine(isIpAddress, { error: (issue) => relayIpError(issue.input) })
+    .refine((ip) => ipv6ZoneProblem(ip) === undefined, {
+      error: (issue) => ipv6ZoneProblem(String(issue.input)) ?? '',
+    })
     .optional()
     .meta({ description: "IPv4 or IPv6 address of Glidepath's relay", defaultText: 'one of ip/host' }),
   host: z

@@ -3,7 +3,7 @@
  * not a cluster file at all (a token, /etc/shadow, an environment dump) is never printed back.
  */
 import { fieldPath } from './errors';
-import { MASKED } from './secret-values';
+import { MASKED, secretLikeReason, type KnownSecret } from './secret-values';
 
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;
@@ -44,4 +44,10 @@ export function shownPath(path: readonly PropertyKey[]): string {
   if (path.length === 3 && section === 'extraData' && typeof key === 'string' && FIELD_LIKE_KEY.test(key))
     return `${shownPath(path.slice(0, 2))}[${JSON.stringify(key)}]`;
   return fieldPath(path.map(shownKey)).replace(/\.\[/g, '[');
+}
+
+/** A command-line value quoted whole, or, when it looks like a secret, only what the secret detector shows of it. */
+export function shownArgument(text: string, known: readonly KnownSecret[] = []): string {
+  const reason = secretLikeReason(text, known);
+  return reason === undefined ? JSON.stringify(text) : `a value that ${reason}`;
 }
