@@ -21,7 +21,7 @@ function loadProblems(options: { cluster?: string; relayIp?: string }): string[]
     return [];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return error.problems;
+    return [...error.problems];
   }
 }
 

@@ -98,6 +98,28 @@ describe("a team's own notifications (extraData)", () => {
     );
   });
 
+  it('the fix for a team trigger using ?? on Argo CD 2.6.1 (expr v1.9.0) does not use ?? itself', () => {
+    const config = fixtureConfig();
+    const on = {
+      ...config,
+      argocd: {
+        ...config.argocd,
+        version: '2.6.1',
+        extraData: {
+          ...config.argocd.extraData,
+          'trigger.app-team': `- when: (app.metadata.annotations ?? {})["team"] == 'payments'\n  send: [app-team]\n`,
+        },
+      },
+    };
+    const [problem] = notificationChecks(on).violations.filter((v) => v.rule === 'extra-data/engine-release');
+    expect(problem?.message).toContain('uses `??` (nil coalescing), which github.com/antonmedv/expr v1.9.0');
+    // Both forms the fix names were run on expr v1.9.0: it refuses `??`, and evaluates the conditional, m nil or not.
+    expect(problem?.fix).toBe(
+      'rewrite it without them (write a != nil ? a : b for a ?? b, and read a key as (m != nil ? m["key"] : nil), ' +
+        'not (m ?? {})["key"]), or set the field to a release that has them (docs/engine-versions.md)',
+    );
+  });
+
   it("lets a team's webhook use its own Secret key, but not a literal token", () => {
     const config = fixtureConfig();
     const withWebhook = (header: string) => ({

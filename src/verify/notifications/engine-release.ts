@@ -6,7 +6,7 @@
 import { missingFeatures, rowsFrom } from '../../notifications/engine-versions';
 import type { Engine as TableEngine } from '../../notifications/engine-releases';
 import { ENGINE_NAMES } from '../../notifications/engine-releases';
-import { EXPR_FEATURE_SYNTAX, featuresOf } from '../../notifications/expr/features';
+import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredReleases } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';
 import type { Expr } from '../../notifications/expr/ast';
@@ -61,9 +61,22 @@ export function releaseProblems(
           `${at} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ` +
           `${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
         fix:
-          'rewrite it without them (read a key as (m ?? {})["key"], not m?.["key"]), or set the field to a ' +
-          'release that has them (docs/engine-versions.md)',
+          `rewrite it without them${rewriteHint(failing.flatMap((row) => missingFeatures(row, needs)))}, ` +
+          'or set the field to a release that has them (docs/engine-versions.md)',
       },
     ];
   });
+}
+
+/**
+ * How to write what the missing syntax did, in syntax the oldest failing release has: without `??` (expr before
+ * v1.12.5, e.g. v1.9.0 of Argo CD 2.6.1) the nil-safe read is a conditional, which every release parses.
+ */
+function rewriteHint(missing: readonly ExprFeature[]): string {
+  if (missing.includes('nil-coalescing'))
+    return (
+      ' (write a != nil ? a : b for a ?? b, and read a key as (m != nil ? m["key"] : nil), ' + 'not (m ?? {})["key"])'
+    );
+  if (missing.includes('optional-index')) return ' (read a key as (m ?? {})["key"], not m?.["key"])';
+  return '';
 }
