@@ -79,6 +79,21 @@ function ancestors(folder: string): string[] {
   return found;
 }
 
+/** `, e.g. gitops.path: <folder>` for a folder the cluster could own, or nothing when none of a few tried is free. */
+function suggestion(field: OwnedFolder['field'], config: ClusterConfig, isFree: (folder: string) => boolean): string {
+  const { name } = config;
+  const candidates =
+    field === 'gitops.path'
+      ? [`clusters/${name}/glidepath`, `clusters/${name}-glidepath`, `glidepath/${name}`]
+      : [
+          `${config.gitops.path.replace(/\/+$/, '')}-values`,
+          `clusters/${name}/glidepath-values`,
+          `glidepath-values/${name}`,
+        ];
+  const free = candidates.find(isFree);
+  return free === undefined ? '' : `, e.g. ${field}: ${free}`;
+}
+
 function add(index: Map<string, number[]>, key: string, cluster: number): void {
   const list = index.get(key);
   if (list === undefined) index.set(key, [cluster]);
@@ -97,6 +112,26 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
   /** repo and folder -> the earlier clusters that own it, and those that own a folder inside it. */
   const owners = new Map<string, number[]>();
   const within = new Map<string, number[]>();
+  /** The same of every cluster, to suggest a folder none of them owns. */
+  const allOwners = new Map<string, number[]>();
+  const allWithin = new Map<string, number[]>();
+  clusters.forEach((_, i) => {
+    for (const { folder } of folders[i]!) {
+      add(allOwners, `${repos[i]}\0${folder}`, i);
+      for (const ancestor of ancestors(folder)) add(allWithin, `${repos[i]}\0${ancestor}`, i);
+    }
+  });
+  /** Whether `field` of cluster i could be `folder`: no other cluster's folder, nor its other, is it, in or around it. */
+  const isFree = (i: number, field: OwnedFolder['field'], folder: string) => {
+    const others = (key: string) => (allOwners.get(`${repos[i]}\0${key}`) ?? []).some((j) => j !== i);
+    const inside = (allWithin.get(`${repos[i]}\0${folder}`) ?? []).some((j) => j !== i);
+    return (
+      !others(folder) &&
+      !inside &&
+      !ancestors(folder).some(others) &&
+      folders[i]!.every((own) => own.field === field || overlap(own.folder, folder) === undefined)
+    );
+  };
   clusters.forEach((cluster, i) => {
     const at = (folder: string) => `${repos[i]}\0${folder}`;
     const candidates = new Set<number>();
@@ -120,7 +155,8 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
         other,
         message:
           `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ${other.config.name} (${other.file}) in the same gitops repo: ` +
-          `a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/${cluster.config.name}/glidepath`,
+          `a pull request of either would replace the other's files; give each cluster its own folder` +
+          suggestion(mine.field, cluster.config, (folder) => isFree(i, mine.field, folder)),
       });
     }
     for (const { folder } of folders[i]!) {

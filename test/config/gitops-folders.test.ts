@@ -38,6 +38,24 @@ describe('two clusters in one gitops folder', () => {
     ]);
   });
 
+  it('the folder the fix suggests is one no cluster owns, not the one it complains about', () => {
+    const dir = clusterDir({
+      'va.yaml': cluster('va', { path: 'clusters/va/glidepath', valuesPath: 'clusters/vb/glidepath' }),
+      'vb.yaml': cluster('vb'),
+    });
+    expect(problems(dir)).toEqual([
+      'clusters/vb.yaml: gitops.path: clusters/vb/glidepath is also the gitops.valuesPath of cluster va (clusters/va.yaml) in the same gitops repo: ' +
+        "a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/vb-glidepath",
+    ]);
+    const values = clusterDir({
+      'a.yaml': cluster('a', { path: 'gitops/a' }),
+      'b.yaml': cluster('b', { path: 'gitops/b', valuesPath: 'gitops/a/values' }),
+    });
+    expect(problems(values)).toEqual([
+      expect.stringMatching(/^clusters\/b\.yaml: gitops\.valuesPath: .*, e\.g\. gitops\.valuesPath: gitops\/b-values$/),
+    ]);
+  });
+
   it("nested folders, and a values folder inside another cluster's folder, are refused", () => {
     const nested = clusterDir({
       'a.yaml': cluster('a', { path: 'clusters/shared' }),
