@@ -65,7 +65,8 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
       throw new GitopsError(
         'input',
         'the gitops repo URL contains a password or token',
-        'remove the credentials from the URL and set the provider token (GITHUB_TOKEN or GITLAB_TOKEN) instead; glidepath sends it as a header',
+        'remove the credentials from the URL and set the provider token (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN) ' +
+          'instead; glidepath sends it as a header',
       );
     }
     const path = repoPathOf(decodeURIComponent(url.pathname));

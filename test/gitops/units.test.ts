@@ -53,6 +53,19 @@ describe('parseRemote', () => {
     expect(() => parseRemote(url)).toThrow(message);
   });
 
+  it('the fix for credentials in the URL names every provider token, GITEA_TOKEN too', () => {
+    const refused = (() => {
+      try {
+        parseRemote('https://x-access-token:ghp_secret@gitea.example.com/a/b.git');
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(GitopsError);
+    expect((refused as GitopsError).fix).toContain('(GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN)');
+  });
+
   it('--remote-path', () => {
     expect(parseRepoPath('hangar-io/cluster-gitops.git')).toEqual({ owner: 'hangar-io', name: 'cluster-gitops' });
     expect(parseRepoPath('platform/k8s/cluster-gitops')).toEqual({ owner: 'platform/k8s', name: 'cluster-gitops' });
