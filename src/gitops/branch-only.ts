@@ -20,17 +20,27 @@ export class BranchOnlyHost implements ChangeHost {
   readonly bodyLimit = 1_000_000;
 
   /**
-   * `openBranches`: the fetched glidepath branches not yet merged into their base. `hostKind` says how to build
-   * the compare URL (github or gitlab, from the remote's host or the cluster file); without it there is none.
+   * `branches`: the fetched glidepath branches not yet merged into their base (`open`) and those merged (`merged`).
+   * `hostKind` says how to build the compare URL (github or gitlab, from the remote's host or the cluster file);
+   * without it there is none.
    */
   constructor(
     private readonly remote: RemoteUrl,
     private readonly hostKind: ProviderName | undefined,
-    private readonly openBranches: readonly { branch: string; base: string }[],
+    private readonly branches: Readonly<Record<'open' | 'merged', readonly { branch: string; base: string }[]>>,
   ) {}
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
-    return this.openBranches
+    return this.changesOf(this.branches.open, branchPrefix);
+  }
+
+  /** The branches their base holds: no open change, and obsolete once the base holds the render. */
+  findMerged(branchPrefix: string): ChangeRequest[] {
+    return this.changesOf(this.branches.merged, branchPrefix);
+  }
+
+  private changesOf(list: readonly { branch: string; base: string }[], branchPrefix: string): ChangeRequest[] {
+    return list
       .filter((b) => b.branch.startsWith(branchPrefix))
       .map((b) => this.change(b.base, b.branch, { title: '', body: '' }));
   }

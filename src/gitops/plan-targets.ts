@@ -44,10 +44,15 @@ export function clusterTargets(
     const holdsRender =
       listing.manifests.treeId === treeIds.manifests &&
       (folders.length === 1 || listing.values.treeId === treeIds.values);
-    const mine = open.filter((c) => c.branch.startsWith(cluster.branchPrefix) && c.base === cluster.base);
+    const mine = open.filter((c) => isClusterChange(cluster, c));
     const branch = mine.at(-1)?.branch ?? `${cluster.branchPrefix}${cluster.hash.slice(0, 12)}`;
     return { cluster, baseCommit, listing, folders, holdsRender, mine, branch, tip: fetched.branches.get(branch) };
   });
+}
+
+/** A change from one of the cluster's glidepath branches into its base. */
+export function isClusterChange(cluster: PreparedCluster, change: ChangeRequest): boolean {
+  return change.branch.startsWith(cluster.branchPrefix) && change.base === cluster.base;
 }
 
 export function isTarget(t: ClusterTarget | { readonly error: Error }): t is ClusterTarget {

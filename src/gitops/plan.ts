@@ -8,7 +8,7 @@ import { CHANGE_NOUNS, changeLabel } from './change-host';
 import { contentsOf, reviewOwned } from './owned-folders';
 import { decideCommits } from './plan-commits';
 import type { ClusterPlan, PlanContext, RepoSnapshot } from './plan-types';
-import { clusterTargets, isTarget, type ClusterTarget } from './plan-targets';
+import { clusterTargets, isClusterChange, isTarget, type ClusterTarget } from './plan-targets';
 import { displayUrl } from './remote';
 import type { ReplacedFolder } from './repo';
 import type { Review } from './review';
@@ -63,7 +63,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
     return {
       cluster,
       folders,
-      obsolete: mine,
+      obsolete: [...mine, ...snapshot.merged.filter((c) => isClusterChange(cluster, c))],
       result: { ...common, action: 'no-change', review: NO_REVIEW(folders) },
     };
   const before = contentsOf(target.listing, snapshot.blobs);

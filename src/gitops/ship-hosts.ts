@@ -19,7 +19,7 @@ export async function changeHostFor(
   const first = group[0]!;
   const { token, apiUrl, repoPath } = first;
   if (first.provider === 'none')
-    return new BranchOnlyHost(first.remote, noneHostKind(first), await unmergedBranches(group, repo, fetched));
+    return new BranchOnlyHost(first.remote, noneHostKind(first), await glidepathBranches(group, repo, fetched));
   if (token === undefined || apiUrl === undefined || repoPath === undefined) return undefined;
   const api = { retries: 3, ...settings.api };
   if (first.provider === 'github') return new GithubPulls({ token, apiUrl, repo: repoPath, ...api });
@@ -38,21 +38,25 @@ function noneHostKind(cluster: PreparedCluster) {
   return inferProvider(cluster.remote) ?? (configured !== 'none' ? configured : undefined);
 }
 
-/** `none`'s open changes: each cluster's glidepath branches that are not merged into its base, one listing per base. */
-async function unmergedBranches(
+/**
+ * Each cluster's glidepath branches, one listing per base: `open`, not merged into its base (`none`'s open changes),
+ * and `merged`.
+ */
+async function glidepathBranches(
   group: readonly PreparedCluster[],
   repo: GitopsRepo,
   fetched: FetchedRefs,
-): Promise<{ branch: string; base: string }[]> {
-  const merged = new Map<string, Set<string>>();
-  const open: { branch: string; base: string }[] = [];
+): Promise<Record<'open' | 'merged', { branch: string; base: string }[]>> {
+  const mergedInto = new Map<string, Set<string>>();
+  const found: Record<'open' | 'merged', { branch: string; base: string }[]> = { open: [], merged: [] };
   for (const cluster of group) {
     const baseCommit = fetched.bases.get(cluster.base);
     const mine = [...fetched.branches.keys()].filter((b) => b.startsWith(cluster.branchPrefix));
     if (baseCommit === undefined || mine.length === 0) continue;
-    if (!merged.has(baseCommit)) merged.set(baseCommit, await repo.branchesMergedInto(baseCommit, 'glidepath/'));
+    if (!mergedInto.has(baseCommit))
+      mergedInto.set(baseCommit, await repo.branchesMergedInto(baseCommit, 'glidepath/'));
     for (const branch of mine.sort())
-      if (!merged.get(baseCommit)!.has(branch)) open.push({ branch, base: cluster.base });
+      found[mergedInto.get(baseCommit)!.has(branch) ? 'merged' : 'open'].push({ branch, base: cluster.base });
   }
-  return open;
+  return found;
 }

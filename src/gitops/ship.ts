@@ -4,6 +4,7 @@
  * A cluster's failure is its own: the others go on.
  */
 import { openGitopsRepo, type OpenedGitopsRepo } from './gitops-repo';
+import { BranchOnlyHost } from './branch-only';
 import { allInOrder } from './in-order';
 import { planClusters } from './plan';
 import type { ClusterPlan } from './plan-types';
@@ -104,6 +105,7 @@ async function shipOpened(
     fetched,
     trees: new Map<string, TreeEntry[]>(trees),
     open,
+    merged: host instanceof BranchOnlyHost ? host.findMerged(prefix) : [],
     notes: opened.notes,
   });
   const plans = planClusters(plannable, snapshot, {

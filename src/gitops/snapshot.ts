@@ -16,6 +16,7 @@ export interface SnapshotBasis {
   readonly fetched: Omit<FetchedRefs, 'missingBases'>;
   readonly trees: ReadonlyMap<string, readonly TreeEntry[]>;
   readonly open: readonly ChangeRequest[];
+  readonly merged: readonly ChangeRequest[];
   readonly notes: readonly string[];
 }
 

@@ -148,7 +148,13 @@ describe('GitCliRepo', () => {
     const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
     const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
     const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
-    const snapshot = await takeSnapshot(repo, [cluster], { fetched: opened.fetched, trees, open, notes: [] });
+    const snapshot = await takeSnapshot(repo, [cluster], {
+      fetched: opened.fetched,
+      trees,
+      open,
+      merged: [],
+      notes: [],
+    });
     expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
     expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
     expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));

@@ -64,6 +64,7 @@ function snapshot(folder: readonly FolderFile[], more: Partial<RepoSnapshot> = {
     trees: new Map([[BASE, entries]]),
     blobs: new Map(files.map((f) => [blobId(f.content), f.content])),
     open: [],
+    merged: [],
     notes: [],
     mergeBases: new Map(),
     changedPaths: new Map(),
@@ -371,6 +372,13 @@ describe('planner: provider none', () => {
 
   it('an obsolete branch is closed by deleting it', () => {
     const plan = planOne(obsolete(), CONTEXT, none);
+    expect(plan.result?.action).toBe('no-change');
+    expect(plan.obsolete.map((c) => c.branch)).toEqual([branchName]);
+  });
+
+  it('a branch the base holds (merged by a fast-forward) is obsolete once the base holds the render: deleted', () => {
+    const merged = { ...obsolete(), open: [], merged: [openChange(0), openChange(0, 'glidepath/prod-eu/x')] };
+    const plan = planOne(merged, CONTEXT, none);
     expect(plan.result?.action).toBe('no-change');
     expect(plan.obsolete.map((c) => c.branch)).toEqual([branchName]);
   });

@@ -82,6 +82,16 @@ describe.concurrent('provider none', () => {
     expect(await tip(s.remote, first.branch!)).toBe(reviewed);
   });
 
+  it('a branch merged by a fast-forward, with the same render: no change, and the obsolete branch is deleted', async () => {
+    const s = await scenario();
+    const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
+    const first = await run();
+    await git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
+    const result = await run();
+    expect(result).toMatchObject({ action: 'no-change', closed: [{ branch: first.branch }] });
+    expect(await branches(s.remote)).toEqual(['main']);
+  });
+
   it('a merged branch is no open change: the next render starts a new branch', async () => {
     const s = await scenario();
     const run = (config = s.config) =>
