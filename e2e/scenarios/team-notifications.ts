@@ -54,6 +54,16 @@ const hooks = (ctx: E2eContext, about: (body: Json) => boolean) =>
 const slackPosts = (ctx: E2eContext, text: RegExp) =>
   ctx.catcher.requests.filter((r) => r.path === `${SLACK_API_PATH}chat.postMessage` && text.test(r.form?.text ?? ''));
 
+/** The requests less the controller's immediate echoes (repeatsOf), in order. */
+function withoutEchoes(
+  ctx: E2eContext,
+  requests: readonly CaughtRequest[],
+  state: (r: CaughtRequest) => string,
+): CaughtRequest[] {
+  const { echoes } = repeatsOf(requests, state, ctx.cluster.heartbeatBucketSeconds);
+  return requests.filter((r) => !echoes.includes(r));
+}
+
 /** Every one is a POST of the right type; one per state, but for the controller's immediate echoes. */
 function oncePerState(
   ctx: E2eContext,
@@ -228,12 +238,15 @@ async function onArgoCd(ctx: E2eContext, s: Scenario): Promise<void> {
     'Argo CD: glidepath facts',
     facts.map((r) => r.json),
   );
+  // The notifications controller echoes too: a burst of Application updates can reach it before its own patch of
+  // the notified annotation does, and it sends the same state again within milliseconds.
+  const sent = withoutEchoes(ctx, facts, (r) => `${r.json.phase} ${r.json.finishedAt}`);
   s.check(
-    "Argo CD: glidepath's sync-failed fact arrives beside them, exactly once, for the failed sync",
-    facts.length === 1 &&
-      facts[0]!.json.kind === 'sync-failed' &&
-      facts[0]!.json.revision === bad &&
-      facts[0]!.json.finishedAt === phases[1]?.finishedAt,
+    "Argo CD: glidepath's sync-failed fact arrives beside them, exactly once (but for immediate echoes), " +
+      'for the failed sync',
+    sent.length === 1 &&
+      facts.every((r) => r.json.kind === 'sync-failed' && r.json.revision === bad) &&
+      sent[0]!.json.finishedAt === phases[1]?.finishedAt,
     facts.map((r) => r.json),
   );
   const expected = phases.map((p) => `${p.phase} ${p.finishedAt}`);
@@ -244,9 +257,10 @@ async function onArgoCd(ctx: E2eContext, s: Scenario): Promise<void> {
   );
   s.check(
     `Argo CD: the team's webhook: POST ${TEAM_HOOK_PATH} (application/json), once per finished sync ` +
-      '(Succeeded, Failed, Succeeded, each with its finishedAt)',
-    JSON.stringify(hooked.map((r) => `${r.json.phase} ${r.json.finishedAt}`)) === JSON.stringify(expected) &&
-      oncePerState(ctx, hooked, (r) => r.json.finishedAt, 'application/json'),
+      '(Succeeded, Failed, Succeeded, each with its finishedAt), but for immediate echoes',
+    JSON.stringify(
+      withoutEchoes(ctx, hooked, (r) => r.json.finishedAt).map((r) => `${r.json.phase} ${r.json.finishedAt}`),
+    ) === JSON.stringify(expected) && oncePerState(ctx, hooked, (r) => r.json.finishedAt, 'application/json'),
     { expected, got: hooked.map((r) => r.json) },
   );
   const posted = slackPosts(ctx, texts);
@@ -256,8 +270,8 @@ async function onArgoCd(ctx: E2eContext, s: Scenario): Promise<void> {
   );
   s.check(
     `Argo CD: the Slack-typed service posts chat.postMessage at ${SLACK_API_PATH}: channel ${CHANNEL}, ` +
-      "the template's text, the Secret's token; once per finished sync",
-    JSON.stringify(posted.map((r) => r.form?.text)) ===
+      "the template's text, the Secret's token; once per finished sync, but for immediate echoes",
+    JSON.stringify(withoutEchoes(ctx, posted, (r) => r.form?.text ?? '').map((r) => r.form?.text)) ===
       JSON.stringify(phases.map((p) => `Application ${APP} sync ${p.phase} at ${p.finishedAt}.`)) &&
       posted.every((r) => r.form?.channel === CHANNEL && r.form.token === ctx.secrets.slackToken) &&
       oncePerState(ctx, posted, (r) => r.form?.text ?? '', 'application/x-www-form-urlencoded'),
