@@ -2,9 +2,11 @@
  * A cluster file's text as a YAML document: its data, where each field is, and its comments. Every problem is a
  * `line L, column C: ...` message that never quotes the file.
  */
-import { isScalar, Lexer, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isPair, isScalar, isSeq, Lexer, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { locator, scalarSourceFinder, type Locate } from './yaml-position';
 import { isRecord } from '../is-record';
+import { mask, secretLikeReason } from './secret-values';
+import { shownPath } from './shown-input';
 
 /** Protects against YAML alias bombs; a cluster file has no use for many aliases. */
 const MAX_ALIASES = 50;
@@ -45,10 +47,15 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
   const problems = [
     ...doc.errors.map((e) => {
       const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';
+      if (e.code === 'MULTIPLE_DOCS') return `${where}: ${MULTIPLE_DOCUMENTS}`;
       const what = withoutSource((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''));
       return `${where}: not valid YAML: ${what}`;
     }),
-    ...duplicateKeyOffsets(doc).map((offset) => `${at(offset)}: not valid YAML: Map keys must be unique`),
+    ...duplicateKeys(doc).map(
+      ({ offset, first, path }) =>
+        `${at(offset)}: not valid YAML: Map keys must be unique: ${shownDuplicate(path())} is given twice in its ` +
+        `mapping (first on line ${lineCounter.linePos(first).line}); keep one of them`,
+    ),
   ];
   if (problems.length > 0) return { problems };
   try {
@@ -77,23 +84,62 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
   }
 }
 
+const MULTIPLE_DOCUMENTS =
+  'not valid YAML for a cluster file: it holds more than one document (a "---" line starts another); ' +
+  'one cluster per file: put each cluster in its own file';
+
+/** A repeated key: where it is, where its first occurrence is, and its field path (of keys as the data has them). */
+export interface DuplicateKey {
+  readonly offset: number;
+  readonly first: number;
+  /** Worked out when asked: the index in a list costs a search. */
+  readonly path: () => PropertyKey[];
+}
+
 /**
  * Where a key repeats one of its mapping, as the yaml library's `uniqueKeys` finds them (scalars by value, other
  * keys by identity), in linear time.
  */
-export function duplicateKeyOffsets(doc: Document): number[] {
-  const offsets: number[] = [];
+export function duplicateKeys(doc: Document): DuplicateKey[] {
+  const found: DuplicateKey[] = [];
+  const offsetOf = (key: unknown) => (key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
   visit(doc, {
-    Map(_, map) {
-      const seen = new Set<unknown>();
+    Map(_, map, ancestors) {
+      const seen = new Map<unknown, number>();
       for (const { key } of map.items) {
         const identity = isScalar(key) ? key.value : key;
-        if (seen.has(identity)) offsets.push((key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0);
-        seen.add(identity);
+        const first = seen.get(identity);
+        const path = () => [...pathTo([...ancestors, map]), keyName(key)];
+        if (first !== undefined) found.push({ offset: offsetOf(key), first, path });
+        else seen.set(identity, offsetOf(key));
       }
     },
   });
-  return offsets.sort((a, b) => a - b);
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+export function duplicateKeyOffsets(doc: Document): number[] {
+  return duplicateKeys(doc).map(({ offset }) => offset);
+}
+
+/** The field path of the last node of `nodes` (the document, then every node down to it). */
+function pathTo(nodes: readonly unknown[]): PropertyKey[] {
+  return nodes.flatMap((node, i) => {
+    const child = nodes[i + 1];
+    if (isPair(node)) return [keyName(node.key)];
+    if (isSeq(node) && child !== undefined) return [node.items.indexOf(child as never)];
+    return [];
+  });
+}
+
+/** A mapping's key as a path step: a number key is a key (`["1"]`), not a list index. */
+function keyName(key: unknown): PropertyKey {
+  return isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number') ? String(key.value) : '?';
+}
+
+/** The repeated key's path, with a key that looks like a secret cut to what the secret detector shows. */
+function shownDuplicate(path: readonly PropertyKey[]): string {
+  return shownPath(path.map((key) => (typeof key === 'string' && secretLikeReason(key) ? mask(key) : key)));
 }
 
 /** The comments of the text, read by the yaml library's lexer (a `#` inside a quoted or block scalar is not one). */

@@ -9,6 +9,9 @@ import { extraDataProblems } from '../../src/notifications/configmap/key-problem
 import { parseClusterYaml } from '../../src/config/parse-cluster-yaml';
 import { problemsOf } from '../helpers/cluster-files';
 
+const UNIQUE = 'not valid YAML: Map keys must be unique';
+const TWICE = 'is given twice in its mapping (first on line';
+
 function problems(text: string): string[] {
   const parsed = parseClusterYaml(text);
   return 'problems' in parsed ? parsed.problems : [];
@@ -16,35 +19,53 @@ function problems(text: string): string[] {
 
 describe('duplicate keys', () => {
   it('are refused wherever they are, at the repeated key', () => {
-    expect(problems('name: a\nname: b\n')).toEqual(['line 2, column 1: not valid YAML: Map keys must be unique']);
+    expect(problems('name: a\nname: b\n')).toEqual([`line 2, column 1: ${UNIQUE}: name ${TWICE} 1); keep one of them`]);
     expect(problems('argocd:\n  context:\n    a: x\n    b: y\n    a: z\n')).toEqual([
-      'line 5, column 5: not valid YAML: Map keys must be unique',
+      `line 5, column 5: ${UNIQUE}: argocd.context.a ${TWICE} 3); keep one of them`,
     ]);
     expect(problems('relay: { ip: 1.2.3.4, port: 1, ip: 5.6.7.8 }\n')).toEqual([
-      'line 1, column 32: not valid YAML: Map keys must be unique',
+      `line 1, column 32: ${UNIQUE}: relay.ip ${TWICE} 1); keep one of them`,
     ]);
     expect(problems('a: [{ x: 1 }, { x: 2, x: 3 }]\n')).toEqual([
-      'line 1, column 23: not valid YAML: Map keys must be unique',
+      `line 1, column 23: ${UNIQUE}: a[1].x ${TWICE} 1); keep one of them`,
     ]);
-    expect(problems('a:\n  1: x\n  0x1: y\n')).toEqual(['line 3, column 3: not valid YAML: Map keys must be unique']);
+    expect(problems('a:\n  1: x\n  0x1: y\n')).toEqual([
+      `line 3, column 3: ${UNIQUE}: a["1"] ${TWICE} 2); keep one of them`,
+    ]);
   });
 
   it('are told apart as the yaml library tells them apart (a quoted "1" is not the number 1)', () => {
     expect(problems('a:\n  b: x\n  "b ": y\n  "1": z\n  1: w\n')).toEqual([]);
     expect(problems('a:\n  \'b\': x\n  "b": y\n')).toEqual([
-      'line 3, column 3: not valid YAML: Map keys must be unique',
+      `line 3, column 3: ${UNIQUE}: a.b ${TWICE} 2); keep one of them`,
     ]);
   });
 
   it('are refused beside every other YAML error of the file', () => {
     expect(problems('a: [\nb: 1\nb: 2\n')).toEqual(
-      expect.arrayContaining(['line 3, column 1: not valid YAML: Map keys must be unique']),
+      expect.arrayContaining([`line 3, column 1: ${UNIQUE}: b ${TWICE} 2); keep one of them`]),
     );
   });
 
   it('in a cluster file name the file', () => {
     expect(problemsOf('name: prod\nkubernetesVersion: "1.28"\nname: prod\n')).toEqual([
-      'clusters/prod.yaml: line 3, column 1: not valid YAML: Map keys must be unique',
+      `clusters/prod.yaml: line 3, column 1: ${UNIQUE}: name ${TWICE} 1); keep one of them`,
+    ]);
+  });
+
+  it('name a key that looks like a secret only as the secret detector shows it', () => {
+    const token = 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    expect(problems(`c:\n  ${token}: 1\n  ${token}: 2\n`)).toEqual([
+      `line 3, column 3: ${UNIQUE}: c[ghp_… 40 characters] ${TWICE} 2); keep one of them`,
+    ]);
+  });
+});
+
+describe('two YAML documents in one file', () => {
+  it("are refused as one cluster per file, not with the yaml library's advice", () => {
+    expect(problemsOf('name: prod\n---\nname: staging\n')).toEqual([
+      'clusters/prod.yaml: line 2, column 1: not valid YAML for a cluster file: it holds more than one document ' +
+        '(a "---" line starts another); one cluster per file: put each cluster in its own file',
     ]);
   });
 });
