@@ -11,6 +11,8 @@ export interface Provenance {
   readonly source: SourceRevision;
   /** Shipped with `--skip-verify`. */
   readonly unverified?: boolean;
+  /** What the branch keeps beside the render: the commits on it glidepath did not write, as a sentence. */
+  readonly kept?: string;
 }
 
 /** What the body (and the diff) says of a render shipped with `--skip-verify`. */
@@ -28,6 +30,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     context: [
       `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
       `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+      ...(p.kept !== undefined ? [p.kept] : []),
       ...(p.unverified === true ? [UNVERIFIED_NOTE] : []),
     ],
     extra,
@@ -45,6 +48,7 @@ export function commitMessage(review: Review, p: Provenance & { title: string })
     p.title,
     '',
     `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`,
+    ...(p.kept !== undefined ? [p.kept] : []),
     `Source: glidepath-gitops ${describeSource(p.source)}`,
     `Content: sha256:${p.hash}`,
     ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : []),

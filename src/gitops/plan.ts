@@ -77,6 +77,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
     hash: cluster.hash,
     source: ctx.source,
     unverified: ctx.unverified,
+    ...keptCommits(target, snapshot),
   };
   const title = changeTitle(cluster.name, review);
   const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra);
@@ -104,6 +105,23 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
       commitMessage: message,
       ...(existing !== undefined ? { pullRequest: existing } : {}),
     },
+  };
+}
+
+/**
+ * The commits on the branch glidepath did not write: a render that goes onto the branch keeps them (or the cluster
+ * fails), so the change holds more than the folder, and its words say so.
+ */
+function keptCommits(target: ClusterTarget, snapshot: RepoSnapshot): { kept?: string } {
+  const theirs = target.tip === undefined ? undefined : snapshot.foreign.get(target.tip);
+  if (theirs === undefined || theirs.commits.length === 0) return {};
+  const count = theirs.commits.length === 1 ? 'a commit' : `${theirs.commits.length} commits`;
+  const paths = [...theirs.paths.keys()];
+  const shown = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '');
+  return {
+    kept:
+      `The branch also keeps ${count} glidepath did not write, ${describeCommits(theirs.commits)}` +
+      (paths.length > 0 ? `, changing ${shown}.` : '.'),
   };
 }
 

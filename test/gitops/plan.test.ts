@@ -302,6 +302,14 @@ describe("planner: commits glidepath did not write (a reviewer's)", () => {
     );
   });
 
+  it("the commit message and the body of a render on top of a reviewer's commit say that the branch keeps it", () => {
+    const plan = planOne(onBranch('0'.repeat(40), { changed: ['docs/x.md'], foreign: outside('docs/x.md') }));
+    const kept = `The branch also keeps a commit glidepath did not write, ${described}, changing docs/x.md.`;
+    expect(plan.result!.commitMessage).toContain(`(the folder is replaced; nothing else changes).\n${kept}\n`);
+    expect(plan.result!.body).toContain(kept);
+    expect(planOne(onBranch('0'.repeat(40))).result!.commitMessage).not.toContain('The branch also keeps');
+  });
+
   it('outside the folder, with the same render: kept, and the branch is up to date', () => {
     const plan = planOne(onBranch(renderTree, { changed: ['docs/x.md'], foreign: outside('docs/x.md') }));
     expect(plan.result).toMatchObject({ action: 'up-to-date', commit: TIP });
