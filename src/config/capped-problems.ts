@@ -21,7 +21,8 @@ export function capPerKind(file: string, problems: readonly KindedProblem[]): st
   for (const [kind, count] of counts) {
     if (count > MAX_PER_KIND)
       kept.push(
-        `${file}: and ${count - MAX_PER_KIND} more of the same kind (${kind}); fix the ones above and run again to see the rest`,
+        `${file}: and ${count - MAX_PER_KIND} more of the same kind (${kind}); fix the ones above and run ` +
+          `again to see the rest`,
       );
   }
   return kept;

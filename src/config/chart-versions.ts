@@ -77,5 +77,8 @@ export function chartCannotCarry(chart: ChartName, version: string): string | un
   const first = firstVersionWith(chart, 'carries');
   const measured = MEASURED_CHART_VERSIONS[chart].find((row) => compareChartVersions(row.version, version) === 0);
   const why = measured?.fails ?? `is older than ${first}, the first version measured to carry them`;
-  return `the argo-helm ${chart} chart ${version} cannot carry glidepath's notifications as values: it ${why}; use chart ${first} or later, or delivery: configmap`;
+  return (
+    `the argo-helm ${chart} chart ${version} cannot carry glidepath's notifications as values: it ${why}; use ` +
+    `chart ${first} or later, or delivery: configmap`
+  );
 }

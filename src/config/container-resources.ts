@@ -68,7 +68,9 @@ export function containerResourcesSchema(defaults: ContainerResources) {
           ctx.addIssue({
             code: 'custom',
             path: ['limits', kind],
-            message: `${value.limits[kind]} is below requests.${kind} (${value.requests[kind]}); raise the limit or lower the request`,
+            message:
+              `${value.limits[kind]} is below requests.${kind} (${value.requests[kind]}); raise the limit or ` +
+              `lower the request`,
           });
         }
       }

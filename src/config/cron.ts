@@ -74,7 +74,8 @@ export function parseCron(schedule: string): CronSchedule {
   }
   if (fields.length !== 5) {
     throw new CronError(
-      `has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"${oddCharacterHint(schedule)}`,
+      `has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * ` +
+        `*"${oddCharacterHint(schedule)}`,
     );
   }
   return { kind: 'fields', fields: fields.map((text, i) => parseField(text, CRON_FIELDS[i]!)) };
@@ -91,7 +92,8 @@ function parseDescriptor(descriptor: string): CronSchedule {
     } catch (error) {
       if (!(error instanceof GoDurationError)) throw error;
       throw new CronError(
-        `@every: the duration ${excerpt(duration)} ${error.message}; write a Go duration such as 90m or 1h30m, with nothing after it`,
+        `@every: the duration ${excerpt(duration)} ${error.message}; write a Go duration such as 90m or ` +
+          `1h30m, with nothing after it`,
       );
     }
     const atLeastOneSecond = nanoseconds < NANOSECONDS_PER_SECOND ? NANOSECONDS_PER_SECOND : nanoseconds;
@@ -189,7 +191,10 @@ function parseNumber(text: string, problem: (why: string) => CronError, orName =
 function oddCharacterHint(text: string): string {
   const odd = new RegExp(`[^${GO_SPACE}\\x21-\\x7e]`, 'u').exec(text)?.[0];
   if (odd === undefined) return '';
-  return ` (it holds U+${odd.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which Kubernetes reads as neither a space nor a digit)`;
+  return (
+    ` (it holds U+${odd.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which Kubernetes reads as ` +
+    `neither a space nor a digit)`
+  );
 }
 
 /**

@@ -77,7 +77,8 @@ function literalServiceSecrets(text: string): string[] {
     const isAuth = typeof name === 'string' && /^(authorization|proxy-authorization)$/i.test(name);
     return isAuth && typeof value === 'string' && !SECRET_REFERENCE.test(value)
       ? [
-          `headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret and write $<key> here`,
+          `headers[${i}]: the ${name} header holds a literal; put the credential in the notifications Secret ` +
+            `and write $<key> here`,
         ]
       : [];
   });

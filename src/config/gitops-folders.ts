@@ -121,7 +121,9 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
       for (const ancestor of ancestors(folder)) add(allWithin, `${repos[i]}\0${ancestor}`, i);
     }
   });
-  /** Whether `field` of cluster i could be `folder`: no other cluster's folder, nor its other, is it, in or around it. */
+  /**
+   * Whether `field` of cluster i could be `folder`: no other cluster's folder, nor its other, is it, in or around it.
+   */
   const isFree = (i: number, field: OwnedFolder['field'], folder: string) => {
     const others = (key: string) => (allOwners.get(`${repos[i]}\0${key}`) ?? []).some((j) => j !== i);
     const inside = (allWithin.get(`${repos[i]}\0${folder}`) ?? []).some((j) => j !== i);
@@ -154,7 +156,8 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
         cluster,
         other,
         message:
-          `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ${other.config.name} (${other.file}) in the same gitops repo: ` +
+          `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ` +
+          `${other.config.name} (${other.file}) in the same gitops repo: ` +
           `a pull request of either would replace the other's files; give each cluster its own folder` +
           suggestion(mine.field, cluster.config, (folder) => isFree(i, mine.field, folder)),
       });

@@ -98,7 +98,10 @@ function digestFormatProblem(digest: string): string | undefined {
   const length = DIGEST_HEX_LENGTH[algorithm];
   const algorithms = Object.keys(DIGEST_HEX_LENGTH).join(', ');
   if (length === undefined)
-    return `has a digest of the unsupported algorithm ${excerpt(algorithm)}; Kubernetes accepts ${algorithms} (lowercase)`;
+    return (
+      `has a digest of the unsupported algorithm ${excerpt(algorithm)}; Kubernetes accepts ${algorithms} ` +
+      `(lowercase)`
+    );
   if (hex.length !== length) return `has a ${algorithm} digest of ${hex.length} hex digits; it has ${length}`;
   if (/[A-F]/.test(hex)) return 'has uppercase hex digits in its digest; write them in lowercase';
   return undefined;

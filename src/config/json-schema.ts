@@ -29,7 +29,10 @@ export function clusterJsonSchema(): string {
     $schema,
     title: 'glidepath-gitops cluster file',
     description:
-      'One cluster (clusters/<name>.yaml): where the relay is, what is tracked, and what to render. Rules no JSON Schema states (relay.ip or relay.host, the kubectl image matching kubernetesVersion, cron schedules, image references, secrets) are checked by npm run synth; docs/cluster-file.md explains every field.',
+      'One cluster (clusters/<name>.yaml): where the relay is, what is tracked, and what to render. Rules no ' +
+      'JSON Schema states (relay.ip or relay.host, the kubectl image matching kubernetesVersion, cron ' +
+      'schedules, image references, secrets) are checked by npm run synth; docs/cluster-file.md explains ' +
+      'every field.',
     ...rest,
   };
   return `${JSON.stringify(titled, null, 2)}\n`;

@@ -30,7 +30,8 @@ export function kubectlImageVersionProblem(image: string, kubernetesVersion: str
   if (tagMinor !== kubernetesVersion) {
     return (
       `${excerpt(image)} is kubectl ${tagMinor} but kubernetesVersion is "${kubernetesVersion}"; ` +
-      `use a kubectl ${kubernetesVersion} image, e.g. the tag :${wanted}.<patch>, or change both together when the cluster is upgraded`
+      `use a kubectl ${kubernetesVersion} image, e.g. the tag :${wanted}.<patch>, or change both together ` +
+      `when the cluster is upgraded`
     );
   }
   return undefined;

@@ -122,7 +122,8 @@ function validateKey(key: string): void {
   const problem = (why: string) => new LabelSelectorError(`key: Invalid value: ${JSON.stringify(key)}: ${why}`);
   if (parts.length > 2)
     throw problem(
-      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'",
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS " +
+        "subdomain prefix and '/'",
     );
   const name = parts.at(-1)!;
   if (parts.length === 2) {
@@ -135,7 +136,8 @@ function validateKey(key: string): void {
   if (name.length > 63) throw problem('name part must be no more than 63 characters');
   if (!NAME.test(name))
     throw problem(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " +
+        'alphanumeric character',
     );
 }
 
@@ -147,6 +149,7 @@ function validateValue(value: string): void {
     );
   if (!NAME.test(value))
     throw new LabelSelectorError(
-      `values[0]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      `values[0]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist ` +
+        `of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
     );
 }

@@ -73,7 +73,9 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   for (const { file, config } of loaded) {
     if (stemOf(file) !== config.name)
       warn(
-        `${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that file and cluster agree`,
+        `${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ` +
+          `${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the ` +
+          `cluster's name, so that file and cluster agree`,
       );
   }
 
@@ -85,7 +87,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (selected.length === 1 && !mayBeWanted) {
       for (const b of broken)
         warn(
-          `${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ${b.problems[0]}`,
+          `${b.file} was skipped: it is not a valid cluster file (without --cluster this is an error): ` +
+            `${b.problems[0]}`,
         );
       for (const problem of duplicateNames(loaded)) warn(problem);
       // The selected cluster must not take a valid sibling's folder; two other clusters that collide are only told.
@@ -101,7 +104,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (problems.length === 0) {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
       problems.push(
-        `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ${display(options.dir)}/; known clusters: ${known}`,
+        `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ${display(options.dir)}/; ` +
+          `known clusters: ${known}`,
       );
     }
     throw new ConfigError(problems);
@@ -159,7 +163,8 @@ export function loadClusterFile(
     return {
       file,
       problems: [
-        `${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting (name, kubernetesVersion, relay, ...)`,
+        `${file}: not a cluster file: none of its ${topLevel.length} top-level keys is a cluster setting ` +
+          `(name, kubernetesVersion, relay, ...)`,
       ],
     };
   }
@@ -172,7 +177,8 @@ export function loadClusterFile(
   const secrets = redactSecretLikeValues(data, knownSecrets);
   const protoKeys = protoKeyPaths(secrets.data).map(
     (at) =>
-      `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's prototype); rename it`,
+      `${file}: ${shownPath(at)}: the key "__proto__" cannot be kept (JavaScript reads it as the object's ` +
+      `prototype); rename it`,
   );
   const result = schema.safeParse(secrets.data, { reportInput: true });
   // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
@@ -187,7 +193,8 @@ export function loadClusterFile(
     .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
     .map(
       (f) =>
-        `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ${secretFix(secrets.data, f.rawPath)}${at(f.path)}`,
+        `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ` +
+        `${secretFix(secrets.data, f.rawPath)}${at(f.path)}`,
     );
   const commentProblems = parsed.comments().flatMap(({ line, text }) => {
     const reason = secretLikeReason(text, knownSecrets);
@@ -249,7 +256,8 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
     const earlier = firstFile.get(config.name);
     if (earlier !== undefined) {
       problems.push(
-        `${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each cluster a unique name`,
+        `${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each ` +
+          `cluster a unique name`,
       );
     } else {
       firstFile.set(config.name, file);
@@ -259,7 +267,8 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
     const owner = loaded.find((other) => `${other.config.name}-values` === config.name && usesHelmValues(other.config));
     if (owner !== undefined) {
       problems.push(
-        `${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, delivery: helm-values); rename this cluster`,
+        `${file}: name: ${config.name} is the values folder of cluster ${owner.config.name} (${owner.file}, ` +
+          `delivery: helm-values); rename this cluster`,
       );
     }
   }

@@ -72,7 +72,9 @@ function decode(bytes: Buffer): { text: string } | { problem: string } {
   if (control) {
     const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
     return {
-      problem: `line ${text.slice(0, control.index).split('\n').length}: holds the control character U+${code}; a cluster file is plain text`,
+      problem:
+        `line ${text.slice(0, control.index).split('\n').length}: holds the control character U+${code}; a ` +
+        `cluster file is plain text`,
     };
   }
   return { text };

@@ -29,11 +29,20 @@ export function unreadableCharacterReason(text: string): string | undefined {
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   const where = ` (character ${[...text.slice(0, UNREADABLE.exec(text)!.index)].length + 1})`;
   if (NAMES[code] !== undefined) {
-    return `holds ${hex} (${NAMES[code]})${where}, an invisible character that Kubernetes' YAML reader (YAML 1.1) takes for a line break; remove it`;
+    return (
+      `holds ${hex} (${NAMES[code]})${where}, an invisible character that Kubernetes' YAML reader (YAML 1.1) ` +
+      `takes for a line break; remove it`
+    );
   }
   if (code >= 0xd800 && code <= 0xdfff)
-    return `holds an unpaired surrogate ${hex}${where}, half of a character, which Kubernetes' YAML reader refuses; remove the escape`;
-  return `holds the character ${hex}${where}, which Kubernetes' YAML reader refuses ("control characters are not allowed"); remove it`;
+    return (
+      `holds an unpaired surrogate ${hex}${where}, half of a character, which Kubernetes' YAML reader refuses; ` +
+      `remove the escape`
+    );
+  return (
+    `holds the character ${hex}${where}, which Kubernetes' YAML reader refuses ("control characters are not ` +
+    `allowed"); remove it`
+  );
 }
 
 /** Every string (value or key) in `data` that Go's YAML reader cannot read back. */

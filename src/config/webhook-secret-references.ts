@@ -41,7 +41,11 @@ export function secretReferencesSentElsewhere(file: string, config: ClusterConfi
           return references.map((ref) => {
             const what = ref === relayToken ? `the relay's token (${ref})` : `the Secret key ${ref} over plain http`;
             const where = host === undefined ? `the URL ${excerpt(url)}` : `${host}, which is not the relay (${relay})`;
-            return `${file}: ${engine}.extraData[${JSON.stringify(key)}]: headers[${i}] sends ${what} to ${where}; the engine puts the Secret's value there: make sure that host should receive it${ref === relayToken ? '' : ', over https'}`;
+            return (
+              `${file}: ${engine}.extraData[${JSON.stringify(key)}]: headers[${i}] sends ${what} to ${where}; ` +
+              `the engine puts the Secret's value there: make sure that host should receive ` +
+              `it${ref === relayToken ? '' : ', over https'}`
+            );
           });
         });
       }),

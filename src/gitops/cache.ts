@@ -54,7 +54,8 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
       // processes.
       appendFileSync(
         join(building, 'config'),
-        `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`,
+        `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = ` +
+          `+refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`,
       );
       renameSync(building, dir);
       return { git: git.at(dir), dir, remote, created: true };
@@ -70,7 +71,8 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
     throw new GitopsError(
       'foreign-checkout',
       `the cache folder ${dir} ${why}`,
-      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run again, or pass --cache-dir with another folder`,
+      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run ` +
+        `again, or pass --cache-dir with another folder`,
     );
   };
   if (!statSync(dir).isDirectory()) foreign('is not a folder');
@@ -132,8 +134,10 @@ export async function refuseDirtyLocalRepo(git: Git, remote: RemoteUrl): Promise
       .join(', ');
     throw new GitopsError(
       'dirty-checkout',
-      `the local gitops checkout ${remote.url} has uncommitted changes (${shown}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''})`,
-      'glidepath builds on committed branches only: commit or stash those changes there, or pass the remote URL with --repo',
+      `the local gitops checkout ${remote.url} has uncommitted changes ` +
+        `(${shown}${dirty.length > 5 ? `, and ${dirty.length - 5} more` : ''})`,
+      'glidepath builds on committed branches only: commit or stash those changes there, or pass the remote ' +
+        'URL with --repo',
     );
   }
 }

@@ -17,7 +17,8 @@ export interface Provenance {
 
 /** What the body (and the diff) says of a render shipped with `--skip-verify`. */
 export const UNVERIFIED_NOTE =
-  "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath verify` checks it).";
+  "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath " +
+  'verify` checks it).';
 
 export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
@@ -29,7 +30,8 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
     context: [
       `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
-      `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); content \`sha256:${p.hash.slice(0, 12)}\`.`,
+      `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); ` +
+        `content \`sha256:${p.hash.slice(0, 12)}\`.`,
       ...(p.kept !== undefined ? [p.kept] : []),
       ...(p.unverified === true ? [UNVERIFIED_NOTE] : []),
     ],

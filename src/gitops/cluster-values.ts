@@ -9,7 +9,8 @@ import type { FolderFile } from './repo';
 export const VALUES_FILE = 'glidepath-cluster-values.txt';
 
 const HEADER =
-  '# glidepath-gitops: the cluster file values this folder was rendered from (defaults filled in). Not a Kubernetes object.';
+  '# glidepath-gitops: the cluster file values this folder was rendered from (defaults filled in). Not a ' +
+  'Kubernetes object.';
 
 /**
  * One `path: <JSON>` line per value, sorted; `gitops.*` is left out: it says where the folder goes, not what is in it.

@@ -25,7 +25,8 @@ const NETWORK = [
   /was stopped by SIG/i,
 ];
 const NO_ANSWER_FIX =
-  "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun continues where this one stopped";
+  "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun " +
+  'continues where this one stopped';
 const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
 
 /**
@@ -45,7 +46,8 @@ export function describeGitFailure(
   if (error.result.timedOutAfterMs !== undefined) {
     return new GitopsError(
       'network',
-      `git could not ${action}: no result within the timeout of ${error.result.timedOutAfterMs / 1000} s, so git and its helpers were stopped`,
+      `git could not ${action}: no result within the timeout of ${error.result.timedOutAfterMs / 1000} s, so ` +
+        `git and its helpers were stopped`,
       NO_ANSWER_FIX,
     );
   }
@@ -62,10 +64,14 @@ export function describeGitFailure(
       'auth',
       `git could not ${action}: authentication failed (${detail})`,
       remote.protocol === 'ssh'
-        ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'}); a key with a passphrase must be in ssh-agent (ssh-add), as git runs without a terminal`
+        ? `check that your ssh key can read and push ${where} (ssh -T git@${remote.host ?? 'host'}); a key with ` +
+            `a passphrase must be in ssh-agent (ssh-add), as git runs without a terminal`
         : tokenVariable === undefined
-          ? `git sent no token (the provider takes none): check git's own credentials for ${where} (a credential helper), or pass --provider with that provider's token`
-          : `set ${tokenVariable} to a token that can read and push ${where}${tokenVariable === 'GITHUB_TOKEN' ? ' (fine-grained: Contents read and write)' : ''}; it is sent as an HTTP header, never in the URL`,
+          ? `git sent no token (the provider takes none): check git's own credentials for ${where} (a ` +
+            `credential helper), or pass --provider with that provider's token`
+          : `set ${tokenVariable} to a token that can read and push ` +
+            `${where}${tokenVariable === 'GITHUB_TOKEN' ? ' (fine-grained: Contents read and write)' : ''}; it ` +
+            `is sent as an HTTP header, never in the URL`,
     );
   }
   // Before the network check: git adds "Could not read from remote repository" to a missing local path too.

@@ -152,7 +152,8 @@ export class GiteaPulls implements ChangeHost {
       throw new GitopsError(
         'input',
         `--label ${missing.join(', ')}: no such label in ${this.name} (Gitea does not create labels on use)`,
-        `create the label in the repository's Labels page first, or drop the --label; known: ${labels.map((l) => l.name).join(', ') || 'none'}`,
+        `create the label in the repository's Labels page first, or drop the --label; known: ` +
+          `${labels.map((l) => l.name).join(', ') || 'none'}`,
       );
     }
     return names.map((name) => labels.find((label) => label.name === name)!.id);

@@ -110,7 +110,8 @@ export async function openGitopsRepo(
       const now = fetched.bases.get(base);
       if (now !== undefined && now !== before && !(await repo.isAncestor(before, now))) {
         notes.push(
-          `the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is no longer in its history; using ${now.slice(0, 12)}`,
+          `the base branch ${base} was rewritten (force-pushed) since the last run: ${before.slice(0, 12)} is ` +
+            `no longer in its history; using ${now.slice(0, 12)}`,
         );
       }
     }

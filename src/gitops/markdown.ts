@@ -39,13 +39,15 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
 
   if (!hasChanges(review)) {
     head.push(
-      `**No change**: ${folderList(review)} already ${review.folders.length > 1 ? 'hold' : 'holds'} exactly what is rendered.`,
+      `**No change**: ${folderList(review)} already ${review.folders.length > 1 ? 'hold' : 'holds'} exactly ` +
+        `what is rendered.`,
     );
     return fit(head.join('\n') + '\n', maxChars);
   }
 
   head.push(
-    `**Objects: ${summaryLine(review)}** (${review.files.length} ${review.files.length === 1 ? 'file' : 'files'} in ${folderList(review)})`,
+    `**Objects: ${summaryLine(review)}** (${review.files.length} ` +
+      `${review.files.length === 1 ? 'file' : 'files'} in ${folderList(review)})`,
     '',
   );
   if (review.objects.length > 0) {

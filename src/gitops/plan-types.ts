@@ -15,7 +15,9 @@ export interface RepoSnapshot {
   readonly blobs: ReadonlyMap<string, string>;
   /** Every open glidepath change of the repository (empty when the API was not asked). */
   readonly open: readonly ChangeRequest[];
-  /** `none`: the glidepath branches their base already holds (no open change; deleted once the base holds the render). */
+  /**
+   * `none`: the glidepath branches their base already holds (no open change; deleted once the base holds the render).
+   */
   readonly merged: readonly ChangeRequest[];
   /** Notes about the repository, for every cluster (a rewritten base). */
   readonly notes: readonly string[];

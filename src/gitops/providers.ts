@@ -26,8 +26,10 @@ export function chooseProvider(
   if (provider === undefined) {
     throw new GitopsError(
       'input',
-      `cannot tell which host serves the gitops repo ${shown}: only github.com, gitlab.com, gitea.com and codeberg.org are recognised`,
-      `set gitops.provider in the cluster file (${PROVIDERS.join(', ')}), or pass --provider; none pushes the branch and prints what to open by hand`,
+      `cannot tell which host serves the gitops repo ${shown}: only github.com, gitlab.com, gitea.com and ` +
+        `codeberg.org are recognised`,
+      `set gitops.provider in the cluster file (${PROVIDERS.join(', ')}), or pass --provider; none pushes the ` +
+        `branch and prints what to open by hand`,
     );
   }
   return provider;

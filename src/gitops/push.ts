@@ -125,15 +125,20 @@ function describePushFailure(
   if (/non-fast-forward/i.test(text)) {
     return new GitopsError(
       'non-fast-forward',
-      `push of ${branch} to ${where} was rejected: the update is not a fast-forward (the base branch was rewritten or moved under the pull request) and the remote refuses those (${reason ?? 'non-fast-forward'})`,
-      `nothing was pushed; close the open glidepath change and delete the branch ${branch} on the remote, then run again to open a fresh one on the current base, or allow force pushes to glidepath/* branches`,
+      `push of ${branch} to ${where} was rejected: the update is not a fast-forward (the base branch was ` +
+        `rewritten or moved under the pull request) and the remote refuses those ` +
+        `(${reason ?? 'non-fast-forward'})`,
+      `nothing was pushed; close the open glidepath change and delete the branch ${branch} on the remote, ` +
+        `then run again to open a fresh one on the current base, or allow force pushes to glidepath/* branches`,
     );
   }
   if (refLine !== undefined || /\[remote rejected\]|pre-receive hook declined|protected branch/i.test(output)) {
     return new GitopsError(
       'push-rejected',
-      `push of ${branch} to ${where} was rejected by the remote (${reason ?? refLine?.split('\t').at(-1) ?? 'no reason given'})`,
-      'nothing was pushed; allow the token to push branches named glidepath/* (branch protection, rulesets or hooks), then run again',
+      `push of ${branch} to ${where} was rejected by the remote ` +
+        `(${reason ?? refLine?.split('\t').at(-1) ?? 'no reason given'})`,
+      'nothing was pushed; allow the token to push branches named glidepath/* (branch protection, rulesets or ' +
+        'hooks), then run again',
     );
   }
   return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote, cache.git.options.tokenVariable);

@@ -79,7 +79,8 @@ export function missingBaseError(remote: RemoteUrl, base: string): GitopsError {
   return new GitopsError(
     'missing-base',
     `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(remote)}`,
-    'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in the cluster file',
+    'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in ' +
+      'the cluster file',
   );
 }
 

@@ -12,13 +12,16 @@ function changeName(result: PullRequestResult, number?: number): string {
 export function formatPullRequestResult(result: PullRequestResult): string[] {
   const lines: string[] = [];
   const folders = result.review.folders.map((f) => `${f}/`);
-  const where = `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), ${folders.length > 1 ? `folders ${folders.join(' and ')}` : `folder ${folders[0]}`}`;
+  const where =
+    `${result.repo} ${result.base} (at ${result.baseCommit.slice(0, 12)}), ` +
+    `${folders.length > 1 ? `folders ${folders.join(' and ')}` : `folder ${folders[0]}`}`;
   const would = result.dryRun ? 'dry run: would ' : '';
   const pr = result.pullRequest;
   switch (result.action) {
     case 'no-change':
       lines.push(
-        `${result.cluster}: no change: ${where} already holds exactly this render; no branch, no ${result.provider === 'none' ? 'change' : result.noun}.`,
+        `${result.cluster}: no change: ${where} already holds exactly this render; no branch, no ` +
+          `${result.provider === 'none' ? 'change' : result.noun}.`,
       );
       for (const change of result.closed) {
         lines.push(
@@ -51,7 +54,8 @@ export function formatPullRequestResult(result: PullRequestResult): string[] {
       if (pr !== undefined && pr.url !== '' && !result.dryRun)
         lines.push(`  ${result.provider === 'none' ? 'open it here: ' : ''}${pr.url}`);
       lines.push(
-        `  branch ${result.branch}, commit ${result.commit?.slice(0, 12)}${result.pushed ? ' (pushed)' : result.dryRun ? ' (built locally, not pushed)' : ' (already on the remote)'}`,
+        `  branch ${result.branch}, commit ${result.commit?.slice(0, 12)}` +
+          (result.pushed ? ' (pushed)' : result.dryRun ? ' (built locally, not pushed)' : ' (already on the remote)'),
       );
       lines.push(`  title: ${result.title}`);
       lines.push(`  objects: ${summaryLine(result.review)}`);

@@ -44,7 +44,8 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
   // A folder made before glidepath kept its values: what changed is unknown, and saying "all new" would mislead.
   if (oldFile === undefined && before.length > 0)
     return [
-      '_Cluster-file values: the base has no record of the values it was rendered from (first change since glidepath began recording them)._',
+      '_Cluster-file values: the base has no record of the values it was rendered from (first change since ' +
+        'glidepath began recording them)._',
       '',
     ];
   const old = oldFile === undefined ? new Map<string, unknown>() : parseValues(oldFile.content);
@@ -63,7 +64,8 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
     for (const ns of newNamespaces) {
       if (context.veridorNamespaces === 'all' || context.veridorNamespaces.includes(ns)) {
         lines.push(
-          `- [ ] \`${ns}\`: create the ConfigMap \`${context.veridorConfigMap}\` (key \`veridor.json\`) for the Veridor gate`,
+          `- [ ] \`${ns}\`: create the ConfigMap \`${context.veridorConfigMap}\` (key \`veridor.json\`) for ` +
+            `the Veridor gate`,
           `- [ ] \`${ns}\`: create the Secret \`${context.veridorSecret}\` (Veridor's credentials; never through git)`,
         );
       }

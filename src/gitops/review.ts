@@ -173,7 +173,8 @@ function objectsOf(files: readonly FolderFile[], warnings: string[], where: stri
       let key = `${ref.kind}\0${ref.namespace ?? ''}\0${ref.name}`;
       if (objects.has(key)) {
         warnings.push(
-          `${ref.kind} ${ref.namespace ?? '-'}/${ref.name} appears twice (${where}); the later copy in ${file.path} is compared separately`,
+          `${ref.kind} ${ref.namespace ?? '-'}/${ref.name} appears twice (${where}); the later copy in ` +
+            `${file.path} is compared separately`,
         );
         key = `${key}\0${file.path}#${index}`;
       }

@@ -39,11 +39,13 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
       throw new GitopsError(
         'input',
         `${variable} is not set: it is needed to push the branch and open the ${CHANGE_NOUNS[provider]}`,
-        `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or use --provider none to push the branch with git's own credentials`,
+        `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or ` +
+          `use --provider none to push the branch with git's own credentials`,
       );
     }
     notes.push(
-      `${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open glidepath change instead of opening another`,
+      `${variable} is not set: open ${CHANGE_NOUNS[provider]}s were not checked; a real run updates an open ` +
+        `glidepath change instead of opening another`,
     );
   }
   const apiUrl =
@@ -62,13 +64,15 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
       throw new GitopsError(
         'input',
         `cannot tell the ${host.name} ${host.repository} from the gitops repo ${displayUrl(target.remote)}`,
-        `pass --remote-path ${host.path} (and --api-url for a host of your own), or use the repository's URL on its host`,
+        `pass --remote-path ${host.path} (and --api-url for a host of your own), or use the repository's URL ` +
+          `on its host`,
       );
     }
     if (apiUrl === undefined) {
       throw new GitopsError(
         'input',
-        `cannot tell which ${host.name} API serves ${fullPath(repoPath)}: the gitops repo ${displayUrl(target.remote)} names no host`,
+        `cannot tell which ${host.name} API serves ${fullPath(repoPath)}: the gitops repo ` +
+          `${displayUrl(target.remote)} names no host`,
         host.apiUrlFix,
       );
     }
@@ -79,7 +83,8 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
     (settings.extras.draft || (settings.extras.labels?.length ?? 0) > 0 || (settings.extras.reviewers?.length ?? 0) > 0)
   ) {
     notes.push(
-      '--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab takes them as --push-option merge_request.*)',
+      '--draft, --label and --reviewer need a provider API; with --provider none they are not applied (GitLab ' +
+        'takes them as --push-option merge_request.*)',
     );
   }
   const files = renderedFolders(config, input.files);
@@ -125,7 +130,8 @@ const HOSTS = {
     repository: 'repository (owner/name)',
     path: 'OWNER/NAME',
     apiUrlFix:
-      'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or set GITHUB_API_URL',
+      'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or ' +
+      'set GITHUB_API_URL',
   },
   gitlab: {
     name: 'GitLab',

@@ -67,5 +67,8 @@ export function describeSource(source: SourceRevision): string {
 /** `[abc123def456](https://…/commit/<id>) (clean tree)`, when the repository's page is known. */
 export function sourceLink(source: SourceRevision): string | undefined {
   if (source.commit === undefined || source.commitUrlBase === undefined) return undefined;
-  return `[${source.commit.slice(0, 12)}](${source.commitUrlBase}${source.commit}) ${source.dirty ? '(with uncommitted changes: dirty tree)' : '(clean tree)'}`;
+  return (
+    `[${source.commit.slice(0, 12)}](${source.commitUrlBase}${source.commit}) ` +
+    `${source.dirty ? '(with uncommitted changes: dirty tree)' : '(clean tree)'}`
+  );
 }

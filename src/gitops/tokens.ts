@@ -8,8 +8,10 @@ export function checkToken(variable: string, token: string): void {
   if (at >= 0) {
     throw new GitopsError(
       'input',
-      `${variable} holds a line break (at character ${at + 1} of ${token.length}): a token is one line, so no host would accept it`,
-      `set ${variable} to the token alone, without the trailing newline a file or a heredoc adds (e.g. ${variable}="$(tr -d '\\r\\n' < token-file)")`,
+      `${variable} holds a line break (at character ${at + 1} of ${token.length}): a token is one line, so no ` +
+        `host would accept it`,
+      `set ${variable} to the token alone, without the trailing newline a file or a heredoc adds (e.g. ` +
+        `${variable}="$(tr -d '\\r\\n' < token-file)")`,
     );
   }
   const odd = token.search(/[\s\x00-\x1f\x7f]/);
@@ -48,7 +50,8 @@ export function refuseTokenIn(
     throw new GitopsError(
       'input',
       `the render of ${cluster} holds the value of ${variable}: nothing of it was pushed or written`,
-      'find the cluster-file value that carries the token and remove it; tokens belong in the environment and the notifications Secrets, never in rendered files',
+      'find the cluster-file value that carries the token and remove it; tokens belong in the environment and ' +
+        'the notifications Secrets, never in rendered files',
     );
   }
 }

@@ -22,7 +22,8 @@ export function folderIn(entries: readonly TreeEntry[], folder: string): FolderL
       // A symlink or file where a parent folder of the owned folder should be would make the folder unwritable.
       throw new GitopsError(
         'path-escape',
-        `${path} in the gitops repo is a ${mode === '120000' ? 'symbolic link' : type}, not a folder; glidepath would not stay inside ${folder}`,
+        `${path} in the gitops repo is a ${mode === '120000' ? 'symbolic link' : type}, not a folder; ` +
+          `glidepath would not stay inside ${folder}`,
         `replace ${path} with a real folder in the gitops repo, or choose another gitops.path`,
       );
     } else if (type === 'blob' && mode !== '120000' && path.startsWith(`${folder}/`))

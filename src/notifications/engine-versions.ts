@@ -89,7 +89,10 @@ function findReleaseProblem(
   if (!row) {
     const rows = releasesOf(engine);
     if (compareReleases(release, rows[0]!.from) < 0)
-      return `${name} ${release} is older than every release in the table; the lowest supported is ${lowest}: upgrade, then set this field to the running release`;
+      return (
+        `${name} ${release} is older than every release in the table; the lowest supported is ${lowest}: ` +
+        `upgrade, then set this field to the running release`
+      );
     return (
       `${name} ${release} is newer than the table (newest: ${minor(rows.at(-1)!.read.at(-1)!)}.x); ` +
       'add its go.mod pins to src/notifications/engine-releases.ts, run npm run judge:expr, ' +
@@ -98,5 +101,9 @@ function findReleaseProblem(
   }
   const missing = missingFeatures(row, needs);
   const lacks = missing.map((feature) => EXPR_FEATURE_SYNTAX[feature]).join(' and ');
-  return `${name} ${release} builds its notifications with ${row.expr.module} v${row.expr.version}, which lacks ${lacks}, used by ${purpose}; the lowest supported release is ${lowest}: upgrade, then set this field to the running release`;
+  return (
+    `${name} ${release} builds its notifications with ${row.expr.module} v${row.expr.version}, which lacks ` +
+    `${lacks}, used by ${purpose}; the lowest supported release is ${lowest}: upgrade, then set this field to ` +
+    `the running release`
+  );
 }

@@ -3,19 +3,27 @@ import { chartCannotCarry, compareChartVersions, firstVersionWith } from '../../
 import { problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 describe('rollouts.chartVersion and argocd.chartVersion', () => {
-  it('refuses, with delivery: helm-values, a chart version that cannot carry the values, naming it and the first that works', () => {
-    const file = (chartVersion: string, delivery = 'helm-values') =>
-      validClusterFile({ rollouts: { delivery, chartVersion } as never });
-    expect(problemsOf(file('2.32.0'))).toEqual([
-      "clusters/prod.yaml: rollouts.chartVersion: the argo-helm argo-rollouts chart 2.32.0 cannot carry glidepath's notifications as values: it renders no subscriptions key, so no fact is sent; use chart 2.37.3 or later, or delivery: configmap",
-    ]);
-    expect(problemsOf(file('2.36.1'))).toEqual([
-      "clusters/prod.yaml: rollouts.chartVersion: the argo-helm argo-rollouts chart 2.36.1 cannot carry glidepath's notifications as values: it is older than 2.37.3, the first version measured to carry them; use chart 2.37.3 or later, or delivery: configmap",
-    ]);
-    for (const ok of ['2.37.3', '2.40.10', '2.41.0', '3.0.0']) expect(problemsOf(file(ok)), ok).toEqual([]);
-    // configmap mode takes any chart: the prerequisite line and check-live say what to set on it.
-    expect(problemsOf(file('2.32.0', 'configmap'))).toEqual([]);
-  });
+  it(
+    'refuses, with delivery: helm-values, a chart version that cannot carry the values, naming it and the first ' +
+      'that works',
+    () => {
+      const file = (chartVersion: string, delivery = 'helm-values') =>
+        validClusterFile({ rollouts: { delivery, chartVersion } as never });
+      expect(problemsOf(file('2.32.0'))).toEqual([
+        'clusters/prod.yaml: rollouts.chartVersion: the argo-helm argo-rollouts chart 2.32.0 cannot carry ' +
+          "glidepath's notifications as values: it renders no subscriptions key, so no fact is sent; use chart " +
+          '2.37.3 or later, or delivery: configmap',
+      ]);
+      expect(problemsOf(file('2.36.1'))).toEqual([
+        'clusters/prod.yaml: rollouts.chartVersion: the argo-helm argo-rollouts chart 2.36.1 cannot carry ' +
+          "glidepath's notifications as values: it is older than 2.37.3, the first version measured to carry " +
+          'them; use chart 2.37.3 or later, or delivery: configmap',
+      ]);
+      for (const ok of ['2.37.3', '2.40.10', '2.41.0', '3.0.0']) expect(problemsOf(file(ok)), ok).toEqual([]);
+      // configmap mode takes any chart: the prerequisite line and check-live say what to set on it.
+      expect(problemsOf(file('2.32.0', 'configmap'))).toEqual([]);
+    },
+  );
 
   it('takes every argo-cd chart version: none measured fails', () => {
     for (const version of ['4.0.0', '5.36.13', '10.1.1']) {

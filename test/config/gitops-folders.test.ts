@@ -33,8 +33,10 @@ describe('two clusters in one gitops folder', () => {
       'staging.yaml': cluster('staging', { path: 'clusters/prod/glidepath' }),
     });
     expect(problems(dir)).toEqual([
-      'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod (clusters/prod.yaml) in the same gitops repo: ' +
-        "a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/staging/glidepath",
+      'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod ' +
+        '(clusters/prod.yaml) in the same gitops repo: ' +
+        "a pull request of either would replace the other's files; give each cluster its own folder, e.g. " +
+        'gitops.path: clusters/staging/glidepath',
     ]);
   });
 
@@ -44,8 +46,10 @@ describe('two clusters in one gitops folder', () => {
       'vb.yaml': cluster('vb'),
     });
     expect(problems(dir)).toEqual([
-      'clusters/vb.yaml: gitops.path: clusters/vb/glidepath is also the gitops.valuesPath of cluster va (clusters/va.yaml) in the same gitops repo: ' +
-        "a pull request of either would replace the other's files; give each cluster its own folder, e.g. gitops.path: clusters/vb-glidepath",
+      'clusters/vb.yaml: gitops.path: clusters/vb/glidepath is also the gitops.valuesPath of cluster va ' +
+        '(clusters/va.yaml) in the same gitops repo: ' +
+        "a pull request of either would replace the other's files; give each cluster its own folder, e.g. " +
+        'gitops.path: clusters/vb-glidepath',
     ]);
     const values = clusterDir({
       'a.yaml': cluster('a', { path: 'gitops/a' }),
@@ -115,32 +119,39 @@ describe('two clusters in one gitops folder', () => {
     expect(problems(dir)).toEqual([]);
   });
 
-  it('with --cluster, the selected cluster is still checked against every valid sibling; a collision of two others only warns', () => {
-    const dir = clusterDir({
-      'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
-      'staging.yaml': cluster('staging', { path: 'clusters/prod/glidepath' }),
-      'dev.yaml': cluster('dev'),
-      'broken.yaml': 'name: [',
-    });
-    expect(problems(dir, 'staging')).toEqual([
-      expect.stringContaining(
-        'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod (clusters/prod.yaml)',
-      ),
-    ]);
-    expect(problems(dir, 'prod')).toEqual([
-      expect.stringContaining(
-        'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod',
-      ),
-    ]);
-    expect(problems(dir, join(dir, 'staging.yaml'))).toEqual([
-      expect.stringContaining('is also the gitops.path of cluster prod (clusters/prod.yaml)'),
-    ]);
-    const told: string[] = [];
-    expect(loadClusters({ dir, cluster: 'dev', warn: (m) => told.push(m) }).map((c) => c.config.name)).toEqual(['dev']);
-    expect(told.filter((m) => m.includes('is also the gitops.path'))).toEqual([
-      expect.stringMatching(/staging\.yaml: gitops\.path: .*\(without --cluster this is an error\)$/),
-    ]);
-  });
+  it(
+    'with --cluster, the selected cluster is still checked against every valid sibling; a collision of two ' +
+      'others only warns',
+    () => {
+      const dir = clusterDir({
+        'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
+        'staging.yaml': cluster('staging', { path: 'clusters/prod/glidepath' }),
+        'dev.yaml': cluster('dev'),
+        'broken.yaml': 'name: [',
+      });
+      expect(problems(dir, 'staging')).toEqual([
+        expect.stringContaining(
+          'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod ' +
+            '(clusters/prod.yaml)',
+        ),
+      ]);
+      expect(problems(dir, 'prod')).toEqual([
+        expect.stringContaining(
+          'clusters/staging.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod',
+        ),
+      ]);
+      expect(problems(dir, join(dir, 'staging.yaml'))).toEqual([
+        expect.stringContaining('is also the gitops.path of cluster prod (clusters/prod.yaml)'),
+      ]);
+      const told: string[] = [];
+      expect(loadClusters({ dir, cluster: 'dev', warn: (m) => told.push(m) }).map((c) => c.config.name)).toEqual([
+        'dev',
+      ]);
+      expect(told.filter((m) => m.includes('is also the gitops.path'))).toEqual([
+        expect.stringMatching(/staging\.yaml: gitops\.path: .*\(without --cluster this is an error\)$/),
+      ]);
+    },
+  );
 });
 
 describe('folders a hosted remote refuses', () => {

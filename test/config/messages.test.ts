@@ -17,30 +17,41 @@ async function verifyFile(text: string): Promise<string> {
 describe('cluster file messages', () => {
   const base = stringify(validClusterFile({ name: 'prod' }));
 
-  it('kubernetesVersion: 1.30 (a number to YAML): says to quote it, not that "1.3" is wrong (fails before: got number "1.3")', async () => {
-    const text = base.replace(/^kubernetesVersion: .*$/m, 'kubernetesVersion: 1.30');
-    expect(await verifyFile(text)).toContain(
-      'kubernetesVersion: expected a string, got the number 1.3: YAML reads it without quotes as the number 1.3, losing the text as written; put it in quotes: "1.30"',
-    );
-  });
+  it(
+    'kubernetesVersion: 1.30 (a number to YAML): says to quote it, not that "1.3" is wrong (fails before: got ' +
+      'number "1.3")',
+    async () => {
+      const text = base.replace(/^kubernetesVersion: .*$/m, 'kubernetesVersion: 1.30');
+      expect(await verifyFile(text)).toContain(
+        'kubernetesVersion: expected a string, got the number 1.3: YAML reads it without quotes as the number ' +
+          '1.3, losing the text as written; put it in quotes: "1.30"',
+      );
+    },
+  );
 
-  it('300 unquoted context numbers: 50 listed, then how many more; 0 is not said to lose text (fails before: 300 lines, each "1.30 becomes 1.3")', async () => {
-    const keys = Array.from({ length: 300 }, (_, i) => `    k${i}: ${i}`).join('\n');
-    const text = base.replace(/^ {2}context:\n/m, `  context:\n${keys}\n`);
-    const output = await verifyFile(text);
-    const lines = output.split('\n').filter((line) => line.includes('argocd.context.'));
-    expect(lines).toHaveLength(50);
-    expect(lines[0]).toContain(
-      'argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; put it in quotes: "0"',
-    );
-    expect(output).toContain('and 250 more of the same kind (expected string, got a number)');
-    expect(output).not.toContain('1.30');
-  });
+  it(
+    '300 unquoted context numbers: 50 listed, then how many more; 0 is not said to lose text (fails before: 300 ' +
+      'lines, each "1.30 becomes 1.3")',
+    async () => {
+      const keys = Array.from({ length: 300 }, (_, i) => `    k${i}: ${i}`).join('\n');
+      const text = base.replace(/^ {2}context:\n/m, `  context:\n${keys}\n`);
+      const output = await verifyFile(text);
+      const lines = output.split('\n').filter((line) => line.includes('argocd.context.'));
+      expect(lines).toHaveLength(50);
+      expect(lines[0]).toContain(
+        'argocd.context.k0: expected a string, got the number 0: YAML reads a value without quotes as a number; ' +
+          'put it in quotes: "0"',
+      );
+      expect(output).toContain('and 250 more of the same kind (expected string, got a number)');
+      expect(output).not.toContain('1.30');
+    },
+  );
 
   it('relay.ip holding a DNS name: says to use relay.host (fails before: no hint)', async () => {
     const text = stringify(validClusterFile({ name: 'prod', relay: { ip: 'relay.hangar.internal', port: 30880 } }));
     expect(await verifyFile(text)).toContain(
-      'relay.ip: must be an IPv4 or IPv6 address; for a DNS name such as relay.hangar.internal, write it as relay.host instead of relay.ip',
+      'relay.ip: must be an IPv4 or IPv6 address; for a DNS name such as relay.hangar.internal, write it as ' +
+        'relay.host instead of relay.ip',
     );
   });
 

@@ -84,7 +84,8 @@ describe('reading a cluster file', () => {
       'argocdUrl: https://argocd.test\n    __proto__: kept?',
     );
     expect(problemsOf(fileWith(text))).toEqual([
-      'argocd.context.__proto__: the key "__proto__" cannot be kept (JavaScript reads it as the object\'s prototype); rename it',
+      'argocd.context.__proto__: the key "__proto__" cannot be kept (JavaScript reads it as the object\'s ' +
+        'prototype); rename it',
     ]);
   });
 });
@@ -104,7 +105,8 @@ describe('messages show a short excerpt of a value at most', () => {
   it('a few odd keys: each cut to its first characters', () => {
     const problems = problemsOf(fileWith(`${valid}daemon:*:20228:0:99999:7:::\n`));
     expect(problems).toEqual([
-      '["daemon:*:202…" (26 characters)]: unknown key; allowed keys here: name, kubernetesVersion, relay, rollouts, tracked, argocd, prune, veridor, gitops',
+      '["daemon:*:202…" (26 characters)]: unknown key; allowed keys here: name, kubernetesVersion, relay, ' +
+        'rollouts, tracked, argocd, prune, veridor, gitops',
     ]);
   });
 

@@ -81,27 +81,33 @@ describe('cluster file schema', () => {
       'clusters/prod.yaml: prune.schedule: "61 * * * *" is not a CronJob schedule: minute: 61 is out of range 0-59',
     ]);
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: 'every hour' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: has 2 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
+      'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: has 2 fields; write five ' +
+        '(minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
     ]);
   });
 
   it('refuses bad, untagged and latest image references', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { image: 'Registry/Kubectl::1' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "Registry/Kub…" (19 characters) has uppercase letters in its repository name; Kubernetes accepts lowercase only',
+      'clusters/prod.yaml: prune.image: "Registry/Kub…" (19 characters) has uppercase letters in its ' +
+        'repository name; Kubernetes accepts lowercase only',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (23 characters) has no tag or digest; pin it: add :<version> or @sha256:<digest>',
+      'clusters/prod.yaml: prune.image: "registry.k8s…" (23 characters) has no tag or digest; pin it: add ' +
+        ':<version> or @sha256:<digest>',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters) uses the moving tag "latest"; pin a version tag or a digest',
+      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters) uses the moving tag "latest"; pin a ' +
+        'version tag or a digest',
     ]);
   });
 
   it('refuses the Veridor placeholder image and says how to get a real one', () => {
     const problems = problemsOf({ ...validClusterFile(), veridor: { image: 'ghcr.io/veridor-authz/veridor:0.1.0' } });
     expect(problems).toEqual([
-      "clusters/prod.yaml: veridor.image: ghcr.io/veridor-authz/veridor:0.1.0 is the documented placeholder and does not exist; build the image from Veridor's Dockerfile, push it to your registry and set veridor.image to it",
+      'clusters/prod.yaml: veridor.image: ghcr.io/veridor-authz/veridor:0.1.0 is the documented placeholder ' +
+        "and does not exist; build the image from Veridor's Dockerfile, push it to your registry and set " +
+        'veridor.image to it',
     ]);
   });
 
@@ -119,7 +125,8 @@ describe('cluster file schema', () => {
       'clusters/prod.yaml: tracked.namespaces: list at least one namespace',
     ]);
     expect(problemsOf({ ...file, tracked: { namespaces: ['Shop_1'] } })).toEqual([
-      'clusters/prod.yaml: tracked.namespaces[0]: must be a namespace name (lowercase letters, digits and "-", at most 63 characters)',
+      'clusters/prod.yaml: tracked.namespaces[0]: must be a namespace name (lowercase letters, digits and ' +
+        '"-", at most 63 characters)',
     ]);
   });
 
@@ -127,7 +134,8 @@ describe('cluster file schema', () => {
     const file = validClusterFile();
     for (const path of ['../elsewhere', '/etc', 'clusters/../../x']) {
       expect(problemsOf({ ...file, gitops: { ...file.gitops, path } })).toEqual([
-        'clusters/prod.yaml: gitops.path: must be a relative folder inside the gitops repo, without "." or ".." segments, e.g. clusters/prod/glidepath',
+        'clusters/prod.yaml: gitops.path: must be a relative folder inside the gitops repo, without "." or ' +
+          '".." segments, e.g. clusters/prod/glidepath',
       ]);
     }
   });
@@ -168,7 +176,9 @@ describe('cron schedules', () => {
   it('refuses white space Kubernetes would not split on', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17\ufeff*/6 * * *' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: has 4 fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *" (it holds U+FEFF, which Kubernetes reads as neither a space nor a digit)',
+      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: has 4 fields; write ' +
+        'five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *" (it holds U+FEFF, which ' +
+        'Kubernetes reads as neither a space nor a digit)',
     ]);
   });
 });

@@ -35,7 +35,8 @@ describe('the fix after a secret', () => {
   });
 
   it("a credential in a team's webhook is told to be a Secret key the webhook references as $name", () => {
-    const webhook = `url: https://hooks.example.com/x\nheaders:\n- name: Authorization\n  value: Bearer ${GITHUB_TOKEN}\n`;
+    const webhook =
+      `url: https://hooks.example.com/x\nheaders:\n- name: ` + `Authorization\n  value: Bearer ${GITHUB_TOKEN}\n`;
     const file = validClusterFile();
     const problems = problemsOf({
       ...file,

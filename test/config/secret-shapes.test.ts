@@ -78,7 +78,9 @@ describe('secret shapes are refused at load wherever they are', () => {
   }
 
   it('comments that only talk about secrets, and the shipped files, load', () => {
-    const text = `# The token lives in argocd-notifications-secret under glidepath-relay-token; see docs/gitops.md.\n# image: registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}\n${stringify(base())}`;
+    const text =
+      `# The token lives in argocd-notifications-secret under glidepath-relay-token; see docs/gitops.md.\n# ` +
+      `image: registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}\n${stringify(base())}`;
     expect(problemsOf(text)).toEqual([]);
     const shipped = join(import.meta.dirname, '../../clusters');
     const files = readdirSync(shipped)
@@ -141,7 +143,9 @@ describe('secret references and where they are sent', () => {
       return told.map((m) => m.replace(`${dir}/`, 'clusters/'));
     };
     expect(warnings('https://hooks.team.example/x', 'Bearer $glidepath-relay-token')).toEqual([
-      `clusters/prod.yaml: rollouts.extraData["service.webhook.team"]: headers[0] sends the relay's token ($glidepath-relay-token) to hooks.team.example, which is not the relay (10.0.0.7); the engine puts the Secret's value there: make sure that host should receive it`,
+      `clusters/prod.yaml: rollouts.extraData["service.webhook.team"]: headers[0] sends the relay's token ` +
+        `($glidepath-relay-token) to hooks.team.example, which is not the relay (10.0.0.7); the engine puts the ` +
+        `Secret's value there: make sure that host should receive it`,
     ]);
     expect(warnings('http://hooks.team.example/x', 'Bearer $team-token')).toEqual([
       expect.stringContaining('sends the Secret key $team-token over plain http to'),

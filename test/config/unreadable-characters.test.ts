@@ -62,7 +62,9 @@ describe('characters Go cannot read back', () => {
     ],
   ])('%s is refused with its field', (_case, yaml, message) => {
     const { argocd: _a, prune: _p, ...rest } = base();
-    const text = `${stringify(rest)}${yaml.includes('argocd:') ? '' : 'argocd:\n  namespace: argocd-apps\n'}${yaml.includes('prune:') ? '' : 'prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n'}${yaml}`;
+    const argocd = yaml.includes('argocd:') ? '' : 'argocd:\n  namespace: argocd-apps\n';
+    const prune = yaml.includes('prune:') ? '' : 'prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n';
+    const text = `${stringify(rest)}${argocd}${prune}${yaml}`;
     const problems = problemsOf(text);
     expect(problems, problems.join('\n')).toContainEqual(expect.stringContaining(`clusters/prod.yaml: ${message}`));
   });

@@ -47,10 +47,12 @@ describe('veridor.resources', () => {
 
   it('refuses a limit below its request, a malformed quantity and an unknown key, naming the field', () => {
     expect(problemsOf({ resources: { requests: { cpu: '1' } } })).toEqual([
-      'clusters/prod.yaml: veridor.resources.limits.cpu: 500m is below requests.cpu (1); raise the limit or lower the request',
+      'clusters/prod.yaml: veridor.resources.limits.cpu: 500m is below requests.cpu (1); raise the limit or ' +
+        'lower the request',
     ]);
     expect(problemsOf({ resources: { limits: { memory: '256 MB' } } })).toEqual([
-      'clusters/prod.yaml: veridor.resources.limits.memory: must be a positive Kubernetes quantity in quotes, e.g. 128Mi or 1Gi',
+      'clusters/prod.yaml: veridor.resources.limits.memory: must be a positive Kubernetes quantity in quotes, ' +
+        'e.g. 128Mi or 1Gi',
     ]);
     expect(problemsOf({ resources: { requests: { gpu: '1' } } })[0]).toMatch(
       /^clusters\/prod\.yaml: veridor\.resources\.requests(\.gpu)?: unknown key/,

@@ -150,22 +150,26 @@ describe.concurrent('npm run pr', () => {
     expect(await branches(s.remote)).toEqual(['main']);
   });
 
-  it('--dry-run --json: the same render gives the same bytes, a second later too (the commit is dated at its parent)', async () => {
-    const s = await scenario();
-    const clusters = clustersFor(s);
-    const dryRun = async () => {
-      const { stdout, sinks } = cliLines();
-      expect(
-        await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } }),
-      ).toBe(0);
-      return stdout.join('\n');
-    };
-    const first = await dryRun();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await dryRun()).toBe(first);
-    const cluster = JSON.parse(first).clusters[0];
-    expect(cluster).toMatchObject({ state: 'opened', pushed: false });
-  });
+  it(
+    '--dry-run --json: the same render gives the same bytes, a second later too (the commit is dated at its ' +
+      'parent)',
+    async () => {
+      const s = await scenario();
+      const clusters = clustersFor(s);
+      const dryRun = async () => {
+        const { stdout, sinks } = cliLines();
+        expect(
+          await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } }),
+        ).toBe(0);
+        return stdout.join('\n');
+      };
+      const first = await dryRun();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await dryRun()).toBe(first);
+      const cluster = JSON.parse(first).clusters[0];
+      expect(cluster).toMatchObject({ state: 'opened', pushed: false });
+    },
+  );
 
   it('a failure prints what failed and what to do, exit 1, and no token', async () => {
     const { stdout, stderr, sinks } = cliLines();
@@ -200,43 +204,47 @@ describe.concurrent("verify's rules before pr and diff", () => {
   const violation =
     /\n {4}✗ ConfigMap\/argo-rollouts\/\S+: extra-data\/engine-accepts: data\["service\.teams-workflows\.team"\]: service type 'teams-workflows' is not supported by this engine/;
 
-  it('pr refuses a render that verify rejects (exit 1, the violations listed, nothing pushed); --skip-verify ships it and the body says so', async () => {
-    const { stdout, stderr, clear, sinks } = cliLines();
-    const s = await scenario();
-    const args = [
-      'pr',
-      '--clusters',
-      clustersFor(s, newerEngineService),
-      '--cluster',
-      'prod',
-      '--github-repo',
-      'hangar-io/cluster-gitops',
-      '--api-url',
-      s.api.url,
-      '--cache-dir',
-      s.cacheDir,
-      '--source-dir',
-      s.source.dir,
-      '--allow-insecure-http',
-    ];
-    const env = { GITHUB_TOKEN: TOKEN };
-    expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
-    expect(stderr.join('\n')).toMatch(violation);
-    expect(stderr[0]).toMatch(
-      /^error: verify found a violation in the render of prod \(\S+prod\.yaml\); pr refuses a render that verify rejects:\n/,
-    );
-    expect(stdout).toEqual([]);
-    expect(await main(args, { ...sinks, env })).toBe(1);
-    expect(await branches(s.remote)).toEqual(['main']);
-    clear();
-    expect(await main([...args, '--skip-verify'], { ...sinks, env })).toBe(0);
-    expect(s.api.pulls[0]!.body).toContain(
-      "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render",
-    );
-    expect(await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head])).toContain(
-      'Verify: skipped (--skip-verify)',
-    );
-  });
+  it(
+    'pr refuses a render that verify rejects (exit 1, the violations listed, nothing pushed); --skip-verify ' +
+      'ships it and the body says so',
+    async () => {
+      const { stdout, stderr, clear, sinks } = cliLines();
+      const s = await scenario();
+      const args = [
+        'pr',
+        '--clusters',
+        clustersFor(s, newerEngineService),
+        '--cluster',
+        'prod',
+        '--github-repo',
+        'hangar-io/cluster-gitops',
+        '--api-url',
+        s.api.url,
+        '--cache-dir',
+        s.cacheDir,
+        '--source-dir',
+        s.source.dir,
+        '--allow-insecure-http',
+      ];
+      const env = { GITHUB_TOKEN: TOKEN };
+      expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
+      expect(stderr.join('\n')).toMatch(violation);
+      expect(stderr[0]).toMatch(
+        /^error: verify found a violation in the render of prod \(\S+prod\.yaml\); pr refuses a render that verify rejects:\n/,
+      );
+      expect(stdout).toEqual([]);
+      expect(await main(args, { ...sinks, env })).toBe(1);
+      expect(await branches(s.remote)).toEqual(['main']);
+      clear();
+      expect(await main([...args, '--skip-verify'], { ...sinks, env })).toBe(0);
+      expect(s.api.pulls[0]!.body).toContain(
+        "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render",
+      );
+      expect(await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head])).toContain(
+        'Verify: skipped (--skip-verify)',
+      );
+    },
+  );
 
   it('diff refuses it too, and --skip-verify says so in its text', async () => {
     const { stdout, stderr, sinks } = cliLines();
@@ -332,27 +340,33 @@ describe.concurrent('the options pr and diff share', () => {
     expect(stderr[0]).toBe('error: --repo and --against are one option, given two different values');
   });
 
-  it('a --repo URL with a password or a token as its user is refused as gitops.repo is: no output or cache shows it', async () => {
-    const { stdout, stderr, clear, sinks } = cliLines();
-    const s = await inSync();
-    const clusters = clustersFor(s);
-    const secret = 'ghp_Secret0123456789abcdefghijklmnopqrstu';
-    for (const url of [
-      `ssh://git:${secret}@127.0.0.1:9/o/r.git`,
-      `file://u:${secret}@localhost${s.remote}`,
-      `https://${secret}@github.test/o/r.git`,
-    ]) {
-      const cacheDir = tempDir('c');
-      for (const command of ['pr', 'diff']) {
-        clear();
-        const args = [command, '--clusters', clusters, '--cluster', 'prod', '--repo', url, '--cache-dir', cacheDir];
-        expect(await main([...args, ...(command === 'pr' ? ['--provider', 'none', '--dry-run'] : [])], sinks)).toBe(2);
-        expect(stderr[0]).toMatch(/^error: --repo looks like /);
-        expect([...stdout, ...stderr].join('\n')).not.toContain(secret.slice(4));
+  it(
+    'a --repo URL with a password or a token as its user is refused as gitops.repo is: no output or cache shows ' +
+      'it',
+    async () => {
+      const { stdout, stderr, clear, sinks } = cliLines();
+      const s = await inSync();
+      const clusters = clustersFor(s);
+      const secret = 'ghp_Secret0123456789abcdefghijklmnopqrstu';
+      for (const url of [
+        `ssh://git:${secret}@127.0.0.1:9/o/r.git`,
+        `file://u:${secret}@localhost${s.remote}`,
+        `https://${secret}@github.test/o/r.git`,
+      ]) {
+        const cacheDir = tempDir('c');
+        for (const command of ['pr', 'diff']) {
+          clear();
+          const args = [command, '--clusters', clusters, '--cluster', 'prod', '--repo', url, '--cache-dir', cacheDir];
+          expect(await main([...args, ...(command === 'pr' ? ['--provider', 'none', '--dry-run'] : [])], sinks)).toBe(
+            2,
+          );
+          expect(stderr[0]).toMatch(/^error: --repo looks like /);
+          expect([...stdout, ...stderr].join('\n')).not.toContain(secret.slice(4));
+        }
+        expect(readdirSync(cacheDir)).toEqual([]);
       }
-      expect(readdirSync(cacheDir)).toEqual([]);
-    }
-  });
+    },
+  );
 
   it('--relay-ip reaches the render that diff compares and pr ships', async () => {
     const { stdout, clear, sinks } = cliLines();

@@ -35,50 +35,67 @@ describe.concurrent('pr faults', () => {
     expect(writes(s)).toEqual([]);
   });
 
-  it('the branch moved on the remote between fetch and push: rejected, not overwritten; the next run completes', async () => {
-    const s = await setUp();
-    const first = await s.run();
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    // Someone pushes to the branch right after glidepath fetched it (the hook runs at push time).
-    const hook = join(s.remote, 'hooks', 'pre-receive');
-    writeFileSync(
-      hook,
-      `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ${await tip(s.remote, 'main')}\nexit 0\n`,
-    );
-    chmodSync(hook, 0o755);
-    const error = await failure(s.run({ config: changed }));
-    expect(error.kind).toBe('push-rejected');
-    expect(error.message).toMatch(/changed on the remote while this run worked/);
-    expect(await tip(s.remote, first.branch!)).toBe(await tip(s.remote, 'main'));
-    writeFileSync(hook, '#!/bin/sh\nexit 0\n');
-    const retried = await s.run({ config: changed });
-    expect(retried).toMatchObject({ action: 'updated', pushed: true });
-  });
+  it(
+    'the branch moved on the remote between fetch and push: ' + 'rejected, not overwritten; the next run completes',
+    async () => {
+      const s = await setUp();
+      const first = await s.run();
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      // Someone pushes to the branch right after glidepath fetched it (the hook runs at push time).
+      const hook = join(s.remote, 'hooks', 'pre-receive');
+      writeFileSync(
+        hook,
+        `#!/bin/sh\nunset GIT_DIR GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY ` +
+          `GIT_ALTERNATE_OBJECT_DIRECTORIES\ngit --git-dir="${s.remote}" update-ref refs/heads/${first.branch} ` +
+          `${await tip(s.remote, 'main')}\nexit 0\n`,
+      );
+      chmodSync(hook, 0o755);
+      const error = await failure(s.run({ config: changed }));
+      expect(error.kind).toBe('push-rejected');
+      expect(error.message).toMatch(/changed on the remote while this run worked/);
+      expect(await tip(s.remote, first.branch!)).toBe(await tip(s.remote, 'main'));
+      writeFileSync(hook, '#!/bin/sh\nexit 0\n');
+      const retried = await s.run({ config: changed });
+      expect(retried).toMatchObject({ action: 'updated', pushed: true });
+    },
+  );
 
-  it('a rewritten base makes the update non-fast-forward; a remote that refuses those gets a clear error and keeps its branch', async () => {
-    const s = await setUp();
-    const first = await s.run();
-    await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
-    await git(s.remote, ['config', 'receive.denyNonFastForwards', 'true']);
-    const before = await refsOf(s.remote);
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const error = await failure(s.run({ config: changed }));
-    expect(error.kind).toBe('non-fast-forward');
-    expect(error.message).toContain(`push of ${first.branch}`);
-    expect(error.fix).toMatch(/close the open glidepath change and delete the branch/);
-    expect(await refsOf(s.remote)).toBe(before);
-  });
+  it(
+    'a rewritten base makes the update non-fast-forward; a remote that refuses those gets a clear error and ' +
+      'keeps its branch',
+    async () => {
+      const s = await setUp();
+      const first = await s.run();
+      await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', {
+        replace: true,
+      });
+      await git(s.remote, ['config', 'receive.denyNonFastForwards', 'true']);
+      const before = await refsOf(s.remote);
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      const error = await failure(s.run({ config: changed }));
+      expect(error.kind).toBe('non-fast-forward');
+      expect(error.message).toContain(`push of ${first.branch}`);
+      expect(error.fix).toMatch(/close the open glidepath change and delete the branch/);
+      expect(await refsOf(s.remote)).toBe(before);
+    },
+  );
 
-  it('a rewritten base with force pushes allowed: the branch is rebuilt on the new base and the run says the base was rewritten', async () => {
-    const s = await setUp();
-    const first = await s.run();
-    await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', { replace: true });
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const result = await s.run({ config: changed });
-    expect(result.action).toBe('updated');
-    expect(result.notes.join('\n')).toMatch(/base branch main was rewritten/);
-    expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(await tip(s.remote, 'main'));
-  });
+  it(
+    'a rewritten base with force pushes allowed: the branch is rebuilt on the new base and the run says the ' +
+      'base was rewritten',
+    async () => {
+      const s = await setUp();
+      const first = await s.run();
+      await commitFiles(s.remote, 'main', { 'README.md': '# rewritten history\n' }, 'rewritten main', {
+        replace: true,
+      });
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      const result = await s.run({ config: changed });
+      expect(result.action).toBe('updated');
+      expect(result.notes.join('\n')).toMatch(/base branch main was rewritten/);
+      expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(await tip(s.remote, 'main'));
+    },
+  );
 
   it('a passing 5xx and a rate limit are retried without the user noticing', async () => {
     const s = await setUp();
@@ -132,71 +149,85 @@ describe.concurrent('pr faults', () => {
     );
   });
 
-  it('a remote that accepts and then says nothing: git gives up on its own (its low-speed limit), naming the remote', async () => {
-    const s = await setUp();
-    const server = await hangingServer();
-    cleanups.push(() => server.close());
-    const started = Date.now();
-    // A 5 s timeout gives git a low-speed time of 1 s.
-    const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 5_000 }));
-    expect(error.kind).toBe('network');
-    expect(error.message).toBe(
-      `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: ${server.url}/hangar-io/cluster-gitops.git stopped answering (nothing arrived for 1 s)`,
-    );
-    expect(Date.now() - started).toBeLessThan(4_500);
-  });
+  it(
+    'a remote that accepts and then says nothing: git gives up on its own (its low-speed limit), naming the ' +
+      'remote',
+    async () => {
+      const s = await setUp();
+      const server = await hangingServer();
+      cleanups.push(() => server.close());
+      const started = Date.now();
+      // A 5 s timeout gives git a low-speed time of 1 s.
+      const error = await failure(s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 5_000 }));
+      expect(error.kind).toBe('network');
+      expect(error.message).toBe(
+        `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: ` +
+          `${server.url}/hangar-io/cluster-gitops.git stopped answering (nothing arrived for 1 s)`,
+      );
+      expect(Date.now() - started).toBeLessThan(4_500);
+    },
+  );
 
-  it('a remote that answers too slowly to ever finish: git and its helper are stopped at the timeout, which the message names', async () => {
-    const s = await setUp();
-    const server = await hangingServer(100);
-    cleanups.push(() => server.close());
-    // On a loaded machine the trickle can pause for a second, which git's own low-speed limit (1 s for this
-    // timeout) would report first; this test is about the timeout, so git's limit is set beyond it.
-    const lowSpeedTime = process.env.GIT_HTTP_LOW_SPEED_TIME;
-    process.env.GIT_HTTP_LOW_SPEED_TIME = '60';
-    const started = Date.now();
-    const error = await failure(
-      s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 }),
-    ).finally(() => {
-      if (lowSpeedTime === undefined) delete process.env.GIT_HTTP_LOW_SPEED_TIME;
-      else process.env.GIT_HTTP_LOW_SPEED_TIME = lowSpeedTime;
-    });
-    expect(error.kind).toBe('network');
-    expect(error.message).toBe(
-      `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout of 1.5 s, so git and its helpers were stopped`,
-    );
-    expect(Date.now() - started).toBeLessThan(6_000);
-  });
+  it(
+    'a remote that answers too slowly to ever finish: git and its helper are stopped at the timeout, which the ' +
+      'message names',
+    async () => {
+      const s = await setUp();
+      const server = await hangingServer(100);
+      cleanups.push(() => server.close());
+      // On a loaded machine the trickle can pause for a second, which git's own low-speed limit (1 s for this
+      // timeout) would report first; this test is about the timeout, so git's limit is set beyond it.
+      const lowSpeedTime = process.env.GIT_HTTP_LOW_SPEED_TIME;
+      process.env.GIT_HTTP_LOW_SPEED_TIME = '60';
+      const started = Date.now();
+      const error = await failure(
+        s.run({ repo: `${server.url}/hangar-io/cluster-gitops.git`, gitTimeoutMs: 1_500 }),
+      ).finally(() => {
+        if (lowSpeedTime === undefined) delete process.env.GIT_HTTP_LOW_SPEED_TIME;
+        else process.env.GIT_HTTP_LOW_SPEED_TIME = lowSpeedTime;
+      });
+      expect(error.kind).toBe('network');
+      expect(error.message).toBe(
+        `git could not fetch main from ${server.url}/hangar-io/cluster-gitops.git: no result within the timeout ` +
+          `of 1.5 s, so git and its helpers were stopped`,
+      );
+      expect(Date.now() - started).toBeLessThan(6_000);
+    },
+  );
 
-  it('git over https: the token travels as an Authorization header (never in the URL), and a wrong one is an auth error that never shows it', async () => {
-    const s = await setUp();
-    const root = tempDir('http-root');
-    mkdirSync(join(root, 'hangar-io'));
-    symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
-    const host = await startGitHttpStandIn(root, TOKEN);
-    cleanups.push(() => host.close());
-    const repo = `${host.url}hangar-io/cluster-gitops.git`;
+  it(
+    'git over https: the token travels as an Authorization header (never in the URL), and a wrong one is an ' +
+      'auth error that never shows it',
+    async () => {
+      const s = await setUp();
+      const root = tempDir('http-root');
+      mkdirSync(join(root, 'hangar-io'));
+      symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
+      const host = await startGitHttpStandIn(root, TOKEN);
+      cleanups.push(() => host.close());
+      const repo = `${host.url}hangar-io/cluster-gitops.git`;
 
-    const result = await s.run({
-      repo,
-      cacheDir: join(tempDir('cache'), 'c'),
-      remotePath: undefined,
-      apiUrl: s.api.url,
-    });
-    expect(result.action).toBe('opened');
-    expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
-    expect(host.requestUrls.join(' ')).not.toContain(TOKEN);
-    expect(await branches(s.remote)).toContain(result.branch);
+      const result = await s.run({
+        repo,
+        cacheDir: join(tempDir('cache'), 'c'),
+        remotePath: undefined,
+        apiUrl: s.api.url,
+      });
+      expect(result.action).toBe('opened');
+      expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
+      expect(host.requestUrls.join(' ')).not.toContain(TOKEN);
+      expect(await branches(s.remote)).toContain(result.branch);
 
-    const wrong = 'ghs_wrongGitToken42';
-    const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
-    expect(error.kind).toBe('auth');
-    expect(error.message).toMatch(
-      /^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/,
-    );
-    expect(`${error.message} ${error.fix}`).not.toContain(wrong);
-    expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
-  });
+      const wrong = 'ghs_wrongGitToken42';
+      const error = await failure(s.run({ repo, token: wrong, cacheDir: join(tempDir('cache'), 'd') }));
+      expect(error.kind).toBe('auth');
+      expect(error.message).toMatch(
+        /^git could not fetch main from http:\/\/127\.0\.0\.1:\d+\/hangar-io\/cluster-gitops\.git: authentication failed/,
+      );
+      expect(`${error.message} ${error.fix}`).not.toContain(wrong);
+      expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
+    },
+  );
 
   it('a symbolic link on the way to the folder is refused', async () => {
     const s = await setUp();

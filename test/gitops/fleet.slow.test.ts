@@ -33,61 +33,65 @@ const cluster = (name: string, repo: string) => ({
 });
 
 describe('pr --all', () => {
-  it('ships every cluster with one fetch and one push of the repo; a failing cluster fails alone, and the exit code says so', async () => {
-    const remote = await bareRemote(UNRELATED);
-    const files = {
-      'prod.yaml': cluster('prod', remote),
-      'dev.yaml': cluster('dev', remote),
-      'stage.yaml': cluster('stage', join(tempDir('missing'), 'no-repo.git')),
-    };
-    const dir = clusterDir(files);
-    const cacheRoot = tempDir('cache');
-    const source = await sourceCheckout();
-    const args = ['pr', '--all', '--clusters', dir, '--cache-dir', cacheRoot, '--source-dir', source.dir];
-    vi.stubEnv('GITHUB_TOKEN', '');
-    const commands = countGit();
+  it(
+    'ships every cluster with one fetch and one push of the repo; a failing cluster fails alone, and the exit ' +
+      'code says so',
+    async () => {
+      const remote = await bareRemote(UNRELATED);
+      const files = {
+        'prod.yaml': cluster('prod', remote),
+        'dev.yaml': cluster('dev', remote),
+        'stage.yaml': cluster('stage', join(tempDir('missing'), 'no-repo.git')),
+      };
+      const dir = clusterDir(files);
+      const cacheRoot = tempDir('cache');
+      const source = await sourceCheckout();
+      const args = ['pr', '--all', '--clusters', dir, '--cache-dir', cacheRoot, '--source-dir', source.dir];
+      vi.stubEnv('GITHUB_TOKEN', '');
+      const commands = countGit();
 
-    expect(await main(args)).toBe(1);
-    const ran = commands();
-    expect(ran.filter((c) => c.startsWith('cluster-gitops-') && c.includes(' fetch '))).toHaveLength(1);
-    expect(ran.filter((c) => c.includes(' push '))).toHaveLength(1);
-    const summary = stdout.slice(stdout.findIndex((l) => l.startsWith('pr --all:')));
-    expect(summary[0]).toBe('pr --all: 3 clusters, 1 failed');
-    expect(summary.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
-      'dev proposed',
-      'prod proposed',
-      'stage failed:',
-    ]);
-    expect(summary[3]).toMatch(
-      /stage +failed: git could not fetch main from .*no-repo\.git: .* is not a git repository/,
-    );
-    const pushed = (await branches(remote)).filter((b) => b !== 'main');
-    expect(pushed.map((b) => b.split('/').slice(0, 2).join('/'))).toEqual(['glidepath/dev', 'glidepath/prod']);
-    for (const branch of pushed) {
-      const name = branch.split('/')[1]!;
+      expect(await main(args)).toBe(1);
+      const ran = commands();
+      expect(ran.filter((c) => c.startsWith('cluster-gitops-') && c.includes(' fetch '))).toHaveLength(1);
+      expect(ran.filter((c) => c.includes(' push '))).toHaveLength(1);
+      const summary = stdout.slice(stdout.findIndex((l) => l.startsWith('pr --all:')));
+      expect(summary[0]).toBe('pr --all: 3 clusters, 1 failed');
+      expect(summary.slice(1).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+        'dev proposed',
+        'prod proposed',
+        'stage failed:',
+      ]);
+      expect(summary[3]).toMatch(
+        /stage +failed: git could not fetch main from .*no-repo\.git: .* is not a git repository/,
+      );
+      const pushed = (await branches(remote)).filter((b) => b !== 'main');
+      expect(pushed.map((b) => b.split('/').slice(0, 2).join('/'))).toEqual(['glidepath/dev', 'glidepath/prod']);
+      for (const branch of pushed) {
+        const name = branch.split('/')[1]!;
+        expect(
+          Object.keys(await filesAt(remote, branch)).filter(
+            (p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED),
+          ),
+        ).toEqual([]);
+      }
+      expect(stderr).toEqual([]);
+
+      // The rerun without the broken cluster: nothing to push, exit 0.
+      rmSync(join(dir, 'stage.yaml'));
+      clear();
+      const before = commands().length;
+      expect(await main(args)).toBe(0);
       expect(
-        Object.keys(await filesAt(remote, branch)).filter(
-          (p) => p.startsWith('clusters/') && !p.startsWith(`clusters/${name}/glidepath/`) && !(p in UNRELATED),
-        ),
+        commands()
+          .slice(before)
+          .filter((c) => c.includes(' push ')),
       ).toEqual([]);
-    }
-    expect(stderr).toEqual([]);
-
-    // The rerun without the broken cluster: nothing to push, exit 0.
-    rmSync(join(dir, 'stage.yaml'));
-    clear();
-    const before = commands().length;
-    expect(await main(args)).toBe(0);
-    expect(
-      commands()
-        .slice(before)
-        .filter((c) => c.includes(' push ')),
-    ).toEqual([]);
-    expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
-      'dev up to',
-      'prod up to',
-    ]);
-  });
+      expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
+        'dev up to',
+        'prod up to',
+      ]);
+    },
+  );
 
   it('--all with --cluster is bad input', async () => {
     expect(await main(['pr', '--all', '--cluster', 'prod'])).toBe(2);

@@ -21,7 +21,8 @@ describe('describeGitFailure', () => {
     expect(error).toBeInstanceOf(GitopsError);
     expect((error as GitopsError).kind).toBe('input');
     expect(error.message).toBe(
-      "git could not fetch main from /nonexistent: /nonexistent is not a git repository (fatal: '/nonexistent' does not appear to be a git repository)",
+      'git could not fetch main from /nonexistent: /nonexistent is not a git repository (fatal: ' +
+        "'/nonexistent' does not appear to be a git repository)",
     );
   });
 

@@ -135,47 +135,53 @@ describe('GitCliRepo', () => {
     expect(log[0]!.author).toBe('Test Person <person@example.test>');
   });
 
-  it("finds the reviewer's commit on the branch and what it left there; glidepath's own is no foreign one", async () => {
-    const found = await foreignChanges(repo, commits.moved, [commits.reviewer]);
-    expect(found.get(commits.reviewer)).toEqual({
-      commits: [{ id: commits.reviewer, author: 'Test Person <person@example.test>', subject: 'fix by hand' }],
-      paths: new Map([['docs/x.md', blobId('by hand\n')]]),
-    });
-  });
+  it(
+    "finds the reviewer's commit on the branch and what it " + "left there; glidepath's own is no foreign one",
+    async () => {
+      const found = await foreignChanges(repo, commits.moved, [commits.reviewer]);
+      expect(found.get(commits.reviewer)).toEqual({
+        commits: [{ id: commits.reviewer, author: 'Test Person <person@example.test>', subject: 'fix by hand' }],
+        paths: new Map([['docs/x.md', blobId('by hand\n')]]),
+      });
+    },
+  );
 
-  it('reads a snapshot of what the planner needs, and the planner builds on the branch, keeping the commit', async () => {
-    const config = prodConfig({}, remote);
-    const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
-    const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
-    const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
-    const snapshot = await takeSnapshot(repo, [cluster], {
-      fetched: opened.fetched,
-      trees,
-      open,
-      merged: [],
-      notes: [],
-    });
-    expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
-    expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
-    expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));
-    const folderThen = folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]);
-    expect(snapshot.ids).toEqual(
-      new Map([
-        [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 2\n' }])],
-        [`${commits.first}:${FOLDER}`, folderThen],
-        [`${commits.moved}:${FOLDER}`, folderThen],
-      ]),
-    );
-    expect([...snapshot.foreign.keys()]).toEqual([commits.reviewer]);
-    const [plan] = planClusters([cluster], snapshot, {
-      host: undefined,
-      source: { dirty: false },
-      dryRun: true,
-      unverified: false,
-    });
-    expect(plan!.build?.parent).toBe(commits.reviewer);
-    expect(plan!.result!.notes.join('\n')).toContain('the new render went on top of it, and the branch keeps it');
-  });
+  it(
+    'reads a snapshot of what the planner needs, and the ' + 'planner builds on the branch, keeping the commit',
+    async () => {
+      const config = prodConfig({}, remote);
+      const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
+      const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
+      const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
+      const snapshot = await takeSnapshot(repo, [cluster], {
+        fetched: opened.fetched,
+        trees,
+        open,
+        merged: [],
+        notes: [],
+      });
+      expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
+      expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
+      expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));
+      const folderThen = folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]);
+      expect(snapshot.ids).toEqual(
+        new Map([
+          [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 2\n' }])],
+          [`${commits.first}:${FOLDER}`, folderThen],
+          [`${commits.moved}:${FOLDER}`, folderThen],
+        ]),
+      );
+      expect([...snapshot.foreign.keys()]).toEqual([commits.reviewer]);
+      const [plan] = planClusters([cluster], snapshot, {
+        host: undefined,
+        source: { dirty: false },
+        dryRun: true,
+        unverified: false,
+      });
+      expect(plan!.build?.parent).toBe(commits.reviewer);
+      expect(plan!.result!.notes.join('\n')).toContain('the new render went on top of it, and the branch keeps it');
+    },
+  );
 
   it('writes commits that replace exactly the folders; dated at the parent, the same commit each time', async () => {
     const commit = {

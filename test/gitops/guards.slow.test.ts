@@ -16,47 +16,55 @@ const outsideFolder = async (s: Scenario, branch: string) =>
     .filter((p) => p !== '' && !p.startsWith(`${FOLDER}/`));
 
 describe.concurrent('an open change never changes anything outside the folder', () => {
-  it('when the base dropped a commit, the same render rebuilds the branch on the base instead of re-adding that commit', async () => {
-    const s = await scenario();
-    const before = await tip(s.remote, 'main');
-    await commitFiles(
-      s.remote,
-      'main',
-      { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' },
-      'a commit the base will drop',
-    );
-    const first = await s.run();
-    expect(await outsideFolder(s, first.branch!)).toEqual([]);
-    await git(s.remote, ['update-ref', 'refs/heads/main', before]); // main is rewritten without that commit
+  it(
+    'when the base dropped a commit, the same render rebuilds the branch on the base instead of re-adding that ' +
+      'commit',
+    async () => {
+      const s = await scenario();
+      const before = await tip(s.remote, 'main');
+      await commitFiles(
+        s.remote,
+        'main',
+        { 'clusters/prod/apps/dropped.yaml': 'kind: Application\n' },
+        'a commit the base will drop',
+      );
+      const first = await s.run();
+      expect(await outsideFolder(s, first.branch!)).toEqual([]);
+      await git(s.remote, ['update-ref', 'refs/heads/main', before]); // main is rewritten without that commit
 
-    const second = await s.run();
-    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
-    expect(second.notes.join('\n')).toMatch(
-      /changed clusters\/prod\/apps\/dropped\.yaml outside clusters\/prod\/glidepath\/ compared with main: rebuilt/,
-    );
-    expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(before);
-    expect(await outsideFolder(s, first.branch!)).toEqual([]);
-    expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
-  });
+      const second = await s.run();
+      expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+      expect(second.notes.join('\n')).toMatch(
+        /changed clusters\/prod\/apps\/dropped\.yaml outside clusters\/prod\/glidepath\/ compared with main: rebuilt/,
+      );
+      expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(before);
+      expect(await outsideFolder(s, first.branch!)).toEqual([]);
+      expect(await s.run()).toMatchObject({ action: 'up-to-date', pushed: false });
+    },
+  );
 });
 
 describe.concurrent('nothing glidepath did not write is deleted', () => {
-  it('a gitops.path that is a parent folder of hand-made files: pr and diff refuse it, naming them; nothing is pushed', async () => {
-    const s = await scenario();
-    const wide = { ...s.config, gitops: { ...s.config.gitops, path: 'clusters' } };
-    const before = await branches(s.remote);
+  it(
+    'a gitops.path that is a parent folder of hand-made files: pr and diff refuse it, naming them; nothing is ' +
+      'pushed',
+    async () => {
+      const s = await scenario();
+      const wide = { ...s.config, gitops: { ...s.config.gitops, path: 'clusters' } };
+      const before = await branches(s.remote);
 
-    const error = await failure(s.run({ config: wide }));
-    const diffError = await failure(diffAgainstGitops({ config: wide, files: rendered(wide), cacheDir: s.cacheDir }));
+      const error = await failure(s.run({ config: wide }));
+      const diffError = await failure(diffAgainstGitops({ config: wide, files: rendered(wide), cacheDir: s.cacheDir }));
 
-    for (const e of [error, diffError]) {
-      expect(e.kind).toBe('path-escape');
-      expect(e.message).toContain('clusters (gitops.path) in the gitops repo holds files glidepath did not write (');
-      expect(e.message).toContain('clusters/dev/glidepath/veridor-gate-shop.k8s.yaml');
-      expect(e.fix).toContain('give gitops.path a folder of its own');
-    }
-    expect(await branches(s.remote)).toEqual(before);
-  });
+      for (const e of [error, diffError]) {
+        expect(e.kind).toBe('path-escape');
+        expect(e.message).toContain('clusters (gitops.path) in the gitops repo holds files glidepath did not write (');
+        expect(e.message).toContain('clusters/dev/glidepath/veridor-gate-shop.k8s.yaml');
+        expect(e.fix).toContain('give gitops.path a folder of its own');
+      }
+      expect(await branches(s.remote)).toEqual(before);
+    },
+  );
 
   it('a hand-made file the base added to the folder: refused, where the rerun used to delete it', async () => {
     const s = await scenario();

@@ -43,31 +43,40 @@ describe.concurrent('pr and diff with a helm-values ConfigMap', () => {
     expect(result.commitMessage).toContain(`  added   ${VALUES_FOLDER}/${VALUES_FILE}`);
     expect(result.body).toContain(`Replaces exactly \`${FOLDER}/\` and \`${VALUES_FOLDER}/\``);
     expect(result.body).toContain(`+++ b/${VALUES_FOLDER}/${VALUES_FILE}`);
-    expect(result.branch).toBe(
-      `glidepath/prod/${contentHash([...manifests, { path: `\0values/${VALUES_FILE}`, content: renderedFiles.find((f) => f.path === VALUES_FILE)!.content }]).slice(0, 12)}`,
-    );
+    const valuesContent = renderedFiles.find((f) => f.path === VALUES_FILE)!.content;
+    const hashed = [...manifests, { path: `\0values/${VALUES_FILE}`, content: valuesContent }];
+    expect(result.branch).toBe(`glidepath/prod/${contentHash(hashed).slice(0, 12)}`);
   });
 
-  it('diff of the same render against that branch: no change in either folder; back to configmap: the values file goes', async () => {
-    const first = await scenario();
-    const config = helmValues(first.config);
-    const opened = await first.run({ config, files: rendered(config) });
-    const onBranch = { ...config, gitops: { ...config.gitops, baseBranch: opened.branch! } };
+  it(
+    'diff of the same render against that branch: no change in either folder; back to configmap: the values ' +
+      'file goes',
+    async () => {
+      const first = await scenario();
+      const config = helmValues(first.config);
+      const opened = await first.run({ config, files: rendered(config) });
+      const onBranch = { ...config, gitops: { ...config.gitops, baseBranch: opened.branch! } };
 
-    const same = await diffAgainstGitops({ config: onBranch, files: rendered(onBranch), cacheDir: first.cacheDir });
-    expect(same.changed).toBe(false);
-    expect(same.markdown).toContain(
-      `**No change**: \`${FOLDER}\` and \`${VALUES_FOLDER}\` already hold exactly what is rendered.`,
-    );
+      const same = await diffAgainstGitops({ config: onBranch, files: rendered(onBranch), cacheDir: first.cacheDir });
+      expect(same.changed).toBe(false);
+      expect(same.markdown).toContain(
+        `**No change**: \`${FOLDER}\` and \`${VALUES_FOLDER}\` already hold exactly what is rendered.`,
+      );
 
-    const back = { ...onBranch, rollouts: { ...onBranch.rollouts, delivery: 'configmap' as const } };
-    const undo = await diffAgainstGitops({ config: back, files: rendered(back), cacheDir: first.cacheDir });
-    expect(undo.review.objects).toEqual([
-      { change: 'added', kind: 'ConfigMap', namespace: 'argo-rollouts', name: 'argo-rollouts-notification-configmap' },
-      // The kustomization now lists the ConfigMap's manifest too.
-      { change: 'changed', kind: 'Kustomization', name: 'glidepath-prod' },
-      { change: 'removed', kind: 'Helm values', name: VALUES_FILE },
-    ]);
-    expect(undo.markdown).toContain(`--- a/${VALUES_FOLDER}/${VALUES_FILE}\n+++ /dev/null`);
-  });
+      const back = { ...onBranch, rollouts: { ...onBranch.rollouts, delivery: 'configmap' as const } };
+      const undo = await diffAgainstGitops({ config: back, files: rendered(back), cacheDir: first.cacheDir });
+      expect(undo.review.objects).toEqual([
+        {
+          change: 'added',
+          kind: 'ConfigMap',
+          namespace: 'argo-rollouts',
+          name: 'argo-rollouts-notification-configmap',
+        },
+        // The kustomization now lists the ConfigMap's manifest too.
+        { change: 'changed', kind: 'Kustomization', name: 'glidepath-prod' },
+        { change: 'removed', kind: 'Helm values', name: VALUES_FILE },
+      ]);
+      expect(undo.markdown).toContain(`--- a/${VALUES_FOLDER}/${VALUES_FILE}\n+++ /dev/null`);
+    },
+  );
 });

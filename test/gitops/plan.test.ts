@@ -168,25 +168,31 @@ describe('planner: against the base', () => {
     expect(plan.result).toBeUndefined();
   });
 
-  it('a folder that holds files glidepath never writes (a subfolder, a link, another name): refused, naming them', () => {
-    const snap = snapshot([...olderRelease, { path: 'prod/keep.txt', content: 'keep\n' }]);
-    const link = { mode: '120000', type: 'blob', id: 'd'.repeat(40), path: `${FOLDER}/sym` };
-    const byHand = { mode: '100644', type: 'blob', id: blobId('kind: ConfigMap\n'), path: `${FOLDER}/hand.yaml` };
-    const plan = planOne({ ...snap, trees: new Map([[BASE, [...snap.trees.get(BASE)!, link, byHand]]]) });
-    expect(plan.error).toMatchObject({ kind: 'path-escape' });
-    expect(plan.error!.message).toBe(
-      `${FOLDER} (gitops.path) in the gitops repo holds files glidepath did not write (${FOLDER}/prod/keep.txt, ` +
-        `${FOLDER}/sym, ${FOLDER}/hand.yaml); glidepath replaces the whole folder and would delete them`,
-    );
-    expect((plan.error as { fix?: string }).fix).toContain('clusters/<cluster>/glidepath');
-    expect(plan.result).toBeUndefined();
-  });
+  it(
+    'a folder that holds files glidepath never writes (a ' + 'subfolder, a link, another name): refused, naming them',
+    () => {
+      const snap = snapshot([...olderRelease, { path: 'prod/keep.txt', content: 'keep\n' }]);
+      const link = { mode: '120000', type: 'blob', id: 'd'.repeat(40), path: `${FOLDER}/sym` };
+      const byHand = { mode: '100644', type: 'blob', id: blobId('kind: ConfigMap\n'), path: `${FOLDER}/hand.yaml` };
+      const plan = planOne({ ...snap, trees: new Map([[BASE, [...snap.trees.get(BASE)!, link, byHand]]]) });
+      expect(plan.error).toMatchObject({ kind: 'path-escape' });
+      expect(plan.error!.message).toBe(
+        `${FOLDER} (gitops.path) in the gitops repo holds files glidepath did not write (${FOLDER}/prod/keep.txt, ` +
+          `${FOLDER}/sym, ${FOLDER}/hand.yaml); glidepath replaces the whole folder and would delete them`,
+      );
+      expect((plan.error as { fix?: string }).fix).toContain('clusters/<cluster>/glidepath');
+      expect(plan.result).toBeUndefined();
+    },
+  );
 
-  it("a first render into a folder that holds only another file: refused the same way; an older render's are not", () => {
-    const plan = planOne(snapshot([{ path: 'notes.md', content: 'by hand\n' }]));
-    expect(plan.error!.message).toContain(`holds files glidepath did not write (${FOLDER}/notes.md)`);
-    expect(planOne(snapshot(olderRelease)).error).toBeUndefined();
-  });
+  it(
+    'a first render into a folder that holds only another file: ' + "refused the same way; an older render's are not",
+    () => {
+      const plan = planOne(snapshot([{ path: 'notes.md', content: 'by hand\n' }]));
+      expect(plan.error!.message).toContain(`holds files glidepath did not write (${FOLDER}/notes.md)`);
+      expect(planOne(snapshot(olderRelease)).error).toBeUndefined();
+    },
+  );
 });
 
 describe('planner: an open change', () => {

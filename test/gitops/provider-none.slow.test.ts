@@ -11,30 +11,34 @@ import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git
 afterAll(closeScenarios);
 
 describe.concurrent('provider none', () => {
-  it('with no token at all: pushes one branch and writes the body to a file; a rerun pushes nothing; a new render goes onto the same branch', async () => {
-    const s = await scenario();
-    const bodyDir = tempDir('bodies');
-    const run = (options: Parameters<Scenario['run']>[0] = {}) =>
-      s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir, ...options });
+  it(
+    'with no token at all: pushes one branch and writes the body to a file; a rerun pushes nothing; a new ' +
+      'render goes onto the same branch',
+    async () => {
+      const s = await scenario();
+      const bodyDir = tempDir('bodies');
+      const run = (options: Parameters<Scenario['run']>[0] = {}) =>
+        s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir, ...options });
 
-    const first = await run();
-    expect(first).toMatchObject({ action: 'opened', pushed: true, provider: 'none', noun: 'branch' });
-    expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
-    expect(first.bodyFile).toBe(join(bodyDir, 'prod.md'));
-    expect(readFileSync(first.bodyFile!, 'utf8')).toBe(first.body);
-    expect(s.api.requests).toEqual([]);
+      const first = await run();
+      expect(first).toMatchObject({ action: 'opened', pushed: true, provider: 'none', noun: 'branch' });
+      expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
+      expect(first.bodyFile).toBe(join(bodyDir, 'prod.md'));
+      expect(readFileSync(first.bodyFile!, 'utf8')).toBe(first.body);
+      expect(s.api.requests).toEqual([]);
 
-    const refs = await git(s.remote, ['for-each-ref']);
-    const again = await run();
-    expect(again).toMatchObject({ action: 'up-to-date', pushed: false, branch: first.branch, commit: first.commit });
-    expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
+      const refs = await git(s.remote, ['for-each-ref']);
+      const again = await run();
+      expect(again).toMatchObject({ action: 'up-to-date', pushed: false, branch: first.branch, commit: first.commit });
+      expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
 
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const second = await run({ config: changed });
-    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
-    expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(first.commit);
-    expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
-  });
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      const second = await run({ config: changed });
+      expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+      expect((await git(s.remote, ['rev-parse', `${first.branch}^`])).trim()).toBe(first.commit);
+      expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
+    },
+  );
 
   it('the branch becomes obsolete when the base holds the render: it is deleted, only if nobody moved it', async () => {
     const s = await scenario();
@@ -55,42 +59,49 @@ describe.concurrent('provider none', () => {
     expect(await branches(s.remote)).toEqual(['main']);
   });
 
-  it("an obsolete branch that holds a reviewer's commit is not deleted: the run says so, naming the commit", async () => {
-    const s = await scenario();
-    const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
-    const first = await run();
-    const reviewed = await commitFiles(
-      s.remote,
-      first.branch!,
-      { 'docs/review.md': 'checked the gates\n' },
-      'reviewer: notes',
-    );
-    // main gets the render by hand; the reviewer's commit is not in it.
-    const squashed = (
-      await git(
+  it(
+    "an obsolete branch that holds a reviewer's commit is " + 'not deleted: the run says so, naming the commit',
+    async () => {
+      const s = await scenario();
+      const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
+      const first = await run();
+      const reviewed = await commitFiles(
         s.remote,
-        ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'],
-        '',
-      )
-    ).trim();
-    await git(s.remote, ['update-ref', 'refs/heads/main', squashed]);
-    const result = await run();
-    expect(result).toMatchObject({ action: 'no-change', closed: [] });
-    expect(result.notes.join('\n')).toContain(
-      `${first.branch} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath did not write, ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: notes")`,
-    );
-    expect(await tip(s.remote, first.branch!)).toBe(reviewed);
-  });
+        first.branch!,
+        { 'docs/review.md': 'checked the gates\n' },
+        'reviewer: notes',
+      );
+      // main gets the render by hand; the reviewer's commit is not in it.
+      const squashed = (
+        await git(
+          s.remote,
+          ['commit-tree', `${first.commit}^{tree}`, '-p', await tip(s.remote, 'main'), '-m', 'squash'],
+          '',
+        )
+      ).trim();
+      await git(s.remote, ['update-ref', 'refs/heads/main', squashed]);
+      const result = await run();
+      expect(result).toMatchObject({ action: 'no-change', closed: [] });
+      expect(result.notes.join('\n')).toContain(
+        `${first.branch} is obsolete (main holds this render) but was not deleted: it holds a commit glidepath ` +
+          `did not write, ${reviewed.slice(0, 12)} by Test Person <person@example.test> ("reviewer: notes")`,
+      );
+      expect(await tip(s.remote, first.branch!)).toBe(reviewed);
+    },
+  );
 
-  it('a branch merged by a fast-forward, with the same render: no change, and the obsolete branch is deleted', async () => {
-    const s = await scenario();
-    const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
-    const first = await run();
-    await git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
-    const result = await run();
-    expect(result).toMatchObject({ action: 'no-change', closed: [{ branch: first.branch }] });
-    expect(await branches(s.remote)).toEqual(['main']);
-  });
+  it(
+    'a branch merged by a fast-forward, with the same render: ' + 'no change, and the obsolete branch is deleted',
+    async () => {
+      const s = await scenario();
+      const run = () => s.run({ provider: 'none', token: undefined, tokens: {}, bodyDir: tempDir('bodies') });
+      const first = await run();
+      await git(s.remote, ['update-ref', 'refs/heads/main', first.commit!]);
+      const result = await run();
+      expect(result).toMatchObject({ action: 'no-change', closed: [{ branch: first.branch }] });
+      expect(await branches(s.remote)).toEqual(['main']);
+    },
+  );
 
   it('a merged branch is no open change: the next render starts a new branch', async () => {
     const s = await scenario();
@@ -114,7 +125,8 @@ describe.concurrent('provider none', () => {
     const hook = join(s.remote, 'hooks', 'pre-receive');
     writeFileSync(
       hook,
-      `#!/bin/sh\ni=0\nwhile [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do eval "echo \\$GIT_PUSH_OPTION_$i" >> '${seen}'; i=$((i+1)); done\n`,
+      `#!/bin/sh\ni=0\nwhile [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do eval "echo ` +
+        `\\$GIT_PUSH_OPTION_$i" >> '${seen}'; i=$((i+1)); done\n`,
     );
     chmodSync(hook, 0o755);
     await s.run({
@@ -147,7 +159,8 @@ describe.concurrent('compare URLs', () => {
     [
       'git@gitlab.com:platform/k8s/cluster-gitops.git',
       'gitlab',
-      'https://gitlab.com/platform/k8s/cluster-gitops/-/merge_requests/new?merge_request%5Bsource_branch%5D=glidepath%2Fprod%2Fabc&merge_request%5Btarget_branch%5D=main',
+      'https://gitlab.com/platform/k8s/cluster-gitops/-/merge_requests/new' +
+        '?merge_request%5Bsource_branch%5D=glidepath%2Fprod%2Fabc&merge_request%5Btarget_branch%5D=main',
     ],
     ['https://git.example.test/a/b.git', undefined, undefined],
   ] as const)('%s', (url, kind, expected) => {

@@ -16,40 +16,47 @@ const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET')
 describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', (provider) => {
   const noun = provider === 'gitlab' ? 'merge request' : 'pull request';
 
-  it(`opens one ${noun}, does nothing on a rerun, updates the same one on a config change, and closes it once the base holds the render`, async () => {
-    const s = await scenario(Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])), provider);
-    const heartbeat = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
-    const first = await s.run({ config: heartbeat });
-    expect(first).toMatchObject({ action: 'opened', pushed: true, provider, noun });
-    expect(s.api.pulls).toHaveLength(1);
-    const body = s.api.pulls[0]!.body;
-    expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 600 → 300\n');
-    // The change inside the long oncePer line, as a word diff, not a whole-line diff.
-    expect(body).toContain(
-      '**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):',
-    );
-    expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
+  it(
+    `opens one ${noun}, does nothing on a rerun, updates the same one on a config change, and closes it once ` +
+      `the base holds the render`,
+    async () => {
+      const s = await scenario(
+        Object.fromEntries(folderFilesOf(prodConfig()).map((f) => [f.path, f.content])),
+        provider,
+      );
+      const heartbeat = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
+      const first = await s.run({ config: heartbeat });
+      expect(first).toMatchObject({ action: 'opened', pushed: true, provider, noun });
+      expect(s.api.pulls).toHaveLength(1);
+      const body = s.api.pulls[0]!.body;
+      expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 600 → 300\n');
+      // The change inside the long oncePer line, as a word diff, not a whole-line diff.
+      expect(body).toContain(
+        '**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):',
+      );
+      expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
 
-    const requests = s.api.requests.length;
-    const refs = await git(s.remote, ['for-each-ref']);
-    expect(await s.run({ config: heartbeat })).toMatchObject({ action: 'up-to-date', pushed: false });
-    expect(s.api.requests.slice(requests).map((r) => r.method)).toEqual(['GET']);
-    expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
+      const requests = s.api.requests.length;
+      const refs = await git(s.remote, ['for-each-ref']);
+      expect(await s.run({ config: heartbeat })).toMatchObject({ action: 'up-to-date', pushed: false });
+      expect(s.api.requests.slice(requests).map((r) => r.method)).toEqual(['GET']);
+      expect(await git(s.remote, ['for-each-ref'])).toBe(refs);
 
-    const image = { ...heartbeat, veridor: { ...heartbeat.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const second = await s.run({ config: image });
-    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
-    expect(s.api.pulls).toHaveLength(1);
-    expect(s.api.pulls[0]!.body).toContain(
-      '- `veridor.image`: "registry.test/veridor:1.0.0" → "registry.test/veridor:2.0.0"',
-    );
+      const image = { ...heartbeat, veridor: { ...heartbeat.veridor, image: 'registry.test/veridor:2.0.0' } };
+      const second = await s.run({ config: image });
+      expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+      expect(s.api.pulls).toHaveLength(1);
+      expect(s.api.pulls[0]!.body).toContain(
+        '- `veridor.image`: "registry.test/veridor:1.0.0" → "registry.test/veridor:2.0.0"',
+      );
 
-    await commitFiles(s.remote, 'main', await filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
-    const third = await s.run({ config: image });
-    expect(third).toMatchObject({ action: 'no-change' });
-    expect(third.closed.map((c) => c.number)).toEqual([1]);
-    expect(s.api.pulls[0]!.state).toBe('closed');
-  });
+      await commitFiles(s.remote, 'main', await filesAt(s.remote, first.branch!), 'applied by hand', { replace: true });
+      const third = await s.run({ config: image });
+      expect(third).toMatchObject({ action: 'no-change' });
+      expect(third.closed.map((c) => c.number)).toEqual([1]);
+      expect(s.api.pulls[0]!.state).toBe('closed');
+    },
+  );
 
   it('a wrong token: an auth error before anything is pushed', async () => {
     const s = await scenario(undefined, provider);
@@ -86,7 +93,8 @@ describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', 
 
   it('network down: a clear network error, nothing pushed', async () => {
     const s = await scenario(undefined, provider);
-    const api = `http://127.0.0.1:${await closedPort()}${{ github: '', gitlab: '/api/v4', gitea: '/api/v1' }[provider]}`;
+    const apiPath = { github: '', gitlab: '/api/v4', gitea: '/api/v1' }[provider];
+    const api = `http://127.0.0.1:${await closedPort()}${apiPath}`;
     const error = await failure(s.run({ apiUrl: api }));
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/API at http:\/\/127\.0\.0\.1:\d+\S* is unreachable/);
@@ -103,25 +111,29 @@ describe.concurrent('github', () => {
 });
 
 describe.concurrent('gitlab', () => {
-  it('addresses a project in nested groups by its URL-encoded path, with PRIVATE-TOKEN; draft, labels and reviewers on create', async () => {
-    const s = await scenario(undefined, 'gitlab');
-    const result = await s.run({ extras: { draft: true, labels: ['glidepath', 'prod'], reviewers: ['alice'] } });
-    expect(result.pullRequest?.url).toBe('https://gitlab.test/platform/k8s/cluster-gitops/-/merge_requests/1');
-    const projectCalls = s.api.requests.filter((r) => r.path.startsWith('/api/v4/projects/'));
-    expect(
-      projectCalls.every((r) => r.path.startsWith('/api/v4/projects/platform%2Fk8s%2Fcluster-gitops/merge_requests')),
-    ).toBe(true);
-    expect(new Set(s.api.requests.map((r) => r.authorization))).toEqual(new Set([`PRIVATE-TOKEN ${TOKEN}`]));
-    const create = s.api.requests.find((r) => r.method === 'POST')!;
-    expect(create.body).toMatchObject({ labels: 'glidepath,prod', reviewer_ids: [7], target_branch: 'main' });
-    expect(String(create.body!.title)).toMatch(/^Draft: glidepath: prod: /);
+  it(
+    'addresses a project in nested groups by its URL-encoded path, with PRIVATE-TOKEN; draft, labels and ' +
+      'reviewers on create',
+    async () => {
+      const s = await scenario(undefined, 'gitlab');
+      const result = await s.run({ extras: { draft: true, labels: ['glidepath', 'prod'], reviewers: ['alice'] } });
+      expect(result.pullRequest?.url).toBe('https://gitlab.test/platform/k8s/cluster-gitops/-/merge_requests/1');
+      const projectCalls = s.api.requests.filter((r) => r.path.startsWith('/api/v4/projects/'));
+      expect(
+        projectCalls.every((r) => r.path.startsWith('/api/v4/projects/platform%2Fk8s%2Fcluster-gitops/merge_requests')),
+      ).toBe(true);
+      expect(new Set(s.api.requests.map((r) => r.authorization))).toEqual(new Set([`PRIVATE-TOKEN ${TOKEN}`]));
+      const create = s.api.requests.find((r) => r.method === 'POST')!;
+      expect(create.body).toMatchObject({ labels: 'glidepath,prod', reviewer_ids: [7], target_branch: 'main' });
+      expect(String(create.body!.title)).toMatch(/^Draft: glidepath: prod: /);
 
-    // An update keeps the draft; bearer auth for OAuth 2.0 tokens.
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    await s.run({ config: changed, gitlabAuth: 'bearer' });
-    expect(s.api.requests.at(-1)).toMatchObject({ method: 'PUT', authorization: `Bearer ${TOKEN}` });
-    expect(s.api.pulls[0]!.title).toMatch(/^Draft: glidepath: prod: /);
-  });
+      // An update keeps the draft; bearer auth for OAuth 2.0 tokens.
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      await s.run({ config: changed, gitlabAuth: 'bearer' });
+      expect(s.api.requests.at(-1)).toMatchObject({ method: 'PUT', authorization: `Bearer ${TOKEN}` });
+      expect(s.api.pulls[0]!.title).toMatch(/^Draft: glidepath: prod: /);
+    },
+  );
 
   it('git over https gets the token as a Basic header with the user oauth2, limited to the gitops host', async () => {
     const s = await scenario(undefined, 'gitlab');
@@ -144,21 +156,25 @@ describe.concurrent('gitlab', () => {
 });
 
 describe.concurrent('gitea', () => {
-  it('a new pull request as a draft (a WIP: title), with labels by id and reviewers (users and ORG/TEAM); a refresh keeps WIP:', async () => {
-    const s = await scenario(undefined, 'gitea');
-    const first = await s.run({
-      extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] },
-    });
-    expect(first.pullRequest?.url).toBe('https://gitea.test/hangar-io/cluster-gitops/pulls/1');
-    expect(s.api.pulls[0]).toMatchObject({ labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
-    expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
-    expect(s.api.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pulls'))?.body).toMatchObject({
-      labels: [3],
-    });
-    const changed = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
-    expect(await s.run({ config: changed })).toMatchObject({ action: 'updated' });
-    expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
-  });
+  it(
+    'a new pull request as a draft (a WIP: title), with labels by id and reviewers (users and ORG/TEAM); a ' +
+      'refresh keeps WIP:',
+    async () => {
+      const s = await scenario(undefined, 'gitea');
+      const first = await s.run({
+        extras: { draft: true, labels: ['glidepath'], reviewers: ['alice', 'hangar-io/platform'] },
+      });
+      expect(first.pullRequest?.url).toBe('https://gitea.test/hangar-io/cluster-gitops/pulls/1');
+      expect(s.api.pulls[0]).toMatchObject({ labels: ['glidepath'], reviewers: ['alice', 'team:platform'] });
+      expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
+      expect(s.api.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pulls'))?.body).toMatchObject({
+        labels: [3],
+      });
+      const changed = { ...s.config, rollouts: { ...s.config.rollouts, heartbeatBucketSeconds: 300 } };
+      expect(await s.run({ config: changed })).toMatchObject({ action: 'updated' });
+      expect(s.api.pulls[0]!.title).toMatch(/^WIP: /);
+    },
+  );
 
   it('a label the repository lacks: an input error naming it and the known ones, no pull request', async () => {
     const s = await scenario(undefined, 'gitea');

@@ -110,29 +110,32 @@ describe.concurrent('pr: idempotency', () => {
     expect(s.api.requests.slice(requests).map((r) => r.method)).toEqual(['GET']);
   });
 
-  it('a config change updates the open pull request with a new commit on its branch instead of opening another', async () => {
-    const s = await setUp();
-    const first = await s.run();
-    const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
-    const rendered = folderFilesOf(changed);
+  it(
+    'a config change updates the open pull request with a new ' + 'commit on its branch instead of opening another',
+    async () => {
+      const s = await setUp();
+      const first = await s.run();
+      const changed = { ...s.config, veridor: { ...s.config.veridor, image: 'registry.test/veridor:2.0.0' } };
+      const rendered = folderFilesOf(changed);
 
-    const second = await s.run({ config: changed });
+      const second = await s.run({ config: changed });
 
-    expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
-    expect(s.api.pulls).toHaveLength(1);
-    expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
-    expect((await git(s.remote, ['rev-parse', `${first.branch!}^`])).trim()).toBe(first.commit);
-    expect(await filesAt(s.remote, first.branch!)).toEqual(expectedTree(rendered));
-    const patch = writes(s).at(-1)!;
-    expect(patch).toMatchObject({ method: 'PATCH', path: '/repos/hangar-io/cluster-gitops/pulls/1' });
-    expect(String(patch.body!.body)).toContain(`content=sha256:${contentHash(rendered)}`);
-    expect(String(patch.body!.body)).toMatch(/^\+.*registry\.test\/veridor:2\.0\.0/m);
-    expect(s.api.pulls[0]!.body).toBe(patch.body!.body);
+      expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
+      expect(s.api.pulls).toHaveLength(1);
+      expect(await branches(s.remote)).toEqual([first.branch!, 'main'].sort());
+      expect((await git(s.remote, ['rev-parse', `${first.branch!}^`])).trim()).toBe(first.commit);
+      expect(await filesAt(s.remote, first.branch!)).toEqual(expectedTree(rendered));
+      const patch = writes(s).at(-1)!;
+      expect(patch).toMatchObject({ method: 'PATCH', path: '/repos/hangar-io/cluster-gitops/pulls/1' });
+      expect(String(patch.body!.body)).toContain(`content=sha256:${contentHash(rendered)}`);
+      expect(String(patch.body!.body)).toMatch(/^\+.*registry\.test\/veridor:2\.0\.0/m);
+      expect(s.api.pulls[0]!.body).toBe(patch.body!.body);
 
-    // And the run after that is a no-op again.
-    const third = await s.run({ config: changed });
-    expect(third.action).toBe('up-to-date');
-  });
+      // And the run after that is a no-op again.
+      const third = await s.run({ config: changed });
+      expect(third.action).toBe('up-to-date');
+    },
+  );
 
   it('a base that moved on is fine: the update goes on top of the branch, which still merges cleanly', async () => {
     const s = await setUp();

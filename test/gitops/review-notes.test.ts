@@ -11,21 +11,25 @@ const withCrew = clusterConfig({
 });
 
 describe('review notes', () => {
-  it('lists the changed values and a checklist for each new tracked namespace; Veridor items only where the gate runs', () => {
-    const text = reviewNotes([valuesFile(base)], [valuesFile(withCrew)], notesContext(withCrew.veridor)).join('\n');
-    expect(text).toContain('- `tracked.namespaces`: + crew-api\n- `veridor.namespaces`: - billing');
-    expect(text).toContain('- [ ] `crew-api`: label its Rollouts `hangar.io/release-tracked=true`');
-    expect(text).not.toContain('`crew-api`: create the ConfigMap');
-    const everywhere = reviewNotes(
-      [valuesFile(base)],
-      [valuesFile(withCrew)],
-      notesContext({ ...withCrew.veridor, clusterTemplate: true }),
-    ).join('\n');
-    expect(everywhere).toContain(
-      '- [ ] `crew-api`: create the ConfigMap `veridor-config` (key `veridor.json`) for the Veridor gate',
-    );
-    expect(everywhere).toContain('- [ ] `crew-api`: create the Secret `veridor-credentials`');
-  });
+  it(
+    'lists the changed values and a checklist for each new tracked namespace; Veridor items only where the gate ' +
+      'runs',
+    () => {
+      const text = reviewNotes([valuesFile(base)], [valuesFile(withCrew)], notesContext(withCrew.veridor)).join('\n');
+      expect(text).toContain('- `tracked.namespaces`: + crew-api\n- `veridor.namespaces`: - billing');
+      expect(text).toContain('- [ ] `crew-api`: label its Rollouts `hangar.io/release-tracked=true`');
+      expect(text).not.toContain('`crew-api`: create the ConfigMap');
+      const everywhere = reviewNotes(
+        [valuesFile(base)],
+        [valuesFile(withCrew)],
+        notesContext({ ...withCrew.veridor, clusterTemplate: true }),
+      ).join('\n');
+      expect(everywhere).toContain(
+        '- [ ] `crew-api`: create the ConfigMap `veridor-config` (key `veridor.json`) for the Veridor gate',
+      );
+      expect(everywhere).toContain('- [ ] `crew-api`: create the Secret `veridor-credentials`');
+    },
+  );
 
   it('a first render into an empty folder: only the checklist, for every tracked namespace', () => {
     const text = reviewNotes([], [valuesFile(base)], notesContext(base.veridor)).join('\n');

@@ -85,7 +85,8 @@ describe('ownedFolder', () => {
 describe('redact', () => {
   it('removes the token, its Basic form, URL credentials and authorization headers', () => {
     const token = 'ghs_abc123';
-    const text = `token ${token}; header ${basicCredentials(token)}; https://user:pw@github.com/a; Authorization: Bearer zzz`;
+    const text =
+      `token ${token}; header ${basicCredentials(token)}; https://user:pw@github.com/a; Authorization: Bearer ` + `zzz`;
     const out = redact(text, secretForms(token));
     expect(out).toBe('token ***; header ***; https://***@github.com/a; Authorization: Bearer ***');
   });
@@ -165,7 +166,8 @@ describe('review and Markdown', () => {
     );
     const body = renderReviewMarkdown(review, { heading: 'h' });
     expect(body).toContain(
-      '<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 +4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n',
+      '<details><summary>YAML diff (1 file)</summary>\n\n```diff\n--- a/f/a.yaml\n+++ b/f/a.yaml\n@@ -4,4 ' +
+        '+4,4 @@\n   name: one\n   namespace: ns\n data:\n-  k: x\n+  k: y\n```\n\n</details>\n',
     );
   });
 });
@@ -208,7 +210,8 @@ describe('the words of a change, as the installed glidepath command', () => {
   it('with no git checkout, the commit message and the body name the package version, not "an unknown commit"', () => {
     const message = commitMessage(review, { ...provenance, title: 't' });
     expect(message).toContain(
-      `Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`,
+      `Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so ` +
+        `no commit is named)`,
     );
     expect(message).not.toContain('unknown commit');
     expect(changeBody(review, provenance, 65_536)).toContain(

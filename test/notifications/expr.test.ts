@@ -85,17 +85,20 @@ describe('parsing the printed text back', () => {
     );
   });
 
-  it('reads the forms it does not evaluate (the engine compiles them), and names the position of a syntax error', () => {
-    for (const text of ['a.b matches "x"', 'a ? b : c', '-a.b', '2 ** 3', '1..3'])
-      expect(parseExpr(text).kind, text).toBe('unmodelled');
-    for (const text of ['all(a.list, {.status == "True"})', 'any(a, {#.x > 1})']) {
-      expect(parseExpr(text)).toMatchObject({ kind: 'call', args: [{}, { kind: 'unmodelled', form: 'closure' }] });
-    }
-    expect(() => run('all(a.list, {.ok})')).toThrow(/does not cover the expr-lang builtin all\(\)/);
-    expect(() => run('upper(a.b)')).toThrow(/does not cover the expr-lang builtin upper\(\)/);
-    expect(() => parseExpr('a ? b')).toThrow(ExprSyntaxError);
-    expect(() => parseExpr('a +')).toThrow(/unexpected end of expression at position 3/);
-  });
+  it(
+    'reads the forms it does not evaluate (the engine compiles ' + 'them), and names the position of a syntax error',
+    () => {
+      for (const text of ['a.b matches "x"', 'a ? b : c', '-a.b', '2 ** 3', '1..3'])
+        expect(parseExpr(text).kind, text).toBe('unmodelled');
+      for (const text of ['all(a.list, {.status == "True"})', 'any(a, {#.x > 1})']) {
+        expect(parseExpr(text)).toMatchObject({ kind: 'call', args: [{}, { kind: 'unmodelled', form: 'closure' }] });
+      }
+      expect(() => run('all(a.list, {.ok})')).toThrow(/does not cover the expr-lang builtin all\(\)/);
+      expect(() => run('upper(a.b)')).toThrow(/does not cover the expr-lang builtin upper\(\)/);
+      expect(() => parseExpr('a ? b')).toThrow(ExprSyntaxError);
+      expect(() => parseExpr('a +')).toThrow(/unexpected end of expression at position 3/);
+    },
+  );
 });
 
 describe('evaluating with expr-lang semantics', () => {

@@ -73,30 +73,36 @@ describe("a team's own notifications (extraData)", () => {
     const warned = notificationChecks(loaded.config);
     expect(warned.violations).toEqual([]);
     expect(warned.warnings.map((w) => `${w.rule}: ${w.message.split(':')[0]}`)).toEqual([
-      'extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events',
+      'extra-data/trigger-names: trigger.on-degraded starts with "on-", the prefix of the triggers Argo ' +
+        'Rollouts makes from Kubernetes events',
     ]);
   });
 
-  it('fails a team trigger that does not compile on the declared engine release (the whole ConfigMap would stop)', () => {
-    const config = fixtureConfig();
-    const on = (controllerVersion: string) => ({
-      ...config,
-      rollouts: {
-        ...config.rollouts,
-        controllerVersion,
-        extraData: {
-          ...config.rollouts.extraData,
-          'trigger.rollout-degraded': `- when: rollout.metadata?.annotations?.["team"] == 'payments'\n  send: [rollout-degraded]\n`,
+  it(
+    'fails a team trigger that does not compile on the declared ' + 'engine release (the whole ConfigMap would stop)',
+    () => {
+      const config = fixtureConfig();
+      const on = (controllerVersion: string) => ({
+        ...config,
+        rollouts: {
+          ...config.rollouts,
+          controllerVersion,
+          extraData: {
+            ...config.rollouts.extraData,
+            'trigger.rollout-degraded':
+              `- when: rollout.metadata?.annotations?.["team"] == ` + `'payments'\n  send: [rollout-degraded]\n`,
+          },
         },
-      },
-    });
-    expect(notificationChecks(on('1.9.1')).violations).toEqual([]);
-    expect(notificationChecks(on('1.8.5')).violations.map((v) => `${v.rule}: ${v.message.split(' uses ')[0]}`)).toEqual(
-      [
-        'extra-data/engine-release: trigger.rollout-degraded[0].when "rollout.metadata?.annotations?.[\\"team\\"] == \'payments\'"',
-      ],
-    );
-  });
+      });
+      expect(notificationChecks(on('1.9.1')).violations).toEqual([]);
+      expect(
+        notificationChecks(on('1.8.5')).violations.map((v) => `${v.rule}: ${v.message.split(' uses ')[0]}`),
+      ).toEqual([
+        'extra-data/engine-release: trigger.rollout-degraded[0].when ' +
+          '"rollout.metadata?.annotations?.[\\"team\\"] == \'payments\'"',
+      ]);
+    },
+  );
 
   it('the fix for a team trigger using ?? on Argo CD 2.6.1 (expr v1.9.0) does not use ?? itself', () => {
     const config = fixtureConfig();
@@ -128,7 +134,8 @@ describe("a team's own notifications (extraData)", () => {
         ...config.rollouts,
         extraData: {
           ...config.rollouts.extraData,
-          'service.webhook.jenkins': `url: https://jenkins.test\nheaders:\n  - name: Authorization\n    value: ${header}\n`,
+          'service.webhook.jenkins':
+            `url: https://jenkins.test\nheaders:\n  - name: ` + `Authorization\n    value: ${header}\n`,
         },
       },
     });
@@ -138,27 +145,32 @@ describe("a team's own notifications (extraData)", () => {
     );
   });
 
-  it('verify warns on a team trigger that fires on every evaluation, or a subscription to a trigger nobody defined: the engine loads both', () => {
-    const config = fixtureConfig();
-    const broken = {
-      ...config,
-      rollouts: {
-        ...config.rollouts,
-        extraData: {
-          ...config.rollouts.extraData,
-          'trigger.rollout-degraded':
-            "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: [rollout-degraded]\n",
-          subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
+  it(
+    'verify warns on a team trigger that fires on every evaluation, or a subscription to a trigger nobody ' +
+      'defined: the engine loads both',
+    () => {
+      const config = fixtureConfig();
+      const broken = {
+        ...config,
+        rollouts: {
+          ...config.rollouts,
+          extraData: {
+            ...config.rollouts.extraData,
+            'trigger.rollout-degraded':
+              "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: " +
+              '[rollout-degraded]\n',
+            subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
+          },
         },
-      },
-    };
-    const report = notificationChecks(broken);
-    expect(report.violations).toEqual([]);
-    expect(report.warnings.map((v) => `${v.rule}: ${v.message.split(',')[0]}`)).toEqual([
-      'extra-data/references: subscriptions[0] names trigger "rollout-paused"',
-      'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer: time.Now().Unix() / 60 is a float',
-    ]);
-  });
+      };
+      const report = notificationChecks(broken);
+      expect(report.violations).toEqual([]);
+      expect(report.warnings.map((v) => `${v.rule}: ${v.message.split(',')[0]}`)).toEqual([
+        'extra-data/references: subscriptions[0] names trigger "rollout-paused"',
+        'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer: time.Now().Unix() / 60 is a float',
+      ]);
+    },
+  );
 
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
     expect(
@@ -169,10 +181,12 @@ describe("a team's own notifications (extraData)", () => {
         ),
       ),
     ).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["service.webhook.glidepath-relay"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 9, column 5)',
+      'clusters/payments.yaml: rollouts.extraData["service.webhook.glidepath-relay"]: names starting ' +
+        '"glidepath-" are glidepath\'s own; choose another name (line 9, column 5)',
     ]);
     expect(problemsAfter((t) => t.replace('trigger.sync-succeeded:', 'trigger.glidepath-mine:'))).toEqual([
-      'clusters/payments.yaml: argocd.extraData["trigger.glidepath-mine"]: names starting "glidepath-" are glidepath\'s own; choose another name (line 37, column 5)',
+      'clusters/payments.yaml: argocd.extraData["trigger.glidepath-mine"]: names starting "glidepath-" are ' +
+        "glidepath's own; choose another name (line 37, column 5)",
     ]);
     expect(
       problemsAfter((t) => t.replace('triggers: [sync-succeeded]', 'triggers: [glidepath-sync-failed]'))[0],
@@ -187,7 +201,8 @@ describe("a team's own notifications (extraData)", () => {
         ),
       ),
     ).toEqual([
-      'clusters/payments.yaml: argocd.extraData["context"]: context is set twice (argocd.context and argocd.extraData.context); keep one of them (line 33, column 5)',
+      'clusters/payments.yaml: argocd.extraData["context"]: context is set twice (argocd.context and ' +
+        'argocd.extraData.context); keep one of them (line 33, column 5)',
     ]);
   });
 
@@ -197,18 +212,22 @@ describe("a team's own notifications (extraData)", () => {
         t.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase = 'Degraded'"),
       ),
     ).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"]: [0].when does not compile: unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'" (line 19)',
+      'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"]: [0].when does not compile: ' +
+        'unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'" (line 19)',
     ]);
     expect(
       problemsAfter((t) => t.replace('{{ .rollout.status.phase | lower }}', '{{ .rollout.status.phase | lowercase }}')),
     ).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: message does not parse as a Go template: function "lowercase" not defined (line 14)',
+      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: message does not parse as a ' +
+        'Go template: function "lowercase" not defined (line 14)',
     ]);
     expect(problemsAfter((t) => t.replace('"color": "#E96D76"}]', '"color": "{{ if .x }}red"}]'))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: slack.attachments does not parse as a Go template: unexpected EOF: {{if}} has no {{end}} (line 17)',
+      'clusters/payments.yaml: rollouts.extraData["template.rollout-degraded"]: slack.attachments does not ' +
+        'parse as a Go template: unexpected EOF: {{if}} has no {{end}} (line 17)',
     ]);
     expect(problemsAfter((t) => t.replace('selector: team=payments', 'selector: team in payments'))).toEqual([
-      'clusters/payments.yaml: rollouts.extraData["subscriptions"]: [0].selector "team in payments": expected \'(\' after in or notin (line 25)',
+      'clusters/payments.yaml: rollouts.extraData["subscriptions"]: [0].selector "team in payments": expected ' +
+        "'(' after in or notin (line 25)",
     ]);
     // A key the engine reads nothing from: it loads the ConfigMap anyway, so the loader takes it and verify warns.
     expect(
@@ -243,12 +262,14 @@ describe("a team's own notifications (extraData)", () => {
         ),
       ),
     ).toEqual([
-      'clusters/payments.yaml: argocd.extraData["service.slack"]: headers[0]: the Authorization header holds a literal; put the credential in the notifications Secret and write $<key> here (line 33, column 5)',
+      'clusters/payments.yaml: argocd.extraData["service.slack"]: headers[0]: the Authorization header holds ' +
+        'a literal; put the credential in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
     expect(
       problemsAfter((t) => t.replace('token: $slack-token\n    template', 'password: hunter2hunter2\n    template')),
     ).toEqual([
-      'clusters/payments.yaml: argocd.extraData["service.slack"]: password: a field named "password" holds a value; put it in the notifications Secret and write $<key> here (line 33, column 5)',
+      'clusters/payments.yaml: argocd.extraData["service.slack"]: password: a field named "password" holds a ' +
+        'value; put it in the notifications Secret and write $<key> here (line 33, column 5)',
     ]);
   });
 

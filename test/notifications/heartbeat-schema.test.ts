@@ -15,7 +15,8 @@ describe('rollouts.heartbeatBucketSeconds', () => {
 
   it('must be below the resync period, so that every resync lands in a new bucket', () => {
     expect(problemsOf({ heartbeatBucketSeconds: 900 })).toEqual([
-      'clusters/prod.yaml: rollouts.heartbeatBucketSeconds: must be below rollouts.resyncSeconds (900), or two resyncs can share a bucket and a lost fact waits a whole extra resync; e.g. 600',
+      'clusters/prod.yaml: rollouts.heartbeatBucketSeconds: must be below rollouts.resyncSeconds (900), or ' +
+        'two resyncs can share a bucket and a lost fact waits a whole extra resync; e.g. 600',
     ]);
     expect(problemsOf({ resyncSeconds: 300 })[0]).toMatch(
       /heartbeatBucketSeconds: must be below rollouts.resyncSeconds \(300\).*e\.g\. 200$/,

@@ -102,27 +102,31 @@ describe('delivery: helm-values', () => {
     expect(report.families.find((f) => f.family === 'notifications')?.objects).toBe(2);
   });
 
-  it('synth writes the values into <out>/<cluster>-values/ (--check compares them), and removes the folder when the cluster stops using it', async () => {
-    const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
-    const out = mkdtempSync(join(tmpdir(), 'glidepath-out-'));
-    expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
-    const folders = () =>
-      readdirSync(out)
-        .filter((name) => !name.startsWith('.'))
-        .sort();
-    expect(folders()).toEqual(['payments', 'payments-values']);
-    expect(readdirSync(join(out, 'payments-values'))).toEqual([
-      'argo-cd-notifications-values.yaml',
-      'argo-rollouts-notifications-values.yaml',
-    ]);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
-    writeFileSync(join(out, 'payments-values', 'argo-cd-notifications-values.yaml'), 'edited: by hand\n');
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
-    expect(stdout).toContain(`changed ${join(out, 'payments-values', 'argo-cd-notifications-values.yaml')}`);
-    const back = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8') });
-    expect(await main(['synth', '--clusters', back, '--out', out, '--cluster', 'payments'])).toBe(0);
-    expect(folders()).toEqual(['payments']);
-  });
+  it(
+    'synth writes the values into <out>/<cluster>-values/ (--check compares them), and removes the folder when ' +
+      'the cluster stops using it',
+    async () => {
+      const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
+      const out = mkdtempSync(join(tmpdir(), 'glidepath-out-'));
+      expect(await main(['synth', '--clusters', dir, '--out', out])).toBe(0);
+      const folders = () =>
+        readdirSync(out)
+          .filter((name) => !name.startsWith('.'))
+          .sort();
+      expect(folders()).toEqual(['payments', 'payments-values']);
+      expect(readdirSync(join(out, 'payments-values'))).toEqual([
+        'argo-cd-notifications-values.yaml',
+        'argo-rollouts-notifications-values.yaml',
+      ]);
+      expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(0);
+      writeFileSync(join(out, 'payments-values', 'argo-cd-notifications-values.yaml'), 'edited: by hand\n');
+      expect(await main(['synth', '--clusters', dir, '--out', out, '--check'])).toBe(3);
+      expect(stdout).toContain(`changed ${join(out, 'payments-values', 'argo-cd-notifications-values.yaml')}`);
+      const back = clusterDir({ 'payments.yaml': readFileSync(FIXTURE, 'utf8') });
+      expect(await main(['synth', '--clusters', back, '--out', out, '--cluster', 'payments'])).toBe(0);
+      expect(folders()).toEqual(['payments']);
+    },
+  );
 
   it('npm run verify passes it, with every rule family', async () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
@@ -138,16 +142,22 @@ describe('delivery: helm-values', () => {
     expect(printed).not.toMatch(/^notifications:/m);
   });
 
-  it('refuses helm-values for Argo CD without the instance URL, and a values folder inside the manifests folder', () => {
-    const dir = clusterDir({
-      'p.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8'))
-        .replace('  context:\n    argocdUrl: https://argocd.payments.test\n', '')
-        .replace('gitops:\n', 'gitops:\n  path: a/glidepath\n  valuesPath: a/glidepath/values\n'),
-    });
-    const result = loadClusterFile(join(dir, 'p.yaml'));
-    expect('problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, '')) : []).toEqual([
-      "p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always writes context.argocdUrl, so glidepath must say its value (the instance's URL, e.g. https://argocd.example.com) (line 30, column 3)",
-      'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 52, column 15)',
-    ]);
-  });
+  it(
+    'refuses helm-values for Argo CD without the instance URL, ' + 'and a values folder inside the manifests folder',
+    () => {
+      const dir = clusterDir({
+        'p.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8'))
+          .replace('  context:\n    argocdUrl: https://argocd.payments.test\n', '')
+          .replace('gitops:\n', 'gitops:\n  path: a/glidepath\n  valuesPath: a/glidepath/values\n'),
+      });
+      const result = loadClusterFile(join(dir, 'p.yaml'));
+      expect('problems' in result ? result.problems.map((p) => p.replace(`${dir}/`, '')) : []).toEqual([
+        'p.yaml: argocd.context.argocdUrl: is required with delivery: helm-values: the argo-cd chart always ' +
+          "writes context.argocdUrl, so glidepath must say its value (the instance's URL, e.g. " +
+          'https://argocd.example.com) (line 30, column 3)',
+        'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply ' +
+          'the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 52, column 15)',
+      ]);
+    },
+  );
 });

@@ -104,14 +104,17 @@ describe('Phase 0 scenarios on the rendered config', () => {
     expect(result.notifiedKeys).toEqual([]);
   });
 
-  it('sends to the relay: POST, the URL of the cluster file, the bearer token from the Secret, JSON content type', () => {
-    const result = rolloutReplay(config, newRollout()).step({ at: 0, patch: healthy(1, HASH_1_0_0) });
-    expect(result.deliveries).toHaveLength(1);
-    const [delivery] = result.deliveries;
-    expect(delivery).toMatchObject({ method: 'POST', url: 'http://10.0.0.7:30880/outcome/test' });
-    expect(delivery!.headers).toEqual([
-      { name: 'Authorization', value: 'Bearer test-token' },
-      { name: 'Content-Type', value: 'application/json' },
-    ]);
-  });
+  it(
+    'sends to the relay: POST, the URL of the cluster file, the ' + 'bearer token from the Secret, JSON content type',
+    () => {
+      const result = rolloutReplay(config, newRollout()).step({ at: 0, patch: healthy(1, HASH_1_0_0) });
+      expect(result.deliveries).toHaveLength(1);
+      const [delivery] = result.deliveries;
+      expect(delivery).toMatchObject({ method: 'POST', url: 'http://10.0.0.7:30880/outcome/test' });
+      expect(delivery!.headers).toEqual([
+        { name: 'Authorization', value: 'Bearer test-token' },
+        { name: 'Content-Type', value: 'application/json' },
+      ]);
+    },
+  );
 });

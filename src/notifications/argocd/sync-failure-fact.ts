@@ -161,7 +161,8 @@ export function argocdNotifications(config: ArgocdNotificationsInput): Notificat
       [SYNC_RETRY_TRIGGER]: [
         {
           description:
-            'Glidepath fact (opt-in, untested on a live cluster): a sync attempt failed and an automated retry is pending, once per attempt',
+            'Glidepath fact (opt-in, untested on a live cluster): a sync attempt failed and an automated ' +
+            'retry is pending, once per attempt',
           when: SYNC_RETRYING,
           oncePer: ONCE_PER_ATTEMPT,
           send: [SYNC_RETRY_TEMPLATE],

@@ -82,7 +82,8 @@ function check(spec: NotificationsSpec<string, string, string>): void {
       for (const template of condition.send) {
         if (!templates.has(template))
           problems.push(
-            `trigger ${name}[${i}]: sends ${template}, which is not a template (templates: ${[...templates].join(', ')})`,
+            `trigger ${name}[${i}]: sends ${template}, which is not a template (templates: ` +
+              `${[...templates].join(', ')})`,
           );
       }
     });

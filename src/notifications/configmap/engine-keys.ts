@@ -48,7 +48,8 @@ export function classifyKey(
   if (engine === 'argocd' && key === 'config.yaml') {
     return {
       problem:
-        'the legacy argocd-notifications config.yaml is not carried; write its services, templates, triggers and subscriptions as service.*, template.*, trigger.* and subscriptions keys',
+        'the legacy argocd-notifications config.yaml is not carried; write its services, templates, triggers ' +
+        'and subscriptions as service.*, template.*, trigger.* and subscriptions keys',
     };
   }
   const allowed = [
@@ -60,7 +61,9 @@ export function classifyKey(
     'subscriptions',
   ];
   return {
-    problem: `the engine reads nothing from this key and skips it (a typo?); it reads ${[...allowed, ...(engine === 'argocd' ? ['context'] : [])].join(', ')}`,
+    problem:
+      `the engine reads nothing from this key and skips it (a typo?); it reads ` +
+      `${[...allowed, ...(engine === 'argocd' ? ['context'] : [])].join(', ')}`,
     warning: true,
   };
 }

@@ -21,7 +21,10 @@ export function githubServiceProblem(options: unknown, type: GoType): string | u
   }
   const key = fieldOf(values, 'privateKey');
   if (typeof key !== 'string' || key.trim() === '')
-    return 'privateKey: could not parse private key: Invalid Key: Key must be a PEM encoded PKCS1 or PKCS8 key (write $<key> and put the key in the notifications Secret)';
+    return (
+      'privateKey: could not parse private key: Invalid Key: Key must be a PEM encoded PKCS1 or PKCS8 key ' +
+      '(write $<key> and put the key in the notifications Secret)'
+    );
   if (!/\$[\w-]+/.test(key) && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key))
     return 'privateKey: could not parse private key: Invalid Key: Key must be a PEM encoded PKCS1 or PKCS8 key';
   return undefined;

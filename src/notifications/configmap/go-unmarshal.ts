@@ -135,7 +135,10 @@ function customProblem(value: unknown, type: GoType, field: string): string | un
   if (type.name === 'time.Time') {
     // A plain YAML 1.1 timestamp reaches the engine as RFC 3339 text.
     if (value instanceof Date || (typeof value === 'string' && RFC3339.test(value))) return undefined;
-    return `${field}: parsing time ${JSON.stringify(String(value))} as "2006-01-02T15:04:05Z07:00": not an RFC 3339 time`;
+    return (
+      `${field}: parsing time ${JSON.stringify(String(value))} as "2006-01-02T15:04:05Z07:00": not an RFC 3339 ` +
+      `time`
+    );
   }
   // slack.DeliveryPolicy: UnmarshalJSON reads a JSON string (Post, PostAndUpdate, Update; anything else is Post).
   if (type.name?.endsWith('slack.DeliveryPolicy'))

@@ -150,7 +150,9 @@ function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema, rul
       if (options === undefined)
         return [
           {
-            message: `service type '${key.type}' is not supported by this engine (it knows ${Object.keys(schema.services).sort().join(', ')})`,
+            message:
+              `service type '${key.type}' is not supported by this engine (it knows ` +
+              `${Object.keys(schema.services).sort().join(', ')})`,
           },
         ];
       const problems = typed(options);

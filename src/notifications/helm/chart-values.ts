@@ -105,5 +105,6 @@ export function notificationsValuesFile(configMap: ClusterNotificationsConfigMap
     `# in the cluster file's extraData instead; glidepath appends them here. The chart must keep`,
     `# ${CHART_CONFIGMAP_SETTING[chart]}: true (its default). Rendered by glidepath-gitops; do not edit.`,
   ];
-  return `${header.join('\n')}\n${stringifyForGo(notificationsValues(configMap), { lineWidth: 0, blockQuote: 'literal' })}`;
+  const values = stringifyForGo(notificationsValues(configMap), { lineWidth: 0, blockQuote: 'literal' });
+  return `${header.join('\n')}\n${values}`;
 }

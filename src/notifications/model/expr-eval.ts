@@ -226,15 +226,16 @@ function unary(name: string, convert: (value: GoValue) => GoValue): (args: reado
   };
 }
 
-/** The builtins the builders use; expr-lang resolves them before the environment. */
 /** expr-lang's builtins (builtin/builtin.go) beyond those BUILTINS models. */
 const EXPR_LANG_BUILTINS: ReadonlySet<string> = new Set(
-  `all none any one filter map find findIndex findLast findLastIndex count sum groupBy sortBy reduce len abs ceil floor round float trim
-  trimPrefix trimSuffix upper lower split splitAfter replace repeat indexOf lastIndexOf hasPrefix hasSuffix max min mean median toJSON
-  fromJSON toBase64 fromBase64 now duration date timezone first last get take keys values toPairs fromPairs type bitand bitor bitxor
-  bitnand bitnot bitshl bitshr bitushr concat flatten uniq sort join`.split(/\s+/),
+  `all none any one filter map find findIndex findLast findLastIndex count sum groupBy sortBy reduce len abs ceil
+  floor round float trim trimPrefix trimSuffix upper lower split splitAfter replace repeat indexOf lastIndexOf
+  hasPrefix hasSuffix max min mean median toJSON fromJSON toBase64 fromBase64 now duration date timezone first last
+  get take keys values toPairs fromPairs type bitand bitor bitxor bitnand bitnot bitshl bitshr bitushr concat
+  flatten uniq sort join`.split(/\s+/),
 );
 
+/** The builtins the builders use; expr-lang resolves them before the environment. */
 const BUILTINS: ReadonlyMap<string, (args: readonly GoValue[]) => GoValue> = new Map([
   ['string', unary('string', formatGoValue)],
   [

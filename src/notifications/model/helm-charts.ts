@@ -68,10 +68,12 @@ export function renderChartNotificationsConfigMap(
     if (!truthy(notifications.enabled) || !truthy((notifications.cm as Values | undefined)?.create)) return undefined;
     const domain = ((values.global ?? {}) as Values).domain;
     push(
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-notifications-cm\n  namespace: ${goQuote(releaseNamespace)}\ndata:`,
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-notifications-cm\n  namespace: ` +
+        `${goQuote(releaseNamespace)}\ndata:`,
     );
     push(
-      `  context: |\n    argocdUrl: ${truthy(notifications.argocdUrl) ? String(notifications.argocdUrl) : `https://${String(domain ?? '')}`}`,
+      `  context: |\n    argocdUrl: ` +
+        `${truthy(notifications.argocdUrl) ? String(notifications.argocdUrl) : `https://${String(domain ?? '')}`}`,
     );
     withValue(notifications.context, (v) => push(nindent(4, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.notifiers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
@@ -81,7 +83,8 @@ export function renderChartNotificationsConfigMap(
   } else {
     if (!truthy((notifications.configmap as Values | undefined)?.create)) return undefined;
     push(
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argo-rollouts-notification-configmap\n  namespace: ${goQuote(releaseNamespace)}\ndata:`,
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argo-rollouts-notification-configmap\n  namespace: ` +
+        `${goQuote(releaseNamespace)}\ndata:`,
     );
     withValue(notifications.notifiers, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));
     withValue(notifications.templates, (v) => push(nindent(2, toYaml(v)).replace(/^\n/, '')));

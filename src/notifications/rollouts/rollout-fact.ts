@@ -110,7 +110,9 @@ export function rolloutNotifications(config: Pick<ClusterConfig, 'name' | 'relay
     triggers: {
       [ROLLOUT_STATE_TRIGGER]: [
         {
-          description: `Glidepath fact: each new state of an observed generation, and the current state again every ${config.rollouts.heartbeatBucketSeconds} s bucket (heartbeat)`,
+          description:
+            `Glidepath fact: each new state of an observed generation, and the current state again every ` +
+            `${config.rollouts.heartbeatBucketSeconds} s bucket (heartbeat)`,
           when: OBSERVED_CURRENT_GENERATION,
           oncePer: stateAndBucket(config.rollouts.heartbeatBucketSeconds),
           send: [ROLLOUT_FACT_TEMPLATE],

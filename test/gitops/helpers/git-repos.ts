@@ -31,7 +31,8 @@ async function gitBytes(cwd: string, args: string[], input: string): Promise<Buf
   });
   if (result.code !== 0)
     throw new Error(
-      `git ${args.join(' ')} in ${cwd} exited with ${result.code ?? result.signal}: ${result.stderr.toString('utf8').trim()}`,
+      `git ${args.join(' ')} in ${cwd} exited with ${result.code ?? result.signal}: ` +
+        `${result.stderr.toString('utf8').trim()}`,
     );
   return result.stdout;
 }

@@ -90,7 +90,9 @@ export async function startGiteaApiStandIn(options: {
         });
       if (pulls.some((p) => p.state === 'open' && p.head === head))
         return send(409, {
-          message: `pull request already exists for these targets [id: 1, issue_id: 1, head_repo_id: 1, base_repo_id: 1, head_branch: ${head}, base_branch: ${String(body?.base)}]`,
+          message:
+            `pull request already exists for these targets [id: 1, issue_id: 1, head_repo_id: 1, base_repo_id: ` +
+            `1, head_branch: ${head}, base_branch: ${String(body?.base)}]`,
         });
       const ids = (body?.labels ?? []) as number[];
       const pull: StandInPull = {

@@ -85,7 +85,8 @@ export async function hangingServer(trickle?: number): Promise<{ readonly url: s
     if (trickle === undefined) return;
     socket.once('data', () => {
       socket.write(
-        'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: 1000000\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nContent-Length: ' +
+          '1000000\r\n\r\n',
       );
       const timer = setInterval(() => socket.write('0'), trickle);
       timers.add(timer);

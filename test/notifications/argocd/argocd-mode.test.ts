@@ -26,7 +26,8 @@ describe("Argo CD's refresh rule (isAppSyncStatusRefreshed)", () => {
       expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: '2025-06-02T12:02:39Z' }))).toMatch(
         /out of date/,
       );
-      expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: finishedAt }))).toBeUndefined(); // not after: processed
+      // Not after: processed.
+      expect(argocdSyncStatusSkipReason(app({ operationState, reconciledAt: finishedAt }))).toBeUndefined();
       expect(
         argocdSyncStatusSkipReason(
           app({ operationState, reconciledAt: '2025-06-02T12:00:00Z', observedAt: '2025-06-02T12:03:00Z' }),

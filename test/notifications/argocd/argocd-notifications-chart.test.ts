@@ -40,50 +40,58 @@ describe('the Argo CD notifications chart', () => {
     );
   });
 
-  it('posts to the same relay as the Rollouts side, with the token as a reference into argocd-notifications-secret', () => {
-    const rendered = renderCluster(clusterConfig());
-    const service = (file: string) =>
-      (parse(rendered.find((f) => f.path === file)!.content) as ConfigMap).data['service.webhook.glidepath-relay'];
-    expect(service('argocd-notifications.k8s.yaml')).toBe(service('rollouts-notifications.k8s.yaml'));
-    expect(parse(service('argocd-notifications.k8s.yaml')!)).toEqual({
-      url: 'http://10.0.0.7:30880/outcome/test',
-      headers: [
-        { name: 'Authorization', value: 'Bearer $glidepath-relay-token' },
-        { name: 'Content-Type', value: 'application/json' },
-      ],
-    });
-    const template = parse(configMap().data['template.glidepath-sync-failed-fact']!) as {
-      webhook: Record<string, { method: string }>;
-    };
-    expect(template.webhook).toEqual({ 'glidepath-relay': expect.objectContaining({ method: 'POST' }) });
-  });
+  it(
+    'posts to the same relay as the Rollouts side, with the token as a reference into ' + 'argocd-notifications-secret',
+    () => {
+      const rendered = renderCluster(clusterConfig());
+      const service = (file: string) =>
+        (parse(rendered.find((f) => f.path === file)!.content) as ConfigMap).data['service.webhook.glidepath-relay'];
+      expect(service('argocd-notifications.k8s.yaml')).toBe(service('rollouts-notifications.k8s.yaml'));
+      expect(parse(service('argocd-notifications.k8s.yaml')!)).toEqual({
+        url: 'http://10.0.0.7:30880/outcome/test',
+        headers: [
+          { name: 'Authorization', value: 'Bearer $glidepath-relay-token' },
+          { name: 'Content-Type', value: 'application/json' },
+        ],
+      });
+      const template = parse(configMap().data['template.glidepath-sync-failed-fact']!) as {
+        webhook: Record<string, { method: string }>;
+      };
+      expect(template.webhook).toEqual({ 'glidepath-relay': expect.objectContaining({ method: 'POST' }) });
+    },
+  );
 
-  it('renders the sync-failure trigger with oncePer on finishedAt, and subscribes tracked Applications by label', () => {
-    const { data } = configMap();
-    expect(parse(data['trigger.glidepath-sync-failed']!)).toEqual([
-      {
-        description: expect.any(String),
-        when: 'app.status?.operationState != nil and app.status.operationState.phase in ["Error", "Failed"]',
-        oncePer: 'app.status?.operationState?.finishedAt',
-        send: ['glidepath-sync-failed-fact'],
-      },
-    ]);
-    expect(parse(data.subscriptions!)).toEqual([
-      {
-        recipients: ['glidepath-relay'],
-        triggers: ['glidepath-sync-failed'],
-        selector: 'hangar.io/release-tracked=true',
-      },
-    ]);
-    expect(Object.keys(data).filter((key) => key.startsWith('trigger.on-'))).toEqual([]);
-  });
+  it(
+    'renders the sync-failure trigger with oncePer on ' + 'finishedAt, and subscribes tracked Applications by label',
+    () => {
+      const { data } = configMap();
+      expect(parse(data['trigger.glidepath-sync-failed']!)).toEqual([
+        {
+          description: expect.any(String),
+          when: 'app.status?.operationState != nil and app.status.operationState.phase in ["Error", "Failed"]',
+          oncePer: 'app.status?.operationState?.finishedAt',
+          send: ['glidepath-sync-failed-fact'],
+        },
+      ]);
+      expect(parse(data.subscriptions!)).toEqual([
+        {
+          recipients: ['glidepath-relay'],
+          triggers: ['glidepath-sync-failed'],
+          selector: 'hangar.io/release-tracked=true',
+        },
+      ]);
+      expect(Object.keys(data).filter((key) => key.startsWith('trigger.on-'))).toEqual([]);
+    },
+  );
 
   it('adds the retry trigger and its template only with argocd.retryFacts: true', () => {
     const { data } = configMap({ retryFacts: true });
     expect(parse(data['trigger.glidepath-sync-retry']!)).toEqual([
       {
         description: expect.stringContaining('untested on a live cluster'),
-        when: 'app.status?.operationState != nil and app.status.operationState.phase == "Running" and (app.status.operationState.retryCount ?? 0) != 0',
+        when:
+          'app.status?.operationState != nil and app.status.operationState.phase == "Running" and ' +
+          '(app.status.operationState.retryCount ?? 0) != 0',
         oncePer: 'string(app.status?.operationState?.startedAt) + "/" + string(app.status?.operationState?.retryCount)',
         send: ['glidepath-sync-retry-fact'],
       },

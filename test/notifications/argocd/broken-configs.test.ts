@@ -25,37 +25,48 @@ function failAndRefresh(replay: Replay, finishedAt = '2025-06-02T12:02:40Z', rec
 }
 
 describe("the catalog's oncePer: app.status.operationState.syncResult.revision", () => {
-  it('is an evaluation error on a failed sync, which has no syncResult: the model reports it (what Phase 0 saw)', () => {
-    const config = withCondition((condition) => {
-      condition.oncePer = 'app.status.operationState.syncResult.revision';
-    });
-    const result = failAndRefresh(appReplay(config, neverSynced()));
-    expect(result.evaluations).toEqual([
-      expect.objectContaining({
-        trigger: 'glidepath-sync-failed',
-        triggered: true,
-        oncePerError: 'cannot fetch revision from <nil>',
-      }),
-    ]);
-    expect(result.errors).toEqual(['glidepath-sync-failed[0] oncePer: cannot fetch revision from <nil>']);
-  });
+  it(
+    'is an evaluation error on a failed sync, which has no ' + 'syncResult: the model reports it (what Phase 0 saw)',
+    () => {
+      const config = withCondition((condition) => {
+        condition.oncePer = 'app.status.operationState.syncResult.revision';
+      });
+      const result = failAndRefresh(appReplay(config, neverSynced()));
+      expect(result.evaluations).toEqual([
+        expect.objectContaining({
+          trigger: 'glidepath-sync-failed',
+          triggered: true,
+          oncePerError: 'cannot fetch revision from <nil>',
+        }),
+      ]);
+      expect(result.errors).toEqual(['glidepath-sync-failed[0] oncePer: cannot fetch revision from <nil>']);
+    },
+  );
 
-  it('is no error once a sync got far enough to record a syncResult (why the catalog gets away with it for Succeeded)', () => {
-    const config = withCondition((condition) => {
-      condition.oncePer = 'app.status.operationState.syncResult.revision';
-    });
-    const replay = appReplay(config, neverSynced());
-    replay.step({ at: '2025-06-02T12:00:10Z', patch: running(1) });
-    const patch = {
-      status: {
-        reconciledAt: '2025-06-02T12:00:31Z',
-        operationState: { phase: 'Failed', finishedAt: '2025-06-02T12:00:30Z', syncResult: { revision: '9f1c2e7a4b' } },
-      },
-    };
-    const result = replay.step({ at: '2025-06-02T12:00:31Z', patch });
-    expect(result.errors).toEqual([]);
-    expect(facts(result)).toHaveLength(1);
-  });
+  it(
+    'is no error once a sync got far enough to record a syncResult (why the catalog gets away with it for ' +
+      'Succeeded)',
+    () => {
+      const config = withCondition((condition) => {
+        condition.oncePer = 'app.status.operationState.syncResult.revision';
+      });
+      const replay = appReplay(config, neverSynced());
+      replay.step({ at: '2025-06-02T12:00:10Z', patch: running(1) });
+      const patch = {
+        status: {
+          reconciledAt: '2025-06-02T12:00:31Z',
+          operationState: {
+            phase: 'Failed',
+            finishedAt: '2025-06-02T12:00:30Z',
+            syncResult: { revision: '9f1c2e7a4b' },
+          },
+        },
+      };
+      const result = replay.step({ at: '2025-06-02T12:00:31Z', patch });
+      expect(result.errors).toEqual([]);
+      expect(facts(result)).toHaveLength(1);
+    },
+  );
 });
 
 describe("the catalog's when without ?. on status", () => {

@@ -42,49 +42,53 @@ function throughRetries(replay: Replay, check: (result: ReconcileResult, retryCo
 }
 
 describe('the sync-failure trigger on the rendered config', () => {
-  it('Failed without syncResult: skipped until reconciled after finishedAt, then exactly one fact of valid JSON', () => {
-    const replay = appReplay(config, neverSynced());
-    throughRetries(replay, () => undefined);
-    const notRefreshed = replay.step({ at: FIRST_FAILURE, patch: failed(FIRST_FAILURE) });
-    expect(notRefreshed.skipped).toMatch(/finishedAt 2025-06-02T12:02:40Z is after reconciledAt and observedAt/);
-    expect(notRefreshed.evaluations).toEqual([]);
-    expectNothing(notRefreshed);
+  it(
+    'Failed without syncResult: skipped until reconciled after ' + 'finishedAt, then exactly one fact of valid JSON',
+    () => {
+      const replay = appReplay(config, neverSynced());
+      throughRetries(replay, () => undefined);
+      const notRefreshed = replay.step({ at: FIRST_FAILURE, patch: failed(FIRST_FAILURE) });
+      expect(notRefreshed.skipped).toMatch(/finishedAt 2025-06-02T12:02:40Z is after reconciledAt and observedAt/);
+      expect(notRefreshed.evaluations).toEqual([]);
+      expectNothing(notRefreshed);
 
-    const refreshed = replay.step({ at: '2025-06-02T12:02:45Z', patch: reconciled('2025-06-02T12:02:45Z') });
-    expect(refreshed.skipped).toBeUndefined();
-    expect(refreshed.deliveries).toHaveLength(1);
-    const delivery = refreshed.deliveries[0]!;
-    expect(JSON.parse(delivery.body)).toEqual(delivery.json); // exactly one JSON value
-    expect(delivery.method).toBe('POST');
-    expect(delivery.url).toBe('http://10.0.0.7:30880/outcome/test');
-    expect(delivery.headers).toEqual([
-      { name: 'Authorization', value: 'Bearer test-token' },
-      { name: 'Content-Type', value: 'application/json' },
-    ]);
-    expect(delivery.oncePer).toBe(FIRST_FAILURE);
-    expect(delivery.json).toEqual({
-      schema: 'glidepath.fact/v1',
-      source: 'argocd',
-      kind: 'sync-failed',
-      cluster: 'test',
-      application: { namespace: 'argocd-apps', name: 'hangar-api', uid: '8b2d4f60-1c3e-4a5b-9d7e-2f4a6c8e0b13' },
-      project: 'hangar',
-      destination: { server: 'https://kubernetes.default.svc', name: null, namespace: 'shop' },
-      releaseId: 'rel-7',
-      labels: { 'hangar.io/app': 'hangar-api', 'hangar.io/release-tracked': 'true' },
-      phase: 'Failed',
-      message:
-        'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the request (retried 5 times).',
-      startedAt: '2025-06-02T12:00:00Z',
-      finishedAt: FIRST_FAILURE,
-      retryCount: 5,
-      retryLimit: 5,
-      automated: true,
-      revision: REVISION,
-      revisions: null,
-    });
-    expect(refreshed.errors).toEqual([]);
-  });
+      const refreshed = replay.step({ at: '2025-06-02T12:02:45Z', patch: reconciled('2025-06-02T12:02:45Z') });
+      expect(refreshed.skipped).toBeUndefined();
+      expect(refreshed.deliveries).toHaveLength(1);
+      const delivery = refreshed.deliveries[0]!;
+      expect(JSON.parse(delivery.body)).toEqual(delivery.json); // exactly one JSON value
+      expect(delivery.method).toBe('POST');
+      expect(delivery.url).toBe('http://10.0.0.7:30880/outcome/test');
+      expect(delivery.headers).toEqual([
+        { name: 'Authorization', value: 'Bearer test-token' },
+        { name: 'Content-Type', value: 'application/json' },
+      ]);
+      expect(delivery.oncePer).toBe(FIRST_FAILURE);
+      expect(delivery.json).toEqual({
+        schema: 'glidepath.fact/v1',
+        source: 'argocd',
+        kind: 'sync-failed',
+        cluster: 'test',
+        application: { namespace: 'argocd-apps', name: 'hangar-api', uid: '8b2d4f60-1c3e-4a5b-9d7e-2f4a6c8e0b13' },
+        project: 'hangar',
+        destination: { server: 'https://kubernetes.default.svc', name: null, namespace: 'shop' },
+        releaseId: 'rel-7',
+        labels: { 'hangar.io/app': 'hangar-api', 'hangar.io/release-tracked': 'true' },
+        phase: 'Failed',
+        message:
+          'one or more objects failed to apply, reason: admission webhook "validate.kyverno.svc" denied the ' +
+          'request (retried 5 times).',
+        startedAt: '2025-06-02T12:00:00Z',
+        finishedAt: FIRST_FAILURE,
+        retryCount: 5,
+        retryLimit: 5,
+        automated: true,
+        revision: REVISION,
+        revisions: null,
+      });
+      expect(refreshed.errors).toEqual([]);
+    },
+  );
 });
 
 describe('the opt-in retry trigger (argocd.retryFacts: true)', () => {
