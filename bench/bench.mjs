@@ -11,8 +11,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { bundle, ROOT } from '../scripts/bundle.mjs';
 import { childrenCpuSeconds } from '../scripts/process-cpu.mjs';
+
+/** bench/results.md as Prettier writes it, so that `npm run lint` passes after a bench. */
+async function writeResults(path, text) {
+  writeFileSync(path, await format(text, { ...(await resolveConfig(path)), filepath: path }));
+}
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FLEETS = (process.env.BENCH_FLEETS ?? '10,100,1000').split(',').map(Number);
@@ -343,7 +349,7 @@ const keptPrSection = () =>
 if (ONLY_PR) {
   const old = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n\n';
   const kept = old.replace(/<!-- pr-bench[\s\S]*<!-- \/pr-bench -->\n?/, '').replace(/\n*$/, '\n\n');
-  writeFileSync(resultsFile, kept + prSection);
+  await writeResults(resultsFile, kept + prSection);
   console.log(prSection);
   process.exit(0);
 }
@@ -467,5 +473,5 @@ const md = [
   '',
   (SKIP_PR ? keptPrSection() : undefined) ?? prSection,
 ];
-writeFileSync(join(ROOT, 'bench', 'results.md'), md.join('\n'));
+await writeResults(join(ROOT, 'bench', 'results.md'), md.join('\n'));
 console.log(md.join('\n'));
