@@ -112,6 +112,10 @@ describe('src/ layout', () => {
     expect(graph.get('verify')?.has('notifications')).toBe(true); // verify/notifications/*.ts -> notifications/model
     expect(graph.get('cli.ts')?.has('commands')).toBe(true);
     expect([...graph.keys()].some((unit) => unit.includes('/'))).toBe(false);
+    // Inside a folder without subfolders, each file is a unit: ship.ts imports the planner and its types.
+    expect([...(importGraph(join(SRC, 'gitops')).get('ship.ts')?.keys() ?? [])]).toEqual(
+      expect.arrayContaining(['plan.ts', 'plan-types.ts']),
+    );
   });
 
   it('no top-level folder of src/ imports one that imports it back, type imports included', () => {
