@@ -131,8 +131,7 @@ async function startArgo(
 
 async function main(): Promise<number> {
   const runStarted = Date.now();
-  const { built, failed: notBuilt } = await buildAll(log);
-  const buildSeconds = built.reduce((sum, b) => sum + b.seconds, 0);
+  const { built, failed: notBuilt, seconds: buildSeconds } = await buildAll(log);
   const versions: Record<string, ReportedVersion> = Object.fromEntries(
     built.map((b) => [
       b.component.name,

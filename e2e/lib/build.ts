@@ -182,29 +182,34 @@ function applyPatch(root: string, patch: SourcePatch): void {
   writeFileSync(file, text.replace(patch.from, patch.to));
 }
 
-export async function buildComponent(
-  component: Component,
-  go: string,
-  log: (line: string) => void,
-): Promise<BuiltComponent> {
-  checkPin(component);
-  const root = cacheRoot();
-  const key = cacheKey(component, go);
-  const cacheDir = join(root, key);
-  const bin = Object.fromEntries(Object.keys(component.binaries).map((name) => [name, join(cacheDir, 'bin', name)]));
-  if (existsSync(join(cacheDir, 'complete'))) {
-    const recorded = JSON.parse(readFileSync(join(cacheDir, 'complete'), 'utf8')) as BuiltComponent['recorded'];
-    return { component, bin, built: false, seconds: 0, cacheDir, ...(recorded ? { recorded } : {}) };
-  }
+/** A component already in the cache, or undefined when it must be built. */
+function fromCache(component: Component, go: string): BuiltComponent | undefined {
+  const cacheDir = join(cacheRoot(), cacheKey(component, go));
+  if (!existsSync(join(cacheDir, 'complete'))) return undefined;
+  const recorded = JSON.parse(readFileSync(join(cacheDir, 'complete'), 'utf8')) as BuiltComponent['recorded'];
+  const bin = binaries(component, cacheDir);
+  return { component, bin, built: false, seconds: 0, cacheDir, ...(recorded ? { recorded } : {}) };
+}
 
+function binaries(component: Component, cacheDir: string): Record<string, string> {
+  return Object.fromEntries(Object.keys(component.binaries).map((name) => [name, join(cacheDir, 'bin', name)]));
+}
+
+/** Downloads every module the component's build needs into the Go module cache: network, no compiling. */
+async function download(component: Component): Promise<void> {
+  checkPin(component);
+  const result = await run('go', ['mod', 'download'], buildModuleDir(component));
+  if (result.code !== 0) throw failure(component, 'downloading its modules', result);
+}
+
+async function compile(component: Component, go: string, log: (line: string) => void): Promise<BuiltComponent> {
+  const cacheDir = join(cacheRoot(), cacheKey(component, go));
   const started = Date.now();
   log(`building ${component.name} ${component.version} into ${cacheDir} (the first run only)`);
   const work = `${cacheDir}.partial-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(join(work, 'bin'), { recursive: true });
   try {
-    const download = await run('go', ['mod', 'download'], buildModuleDir(component));
-    if (download.code !== 0) throw failure(component, 'downloading its modules', download);
     const dir = component.mainModule ? await mainModuleCopy(component, work) : buildModuleDir(component);
     const modFile = component.mainModule ? undefined : await patchedModFile(component, work);
     const ldflags = ['-s', '-w', ...component.ldflags].join(' ');
@@ -236,7 +241,8 @@ export async function buildComponent(
     writeFileSync(join(work, 'complete'), JSON.stringify({ go, seconds, builtAt: new Date().toISOString() }) + '\n');
     rmSync(cacheDir, { recursive: true, force: true });
     renameSync(work, cacheDir);
-    return { component, bin, built: true, seconds, cacheDir };
+    log(`built ${component.name} in ${Math.round(seconds)} s`);
+    return { component, bin: binaries(component, cacheDir), built: true, seconds, cacheDir };
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;
@@ -247,19 +253,84 @@ export interface BuildResult {
   readonly built: BuiltComponent[];
   /** Optional components that did not build, with the error. */
   readonly failed: { readonly component: Component; readonly error: string }[];
+  /** Wall time of the whole build, downloads included; 0 when everything came from the cache. */
+  readonly seconds: number;
 }
 
+/** Longest cold build first (docs/internals/e2e.md), so that the builds side by side end close together. */
+const BUILD_ORDER = ['kubernetes', 'gitea', 'argo-rollouts', 'argo-cd', 'kwok', 'helm', 'argo-cd-sync', 'etcd'];
+const DEFAULT_BUILD_JOBS = 2;
+
+/** How many `go build`s run side by side: GLIDEPATH_E2E_BUILD_JOBS, else 2 (docs/internals/e2e.md measures both). */
+export function buildJobs(): number {
+  const value = process.env.GLIDEPATH_E2E_BUILD_JOBS;
+  if (value === undefined || value === '') return DEFAULT_BUILD_JOBS;
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 8)
+    throw new E2eError(
+      `GLIDEPATH_E2E_BUILD_JOBS=${value}: give a whole number from 1 to 8 (unset, it is ${DEFAULT_BUILD_JOBS})`,
+    );
+  return jobs;
+}
+
+type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function buildRank(component: Component): number {
+  const rank = BUILD_ORDER.indexOf(component.name);
+  return rank === -1 ? BUILD_ORDER.length : rank;
+}
+
+/**
+ * Builds what the cache lacks. Every download starts at once (they wait on the network, not the CPU); the
+ * compiles run `buildJobs()` at a time, longest first, each after the component whose Go build cache it reuses.
+ */
 export async function buildAll(log: (line: string) => void): Promise<BuildResult> {
   const go = goVersion();
-  const result: BuildResult = { built: [], failed: [] };
-  for (const component of COMPONENTS) {
-    try {
-      result.built.push(await buildComponent(component, go, log));
-    } catch (error) {
-      if (!component.optional || !(error instanceof E2eError)) throw error;
-      log(`${component.name} did not build; the scenarios that need it fail:\n${error.message}`);
-      result.failed.push({ component, error: error.message });
+  const jobs = buildJobs();
+  const started = Date.now();
+  const cached = new Map(COMPONENTS.map((component) => [component.name, fromCache(component, go)]));
+  const queue = COMPONENTS.filter((c) => !cached.get(c.name)).sort((a, b) => buildRank(a) - buildRank(b));
+  const building = new Set(queue.map((component) => component.name));
+  const downloads = new Map(queue.map((component) => [component.name, settle(download(component))]));
+  const outcomes = new Map<string, Promise<Outcome<BuiltComponent>>>();
+  const finished = new Set<string>();
+  const isReady = (c: Component): boolean =>
+    c.buildAfter === undefined || !building.has(c.buildAfter) || finished.has(c.buildAfter);
+
+  const worker = async (): Promise<void> => {
+    while (queue.length) {
+      const [component] = queue.splice(Math.max(0, queue.findIndex(isReady)), 1);
+      const outcome = (async (): Promise<Outcome<BuiltComponent>> => {
+        if (component!.buildAfter !== undefined) await outcomes.get(component!.buildAfter);
+        const downloaded = await downloads.get(component!.name)!;
+        return downloaded.ok ? settle(compile(component!, go, log)) : downloaded;
+      })();
+      outcomes.set(component!.name, outcome);
+      await outcome;
+      finished.add(component!.name);
     }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+
+  const seconds = building.size ? (Date.now() - started) / 1000 : 0;
+  const result: BuildResult = { built: [], failed: [], seconds };
+  for (const component of COMPONENTS) {
+    const hit = cached.get(component.name);
+    const outcome = hit ? { ok: true as const, value: hit } : await outcomes.get(component.name)!;
+    if (outcome.ok) {
+      result.built.push(outcome.value);
+      continue;
+    }
+    if (!component.optional || !(outcome.error instanceof E2eError)) throw outcome.error;
+    log(`${component.name} did not build; the scenarios that need it fail:\n${outcome.error.message}`);
+    result.failed.push({ component, error: outcome.error.message });
   }
   return result;
 }

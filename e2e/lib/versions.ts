@@ -35,6 +35,8 @@ export interface Component {
    * go.sum verifies the download; the binaries are packages of the copy (`.` is its root).
    */
   readonly mainModule?: boolean;
+  /** Built only once this component is, whose Go build cache it reuses (the same dependencies). */
+  readonly buildAfter?: string;
   /** Folders of the upstream module the binary reads at run time, kept in the cache under `share/`. */
   readonly runtimeFolders?: readonly string[];
 }
@@ -171,6 +173,7 @@ export const COMPONENTS: readonly Component[] = [
     ],
     versionArgs: ['version'],
     optional: true,
+    buildAfter: 'argo-cd',
   },
   {
     name: 'gitea',
