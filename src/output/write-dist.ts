@@ -23,20 +23,75 @@ export function writeDist(
   scope: WriteScope,
   options: LockOptions = {},
 ): void {
+  const dist = openDist(outDir, scope, options);
+  try {
+    for (const cluster of clusters) dist.stage(cluster);
+  } catch (error) {
+    dist.abort();
+    throw error;
+  }
+  dist.commit();
+}
+
+/** A write of an output folder under way: it holds the folder's lock until `commit` or `abort`. */
+export interface DistWrite {
+  /** Writes one cluster's folders into staged folders; nothing in the output folder changes yet. */
+  stage(cluster: RenderedCluster): void;
+  /** Swaps every staged cluster in at once and releases the lock. */
+  commit(): void;
+  /** Removes what was staged and releases the lock: the output folder stays as it was. */
+  abort(): void;
+}
+
+/**
+ * Takes the output folder's lock and readies it (a killed swap finished, leftovers removed, a foreign entry
+ * refused), so that clusters can be staged one by one as they are rendered.
+ */
+export function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}): DistWrite {
   makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
+  let record: OutRecord;
   try {
     // Only under the lock: another run may be swapping its clusters in. A killed swap's clusters count as
     // glidepath's (its journal lists them), and a foreign folder is refused before anything in it moves.
     refuseForeignEntries(outDir, writtenRecord(outDir));
     recoverOutDir(outDir);
-    const record = readRecord(outDir);
-    const folders = outputFolders(clusters);
-    const staged = stageClusters(outDir, folders);
-    swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
-  } finally {
+    record = readRecord(outDir);
+  } catch (error) {
     unlock();
+    throw error;
   }
+  const clusters: RenderedCluster[] = [];
+  const folders: RenderedCluster[] = [];
+  const staged = new Map<string, string>();
+  const removeStaged = () => {
+    for (const stage of staged.values()) remove(join(outDir, stage));
+  };
+  return {
+    stage(cluster) {
+      clusters.push(cluster);
+      for (const folder of outputFolders([cluster])) {
+        folders.push(folder);
+        const path = makeUniqueFolder(outDir, `${STAGE_PREFIX}${folder.name}-`);
+        staged.set(folder.name, basename(path));
+        for (const file of folder.files) writeNewFile(join(path, file.path), file.content);
+      }
+    },
+    commit() {
+      try {
+        swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
+      } finally {
+        unlock();
+      }
+    },
+    abort() {
+      try {
+        removeStaged();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
 
 /**
@@ -59,22 +114,6 @@ export function outputFolders(clusters: readonly RenderedCluster[]): RenderedClu
       ...(values.length > 0 ? [{ name: valuesFolderName(c.name), files: values }] : []),
     ];
   });
-}
-
-/** Writes every folder into a staged folder; on a failure, removes what it staged. */
-function stageClusters(outDir: string, clusters: readonly RenderedCluster[]): Map<string, string> {
-  const staged = new Map<string, string>();
-  try {
-    for (const cluster of clusters) {
-      const folder = makeUniqueFolder(outDir, `${STAGE_PREFIX}${cluster.name}-`);
-      staged.set(cluster.name, basename(folder));
-      for (const file of cluster.files) writeNewFile(join(folder, file.path), file.content);
-    }
-  } catch (error) {
-    for (const stage of staged.values()) remove(join(outDir, stage));
-    throw error;
-  }
-  return staged;
 }
 
 function journalFor(

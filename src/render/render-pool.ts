@@ -23,23 +23,74 @@ export async function renderClusters(
   configs: readonly ClusterConfig[],
   options: RenderPoolOptions = {},
 ): Promise<RenderedCluster[]> {
+  const clusters: RenderedCluster[] = [];
+  for await (const cluster of renderEach(configs, options)) clusters.push(cluster);
+  return clusters;
+}
+
+/**
+ * Each cluster as soon as it and every cluster before it are rendered, in the order of `configs`: a caller can
+ * write one cluster while the workers render the next.
+ */
+export async function* renderEach(
+  configs: readonly ClusterConfig[],
+  options: RenderPoolOptions = {},
+): AsyncGenerator<RenderedCluster> {
   const render = options.render ?? renderCluster;
   const maxWorkers = render === renderCluster && BUNDLED ? availableParallelism() : 0;
   const workers = Math.min(maxWorkers, Math.floor(configs.length / MIN_CLUSTERS_PER_WORKER));
-  if (workers < 2) return configs.map((config) => ({ name: config.name, files: render(config) }));
-  const slices = Array.from({ length: workers }, (_, i) => configs.filter((_, index) => index % workers === i));
-  const rendered = await Promise.all(slices.map(renderInWorker));
-  // Undo the round-robin split, so the order is the input's whatever the number of workers.
-  return configs.map((_, index) => rendered[index % workers]![Math.floor(index / workers)]!);
+  if (workers < 2) {
+    for (const config of configs) yield { name: config.name, files: render(config) };
+    return;
+  }
+  // Round-robin: cluster i is the (i / workers)-th that worker i % workers posts.
+  const pool = Array.from({ length: workers }, (_, i) =>
+    startWorker(configs.filter((_, index) => index % workers === i)),
+  );
+  try {
+    for (let index = 0; index < configs.length; index++) yield await pool[index % workers]!.next();
+  } finally {
+    for (const worker of pool) await worker.stop();
+  }
 }
 
-function renderInWorker(configs: readonly ClusterConfig[]): Promise<RenderedCluster[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: configs });
-    worker.once('message', (clusters: RenderedCluster[]) => resolve(clusters));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`render worker exited with code ${code}`));
-    });
+interface PoolWorker {
+  /** The next cluster this worker posts. */
+  next(): Promise<RenderedCluster>;
+  stop(): Promise<void>;
+}
+
+function startWorker(configs: readonly ClusterConfig[]): PoolWorker {
+  const worker = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: configs });
+  const posted: RenderedCluster[] = [];
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  worker.on('message', (cluster: RenderedCluster) => {
+    posted.push(cluster);
+    notify();
   });
+  worker.once('error', (error) => {
+    failure = error;
+    notify();
+  });
+  worker.once('exit', (code) => {
+    failure ??= new Error(`render worker exited with code ${code} before it posted every cluster`);
+    notify();
+  });
+  return {
+    async next() {
+      while (posted.length === 0) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      return posted.shift()!;
+    },
+    async stop() {
+      await worker.terminate();
+    },
+  };
 }

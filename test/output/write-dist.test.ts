@@ -15,6 +15,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
+import type { Renderer } from '../../src/commands/command';
 import { LockHeldError } from '../../src/output/holder-lock';
 import { processStartTime } from '../../src/output/lock-holder';
 import { writeDist } from '../../src/output/write-dist';
@@ -276,6 +277,23 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     };
     expect(await main(['synth', '--clusters', clusters, '--out', scratch()], { render })).toBe(1);
     expect(stderr).toEqual(['error: /var/x: cannot open: no space left on the device (ENOSPC)']);
+  });
+
+  it('a render that fails after a cluster was staged: the earlier render stays, nothing staged is left', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const before = snapshot(out);
+    let renders = 0;
+    const render: Renderer = (config) => {
+      if (++renders === 2) throw new Error('the second cluster does not render');
+      return renderOnce(config);
+    };
+    expect(await main(['synth', '--clusters', clusters, '--out', out], { render })).toBe(1);
+    expect(stderr.join('\n')).toContain('the second cluster does not render');
+    expect(renders).toBe(2);
+    expect(snapshot(out)).toEqual(before);
+    // The lock went with the failed run: the next one writes at once.
+    expect(await synth('--out', out)).toBe(0);
   });
 
   it('a folder it may not write (EACCES), as a user without the right', async () => {
