@@ -1,12 +1,24 @@
 /**
  * Writes rendered clusters into an output folder, replacing only what glidepath wrote there before (the cluster
- * folders its record lists). Each cluster is written into a staged folder first and swapped in only when all of
- * them are complete, so a failure or a kill leaves the old render or the new one, never a mix.
+ * folders its record lists). Each changed cluster is written into a staged folder first and swapped in only when
+ * all of them are complete, so a failure or a kill leaves the old render or the new one, never a mix; a cluster
+ * folder that already holds its render stays as it is.
  */
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { filesOf, type RenderedCluster } from '../render/rendered-file';
+import { filesOf, type RenderedCluster, type RenderedFile } from '../render/rendered-file';
+import { onPath } from './fs-error';
 import { lockOutDir, type LockOptions } from './out-dir-lock';
-import { makeFolder, makeUniqueFolder, remove, writeNewFile } from './out-dir-fs';
+import {
+  FILE_MODE,
+  FOLDER_MODE,
+  lstatOrUndefined,
+  makeFolder,
+  makeUniqueFolder,
+  remove,
+  shown,
+  writeNewFile,
+} from './out-dir-fs';
 import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
 import { readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
 import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-journal';
@@ -72,6 +84,7 @@ export function openDist(outDir: string, scope: WriteScope, options: LockOptions
       clusters.push(cluster);
       for (const folder of outputFolders([cluster])) {
         folders.push(folder);
+        if (holdsRender(join(outDir, folder.name), record[folder.name], folder.files)) continue;
         const path = makeUniqueFolder(outDir, `${STAGE_PREFIX}${folder.name}-`);
         staged.set(folder.name, basename(path));
         for (const file of folder.files) writeNewFile(join(path, file.path), file.content);
@@ -116,6 +129,25 @@ export function outputFolders(clusters: readonly RenderedCluster[]): RenderedClu
   });
 }
 
+/**
+ * Whether the folder already holds exactly this render (the files the record lists, byte for byte, modes 0755 and
+ * 0644): it stays as it is, which spares a fleet's unchanged clusters a rewrite and keeps their times.
+ */
+function holdsRender(folder: string, recorded: readonly string[] | undefined, files: readonly RenderedFile[]): boolean {
+  if (recorded === undefined || recorded.length !== files.length) return false;
+  const paths = new Set(recorded);
+  if (!files.every((file) => paths.has(file.path))) return false;
+  const stat = lstatOrUndefined(folder);
+  if (!stat?.isDirectory() || (stat.mode & 0o777) !== FOLDER_MODE) return false;
+  return files.every((file) => holdsFile(join(folder, file.path), file.content));
+}
+
+function holdsFile(path: string, content: string): boolean {
+  const stat = lstatOrUndefined(path);
+  if (!stat?.isFile() || (stat.mode & 0o777) !== FILE_MODE || stat.size !== Buffer.byteLength(content)) return false;
+  return onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8')) === content;
+}
+
 function journalFor(
   record: OutRecord,
   clusters: readonly RenderedCluster[],
@@ -136,11 +168,9 @@ function journalFor(
   );
   const retired = Object.keys(record).filter(isRetired);
   return {
-    replace: clusters.map((c) => ({
-      name: c.name,
-      stage: staged.get(c.name)!,
-      old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}`,
-    })),
+    replace: clusters
+      .filter((c) => staged.has(c.name))
+      .map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
     retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),
     record: { ...kept, ...rendered },
   };

@@ -14,6 +14,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
 import { LockHeldError } from '../../src/output/holder-lock';
@@ -133,6 +134,40 @@ describe('synth --out replaces only what glidepath wrote', () => {
       expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
     },
   );
+
+  it('leaves a cluster folder that holds this render as it is, and replaces a changed one (fails before: both replaced)', async () => {
+    const two = clusterDir({
+      'prod.yaml': validClusterFile({ name: 'prod' }),
+      'dev.yaml': validClusterFile({ name: 'dev' }),
+    });
+    const out = scratch();
+    const synthTwo = () => main(['synth', '--clusters', two, '--out', out], { render: renderOnce });
+    expect(await synthTwo()).toBe(0);
+    const identity = (path: string) => {
+      const stat = statSync(join(out, path));
+      return `${stat.ino} ${stat.mtimeMs}`;
+    };
+    const devFile = readdirSync(join(out, 'dev'))[0]!;
+    const before = { dev: identity('dev'), devFile: identity(join('dev', devFile)), prod: identity('prod') };
+    writeFileSync(
+      join(two, 'prod.yaml'),
+      stringify(validClusterFile({ name: 'prod', relay: { ip: '10.0.0.9', port: 30880 } })),
+    );
+    expect(await synthTwo()).toBe(0);
+    expect(identity('dev')).toBe(before.dev);
+    expect(identity(join('dev', devFile))).toBe(before.devFile);
+    expect(identity('prod')).not.toBe(before.prod);
+    expect(readFileSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 'utf8')).toContain('10.0.0.9');
+    // A file edited by hand, or with another mode, is not this render: its folder is written again.
+    writeFileSync(join(out, 'dev', devFile), 'edited\n');
+    chmodSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 0o600);
+    expect(await synthTwo()).toBe(0);
+    expect(readFileSync(join(out, 'dev', devFile), 'utf8')).not.toBe('edited\n');
+    expect(statSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml')).mode & 0o777).toBe(0o644);
+    expect(readdirSync(out).filter((name) => name.startsWith('.glidepath-') && name !== '.glidepath-lock')).toEqual([
+      '.glidepath-out.json',
+    ]);
+  });
 
   it('names the folder with one slash: --out /, --out dist/', async () => {
     const out = `${scratch()}/`;

@@ -65,14 +65,15 @@ export function synthProcess(clusters: string, out: string, killAt?: number): Pr
  * renames (a replaced folder moves aside and the new one in; a new cluster's only moves in).
  */
 export function newRenderSteps(): { journal: number; renames: number } {
-  const oldNames = new Set(loadClusters({ dir: OLD_CLUSTERS }).map((c) => c.config.name));
-  const folders = outputFolders(
-    loadClusters({ dir: NEW_CLUSTERS }).map(({ config }) => ({ name: config.name, files: renderOnce(config) })),
-  );
-  const staged = folders.reduce((sum, folder) => sum + 1 + folder.files.length, 0);
+  const folders = (dir: string) =>
+    outputFolders(loadClusters({ dir }).map(({ config }) => ({ name: config.name, files: renderOnce(config) })));
+  const old = new Map(folders(OLD_CLUSTERS).map((folder) => [folder.name, JSON.stringify(folder.files)]));
+  // A folder that already holds its render is neither staged nor renamed (dev, the same in both).
+  const changed = folders(NEW_CLUSTERS).filter((folder) => old.get(folder.name) !== JSON.stringify(folder.files));
+  const staged = changed.reduce((sum, folder) => sum + 1 + folder.files.length, 0);
   return {
     journal: staged + 2,
-    renames: folders.reduce((sum, folder) => sum + (oldNames.has(folder.name) ? 2 : 1), 0),
+    renames: changed.reduce((sum, folder) => sum + (old.has(folder.name) ? 2 : 1), 0),
   };
 }
 
