@@ -135,7 +135,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
     },
   );
 
-  it('leaves a cluster folder that holds this render as it is, and replaces a changed one (fails before: both replaced)', async () => {
+  it('leaves a folder that already holds its render as it is, replaces a changed one (before: both)', async () => {
     const two = clusterDir({
       'prod.yaml': validClusterFile({ name: 'prod' }),
       'dev.yaml': validClusterFile({ name: 'dev' }),
