@@ -8,6 +8,7 @@ import {
   openSync,
   renameSync,
   rmSync,
+  rmdirSync,
   chmodSync,
   statSync,
   writeSync,
@@ -49,9 +50,9 @@ export function lstatOrUndefined(path: string): Stats | undefined {
 
 /**
  * `mkdir -p` that names the real cause: Node's recursive mkdir reports ENOENT for a path under a read-only
- * mount. Folders it creates get mode 0755, whatever the umask.
+ * mount. Folders it creates get mode 0755, whatever the umask. Returns the folders it created, outermost first.
  */
-export function makeFolder(path: string, what: string): void {
+export function makeFolder(path: string, what: string): string[] {
   const missing: string[] = [];
   let existing = path;
   for (;;) {
@@ -70,11 +71,25 @@ export function makeFolder(path: string, what: string): void {
     if (parent === existing) break;
     existing = parent;
   }
+  const created: string[] = [];
   for (const folder of missing) {
     if (onPath(shown(folder), 'cannot create the folder', () => createdFolder(folder))) {
+      created.push(folder);
       onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
     }
     killPoint();
+  }
+  return created;
+}
+
+/** Removes these folders, innermost first, as long as each is empty (a run that failed leaves what it made). */
+export function removeEmptyFolders(folders: readonly string[]): void {
+  for (const folder of [...folders].reverse()) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      return; // no longer empty, or already gone: another run uses it
+    }
   }
 }
 

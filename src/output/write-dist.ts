@@ -4,7 +4,7 @@
  * all of them are complete, so a failure or a kill leaves the old render or the new one, never a mix; a cluster
  * folder that already holds its render stays as it is.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { filesOf, type RenderedCluster, type RenderedFile } from '../render/rendered-file';
 import { onPath } from './fs-error';
@@ -16,6 +16,7 @@ import {
   makeFolder,
   makeUniqueFolder,
   remove,
+  removeEmptyFolders,
   shown,
   writeNewFile,
 } from './out-dir-fs';
@@ -60,7 +61,7 @@ export interface DistWrite {
  * refused), so that clusters can be staged one by one as they are rendered.
  */
 export function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}): DistWrite {
-  makeFolder(outDir, 'the output folder');
+  const created = makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
   let record: OutRecord;
   try {
@@ -92,6 +93,13 @@ export function openDist(outDir: string, scope: WriteScope, options: LockOptions
     },
     commit() {
       try {
+        try {
+          // A file put into a cluster folder while the clusters rendered would go with that folder: look again.
+          refuseForeignEntries(outDir, record);
+        } catch (error) {
+          removeStaged();
+          throw error;
+        }
         swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
       } finally {
         unlock();
@@ -103,6 +111,7 @@ export function openDist(outDir: string, scope: WriteScope, options: LockOptions
       } finally {
         unlock();
       }
+      removeEmptyFolders(created);
     },
   };
 }
@@ -130,22 +139,29 @@ export function outputFolders(clusters: readonly RenderedCluster[]): RenderedClu
 }
 
 /**
- * Whether the folder already holds exactly this render (the files the record lists, byte for byte, modes 0755 and
- * 0644): it stays as it is, which spares a fleet's unchanged clusters a rewrite and keeps their times.
+ * Whether the folder already holds exactly this render, as a fresh write would leave it: the files the record lists,
+ * byte for byte, each with one link, owned by this user, modes 0755 and 0644 with no special bits. It then stays as
+ * it is, which spares a fleet's unchanged clusters a rewrite and keeps their times.
  */
 function holdsRender(folder: string, recorded: readonly string[] | undefined, files: readonly RenderedFile[]): boolean {
   if (recorded === undefined || recorded.length !== files.length) return false;
   const paths = new Set(recorded);
   if (!files.every((file) => paths.has(file.path))) return false;
   const stat = lstatOrUndefined(folder);
-  if (!stat?.isDirectory() || (stat.mode & 0o777) !== FOLDER_MODE) return false;
+  if (!stat?.isDirectory() || !asWritten(stat, FOLDER_MODE)) return false;
   return files.every((file) => holdsFile(join(folder, file.path), file.content));
 }
 
 function holdsFile(path: string, content: string): boolean {
   const stat = lstatOrUndefined(path);
-  if (!stat?.isFile() || (stat.mode & 0o777) !== FILE_MODE || stat.size !== Buffer.byteLength(content)) return false;
-  return onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8')) === content;
+  const bytes = Buffer.from(content);
+  if (!stat?.isFile() || !asWritten(stat, FILE_MODE) || stat.nlink !== 1 || stat.size !== bytes.length) return false;
+  return bytes.equals(onPath(shown(path), 'cannot read', () => readFileSync(path)));
+}
+
+/** The mode (special bits included) and owner that glidepath gives what it writes. */
+function asWritten(stat: Stats, mode: number): boolean {
+  return (stat.mode & 0o7777) === mode && (process.getuid === undefined || stat.uid === process.getuid());
 }
 
 function journalFor(

@@ -2,7 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -169,6 +171,29 @@ describe('synth --out replaces only what glidepath wrote', () => {
     ]);
   });
 
+  it('writes again what a fresh write would not leave: other bytes, special mode bits, a link, an owner', async () => {
+    const out = scratch();
+    const synthOut = () => main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce });
+    expect(await synthOut()).toBe(0);
+    const written = snapshot(out);
+    const file = (cluster: string, name: string) => join(out, cluster, name);
+    // Invalid UTF-8 of the same length as the character it replaces reads back as the same text.
+    const notes = file('dev', 'argocd-notifications.k8s.yaml');
+    const bytes = readFileSync(notes);
+    const at = bytes.indexOf(Buffer.from(':'));
+    writeFileSync(notes, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 1)]));
+    chmodSync(file('dev', 'kustomization.yaml'), 0o6644);
+    chmodSync(join(out, 'prod'), 0o1755);
+    const userFile = join(scratch(), 'mine.yaml');
+    linkSync(file('prod', 'kustomization.yaml'), userFile);
+    if (isRoot) chownSync(file('prod', 'rollouts-notifications.k8s.yaml'), 65534, 65534);
+    expect(await synthOut()).toBe(0);
+    expect(snapshot(out)).toEqual(written);
+    expect(statSync(file('prod', 'kustomization.yaml')).nlink).toBe(1);
+    expect(statSync(file('prod', 'rollouts-notifications.k8s.yaml')).uid).toBe(process.getuid!());
+    expect(existsSync(userFile)).toBe(true);
+  });
+
   it('names the folder with one slash: --out /, --out dist/', async () => {
     const out = `${scratch()}/`;
     expect(await synth('--out', out)).toBe(0);
@@ -329,6 +354,25 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(snapshot(out)).toEqual(before);
     // The lock went with the failed run: the next one writes at once.
     expect(await synth('--out', out)).toBe(0);
+    // A new --out is not left behind, empty, by a render that failed.
+    const parent = scratch();
+    renders = 0;
+    expect(await main(['synth', '--clusters', clusters, '--out', join(parent, 'a', 'dist')], { render })).toBe(1);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('a file put into a cluster folder while the clusters render is refused at the swap, and stays', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    // A render that changes every cluster, so that prod's folder would be replaced.
+    const render: Renderer = (config) => {
+      writeFileSync(join(out, 'prod', 'notes.md'), 'mine\n');
+      return renderOnce(config).map((file) => ({ ...file, content: `${file.content}# changed\n` }));
+    };
+    const before = { ...snapshot(out), '/prod/notes.md': '644 mine\n' };
+    expect(await main(['synth', '--clusters', clusters, '--out', out], { render })).toBe(2);
+    expect(stderr.join('\n')).toContain('prod/notes.md');
+    expect(snapshot(out)).toEqual(before);
   });
 
   it('a folder it may not write (EACCES), as a user without the right', async () => {
