@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, type Document } from 'yaml';
@@ -139,6 +139,13 @@ describe('synth', () => {
     clear();
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
     expect(stdout).toEqual([`${out}/ is up to date`]);
+
+    // A mode synth would set back is a change too (it was up to date for --check, and rewritten by synth).
+    chmodSync(join(out, 'prod', 'kustomization.yaml'), 0o600);
+    clear();
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(stdout).toContain(`changed ${join(out, 'prod', 'kustomization.yaml')}`);
+    chmodSync(join(out, 'prod', 'kustomization.yaml'), 0o644);
 
     writeFileSync(join(out, 'dev', 'veridor-gate-shop.k8s.yaml'), 'edited by hand\n');
     clear();

@@ -1,12 +1,15 @@
 /** What writing rendered clusters into an output folder would change, read without writing anything. */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
-import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
+import { holdsFile, outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
-/** One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`. */
+/**
+ * One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`: changed when synth
+ * would write it again (other bytes, or not as a fresh write leaves it: its mode, owner or links).
+ */
 export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
   // Each folder on its own: the manifests, and the helm values of a cluster that has any.
   const clusters = outputFolders(renderedClusters);
@@ -20,7 +23,7 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
     for (const file of cluster.files) {
       const path = join(dir, file.path);
       if (!present.delete(file.path)) changes.push(`added   ${path}`);
-      else if (readFileSync(path, 'utf8') !== file.content) changes.push(`changed ${path}`);
+      else if (!holdsFile(path, file.content)) changes.push(`changed ${path}`);
     }
     for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }

@@ -152,7 +152,8 @@ function holdsRender(folder: string, recorded: readonly string[] | undefined, fi
   return files.every((file) => holdsFile(join(folder, file.path), file.content));
 }
 
-function holdsFile(path: string, content: string): boolean {
+/** Whether the file holds `content` as a fresh write leaves it (see holdsRender). */
+export function holdsFile(path: string, content: string): boolean {
   const stat = lstatOrUndefined(path);
   const bytes = Buffer.from(content);
   if (!stat?.isFile() || !asWritten(stat, FILE_MODE) || stat.nlink !== 1 || stat.size !== bytes.length) return false;
