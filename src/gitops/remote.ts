@@ -1,5 +1,6 @@
 /** The gitops repository's address: a URL or a local path, and the repository path on its host that it names. */
 import { isAbsolute, resolve } from 'node:path';
+import { shownArgument } from '../config/shown-input';
 import { GitopsError } from './errors';
 
 /** A repository on a host: GitHub's `owner/name`, or GitLab's `group/subgroup/name` (nested groups). */
@@ -30,14 +31,14 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
   if (text === '' || text.startsWith('-')) {
     throw new GitopsError(
       'input',
-      `gitops repo ${JSON.stringify(value)} is not a repository URL or path`,
+      `gitops repo ${shownArgument(value)} is not a repository URL or path`,
       'use an https or ssh URL, e.g. https://github.com/org/cluster-gitops.git, or a local path',
     );
   }
   if (/^[a-z][a-z0-9+.-]*::/i.test(text) || /^(?:ext|fd)::?/i.test(text)) {
     throw new GitopsError(
       'input',
-      `gitops repo ${JSON.stringify(value)} uses a git transport glidepath does not allow`,
+      `gitops repo ${shownArgument(value)} uses a git transport glidepath does not allow`,
       'use an https or ssh URL, or a local path',
     );
   }
@@ -47,7 +48,7 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
     if (scheme !== 'https' && scheme !== 'http' && scheme !== 'ssh') {
       throw new GitopsError(
         'input',
-        `gitops repo ${JSON.stringify(value)}: the ${scheme}:// scheme is not supported`,
+        `gitops repo ${shownArgument(value)}: the ${scheme}:// scheme is not supported`,
         'use https://, ssh://, git@host:owner/repo.git, or a local path',
       );
     }
@@ -57,7 +58,7 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
     } catch {
       throw new GitopsError(
         'input',
-        `gitops repo ${JSON.stringify(value)} is not a valid URL`,
+        `gitops repo ${shownArgument(value)} is not a valid URL`,
         'e.g. https://github.com/org/cluster-gitops.git',
       );
     }

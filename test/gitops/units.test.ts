@@ -53,6 +53,15 @@ describe('parseRemote', () => {
     expect(() => parseRemote(url)).toThrow(message);
   });
 
+  it.each([
+    'https://x:secretpassword@example.com:notaport/a/b.git',
+    'ftp://deploy:secretpassword@example.com/a/b.git',
+    'ext::https://deploy:secretpassword@example.com/a/b.git',
+  ])('refuses %s without printing the password (it printed the whole value)', (url) => {
+    expect(() => parseRemote(url)).toThrow(/a value that looks like a URL with a password in it/);
+    expect(() => parseRemote(url)).not.toThrow(/secretpassword/);
+  });
+
   it('the fix for credentials in the URL names every provider token, GITEA_TOKEN too', () => {
     const refused = (() => {
       try {
