@@ -132,9 +132,10 @@ function compareContext(subject: string, liveText: string, rendered: Readonly<Re
 export async function checkSecret(kubectl: Kubectl, expected: ExpectedNotifications): Promise<Finding[]> {
   const subject = `Secret ${expected.namespace}/${expected.secret}`;
   const result = await kubectl.secretKeys(expected.secret, expected.namespace);
+  // From files, never a literal: a token on a command line lands in the shell's history and in ps.
   const create =
     `kubectl -n ${expected.namespace} create secret generic ${expected.secret} ` +
-    `${expected.secretKeys.map((k) => `--from-literal=${k}=<token>`).join(' ')}`;
+    `${expected.secretKeys.map((k) => `--from-file=${k}=<a file holding the token>`).join(' ')}`;
   const blocked = unreadable(
     subject,
     result,
@@ -155,8 +156,8 @@ export async function checkSecret(kubectl: Kubectl, expected: ExpectedNotificati
       return problem(
         subject,
         `has no key ${key}: ${expected.engine} sends the literal text $${key}`,
-        `kubectl -n ${expected.namespace} patch secret ${expected.secret} --type merge -p ` +
-          `'{"stringData":{"${key}":"<token>"}}'`,
+        `kubectl -n ${expected.namespace} patch secret ${expected.secret} --type merge --patch-file ` +
+          `<a file holding {"stringData":{"${key}":"<token>"}}>`,
       );
     if (length === 0) return problem(subject, `key ${key} is empty`, `put the relay token under ${key}`);
     return ok(subject, `holds ${key} (value not read)`);

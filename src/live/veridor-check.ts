@@ -36,7 +36,7 @@ export async function checkVeridor({ config, kubectl }: LiveCheckInput): Promise
           : problem(
               secretSubject,
               'missing: the gate runs without Veridor credentials',
-              `kubectl -n ${namespace} create secret generic ${secret} --from-literal=<KEY>=<value>`,
+              `kubectl -n ${namespace} create secret generic ${secret} --from-file=<KEY>=<a file holding the value>`,
             ));
       return [mapFinding, secretFinding];
     }),

@@ -105,8 +105,8 @@ describe('npm run check-live', () => {
         'Rollouts sends the literal text $glidepath-relay-token',
     );
     expect(out).toContain(
-      `fix: kubectl -n argo-rollouts patch secret argo-rollouts-notification-secret --type merge -p ` +
-        `'{"stringData":{"glidepath-relay-token":"<token>"}}'`,
+      `fix: kubectl -n argo-rollouts patch secret argo-rollouts-notification-secret --type merge --patch-file ` +
+        `<a file holding {"stringData":{"glidepath-relay-token":"<token>"}}>`,
     );
     expect(out.split('\n').at(-1)).toBe('not ready: 4 problems to fix');
     expect(code).toBe(3);
