@@ -65,6 +65,20 @@ describe('npm run check-live', () => {
     expect(kubectlCalls().slice(argumentLists.length).sort()).toEqual([...argumentLists].sort());
   });
 
+  it('a missing Secret: the fix reads the token from a file, never from the command line', async () => {
+    const { calls } = readyProd();
+    calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = notFound(
+      'secrets',
+      'argo-rollouts-notification-secret',
+    );
+    const { code, out } = await checkLive(calls);
+    expect(out).toContain(
+      'fix: kubectl -n argo-rollouts create secret generic argo-rollouts-notification-secret ' +
+        '--from-file=glidepath-relay-token=<a file holding the token>',
+    );
+    expect(code).toBe(3);
+  });
+
   it('reports an owned ConfigMap and a missing Secret key, each with its fix, and exits 3', async () => {
     const { calls } = readyProd();
     calls[getConfigMap('argocd-notifications-cm', 'argocd-apps')] = json({
