@@ -306,15 +306,15 @@ export async function buildAll(log: (line: string) => void): Promise<BuildResult
 
   const worker = async (): Promise<void> => {
     while (queue.length) {
-      const [component] = queue.splice(Math.max(0, queue.findIndex(isReady)), 1);
+      const component = queue.splice(Math.max(0, queue.findIndex(isReady)), 1)[0]!;
       const outcome = (async (): Promise<Outcome<BuiltComponent>> => {
-        if (component!.buildAfter !== undefined) await outcomes.get(component!.buildAfter);
-        const downloaded = await downloads.get(component!.name)!;
-        return downloaded.ok ? settle(compile(component!, go, log)) : downloaded;
+        if (component.buildAfter !== undefined) await outcomes.get(component.buildAfter);
+        const downloaded = await downloads.get(component.name)!;
+        return downloaded.ok ? settle(compile(component, go, log)) : downloaded;
       })();
-      outcomes.set(component!.name, outcome);
+      outcomes.set(component.name, outcome);
       await outcome;
-      finished.add(component!.name);
+      finished.add(component.name);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));

@@ -4,15 +4,14 @@ import { GlidepathError } from '../errors';
 import { asFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters, renderEach } from '../render/render-pool';
-import { openDist, valuesFolderName, type WriteScope } from '../output/write-dist';
-import type { RenderedCluster } from '../render/rendered-file';
+import { valuesFolderName, writeDistAsRendered } from '../output/write-dist';
 import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
 import { filesOf } from '../render/rendered-file';
 import { synthJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
 import { prerequisiteLines, prerequisites } from '../prerequisites';
 import { clusterBudgetInput, clusterBudgetSummary } from '../prune/budget-summary';
-import { defineCommand, type CommandContext } from './command';
+import { defineCommand } from './command';
 import { clusterSelection, envValue, jsonOutput, relayIpOverride } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
@@ -86,7 +85,9 @@ export default defineCommand({
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })
-      : await renderedInto(outDir, scope, context, renderEach(configs, { render: context.render }));
+      : await writeDistAsRendered(outDir, renderEach(configs, { render: context.render }), scope, {
+          onWait: context.warn,
+        });
     const json = (changes?: readonly string[]) =>
       synthJson(
         outDir,
@@ -138,25 +139,3 @@ export default defineCommand({
     return 'done';
   },
 });
-
-/** Writes each cluster into a staged folder as soon as it is rendered, and swaps them all in at the end. */
-async function renderedInto(
-  outDir: string,
-  scope: WriteScope,
-  context: CommandContext,
-  rendering: AsyncIterable<RenderedCluster>,
-): Promise<RenderedCluster[]> {
-  const dist = openDist(outDir, scope, { onWait: context.warn });
-  const clusters: RenderedCluster[] = [];
-  try {
-    for await (const cluster of rendering) {
-      dist.stage(cluster);
-      clusters.push(cluster);
-    }
-  } catch (error) {
-    dist.abort();
-    throw error;
-  }
-  dist.commit();
-  return clusters;
-}

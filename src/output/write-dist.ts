@@ -46,8 +46,33 @@ export function writeDist(
   dist.commit();
 }
 
+/**
+ * writeDist for clusters that are still being rendered: each is staged as it arrives, so that writing overlaps
+ * rendering, and all are swapped in at the end. Returns the clusters, in the order they came.
+ */
+export async function writeDistAsRendered(
+  outDir: string,
+  rendering: AsyncIterable<RenderedCluster>,
+  scope: WriteScope,
+  options: LockOptions = {},
+): Promise<RenderedCluster[]> {
+  const dist = openDist(outDir, scope, options);
+  const clusters: RenderedCluster[] = [];
+  try {
+    for await (const cluster of rendering) {
+      dist.stage(cluster);
+      clusters.push(cluster);
+    }
+  } catch (error) {
+    dist.abort();
+    throw error;
+  }
+  dist.commit();
+  return clusters;
+}
+
 /** A write of an output folder under way: it holds the folder's lock until `commit` or `abort`. */
-export interface DistWrite {
+interface DistWrite {
   /** Writes one cluster's folders into staged folders; nothing in the output folder changes yet. */
   stage(cluster: RenderedCluster): void;
   /** Swaps every staged cluster in at once and releases the lock. */
@@ -60,7 +85,7 @@ export interface DistWrite {
  * Takes the output folder's lock and readies it (a killed swap finished, leftovers removed, a foreign entry
  * refused), so that clusters can be staged one by one as they are rendered.
  */
-export function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}): DistWrite {
+function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}): DistWrite {
   const created = makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
   let record: OutRecord;
