@@ -6,7 +6,16 @@ import { basicCredentials } from '../../src/gitops/redact';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { cliLines } from '../helpers/console';
 import type { Scenario } from './helpers/fixture';
-import { FOLDER, TOKEN, closeScenarios, folderFilesOf, prodConfig, rendered, scenario } from './helpers/fixture';
+import {
+  FOLDER,
+  TOKEN,
+  closeScenarios,
+  folderFilesOf,
+  prodConfig,
+  prodPrArgs,
+  rendered,
+  scenario,
+} from './helpers/fixture';
 import { branches, commitFiles, git, tempDir } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -105,33 +114,16 @@ describe.concurrent('diff', () => {
 });
 
 describe.concurrent('npm run pr', () => {
-  const prArgs = (s: Scenario, clusters: string) => [
-    'pr',
-    '--clusters',
-    clusters,
-    '--cluster',
-    'prod',
-    '--github-repo',
-    'hangar-io/cluster-gitops',
-    '--api-url',
-    s.api.url,
-    '--cache-dir',
-    s.cacheDir,
-    '--source-dir',
-    s.source.dir,
-    '--allow-insecure-http',
-  ];
-
   it('opens the pull request, then reports it as up to date; never prints the token', async () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     await commitFiles(s.remote, 'main', { 'README.md': '# moved on\n' }, 'unrelated');
-    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+    expect(await main(prodPrArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout[0]).toMatch(
       /^prod: opened pull request #1 into .* main \(at [0-9a-f]{12}\), folder clusters\/prod\/glidepath\/$/,
     );
     expect(stdout).toContain('  https://github.test/hangar-io/cluster-gitops/pull/1');
-    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
+    expect(await main(prodPrArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect(stdout.at(-1)).toBe(
       'prod: already proposed: pull request #1 holds this render: https://github.test/hangar-io/cluster-gitops/pull/1',
     );
@@ -141,7 +133,9 @@ describe.concurrent('npm run pr', () => {
   it('--dry-run prints what it would do and changes nothing', async () => {
     const { stdout, sinks } = cliLines();
     const s = await scenario();
-    expect(await main([...prArgs(s, clustersFor(s)), '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(0);
+    expect(await main([...prodPrArgs(s, clustersFor(s)), '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(
+      0,
+    );
     const out = stdout.join('\n');
     expect(out).toMatch(/^prod: dry run: would open a pull request into/);
     expect(out).toMatch(/branch glidepath\/prod\/[0-9a-f]{12}, commit [0-9a-f]{12} \(built locally, not pushed\)/);
@@ -159,7 +153,7 @@ describe.concurrent('npm run pr', () => {
       const dryRun = async () => {
         const { stdout, sinks } = cliLines();
         expect(
-          await main([...prArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } }),
+          await main([...prodPrArgs(s, clusters), '--dry-run', '--json'], { ...sinks, env: { GITHUB_TOKEN: TOKEN } }),
         ).toBe(0);
         return stdout.join('\n');
       };
@@ -175,7 +169,7 @@ describe.concurrent('npm run pr', () => {
     const { stdout, stderr, sinks } = cliLines();
     const s = await scenario();
     const wrong = 'ghs_wrongTokenForCli';
-    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: wrong } })).toBe(1);
+    expect(await main(prodPrArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: wrong } })).toBe(1);
     expect(stderr[0]).toMatch(
       /^error: could not list the open pull requests of hangar-io\/cluster-gitops: GitHub refused the token \(HTTP 401/,
     );
@@ -190,7 +184,7 @@ describe.concurrent('npm run pr', () => {
     const s = await scenario();
     expect(await main(['pr', '--clusters', clustersFor(s)], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: pr works on one cluster: --cluster is missing');
-    expect(await main(prArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
+    expect(await main(prodPrArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
     expect(stderr.join('\n')).toContain('error: GITHUB_TOKEN is not set');
     expect(await main(['diff', '--cluster', 'prod', '--dry-run'], { ...sinks, env: { GITHUB_TOKEN: '' } })).toBe(2);
   });
@@ -210,22 +204,7 @@ describe.concurrent("verify's rules before pr and diff", () => {
     async () => {
       const { stdout, stderr, clear, sinks } = cliLines();
       const s = await scenario();
-      const args = [
-        'pr',
-        '--clusters',
-        clustersFor(s, newerEngineService),
-        '--cluster',
-        'prod',
-        '--github-repo',
-        'hangar-io/cluster-gitops',
-        '--api-url',
-        s.api.url,
-        '--cache-dir',
-        s.cacheDir,
-        '--source-dir',
-        s.source.dir,
-        '--allow-insecure-http',
-      ];
+      const args = prodPrArgs(s, clustersFor(s, newerEngineService));
       const env = { GITHUB_TOKEN: TOKEN };
       expect(await main([...args, '--dry-run'], { ...sinks, env })).toBe(1);
       expect(stderr.join('\n')).toMatch(violation);

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { cliLines } from '../helpers/console';
-import { FOLDER, TOKEN, closeScenarios, scenario, type Scenario } from '../gitops/helpers/fixture';
+import { FOLDER, TOKEN, closeScenarios, prodPrArgs, scenario, type Scenario } from '../gitops/helpers/fixture';
 import { documentOf } from './documents';
 
 afterAll(closeScenarios);
@@ -11,23 +11,7 @@ afterAll(closeScenarios);
 describe.concurrent('diff and pr --json', () => {
   const clustersFor = (s: Scenario) =>
     clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } } });
-  const prArgs = (s: Scenario) => [
-    'pr',
-    '--clusters',
-    clustersFor(s),
-    '--cluster',
-    'prod',
-    '--github-repo',
-    'hangar-io/cluster-gitops',
-    '--api-url',
-    s.api.url,
-    '--cache-dir',
-    s.cacheDir,
-    '--source-dir',
-    s.source.dir,
-    '--allow-insecure-http',
-    '--json',
-  ];
+  const prArgs = (s: Scenario) => [...prodPrArgs(s, clustersFor(s)), '--json'];
 
   it('diff: the changed objects and files, the base and its commit', async () => {
     const { stdout, sinks } = cliLines();

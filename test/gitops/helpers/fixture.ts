@@ -154,6 +154,26 @@ export async function scenario(
 }
 
 /** The same objects with one more label on the first: "changed" at the object level. */
+/** `pr` of the cluster prod from `clusters` into the scenario's stand-in GitHub, bare remote and cache. */
+export function prodPrArgs(s: Scenario, clusters: string): string[] {
+  return [
+    'pr',
+    '--clusters',
+    clusters,
+    '--cluster',
+    'prod',
+    '--github-repo',
+    'hangar-io/cluster-gitops',
+    '--api-url',
+    s.api.url,
+    '--cache-dir',
+    s.cacheDir,
+    '--source-dir',
+    s.source.dir,
+    '--allow-insecure-http',
+  ];
+}
+
 export function withOldLabel(content: string): string {
   const docs = parseAllDocuments(content);
   if (!Array.isArray(docs) || docs.length === 0) throw new Error('rendered file without documents');
