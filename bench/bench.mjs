@@ -305,7 +305,7 @@ const quotedKeysLabel =
   `glidepath verify, one 850 KB cluster file with ` + `${QUOTED_CONTEXT_KEYS} quoted argocd.context keys`;
 if (!ONLY_PR)
   rows.push(await measure(quotedKeysLabel, process.execPath, [cli, 'verify', '--clusters', quotedKeysDir()], 1));
-// npm test as a contributor runs it: one run to warm up (the type-check's stamp, vitest's transform cache), then one.
+// npm test as a contributor runs it: one run to warm up (vitest's transform cache), then one.
 let tests;
 if (!ONLY_PR && TESTS) {
   const npmTest = [join(ROOT, 'scripts', 'test.mjs')];

@@ -21,7 +21,7 @@ export async function buildHelpers(outDir = HELPERS_DIR) {
     logLevel: 'warning',
   });
   // The types come from TypeScript's declaration emit of each entry alone (isolatedDeclarations): no program to
-  // type-check, so it takes a fraction of a second; npm test type-checks the sources.
+  // type-check, so it takes a fraction of a second; npm run lint type-checks the sources.
   const ts = (await import('typescript')).default;
   for (const [name, source] of Object.entries(HELPERS)) {
     const result = ts.transpileDeclaration(readFileSync(join(ROOT, source), 'utf8'), {

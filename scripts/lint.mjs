@@ -1,7 +1,8 @@
-// `npm run lint`: eslint on everything, Prettier over the whole tree (what it skips is in .prettierignore), and no
-// line of code over 120 characters. Prettier breaks code at 120 columns but leaves a long string, comment or
-// regular expression as it is: split a message into concatenated parts, rewrap a comment. A line that holds only a
-// regular expression literal may be longer, since cutting one makes it harder to read.
+// `npm run lint`: the type-check (`npm run typecheck`: TypeScript 7, the native compiler, incremental through
+// tsconfig.json's tsBuildInfoFile), eslint on everything, Prettier over the whole tree (what it skips is in
+// .prettierignore), and no line of code over 120 characters. Prettier breaks code at 120 columns but leaves a long
+// string, comment or regular expression as it is: split a message into concatenated parts, rewrap a comment. A line
+// that holds only a regular expression literal may be longer, since cutting one makes it harder to read.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ const LONE_REGEX = /^\s*\/.+\/[dgimsuvy]*[,;)]*$/;
 
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 const steps = [
+  ['sh', ['-c', JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.typecheck]],
   [bin('eslint'), ['.']],
   [bin('prettier'), ['--check', '--log-level', 'warn', '.']],
 ];
