@@ -18,6 +18,8 @@ export interface LaunchRequest {
   readonly input: string | Buffer;
   /** The command and every process of its group are stopped after this long. */
   readonly timeoutMs: number;
+  /** How long the command's helpers may outlive it before they are stopped. @default 1 s */
+  readonly exitGraceMs?: number;
 }
 
 export interface LaunchResult {
@@ -32,7 +34,6 @@ export interface LaunchResult {
 
 /** A command that does not end on SIGTERM gets SIGKILL this much later. */
 const KILL_AFTER_MS = 2_000;
-/** How long a command's helpers may outlive it before they are stopped. */
 const EXIT_GRACE_MS = 1_000;
 const PASSED_ON: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -104,7 +105,7 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
     child.on('exit', (code, signal) => {
       exited = { code, signal };
       // Whatever of its group still runs a moment later is a helper that outlived it, holding its pipes.
-      later(EXIT_GRACE_MS, () => setImmediate(() => signalGroup(child, 'SIGKILL')));
+      later(request.exitGraceMs ?? EXIT_GRACE_MS, () => setImmediate(() => signalGroup(child, 'SIGKILL')));
     });
     child.on('close', () => {
       done();

@@ -48,7 +48,7 @@ describe('launch', () => {
 
   it("settles on the command's exit: a helper left running with its output is stopped a moment later", async () => {
     const started = Date.now();
-    const result = await launch(request('sh', ['-c', '(sleep 30 &); echo done']));
+    const result = await launch({ ...request('sh', ['-c', '(sleep 30 &); echo done']), exitGraceMs: 50 });
     expect(result).toMatchObject({ code: 0, timedOut: false, stdout: Buffer.from('done\n') });
     expect(Date.now() - started).toBeLessThan(5_000);
   });

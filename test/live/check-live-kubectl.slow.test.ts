@@ -1,6 +1,7 @@
 /**
- * `npm run check-live` with the real kubectl, through a stand-in API server on 127.0.0.1 that serves the recorded
- * answers as REST objects. Slow (dozens of kubectl processes): npm run test:slow. Skipped without kubectl.
+ * `npm run check-live` with a stand-in kubectl on PATH (test/live/fake-kubectl.sh), and with the real kubectl
+ * through a stand-in API server on 127.0.0.1 that serves the recorded answers as REST objects (skipped without
+ * kubectl). Slow (dozens of kubectl processes): npm run test:slow.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +10,23 @@ import { useLiveHarness } from './harness';
 import { forbidden, getConfigMap, getSecretKeys, notFound, readyProd, secretKeys } from './recorded-prod';
 
 const printed = capturePrintedLines();
-const { checkLive, checkLiveThroughApiServer } = useLiveHarness(printed);
+const { checkLive, checkLiveThroughApiServer, checkLiveThroughFakeKubectl, kubectlCalls } = useLiveHarness(printed);
 const hasKubectl =
   spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore', env: { ...process.env, KUBECONFIG: '/dev/null' } })
     .status === 0;
+
+describe('npm run check-live with a stand-in kubectl on PATH', () => {
+  it('runs the kubectl on PATH with the same arguments, and reports what it answers alike', async () => {
+    const { calls } = readyProd();
+    calls[getSecretKeys('argo-rollouts-notification-secret', 'argo-rollouts')] = secretKeys({ 'slack-token': 40 });
+    const inMemory = await checkLive(calls);
+    const argumentLists = kubectlCalls();
+    const onPath = await checkLiveThroughFakeKubectl(calls);
+    expect(onPath).toEqual(inMemory);
+    expect(inMemory.code).toBe(3);
+    expect(kubectlCalls().slice(argumentLists.length).sort()).toEqual([...argumentLists].sort());
+  });
+});
 
 describe.skipIf(!hasKubectl)(
   'npm run check-live with the real kubectl, through a stand-in API server on 127.0.0.1',

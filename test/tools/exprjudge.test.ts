@@ -12,8 +12,6 @@ import {
   notificationConfigMaps,
   shippedClusters,
 } from '../../tools/exprjudge/cases';
-import { formattedLikeTheRepo } from '../../scripts/prettier-format';
-import { currentDoc, DOC } from '../../tools/exprjudge/engine-versions-doc';
 
 const JUDGE = join(import.meta.dirname, '..', '..', 'tools', 'exprjudge');
 const builds = buildsOf(ENGINE_RELEASES);
@@ -107,12 +105,5 @@ describe('what the judge must answer', () => {
     // `??` (the when) arrives with v1.12.5 (Argo CD 2.8); string() (the oncePer) with v1.15 (2.9).
     expect(verdicts('when')).toEqual(['fail', 'pass', 'pass', 'pass']);
     expect(verdicts('oncePer')).toEqual(['fail', 'fail', 'pass', 'pass']);
-  });
-});
-
-describe('docs/engine-versions.md', () => {
-  it('holds the table as src/notifications/engine-releases.ts has it (npm run docs)', async () => {
-    const doc = readFileSync(DOC, 'utf8');
-    expect(doc).toBe(await formattedLikeTheRepo('docs/engine-versions.md', currentDoc(doc)));
   });
 });
