@@ -4,7 +4,6 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureValidators } from './build-validators.mjs';
 import { childrenCpuSeconds, ownCpuSeconds } from './process-cpu.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,8 +27,6 @@ function run(command, args, env) {
   });
 }
 
-// The tests read the compiled validators, which an install that skipped scripts has not built yet.
-await ensureValidators();
 const code = await run(
   join(ROOT, 'node_modules', '.bin', 'vitest'),
   ['run', ...process.argv.slice(2)],

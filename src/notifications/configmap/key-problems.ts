@@ -73,10 +73,11 @@ export function configMapProblems(
     // (once per schema: versions share them).
     const read = readKey(engine, key, text, rules);
     const bySchema = new Map<EngineSchema, Problem[]>();
+    const templates: TemplateChecks = new Map();
     const perVersion = notificationsEngines.map((version) => {
       const schema = engineSchema(version);
       if (schema !== undefined && 'key' in read && !bySchema.has(schema))
-        bySchema.set(schema, [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules)]);
+        bySchema.set(schema, [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules, templates)]);
       return schema === undefined
         ? [
             {
@@ -137,7 +138,13 @@ function readKey(
   return { key: classified, parsed: parsed.parsed, warnings: parsed.warnings };
 }
 
-function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema, rules: 'engine' | 'team'): Problem[] {
+function valueProblems(
+  key: EngineKey,
+  parsed: Parsed,
+  schema: EngineSchema,
+  rules: 'engine' | 'team',
+  templates: TemplateChecks,
+): Problem[] {
   const typed = (type: GoType, converted = true): Problem[] => {
     const problem = unmarshalProblem(parsed.value, type, '', converted);
     return problem === undefined
@@ -163,7 +170,7 @@ function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema, rul
       return problems;
     }
     case 'template':
-      return [...typed(schema.notification), ...templatedProblems(parsed, schema)].slice(0, 1);
+      return [...typed(schema.notification), ...templatedProblems(parsed, schema, templates)].slice(0, 1);
     case 'trigger': {
       const problems = typed({ kind: 'list', elem: schema.condition, go: '[]triggers.Condition' });
       return problems.length > 0 ? problems : conditionProblems(parsed);
@@ -180,14 +187,24 @@ function valueProblems(key: EngineKey, parsed: Parsed, schema: EngineSchema, rul
   }
 }
 
+/**
+ * What parsing each template text gave, by the functions the engine lacks: a key is checked against the schema of
+ * each engine version, and their templates parse alike but for two sets of lacking functions.
+ */
+type TemplateChecks = Map<string, Map<string, TemplateParseError | undefined>>;
+
 /** Every templated field present must parse as a Go template (a number or a boolean there is its text). */
-function templatedProblems(parsed: Parsed, schema: EngineSchema): Problem[] {
+function templatedProblems(parsed: Parsed, schema: EngineSchema, templates: TemplateChecks): Problem[] {
   const problems: Problem[] = [];
-  const lacking = new Set(schema.lackingFunctions);
+  const lackingKey = schema.lackingFunctions.join(' ');
+  let parses = templates.get(lackingKey);
+  if (parses === undefined) templates.set(lackingKey, (parses = new Map()));
   for (const pattern of schema.templated) {
     for (const { path, value } of matching(parsed.value, pattern.split('.'), [])) {
       if (value === null || value === undefined || typeof value === 'object') continue;
-      const problem = templateProblem(String(value), lacking);
+      const text = String(value);
+      if (!parses.has(text)) parses.set(text, templateProblem(text, new Set(schema.lackingFunctions)));
+      const problem = parses.get(text);
       if (problem === undefined) continue;
       const start = parsed.lineOf(path);
       problems.push({
