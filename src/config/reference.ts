@@ -65,8 +65,8 @@ export function clusterFileReference(): string {
   return [
     '# Cluster file reference',
     '',
-    '<!-- Written by `npm run docs` from src/config/schema.ts; test/docs/generated-docs.slow.test.ts fails when it is ' +
-      'stale. -->',
+    '<!-- Written by `npm run docs` from src/config/schema.ts; test/docs/generated-docs.slow.test.ts fails when ' +
+      'it is stale. -->',
     '',
     'One file per cluster in `clusters/` (`dev.yaml`, `prod.yaml` are shipped). Unknown keys are errors.',
     '',
