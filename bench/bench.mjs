@@ -488,7 +488,7 @@ const md = [
     ? [
         `\`npm test\` (CI=true, after one run to warm up): ${tests.seconds.toFixed(1)} s wall, ` +
           `${tests.cpu.toFixed(1)} s CPU ` +
-          '(the same figure it prints: the run, its workers, the type-check and every child process), ' +
+          '(the same figure it prints: the run, its workers and every child process), ' +
           `load average ${loadavg()[0].toFixed(1)} when it ended.`,
         '',
       ]
