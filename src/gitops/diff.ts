@@ -10,7 +10,7 @@ import { gitUserFor, inferProvider, providerToken, tokenVariable } from './provi
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
-import { blobIds, contentsOf, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
+import { blobIds, ownedContents, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
 import { hasChanges, type Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
 import { checkToken, refuseCleartext } from './tokens';
@@ -64,7 +64,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     const baseCommit = opened.fetched.bases.get(target.base);
     if (baseCommit === undefined) throw missingBaseError(target.remote, target.base);
     const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders, rendered);
-    const before = contentsOf(listing, await opened.repo.readBlobs(blobIds(listing)));
+    const before = ownedContents(listing, await opened.repo.readBlobs(blobIds(listing)), target.folders, rendered);
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,

@@ -3,6 +3,7 @@
  * (gitops.valuesPath) when the cluster delivers a notifications ConfigMap as chart values or the base still holds
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
+import { parse } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
 import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
@@ -76,8 +77,12 @@ function refuseForeignFiles(
     })
     .map((e) => e.path);
   if (foreign.length === 0) return;
+  throw foreignFilesError(folder, field, foreign);
+}
+
+function foreignFilesError(folder: string, field: string, foreign: readonly string[]): GitopsError {
   const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? ` and ${foreign.length - 3} more` : '');
-  throw new GitopsError(
+  return new GitopsError(
     'path-escape',
     `${folder} (${field}) in the gitops repo holds files glidepath did not write (${shown}); ` +
       'glidepath replaces the whole folder and would delete them',
@@ -85,13 +90,43 @@ function refuseForeignFiles(
   );
 }
 
+/**
+ * What the listed folders hold, from the blobs read. A manifest file of the base (`*.k8s.yaml`) that this render
+ * does not write is an older render's only when the folder's kustomization.yaml lists it, as every render's does;
+ * otherwise it was added by hand, and replacing the folder would delete it: refused.
+ */
+export function ownedContents(
+  listing: OwnedListing,
+  blobs: ReadonlyMap<string, string>,
+  folders: OwnedFolders,
+  rendered: FolderContents,
+): FolderContents {
+  const before = contentsOf(listing, blobs);
+  const listed = kustomizationResources(before.manifests.find((f) => f.path === KUSTOMIZATION_FILE)?.content);
+  const unlisted = before.manifests
+    .filter((f) => isManifestFile(f.path) && !listed.has(f.path) && !rendered.manifests.some((r) => r.path === f.path))
+    .map((f) => `${folders.manifests}/${f.path}`);
+  if (unlisted.length > 0) throw foreignFilesError(folders.manifests, 'gitops.path', unlisted);
+  return before;
+}
+
+/** The `resources` a kustomization.yaml lists; none when it does not parse. */
+function kustomizationResources(text: string | undefined): Set<string> {
+  if (text === undefined) return new Set();
+  try {
+    const resources: unknown = (parse(text) as { resources?: unknown } | null)?.resources;
+    return new Set(Array.isArray(resources) ? resources.filter((r): r is string => typeof r === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
 /** The ids of the files both folders hold, to read in one batch with the other clusters'. */
 export function blobIds(listing: OwnedListing): string[] {
   return [...listing.manifests.blobs, ...listing.values.blobs].map((b) => b.id);
 }
 
-/** What the listed folders hold, from the blobs read. */
-export function contentsOf(listing: OwnedListing, blobs: ReadonlyMap<string, string>): FolderContents {
+function contentsOf(listing: OwnedListing, blobs: ReadonlyMap<string, string>): FolderContents {
   const files = (folder: FolderListing) => folder.blobs.map((b) => ({ path: b.path, content: blobs.get(b.id) ?? '' }));
   return { manifests: files(listing.manifests), values: files(listing.values) };
 }

@@ -5,10 +5,11 @@
 import { describeCommits } from './branch-commits';
 import { changeBody, changeTitle, commitMessage } from './change-text';
 import { CHANGE_NOUNS, changeLabel } from './change-host';
-import { contentsOf, reviewOwned } from './owned-folders';
+import { ownedContents, reviewOwned } from './owned-folders';
 import { decideCommits } from './plan-commits';
 import type { ClusterPlan, PlanContext, RepoSnapshot } from './plan-types';
 import { clusterTargets, isClusterChange, isTarget, type ClusterTarget } from './plan-targets';
+import { GitopsError } from './errors';
 import { displayUrl } from './remote';
 import type { ReplacedFolder } from './repo';
 import type { Review } from './review';
@@ -30,7 +31,7 @@ export function planClusters(
 ): ClusterPlan[] {
   const plans = clusterTargets(clusters, snapshot.fetched, snapshot.trees, snapshot.open).map((target) =>
     isTarget(target)
-      ? planTarget(target, snapshot, ctx)
+      ? planOrRefusal(target, snapshot, ctx)
       : { cluster: target.cluster, obsolete: [], folders: [], error: target.error },
   );
   decideCommits(
@@ -40,6 +41,16 @@ export function planClusters(
   for (const plan of plans.filter((p) => p.cluster.provider === 'none' && p.obsolete.length > 0))
     keepForeignBranches(plan, snapshot);
   return plans;
+}
+
+/** The cluster's plan, or the refusal that stops it alone (its folder holds a manifest file added by hand). */
+function planOrRefusal(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanContext): ClusterPlan {
+  try {
+    return planTarget(target, snapshot, ctx);
+  } catch (error) {
+    if (!(error instanceof GitopsError)) throw error;
+    return { cluster: target.cluster, obsolete: [], folders: [], error };
+  }
 }
 
 function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanContext): ClusterPlan {
@@ -66,7 +77,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
       obsolete: [...mine, ...snapshot.merged.filter((c) => isClusterChange(cluster, c))],
       result: { ...common, action: 'no-change', review: NO_REVIEW(folders) },
     };
-  const before = contentsOf(target.listing, snapshot.blobs);
+  const before = ownedContents(target.listing, snapshot.blobs, cluster.folders, cluster.files);
   const review = reviewOwned(cluster.folders, before, cluster.files, folders.length > 1);
   const { config } = cluster.input;
   const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor));

@@ -6,7 +6,17 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/gitops/gitops-repo';
-import { closeScenarios, FOLDER, TOKEN, UNRELATED, folderFilesOf, failure, scenario } from './helpers/fixture';
+import { KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
+import {
+  closeScenarios,
+  FOLDER,
+  TOKEN,
+  UNRELATED,
+  folderFilesOf,
+  failure,
+  rendered,
+  scenario,
+} from './helpers/fixture';
 import { commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -29,15 +39,26 @@ const parentOf = async (bare: string, ref: string) => (await git(bare, ['rev-par
 
 describe.concurrent('pr: the base moved on under the branch', () => {
   it(
-    "the base added files inside the folder after the push (named as an older render's): the same render is " +
-      'rebuilt on the base, so that merging gives exactly the render',
+    "the base added files inside the folder after the push (an older render's, listed in its kustomization): the " +
+      'same render is rebuilt on the base, so that merging gives exactly the render',
     async () => {
       const s = await scenario();
       const first = await s.run();
+      // The folder of main lists the first rendered file and retired-chart.k8s.yaml already (scenario()).
+      const older = [
+        rendered(s.config)[0]!.path,
+        'retired-chart.k8s.yaml',
+        'retired.k8s.yaml',
+        'also-retired.k8s.yaml',
+      ];
       await commitFiles(
         s.remote,
         'main',
-        { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n', [`${FOLDER}/also-retired.k8s.yaml`]: 'kind: Secret\n' },
+        {
+          [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n',
+          [`${FOLDER}/also-retired.k8s.yaml`]: 'kind: Secret\n',
+          [`${FOLDER}/${KUSTOMIZATION_FILE}`]: kustomizationYaml('prod', older),
+        },
         'two files into the folder',
       );
 
@@ -187,11 +208,11 @@ describe.concurrent('pr: the base moved on under the branch', () => {
       await commitFiles(
         s.remote,
         'main',
-        { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n' },
-        'a file into the folder',
+        { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' },
+        "an older render's file changed in the folder",
       );
       const merged = await mergeInto(s.remote, first.branch!, 'main', {
-        [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n',
+        [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n',
       });
 
       const second = await s.run();
@@ -199,7 +220,7 @@ describe.concurrent('pr: the base moved on under the branch', () => {
       expect(second).toMatchObject({ action: 'updated', pushed: true, branch: first.branch });
       expect(await parentOf(s.remote, first.branch!)).toBe(merged);
       const files = await filesAt(s.remote, first.branch!);
-      expect(files[`${FOLDER}/retired.k8s.yaml`]).toBeUndefined();
+      expect(files[`${FOLDER}/retired-chart.k8s.yaml`]).toBeUndefined();
       expect(files['clusters/prod/apps/reviewer.yaml']).toBe('kind: Application\n');
       expect(second.notes.join('\n')).toContain(reviewed.slice(0, 12));
     },
@@ -220,8 +241,8 @@ describe.concurrent('pr: the base moved on under the branch', () => {
       await commitFiles(
         s.remote,
         'main',
-        { [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n' },
-        'a file into the folder',
+        { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' },
+        "an older render's file changed in the folder",
       );
       const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
 

@@ -15,6 +15,10 @@ import { prepareCluster } from '../../src/gitops/ship-prepare';
 import { takeSnapshot } from '../../src/gitops/snapshot';
 import { blobId, folderTreeId } from '../../src/gitops/tree';
 import { FOLDER, prodConfig, rendered } from './helpers/fixture';
+import { KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
+
+/** The folder's kustomization.yaml as a render that wrote a.k8s.yaml lists it. */
+const KUSTOMIZATION = kustomizationYaml('prod', ['a.k8s.yaml']);
 import { bareRemote, branches, commitFiles, tempDir, tip } from './helpers/git-repos';
 
 const IDENTITY = { name: 'glidepath-gitops', email: 'glidepath@example.test' };
@@ -41,7 +45,11 @@ async function open(): Promise<OpenedGitopsRepo> {
 }
 
 beforeAll(async () => {
-  remote = await bareRemote({ 'README.md': '# gitops\n', [`${FOLDER}/a.k8s.yaml`]: 'a: 1\n' });
+  remote = await bareRemote({
+    'README.md': '# gitops\n',
+    [`${FOLDER}/a.k8s.yaml`]: 'a: 1\n',
+    [`${FOLDER}/${KUSTOMIZATION_FILE}`]: KUSTOMIZATION,
+  });
   cacheDir = join(tempDir('cache'), 'repo');
   commits.first = await tip(remote, 'main');
   setBranch('glidepath/prod/branch', commits.first);
@@ -94,10 +102,16 @@ describe('GitCliRepo', () => {
       ['tree', 'clusters/prod'],
       ['tree', FOLDER],
       ['blob', `${FOLDER}/a.k8s.yaml`],
+      ['blob', `${FOLDER}/${KUSTOMIZATION_FILE}`],
       ['blob', 'other.txt'],
     ]);
     const folder = entries.find((e) => e.path === FOLDER)!;
-    expect(folder.id).toBe(folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]));
+    expect(folder.id).toBe(
+      folderTreeId([
+        { path: 'a.k8s.yaml', content: 'a: 1\n' },
+        { path: KUSTOMIZATION_FILE, content: KUSTOMIZATION },
+      ]),
+    );
     expect(await repo.readBlobs([blobId('a: 1\n'), blobId('moved on\n')])).toEqual(
       new Map([
         [blobId('a: 1\n'), 'a: 1\n'],
@@ -160,13 +174,23 @@ describe('GitCliRepo', () => {
         merged: [],
         notes: [],
       });
-      expect(snapshot.blobs).toEqual(new Map([[blobId('a: 1\n'), 'a: 1\n']]));
+      expect(snapshot.blobs).toEqual(
+        new Map([
+          [blobId('a: 1\n'), 'a: 1\n'],
+          [blobId(KUSTOMIZATION), KUSTOMIZATION],
+        ]),
+      );
       expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
       expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));
-      const folderThen = folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 1\n' }]);
+      const folderAt = (a: string) =>
+        folderTreeId([
+          { path: 'a.k8s.yaml', content: a },
+          { path: KUSTOMIZATION_FILE, content: KUSTOMIZATION },
+        ]);
+      const folderThen = folderAt('a: 1\n');
       expect(snapshot.ids).toEqual(
         new Map([
-          [`${commits.reviewer}:${FOLDER}`, folderTreeId([{ path: 'a.k8s.yaml', content: 'a: 2\n' }])],
+          [`${commits.reviewer}:${FOLDER}`, folderAt('a: 2\n')],
           [`${commits.first}:${FOLDER}`, folderThen],
           [`${commits.moved}:${FOLDER}`, folderThen],
         ]),

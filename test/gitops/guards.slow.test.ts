@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
-import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
+import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
@@ -73,6 +73,31 @@ describe.concurrent('nothing glidepath did not write is deleted', () => {
     const error = await failure(s.run());
     expect(error.message).toContain(`holds files glidepath did not write (${FOLDER}/by-hand.yaml)`);
   });
+
+  it(
+    "a hand-made manifest file, named like glidepath's (*.k8s.yaml) but not in the folder's kustomization.yaml: " +
+      'pr and diff refuse it; the branch is left as it was',
+    async () => {
+      const s = await scenario();
+      const first = await s.run();
+      const byHand = { [`${FOLDER}/mine.k8s.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n' };
+      await commitFiles(s.remote, 'main', byHand, 'a manifest into the folder');
+      const branchTip = await tip(s.remote, first.branch!);
+      const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } };
+
+      const error = await failure(s.run({ config: changed }));
+      const diffError = await failure(
+        diffAgainstGitops({ config: changed, files: rendered(changed), cacheDir: s.cacheDir }),
+      );
+
+      for (const e of [error, diffError]) {
+        expect(e.kind).toBe('path-escape');
+        expect(e.message).toContain(`holds files glidepath did not write (${FOLDER}/mine.k8s.yaml)`);
+      }
+      expect(await tip(s.remote, first.branch!)).toBe(branchTip);
+      expect((await filesAt(s.remote, 'main'))[`${FOLDER}/mine.k8s.yaml`]).toBeDefined();
+    },
+  );
 });
 
 describe('scratch files', () => {

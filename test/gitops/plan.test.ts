@@ -11,6 +11,7 @@ import type { FolderFile, TreeEntry } from '../../src/gitops/repo';
 import { prepareCluster, type PreparedCluster } from '../../src/gitops/ship-prepare';
 import type { ShipSettings } from '../../src/gitops/ship-types';
 import { blobId, folderTreeId } from '../../src/gitops/tree';
+import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
 import { FOLDER, TOKEN, UNRELATED, prodConfig, rendered, withOldLabel } from './helpers/fixture';
 
 const BASE = 'b'.repeat(40);
@@ -38,11 +39,21 @@ function prepared(settings: ShipSettings = SETTINGS): PreparedCluster {
 const cluster = prepared();
 const render = cluster.files.manifests;
 const renderTree = cluster.treeIds.manifests!;
-/** What an older release left in the folder: the first file with another label, and a file no longer rendered. */
+/**
+ * What an older release left in the folder: the first file with another label, and a file no longer rendered,
+ * which its kustomization.yaml lists.
+ */
 const olderRelease: FolderFile[] = [
   { path: render[0]!.path, content: withOldLabel(render[0]!.content) },
   { path: 'retired.k8s.yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n' },
-  ...render.slice(1),
+  ...render.slice(1).map((f) =>
+    f.path === KUSTOMIZATION_FILE
+      ? {
+          path: f.path,
+          content: kustomizationYaml('prod', [...render.map((r) => r.path).filter(isManifestFile), 'retired.k8s.yaml']),
+        }
+      : f,
+  ),
 ];
 
 /** A base commit whose owned folder holds `folder`, beside the unrelated files. */
@@ -191,6 +202,20 @@ describe('planner: against the base', () => {
       const plan = planOne(snapshot([{ path: 'notes.md', content: 'by hand\n' }]));
       expect(plan.error!.message).toContain(`holds files glidepath did not write (${FOLDER}/notes.md)`);
       expect(planOne(snapshot(olderRelease)).error).toBeUndefined();
+    },
+  );
+  it(
+    "a manifest file added by hand (a *.k8s.yaml that the folder's kustomization.yaml does not list): refused, " +
+      'naming it',
+    () => {
+      const byHand = { path: 'mine.k8s.yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n' };
+      const plan = planOne(snapshot([...olderRelease, byHand]));
+      expect(plan.error).toMatchObject({ kind: 'path-escape' });
+      expect(plan.error!.message).toContain(`holds files glidepath did not write (${FOLDER}/mine.k8s.yaml)`);
+      expect(plan.result).toBeUndefined();
+      // With no kustomization.yaml (a first render into a folder in use), no manifest file is an older render's.
+      const unlisted = olderRelease.filter((f) => f.path !== KUSTOMIZATION_FILE);
+      expect(planOne(snapshot(unlisted)).error!.message).toContain(`(${FOLDER}/retired.k8s.yaml)`);
     },
   );
 });

@@ -9,6 +9,7 @@ import { GitopsError } from '../../../src/gitops/errors';
 import { secretForms } from '../../../src/gitops/redact';
 import { shipClusters } from '../../../src/gitops/ship';
 import type { PullRequestResult, ShipSettings } from '../../../src/gitops/ship-types';
+import { KUSTOMIZATION_FILE, kustomizationYaml } from '../../../src/render/kustomization';
 import type { RenderedFile } from '../../../src/render/render-cluster';
 import { clusterConfig } from '../../helpers/cluster-files';
 import { renderOnce } from '../../helpers/render-once';
@@ -101,7 +102,8 @@ export interface Scenario {
 
 /**
  * The remote's main holds UNRELATED plus the owned folder as an older release left it: the first rendered
- * file with other content, a file that is no longer rendered, and the values it was rendered from.
+ * file with other content, a file that is no longer rendered, the kustomization listing both, and the values it was
+ * rendered from.
  */
 export async function scenario(
   folderFiles?: Record<string, string>,
@@ -113,6 +115,7 @@ export async function scenario(
     [first.path]: withOldLabel(first.content),
     'retired-chart.k8s.yaml':
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\ndata: {}\n',
+    [KUSTOMIZATION_FILE]: kustomizationYaml(config.name, [first.path, 'retired-chart.k8s.yaml']),
     [valuesFile(config).path]: valuesFile(config).content,
   };
   const remote = await copyOfRemote({
