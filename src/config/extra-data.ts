@@ -44,12 +44,40 @@ export function extraDataSchema(engine: 'rollouts' | 'argocd', checkExtraData: E
         });
       }
       for (const [key, text] of Object.entries(data)) {
-        if (!key.startsWith('service.')) continue;
-        for (const finding of literalServiceSecrets(text))
-          ctx.addIssue({ code: 'custom', path: [key], message: finding });
+        let value: unknown;
+        try {
+          value = parse(text, { version: '1.1', logLevel: 'error' });
+        } catch {
+          continue; // reported as invalid YAML
+        }
+        const findings = [
+          ...escapedSecrets(text, value),
+          ...(key.startsWith('service.') ? literalServiceSecrets(value) : []),
+        ];
+        for (const finding of findings) ctx.addIssue({ code: 'custom', path: [key], message: finding });
       }
     })
     .default({});
+}
+
+/**
+ * A secret that the value's text hides from the loader's scan of the file, written with YAML escapes (`\u0047`) or
+ * folded over lines: the engine reads the string decoded, so it is checked decoded. A finding whose string stands
+ * in the text as it is was refused by that scan already.
+ */
+function escapedSecrets(text: string, value: unknown): string[] {
+  return findSecretLikeValues(value)
+    .filter((finding) => finding.by === 'value')
+    .filter((finding) => {
+      const found = valueAt(value, finding.rawPath);
+      const shown = typeof found === 'string' ? found : String(finding.rawPath.at(-1));
+      return !text.includes(shown);
+    })
+    .map(
+      (finding) =>
+        `${finding.path.join('.') || '(value)'}: ${finding.reason}, as the engine reads the value (YAML escapes ` +
+        'decoded); put it in the notifications Secret and write $<key> here',
+    );
 }
 
 /**
@@ -57,13 +85,7 @@ export function extraDataSchema(engine: 'rollouts' | 'argocd', checkExtraData: E
  * the notifications Secret and be referenced as `$key`. Values that look like secrets anywhere are refused by the
  * loader already.
  */
-function literalServiceSecrets(text: string): string[] {
-  let service: unknown;
-  try {
-    service = parse(text, { version: '1.1', logLevel: 'error' });
-  } catch {
-    return []; // reported as invalid YAML
-  }
+function literalServiceSecrets(service: unknown): string[] {
   const named = findSecretLikeValues(service)
     .filter((finding) => finding.by === 'key-name')
     .filter((finding) => !SECRET_REFERENCE.test(String(valueAt(service, finding.rawPath))))

@@ -273,6 +273,23 @@ describe("a team's own notifications (extraData)", () => {
     ]);
   });
 
+  it('refuses a secret that YAML escapes hide in the text, as the engine reads it decoded, and never prints it', () => {
+    const token = 'ghp_' + 'Zq7Lm2Xc9Vb4Nk8Hj3Gf6Ds1Aw5Er0Ty2Ua1';
+    const escaped = token.replace('G', '\\u0047');
+    const problems = problemsAfter((t) =>
+      t.replace(
+        'token: $slack-token\n    template',
+        `url: https://h.test\n      headers: [{name: X-Token, value: "${escaped}"}]\n    template`,
+      ),
+    );
+    expect(problems).toEqual([
+      'clusters/payments.yaml: argocd.extraData["service.slack"]: headers.0.value: looks like a GitHub token (ghp_… ' +
+        '40 characters), as the engine reads the value (YAML escapes decoded); put it in the notifications Secret ' +
+        'and write $<key> here (line 33, column 5)',
+    ]);
+    expect(problems.join('\n')).not.toContain(token.slice(4));
+  });
+
   it('npm run verify prints a warning without failing', async () => {
     const dir = clusterDir({
       'payments.yaml': readFileSync(FIXTURE, 'utf8')
