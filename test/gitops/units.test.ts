@@ -105,6 +105,18 @@ describe('review and Markdown', () => {
   const cm = (name: string, data: string) =>
     `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ns\ndata:\n  k: ${data}\n`;
 
+  it('masks in the diff what looks like a secret, such as a token the base holds in a comment', () => {
+    const token = 'ghp_' + 'Zq7Lm2Xc9Vb4Nk8Hj3Gf6Ds1Aw5Er0Ty2Ua1';
+    const basic = Buffer.from('deploy:hunter2hunter2').toString('base64');
+    const before = [{ path: 'a.k8s.yaml', content: `${cm('one', 'x')}# token: ${token}\n# auth: Basic ${basic}\n` }];
+    const review = reviewChanges('f', before, [{ path: 'a.k8s.yaml', content: cm('one', 'y') }]);
+    const patch = review.files[0]!.patch;
+    expect(patch).toContain('-# token: ghp_… 40 characters\n');
+    expect(patch).toContain(`-# auth: Basic ${basic.slice(0, 4)}… ${basic.length} characters\n`);
+    expect(patch).not.toContain(token.slice(4));
+    expect(patch).toMatch(/^- {2}k: x\n(?:-.*\n)*\+ {2}k: y$/m);
+  });
+
   it('compares objects by kind/namespace/name, whatever file or key order they are in', () => {
     const before = [
       { path: 'a.k8s.yaml', content: `${cm('one', 'x')}---\n${cm('two', 'x')}` },
