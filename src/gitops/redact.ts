@@ -1,4 +1,5 @@
-/** Removes credentials from text that may reach a terminal or a log: git's stderr, API error messages. */
+/** Removes credentials from text that may reach a terminal or a log: git's stderr, API error messages, diffs. */
+import { mask, secretLikeReason } from '../config/secret-values';
 
 /** The Basic user name git sends a provider's token with over https. */
 export const GIT_USER = { github: 'x-access-token', gitlab: 'oauth2' } as const;
@@ -29,4 +30,21 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out
     .replace(/(authorization:\s*(?:basic|bearer|token)\s+)\S+/gi, '$1***')
     .replace(/(private-token:\s*)\S+/gi, '$1***');
+}
+
+/**
+ * Text with what looks like a secret masked (`ghp_… 40 characters`): a diff of what the gitops repo holds may show
+ * a token someone committed there, and the diff reaches terminals, CI logs and job summaries, whose readers are not
+ * the gitops repo's. Each word the detector flags is masked; a line it still flags (a secret across words) is
+ * masked whole, but for its first character (a diff's marker).
+ */
+export function maskSecretLike(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (secretLikeReason(line) === undefined) return line;
+      const masked = line.replace(/[^\s"'`,;]+/g, (word) => (secretLikeReason(word) === undefined ? word : mask(word)));
+      return secretLikeReason(masked) === undefined ? masked : `${line.slice(0, 1)}${mask(line.slice(1))}`;
+    })
+    .join('\n');
 }

@@ -4,6 +4,7 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
+import { maskSecretLike } from './redact';
 import type { FolderFile } from './repo';
 import { parseYamlDocuments } from './review';
 
@@ -34,7 +35,7 @@ export function reviewNotes(
   after: readonly FolderFile[],
   context: NotesContext,
 ): string[] {
-  return [...valueNotes(before, after, context), ...configMapNotes(before, after)];
+  return [...valueNotes(before, after, context), ...configMapNotes(before, after)].map(maskSecretLike);
 }
 
 function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {

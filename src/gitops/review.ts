@@ -1,9 +1,9 @@
 /** The review of a change to the owned folder: which Kubernetes objects change, and the text diff of each file. */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parse, parseAllDocuments } from 'yaml';
-import { mask, secretLikeReason } from '../config/secret-values';
 import { isRecord } from '../is-record';
 import { VALUES_FILE } from './cluster-values';
+import { maskSecretLike } from './redact';
 import type { FolderFile } from './repo';
 
 export type Change = 'added' | 'changed' | 'removed';
@@ -85,7 +85,7 @@ export function reviewChanges(
     if (old === next) continue;
     const change: Change = old === undefined ? 'added' : next === undefined ? 'removed' : 'changed';
     const repoPath = `${folder}/${path}`;
-    const patch = withSecretsMasked(
+    const patch = maskSecretLike(
       createTwoFilesPatch(
         old === undefined ? '/dev/null' : `a/${repoPath}`,
         next === undefined ? '/dev/null' : `b/${repoPath}`,
@@ -209,21 +209,4 @@ function canonicalJson(value: unknown): string {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * The diff with what looks like a secret masked (`ghp_… 40 characters`): the base may hold one that someone
- * committed, and the diff reaches terminals, CI logs and job summaries, whose readers are not the gitops repo's.
- * Each word the detector flags is masked; a line it still flags (a secret across words) is masked whole, but for
- * its diff marker.
- */
-function withSecretsMasked(patch: string): string {
-  return patch
-    .split('\n')
-    .map((line) => {
-      if (secretLikeReason(line) === undefined) return line;
-      const masked = line.replace(/[^\s"'`,;]+/g, (word) => (secretLikeReason(word) === undefined ? word : mask(word)));
-      return secretLikeReason(masked) === undefined ? masked : `${line.slice(0, 1)}${mask(line.slice(1))}`;
-    })
-    .join('\n');
 }

@@ -31,6 +31,23 @@ describe('review notes', () => {
     },
   );
 
+  it("masks a secret-looking word of a ConfigMap's word diff (a token the base holds in the data)", () => {
+    const token = 'ghp_' + 'Zq7Lm2Xc9Vb4Nk8Hj3Gf6Ds1Aw5Er0Ty2Ua1';
+    const configMap = (line: string) => ({
+      path: 'a.k8s.yaml',
+      content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: ns\ndata:\n  k: "${line}"\n`,
+    });
+    const long = 'x'.repeat(60);
+    const text = reviewNotes(
+      [configMap(`${long} token=${token} old`)],
+      [configMap(`${long} token=$relay-token new`)],
+      notesContext(base.veridor),
+    ).join('\n');
+    expect(text).toContain('changed `k`');
+    expect(text).not.toContain(token.slice(4));
+    expect(text).toMatch(/\S… \d+ characters/);
+  });
+
   it('a first render into an empty folder: only the checklist, for every tracked namespace', () => {
     const text = reviewNotes([], [valuesFile(base)], notesContext(base.veridor)).join('\n');
     expect(text).not.toContain('values changed');
