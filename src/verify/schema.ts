@@ -115,8 +115,56 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
     if (!info) continue;
     tally.checkEach(ref, 'openapi', () => schemaProblems(manifest, info));
     tally.checkEach(ref, 'metadata', () => metadataProblems(manifest, info));
+    tally.checkEach(ref, 'size', () => sizeProblems(manifest));
+    tally.warnEach(ref, 'last-applied-size', () => lastAppliedProblems(manifest));
   }
   return tally.report();
+}
+
+/**
+ * The API server's limit on the values of a ConfigMap's data and binaryData, decoded (ValidateConfigMap:
+ * core.MaxSecretSize, 1 MiB).
+ */
+const CONFIGMAP_MAX_BYTES = 1024 * 1024;
+/** The API server's limit on all annotations of an object together, keys and values (TotalAnnotationSizeLimitB). */
+const ANNOTATIONS_MAX_BYTES = 256 * 1024;
+
+function sizeProblems(manifest: Manifest): { message: string; fix: string }[] {
+  if (manifest.kind !== 'ConfigMap') return [];
+  const values = (map: unknown) => (isRecord(map) ? Object.values(map).map(String) : []);
+  const bytes =
+    values(manifest.data).reduce((sum, value) => sum + Buffer.byteLength(value), 0) +
+    values(manifest.binaryData).reduce((sum, value) => sum + Buffer.from(value, 'base64').length, 0);
+  return bytes > CONFIGMAP_MAX_BYTES
+    ? [
+        {
+          message: `its data is ${bytes} bytes; the API server refuses a ConfigMap over ${CONFIGMAP_MAX_BYTES} bytes`,
+          fix: 'make the values that feed it smaller (argocd.context, extraData)',
+        },
+      ]
+    : [];
+}
+
+/**
+ * Argo CD applies client-side by default, and `kubectl apply` keeps the whole object in the
+ * kubectl.kubernetes.io/last-applied-configuration annotation: an object over the annotations' limit does not sync.
+ * Server-side apply does not keep it, so this only warns.
+ */
+function lastAppliedProblems(manifest: Manifest): { message: string; fix: string }[] {
+  const bytes = Buffer.byteLength(JSON.stringify(manifest));
+  return bytes > ANNOTATIONS_MAX_BYTES
+    ? [
+        {
+          message:
+            `the object is ${bytes} bytes as JSON: client-side apply (Argo CD's default) stores it in the ` +
+            `last-applied-configuration annotation, and the API server refuses annotations over ` +
+            `${ANNOTATIONS_MAX_BYTES} bytes`,
+          fix:
+            'sync this Application with the sync option ServerSideApply=true, or make the values that feed the ' +
+            'object smaller',
+        },
+      ]
+    : [];
 }
 
 function schemaProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {

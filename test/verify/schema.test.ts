@@ -32,6 +32,27 @@ describe('schema', () => {
     ]);
   });
 
+  it("refuses a ConfigMap over the API server's 1 MiB, and warns of an object that client-side apply cannot sync", () => {
+    const configMap = (bytes: number) =>
+      handBuilt({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'big', namespace: 'shop' },
+        data: { k: 'x'.repeat(bytes) },
+      });
+    const rules = (bytes: number) => {
+      const report = checkSchema([configMap(bytes)]);
+      return [...report.violations, ...(report.warnings ?? [])].map((v) => v.rule);
+    };
+    expect(rules(200 * 1024)).toEqual([]);
+    expect(rules(300 * 1024)).toEqual(['schema/last-applied-size']);
+    expect(rules(1024 * 1024)).toEqual(['schema/last-applied-size']);
+    expect(rules(1024 * 1024 + 1)).toEqual(['schema/size', 'schema/last-applied-size']);
+    const [warning] = checkSchema([configMap(300 * 1024)]).warnings!;
+    expect(warning!.message).toMatch(/^the object is \d+ bytes as JSON: client-side apply \(Argo CD's default\)/);
+    expect(warning!.fix).toContain('ServerSideApply=true');
+  });
+
   it('reports a missing required field and a bad enum in a core kind (CronJob)', () => {
     const bad = planted(objects, 'CronJob', (m) => {
       delete m.spec.schedule;
