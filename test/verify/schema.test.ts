@@ -32,7 +32,7 @@ describe('schema', () => {
     ]);
   });
 
-  it("refuses a ConfigMap over the API server's 1 MiB, and warns of an object that client-side apply cannot sync", () => {
+  it("refuses a ConfigMap over the API server's 1 MiB, and warns of one that client-side apply cannot sync", () => {
     const configMap = (bytes: number) =>
       handBuilt({
         apiVersion: 'v1',
