@@ -85,7 +85,7 @@ export function reviewChanges(
     if (old === next) continue;
     const change: Change = old === undefined ? 'added' : next === undefined ? 'removed' : 'changed';
     const repoPath = `${folder}/${path}`;
-    const patch = maskSecretLike(
+    const patch = withRemovedLinesMasked(
       createTwoFilesPatch(
         old === undefined ? '/dev/null' : `a/${repoPath}`,
         next === undefined ? '/dev/null' : `b/${repoPath}`,
@@ -209,4 +209,15 @@ function canonicalJson(value: unknown): string {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The removed lines of a diff with what looks like a secret masked (maskSecretLike): they are the only ones the
+ * base alone holds; added and context lines are the render's, whose values the loader and verify have checked.
+ */
+function withRemovedLinesMasked(patch: string): string {
+  return patch
+    .split('\n')
+    .map((line) => (line.startsWith('-') && !line.startsWith('--- ') ? maskSecretLike(line) : line))
+    .join('\n');
 }
