@@ -57,6 +57,13 @@ function issueMessage(issue: z.core.$ZodIssue, sourceOf: (path: readonly Propert
         `${unquotedHint(issue.input, sourceOf(issue.path))}`
       );
     }
+    if (issue.expected === 'number' && typeof issue.input === 'number') {
+      const written = sourceOf(issue.path);
+      return (
+        `must be a finite number; YAML reads ${written === undefined ? 'it' : excerpt(written)} as ` +
+        `${String(issue.input)}`
+      );
+    }
     return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
   }
   if (issue.code === 'invalid_value') {

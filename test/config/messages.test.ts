@@ -17,6 +17,11 @@ async function verifyFile(text: string): Promise<string> {
 describe('cluster file messages', () => {
   const base = stringify(validClusterFile({ name: 'prod' }));
 
+  it('relay.port: 1e400 (Infinity to YAML): must be a finite number (before: got number "Infinity")', async () => {
+    const text = base.replace(/^ {2}port: .*$/m, '  port: 1e400');
+    expect(await verifyFile(text)).toContain('relay.port: must be a finite number; YAML reads "1e400" as Infinity');
+  });
+
   it(
     'kubernetesVersion: 1.30 (a number to YAML): says to quote it, not that "1.3" is wrong (fails before: got ' +
       'number "1.3")',
