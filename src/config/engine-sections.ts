@@ -8,6 +8,8 @@ import { extraDataSchema, type ExtraDataCheck } from './extra-data';
 import { strict } from './strict-object';
 import { chartVersion, delivery, namespace, OLDEST_SUPPORTED, refuseChartVersion, release } from './schema-fields';
 
+const MIN_RESYNC_SECONDS = 60;
+
 export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
   return strict({
     namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
@@ -20,7 +22,7 @@ export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
     resyncSeconds: z
       .number()
       .int()
-      .min(60, { error: 'must be at least 60 seconds' })
+      .min(MIN_RESYNC_SECONDS, { error: `must be at least ${MIN_RESYNC_SECONDS} seconds` })
       .default(900)
       .meta({ description: "the controller's `--rollout-resync` period" }),
     heartbeatBucketSeconds: z
@@ -46,7 +48,9 @@ export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
     }),
   }).superRefine((rollouts, ctx) => {
     refuseChartVersion('argo-rollouts', rollouts, ctx);
-    if (rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
+    // A resync period refused above has its own message: a bucket compared with it would only add a wrong one.
+    const resyncValid = Number.isInteger(rollouts.resyncSeconds) && rollouts.resyncSeconds >= MIN_RESYNC_SECONDS;
+    if (resyncValid && rollouts.heartbeatBucketSeconds >= rollouts.resyncSeconds) {
       ctx.addIssue({
         code: 'custom',
         path: ['heartbeatBucketSeconds'],

@@ -17,6 +17,13 @@ async function verifyFile(text: string): Promise<string> {
 describe('cluster file messages', () => {
   const base = stringify(validClusterFile({ name: 'prod' }));
 
+  it('rollouts.resyncSeconds: -5: one message, not a second one about the heartbeat bucket', async () => {
+    const text = `${base}rollouts:\n  resyncSeconds: -5\n`;
+    const printed = await verifyFile(text);
+    expect(printed).toContain('rollouts.resyncSeconds: must be at least 60 seconds');
+    expect(printed).not.toContain('heartbeatBucketSeconds');
+  });
+
   it('relay.port: 1e400 (Infinity to YAML): must be a finite number (before: got number "Infinity")', async () => {
     const text = base.replace(/^ {2}port: .*$/m, '  port: 1e400');
     expect(await verifyFile(text)).toContain('relay.port: must be a finite number; YAML reads "1e400" as Infinity');
