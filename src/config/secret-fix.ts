@@ -37,9 +37,19 @@ export function secretFix(data: unknown, path: readonly PropertyKey[]): string {
       `(${BOTH_SECRETS}), not the token: set it to a key name such as glidepath-relay-token and put the token ` +
       'in the Secrets under that key'
     );
+  if (section === 'gitops')
+    return (
+      `${NEVER}: remove it; a git host's token goes in the environment (GITHUB_TOKEN, GITLAB_TOKEN or ` +
+      'GITEA_TOKEN), never in gitops.*'
+    );
+  if (section === 'relay' || section === 'rollouts' || section === 'argocd')
+    return (
+      `${NEVER}: put the relay token in the notifications Secrets (${BOTH_SECRETS}) ` +
+      `under the key ${relayTokenKey(data)} (relay.tokenSecretKey)`
+    );
   return (
-    `${NEVER}: put the relay token in the notifications Secrets (${BOTH_SECRETS}) ` +
-    `under the key ${relayTokenKey(data)} (relay.tokenSecretKey)`
+    `${NEVER}: remove it; the relay token goes in the notifications Secrets (${BOTH_SECRETS}) under the key ` +
+    `${relayTokenKey(data)}, a git host's token in the environment (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN)`
   );
 }
 

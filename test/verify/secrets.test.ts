@@ -144,6 +144,7 @@ describe('a cluster file that carries a token', () => {
     ['argocd.context.apiToken', { ...file, argocd: { namespace: 'argocd', context: { apiToken: 'plain' } } }, 'plain'],
     ['gitops.repo', { ...file, gitops: { repo: 'https://bot:hunter22@github.com/org/gitops.git' } }, 'hunter22'],
     ['veridor.failOn', { ...file, veridor: { ...file.veridor, failOn: RANDOM_TOKEN } }, RANDOM_TOKEN],
+    ['gitops.baseBranch', { ...file, gitops: { ...file.gitops, baseBranch: GITHUB_TOKEN } }, GITHUB_TOKEN],
   ])('%s: refused with exit 2, the field named, the value never printed', async (field, content, value) => {
     const dir = clusterDir({ 'prod.yaml': content });
     const out = clusterDir({});
@@ -154,6 +155,12 @@ describe('a cluster file that carries a token', () => {
       expect(text).toContain(`prod.yaml: ${field}: `);
       if (field === 'gitops.repo') {
         expect(text).toContain("never carries secrets: remove the credentials from gitops.repo and set the git host's");
+      } else if (field === 'gitops.baseBranch') {
+        expect(text).toContain("never carries secrets: remove it; a git host's token goes in the environment");
+      } else if (field === 'veridor.failOn') {
+        // A field that holds no token of any kind: the fix names where each kind of token goes.
+        expect(text).toContain('never carries secrets: remove it; the relay token goes in the notifications Secrets');
+        expect(text).toContain("a git host's token in the environment (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN)");
       } else {
         expect(text).toContain('never carries secrets: put the relay token in the notifications Secrets');
         expect(text).toContain('under the key glidepath-relay-token (relay.tokenSecretKey)');
