@@ -29,6 +29,10 @@ export interface ParsedClusterYaml {
   readonly comments: () => YamlComment[];
 }
 
+const TOO_DEEP =
+  'not a cluster file: its lists and mappings nest thousands of levels deep, more than the YAML reader can follow ' +
+  '(a cluster file nests a few levels)';
+
 export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: string[] } {
   const lineCounter = new LineCounter();
   // The library's own unique-keys check compares each key with every earlier one of its mapping: 70,000 keys took
@@ -44,6 +48,10 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
     const { line, col } = lineCounter.linePos(offset);
     return `line ${line}, column ${col}`;
   };
+  // The library runs out of stack on collections nested some thousand deep, and says only that, once per level it
+  // unwinds through: one message says what is wrong.
+  const tooDeep = doc.errors.find((e) => /Maximum call stack size exceeded/.test(e.message));
+  if (tooDeep !== undefined) return { problems: [`${at(tooDeep.pos[0])}: ${TOO_DEEP}`] };
   const problems = [
     ...doc.errors.map((e) => {
       const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';

@@ -100,3 +100,13 @@ describe('comments', () => {
     ]);
   });
 });
+
+describe('nesting', () => {
+  it('deeper than the YAML reader can follow: says so, not "Maximum call stack size exceeded"', () => {
+    const found = problems(`name: prod\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(
+      /^line 2, column \d+: not a cluster file: its lists and mappings nest thousands of levels/,
+    );
+  });
+});
