@@ -3,9 +3,8 @@
  * (gitops.valuesPath) when the cluster delivers a notifications ConfigMap as chart values or the base still holds
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
-import { parse } from 'yaml';
 import type { ClusterConfig } from '../config/schema';
-import { isManifestFile, KUSTOMIZATION_FILE } from '../render/kustomization';
+import { isManifestFile, KUSTOMIZATION_FILE, kustomizationResources } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { VALUES_FILE, valuesFile } from './cluster-values';
 import { GitopsError } from './errors';
@@ -108,17 +107,6 @@ export function ownedContents(
     .map((f) => `${folders.manifests}/${f.path}`);
   if (unlisted.length > 0) throw foreignFilesError(folders.manifests, 'gitops.path', unlisted);
   return before;
-}
-
-/** The `resources` a kustomization.yaml lists; none when it does not parse. */
-function kustomizationResources(text: string | undefined): Set<string> {
-  if (text === undefined) return new Set();
-  try {
-    const resources: unknown = (parse(text) as { resources?: unknown } | null)?.resources;
-    return new Set(Array.isArray(resources) ? resources.filter((r): r is string => typeof r === 'string') : []);
-  } catch {
-    return new Set();
-  }
 }
 
 /** The ids of the files both folders hold, to read in one batch with the other clusters'. */

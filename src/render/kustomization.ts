@@ -2,7 +2,7 @@
  * The `kustomization.yaml` of a cluster's folder. With it, Argo CD builds the folder with Kustomize and applies
  * exactly the listed manifests, and an overlay can include the folder as one resource.
  */
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 
 export const KUSTOMIZATION_FILE = 'kustomization.yaml';
 
@@ -23,4 +23,15 @@ export function kustomizationYaml(cluster: string, paths: readonly string[]): st
     metadata: { name: `glidepath-${cluster}` },
     resources: manifests,
   });
+}
+
+/** The `resources` a kustomization.yaml lists; none when it does not parse. */
+export function kustomizationResources(text: string | undefined): Set<string> {
+  if (text === undefined) return new Set();
+  try {
+    const resources: unknown = (parse(text) as { resources?: unknown } | null)?.resources;
+    return new Set(Array.isArray(resources) ? resources.filter((r): r is string => typeof r === 'string') : []);
+  } catch {
+    return new Set();
+  }
 }

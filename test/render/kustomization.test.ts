@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadClusters } from '../../src/clusters';
-import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
+import {
+  isManifestFile,
+  KUSTOMIZATION_FILE,
+  kustomizationResources,
+  kustomizationYaml,
+} from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
 import { filesOf } from '../../src/render/rendered-file';
 import { clusterConfig } from '../helpers/cluster-files';
@@ -53,5 +58,13 @@ describe.each(
 describe('kustomizationYaml', () => {
   it('refuses to list a file that is not a manifest', () => {
     expect(() => kustomizationYaml('prod', ['a.k8s.yaml', 'values.yaml'])).toThrow(/not values\.yaml/);
+  });
+
+  it('reads back as the resources it lists (kustomizationResources); text that does not parse lists none', () => {
+    expect(kustomizationResources(kustomizationYaml('prod', ['b.k8s.yaml', 'a.k8s.yaml']))).toEqual(
+      new Set(['b.k8s.yaml', 'a.k8s.yaml']),
+    );
+    expect(kustomizationResources('resources: [a.k8s.yaml')).toEqual(new Set());
+    expect(kustomizationResources(undefined)).toEqual(new Set());
   });
 });

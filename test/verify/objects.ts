@@ -29,3 +29,8 @@ export function planted(
 export function handBuilt(manifest: Record<string, unknown>): RenderedObject {
   return { file: 'hand-built.k8s.yaml', manifest: manifest as Manifest };
 }
+
+/** A ConfigMap written in the test, holding `data`. */
+export function handBuiltConfigMap(namespace: string, name: string, data: Record<string, string>): RenderedObject {
+  return handBuilt({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchema, jsonPointerToField } from '../../src/verify/schema';
-import { contextFor, handBuilt, objectsFor, planted } from './objects';
+import { contextFor, handBuilt, handBuiltConfigMap, objectsFor, planted } from './objects';
 
 const context = contextFor();
 const objects = objectsFor(context);
@@ -33,13 +33,7 @@ describe('schema', () => {
   });
 
   it("refuses a ConfigMap over the API server's 1 MiB, and warns of one that client-side apply cannot sync", () => {
-    const configMap = (bytes: number) =>
-      handBuilt({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'big', namespace: 'shop' },
-        data: { k: 'x'.repeat(bytes) },
-      });
+    const configMap = (bytes: number) => handBuiltConfigMap('shop', 'big', { k: 'x'.repeat(bytes) });
     const rules = (bytes: number) => {
       const report = checkSchema([configMap(bytes)]);
       return [...report.violations, ...(report.warnings ?? [])].map((v) => v.rule);

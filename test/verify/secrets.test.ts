@@ -4,7 +4,7 @@ import { findSecretLikeValues, secretLikeReason } from '../../src/config/secret-
 import { checkSecrets } from '../../src/verify/secrets';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { contextFor, handBuilt, objectsFor, planted } from './objects';
+import { contextFor, handBuilt, handBuiltConfigMap, objectsFor, planted } from './objects';
 
 const context = contextFor();
 const objects = objectsFor(context);
@@ -107,14 +107,9 @@ describe('secrets in rendered output', () => {
 
   it('requires webhook Authorization headers to reference the Secret key', () => {
     const configMap = (value: string) =>
-      handBuilt({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'argo-rollouts-notification-configmap', namespace: 'argo-rollouts' },
-        data: {
-          'service.webhook.glidepath':
-            `url: ` + `http://10.0.0.7:30880/outcome/test\nheaders:\n- ` + `name: Authorization\n  value: ${value}\n`,
-        },
+      handBuiltConfigMap('argo-rollouts', 'argo-rollouts-notification-configmap', {
+        'service.webhook.glidepath':
+          `url: ` + `http://10.0.0.7:30880/outcome/test\nheaders:\n- ` + `name: Authorization\n  value: ${value}\n`,
       });
     expect(checkSecrets([configMap('Bearer $glidepath-relay-token')], context).violations).toEqual([]);
     const wrongKey = checkSecrets([configMap('Bearer $relay-token')], context).violations;
