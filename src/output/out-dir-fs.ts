@@ -2,6 +2,7 @@
 import {
   closeSync,
   fchmodSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -133,6 +134,21 @@ export function writeNewFile(path: string, content: string): void {
     }
   });
   killPoint();
+}
+
+/**
+ * Links an unchanged file of the current render into a staged folder, so that its bytes are neither written again
+ * nor freed when the old folder goes: a fleet where one file in twelve changes writes and frees only those. Returns
+ * false when the file system refuses links (the caller then writes the file).
+ */
+export function linkedFile(existing: string, path: string): boolean {
+  try {
+    linkSync(existing, path);
+  } catch {
+    return false;
+  }
+  killPoint();
+  return true;
 }
 
 /** Replaces `path` with `content` at once: readers see the old file or the new one. */

@@ -12,6 +12,7 @@ import { lockOutDir, type LockOptions } from './out-dir-lock';
 import {
   FILE_MODE,
   FOLDER_MODE,
+  linkedFile,
   lstatOrUndefined,
   makeFolder,
   makeUniqueFolder,
@@ -113,7 +114,14 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
         if (holdsRender(join(outDir, folder.name), record[folder.name], folder.files)) continue;
         const path = makeUniqueFolder(outDir, `${STAGE_PREFIX}${folder.name}-`);
         staged.set(folder.name, basename(path));
-        for (const file of folder.files) writeNewFile(join(path, file.path), file.content);
+        const kept = keptFiles(join(outDir, folder.name), record[folder.name]);
+        for (const file of folder.files) {
+          const target = join(path, file.path);
+          const current = join(outDir, folder.name, file.path);
+          if (!(kept.has(file.path) && holdsFile(current, file.content) && linkedFile(current, target))) {
+            writeNewFile(target, file.content);
+          }
+        }
       }
     },
     commit() {
@@ -175,6 +183,15 @@ function holdsRender(folder: string, recorded: readonly string[] | undefined, fi
   const stat = lstatOrUndefined(folder);
   if (!stat?.isDirectory() || !asWritten(stat, FOLDER_MODE)) return false;
   return files.every((file) => holdsFile(join(folder, file.path), file.content));
+}
+
+/**
+ * The files of a cluster folder that glidepath wrote (its record lists them) and that may be kept as they are when
+ * the folder is staged anew: the folder must be one glidepath would write.
+ */
+function keptFiles(folder: string, recorded: readonly string[] | undefined): ReadonlySet<string> {
+  const stat = lstatOrUndefined(folder);
+  return recorded !== undefined && stat?.isDirectory() && asWritten(stat, FOLDER_MODE) ? new Set(recorded) : new Set();
 }
 
 /** Whether the file holds `content` as a fresh write leaves it (see holdsRender). */

@@ -151,6 +151,9 @@ describe('synth --out replaces only what glidepath wrote', () => {
     };
     const devFile = readdirSync(join(out, 'dev'))[0]!;
     const before = { dev: identity('dev'), devFile: identity(join('dev', devFile)), prod: identity('prod') };
+    const prodFiles = readdirSync(join(out, 'prod'));
+    const inodes = (cluster: string) => prodFiles.map((name) => statSync(join(out, cluster, name)).ino);
+    const prodInodes = inodes('prod');
     writeFileSync(
       join(two, 'prod.yaml'),
       stringify(validClusterFile({ name: 'prod', relay: { ip: '10.0.0.9', port: 30880 } })),
@@ -160,6 +163,10 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(identity(join('dev', devFile))).toBe(before.devFile);
     expect(identity('prod')).not.toBe(before.prod);
     expect(readFileSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 'utf8')).toContain('10.0.0.9');
+    // In the changed folder only the changed files are new: the others are the same files, linked into it.
+    const changed = prodFiles.filter((_, i) => inodes('prod')[i] !== prodInodes[i]);
+    expect(changed).toEqual(['argocd-notifications.k8s.yaml', 'rollouts-notifications.k8s.yaml']);
+    expect(prodFiles.map((name) => statSync(join(out, 'prod', name)).nlink)).toEqual(prodFiles.map(() => 1));
     // A file edited by hand, or with another mode, is not this render: its folder is written again.
     writeFileSync(join(out, 'dev', devFile), 'edited\n');
     chmodSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 0o600);
