@@ -10,7 +10,7 @@ import { readClusterText } from './read-cluster-file';
 import { redactSecretLikeValues, secretLikeReason, type KnownSecret } from './secret-values';
 import { clusterFileShape, type ClusterConfig, type ClusterConfigSchema } from './schema';
 import { formatIssues } from './issue-lines';
-import { shownArgument, shownPath } from './shown-input';
+import { isMaskedPart, shownArgument, shownFile, shownPath } from './shown-input';
 import { ipv6ZoneProblem } from './relay-schema';
 import { findUnreadableCharacters } from './unreadable-characters';
 import { secretReferencesSentElsewhere } from './webhook-secret-references';
@@ -74,8 +74,11 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (stemOf(file) !== config.name)
       warn(
         `${file}: name: the file holds cluster ${JSON.stringify(config.name)}; rename the file to ` +
-          `${config.name}.yaml, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the ` +
-          `cluster's name, so that file and cluster agree`,
+          `${config.name}.yaml` +
+          (isMaskedPart(stemOf(file))
+            ? ': its name looks like a secret'
+            : `, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that ` +
+              'file and cluster agree'),
       );
   }
 
@@ -104,8 +107,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     if (problems.length === 0) {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
       problems.push(
-        `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ${display(options.dir)}/; ` +
-          `known clusters: ${known}`,
+        `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ` +
+          `${display(options.dir, knownSecrets)}/; known clusters: ${known}`,
       );
     }
     throw new ConfigError(problems);
@@ -143,7 +146,7 @@ export function loadClusterFile(
   relayIp?: string,
   knownSecrets: readonly KnownSecret[] = [],
 ): LoadedCluster | BrokenClusterFile {
-  const file = display(path);
+  const file = display(path, knownSecrets);
   const read = readClusterText(path);
   if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
   const parsed = parseClusterYaml(read.text);
@@ -196,15 +199,15 @@ export function loadClusterFile(
         `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ` +
         `${secretFix(secrets.data, f.rawPath)}${at(f.path)}`,
     );
-  const commentProblems = parsed.comments().flatMap(({ line, text }) => {
+  const markupProblems = parsed.markup().flatMap(({ kind, line, text }) => {
     const reason = secretLikeReason(text, knownSecrets);
-    // The file is committed with its comments: a secret in one is as public as in a value.
-    return reason === undefined ? [] : [`${file}: comment: ${reason}; ${secretFix(secrets.data, [])} (line ${line})`];
+    // The file is committed with its comments, anchors and tags: a secret in one is as public as in a value.
+    return reason === undefined ? [] : [`${file}: ${kind}: ${reason}; ${secretFix(secrets.data, [])} (line ${line})`];
   });
   const unreadable = findUnreadableCharacters(secrets.data).map(
     (u) => `${file}: ${shownPath(u.path)}: ${u.message}${at(u.path)}`,
   );
-  const problems = [...secretProblems, ...commentProblems, ...protoKeys, ...unreadable];
+  const problems = [...secretProblems, ...markupProblems, ...protoKeys, ...unreadable];
   // A problem at a line inside a team's ConfigMap value (extraData) is placed at that line of this file.
   const atLine = (fieldPath: readonly PropertyKey[], line: number) => {
     const first = parsed.firstValueLine(fieldPath);
@@ -238,14 +241,16 @@ function selectFiles(options: LoadOptions): string[] {
   const dir = options.dir;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ConfigError([
-      `${display(dir)}/: no such folder; create it with one YAML file per cluster, or pass --clusters DIR`,
+      `${display(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
+        '--clusters DIR',
     ]);
   }
   const files = readdirSync(dir)
     .filter((name) => /\.ya?ml$/.test(name))
     .sort()
     .map((name) => join(dir, name));
-  if (files.length === 0) throw new ConfigError([`${display(dir)}/: no cluster files (*.yaml) found`]);
+  if (files.length === 0)
+    throw new ConfigError([`${display(dir, options.knownSecrets)}/: no cluster files (*.yaml) found`]);
   return files;
 }
 
@@ -283,7 +288,8 @@ function isFilePath(cluster: string): boolean {
   return /\.ya?ml$/.test(cluster) || cluster.includes('/');
 }
 
-function display(path: string): string {
+/** The path as the user would type it (relative to the working directory), with what looks like a secret masked. */
+function display(path: string, knownSecrets: readonly KnownSecret[] = []): string {
   const rel = relative(process.cwd(), path);
-  return rel === '' ? basename(path) : rel.startsWith('..') ? path : rel;
+  return shownFile(rel === '' ? basename(path) : rel.startsWith('..') ? path : rel, knownSecrets);
 }

@@ -14,8 +14,12 @@ const MAX_ALIASES = 50;
 /** The first line of the text of the scalar at a field path: the line after `key: |` for a block scalar. */
 export type FirstValueLine = (path: readonly PropertyKey[]) => number | undefined;
 
-/** A comment of the file: its text after `#`, and its line. */
-export interface YamlComment {
+/**
+ * Text of the file that its data does not hold, but that is committed with it: a comment (its text after `#`), an
+ * anchor's name (after `&`; an alias repeats it), a tag (`!x`, `!!str`); with its line.
+ */
+export interface YamlMarkup {
+  readonly kind: 'comment' | 'anchor' | 'tag';
   readonly line: number;
   readonly text: string;
 }
@@ -26,7 +30,7 @@ export interface ParsedClusterYaml {
   readonly firstValueLine: FirstValueLine;
   /** The text of a plain or quoted scalar as written (`1.30` where the data holds 1.3). */
   readonly scalarSource: (path: readonly PropertyKey[]) => string | undefined;
-  readonly comments: () => YamlComment[];
+  readonly markup: () => YamlMarkup[];
 }
 
 const TOO_DEEP =
@@ -85,10 +89,12 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
       locate: locator(doc, lineCounter),
       firstValueLine,
       scalarSource: scalarSourceFinder(doc),
-      comments: () => commentsOf(text, lineCounter),
+      markup: () => markupOf(text, lineCounter),
     };
   } catch (error) {
-    return { problems: [`YAML: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
+    const alias = firstAliasOffset(doc);
+    const where = alias === undefined ? 'YAML' : `${at(alias)}: YAML`;
+    return { problems: [`${where}: ${withoutSource((error as Error).message)}; a cluster file needs no aliases`] };
   }
 }
 
@@ -140,6 +146,18 @@ function pathTo(nodes: readonly unknown[]): PropertyKey[] {
   });
 }
 
+/** Where the first alias (`*name`) of the document is: what makes its data too large to build. */
+function firstAliasOffset(doc: Document): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      offset = alias.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset;
+}
+
 /** A mapping's key as a path step: a number key is a key (`["1"]`), not a list index. */
 function keyName(key: unknown): PropertyKey {
   return isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number') ? String(key.value) : '?';
@@ -150,16 +168,22 @@ function shownDuplicate(path: readonly PropertyKey[]): string {
   return shownPath(path.map((key) => (typeof key === 'string' && secretLikeReason(key) ? mask(key) : key)));
 }
 
-/** The comments of the text, read by the yaml library's lexer (a `#` inside a quoted or block scalar is not one). */
-function commentsOf(text: string, lineCounter: LineCounter): YamlComment[] {
-  const comments: YamlComment[] = [];
+const MARKUP_KINDS: Readonly<Record<string, YamlMarkup['kind']>> = { '#': 'comment', '&': 'anchor', '!': 'tag' };
+
+/**
+ * The comments, anchors and tags of the text, read by the yaml library's lexer (a `#` inside a quoted or
+ * block scalar is not a comment). A scalar token never starts with one of these indicators.
+ */
+function markupOf(text: string, lineCounter: LineCounter): YamlMarkup[] {
+  const found: YamlMarkup[] = [];
   let offset = 0;
   for (const token of new Lexer().lex(text)) {
-    if (token.startsWith('#')) comments.push({ line: lineCounter.linePos(offset).line, text: token.slice(1) });
+    const kind = MARKUP_KINDS[token.charAt(0)];
+    if (kind !== undefined) found.push({ kind, line: lineCounter.linePos(offset).line, text: token.slice(1) });
     // The lexer's own markers (document mode, scalar start, flow end) are not characters of the source.
     if (!VIRTUAL_TOKENS.has(token)) offset += token.length;
   }
-  return comments;
+  return found;
 }
 
 const VIRTUAL_TOKENS: ReadonlySet<string> = new Set(['\x02', '\x18', '\x1f']);

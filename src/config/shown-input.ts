@@ -3,7 +3,7 @@
  * not a cluster file at all (a token, /etc/shadow, an environment dump) is never printed back.
  */
 import { fieldPath } from './errors';
-import { MASKED, secretLikeReason, type KnownSecret } from './secret-values';
+import { mask, MASKED, secretLikeReason, type KnownSecret } from './secret-values';
 
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;
@@ -50,4 +50,23 @@ export function shownPath(path: readonly PropertyKey[]): string {
 export function shownArgument(text: string, known: readonly KnownSecret[] = []): string {
   const reason = secretLikeReason(text, known);
   return reason === undefined ? JSON.stringify(text) : `a value that ${reason}`;
+}
+
+/**
+ * A file path with every part that looks like a secret masked (`clusters/ghp_… 40 characters.yaml`): a file saved
+ * under a token's name would otherwise print the token in every message about the file.
+ */
+export function shownFile(path: string, known: readonly KnownSecret[] = []): string {
+  return path
+    .split('/')
+    .map((part) => {
+      const stem = part.replace(/\.ya?ml$/, '');
+      return secretLikeReason(stem, known) === undefined ? part : `${mask(stem)}${part.slice(stem.length)}`;
+    })
+    .join('/');
+}
+
+/** Whether a part of a path was masked by shownFile. */
+export function isMaskedPart(part: string): boolean {
+  return MASKED.test(part);
 }

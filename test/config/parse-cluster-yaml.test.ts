@@ -90,13 +90,17 @@ describe('duplicate keys inside a ConfigMap value (extraData), read as YAML 1.1'
   });
 });
 
-describe('comments', () => {
-  it('are what the lexer reads as comments, with their lines', () => {
-    const parsed = parseClusterYaml('# one\nname: "a # not one"\nrelay: | # two\n  # not one either\nx: 1 # three\n');
-    expect('problems' in parsed ? parsed.problems : parsed.comments()).toEqual([
-      { line: 1, text: ' one' },
-      { line: 3, text: ' two' },
-      { line: 5, text: ' three' },
+describe('markup: comments, anchors and tags', () => {
+  it('are what the lexer reads as such, with their lines', () => {
+    const parsed = parseClusterYaml(
+      '# one\nname: "a # not one &x !y"\nrelay: | # two\n  # not one either\nx: &anchor !!str 1 # three\ny: *anchor\n',
+    );
+    expect('problems' in parsed ? parsed.problems : parsed.markup()).toEqual([
+      { kind: 'comment', line: 1, text: ' one' },
+      { kind: 'comment', line: 3, text: ' two' },
+      { kind: 'anchor', line: 5, text: 'anchor' },
+      { kind: 'tag', line: 5, text: '!str' },
+      { kind: 'comment', line: 5, text: ' three' },
     ]);
   });
 });

@@ -4,6 +4,7 @@
  * None of the made-up values below is a real credential.
  */
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { main } from '../../src/cli';
 import { secretLikeReason } from '../../src/config/secret-values';
 import { checkSecrets } from '../../src/verify/secrets';
@@ -121,6 +122,40 @@ describe('a secret planted in a cluster file', () => {
       const violations = checkSecrets([object], { ...context, knownSecrets: known.map((k) => k.value) }).violations;
       expect(violations.length, name).toBeGreaterThan(0);
       expect(secretLikeReason(value, known) ?? secretLikeReason(key, known), name).toBeDefined();
+    }
+  });
+
+  it('a cluster file named like a secret: its name is masked in every message, error or warning', async () => {
+    const tokenName = `ghp_${'Kw3'.repeat(12)}`;
+    const dir = clusterDir({
+      'dev.yaml': validClusterFile({ name: 'dev' }),
+      [`${tokenName}.yaml`]: validClusterFile({ name: 'prod' }),
+      [`${ENV_TOKEN}.yaml`]: 'name: [',
+    });
+    for (const args of [['verify'], ['verify', '--cluster', 'dev'], ['synth', '--out', clusterDir({})]]) {
+      clear();
+      await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
+      const printed = [...stdout, ...stderr].join('\n');
+      expect(printed).toContain('/ghp_… 40 characters.yaml: name: the file holds cluster "prod"; rename the file');
+      expect(printed).toContain('/corr… 28 characters.yaml: ');
+      expect(printed).not.toContain('Kw3Kw3');
+      expect(printed).not.toContain(ENV_TOKEN);
+    }
+  });
+
+  it('a secret as a YAML anchor or tag is refused like one in a comment, and never printed', async () => {
+    const token = `ghp_${'Vb5'.repeat(12)}`;
+    const text = stringify(validClusterFile({ name: 'prod' }));
+    for (const [kind, planted] of [
+      ['anchor', text.replace(/^relay:/m, `relay: &${token}`)],
+      ['tag', text.replace(/^name: prod$/m, `name: !${token} prod`)],
+    ] as const) {
+      clear();
+      expect(await main(['verify', '--clusters', clusterDir({ 'prod.yaml': planted })], { env })).toBe(2);
+      expect(stderr.join('\n')).toMatch(
+        new RegExp(`prod\\.yaml: ${kind}: looks like a GitHub token \\(ghp_… 40 characters\\)`),
+      );
+      expect([...stdout, ...stderr].join('\n')).not.toContain('Vb5Vb5');
     }
   });
 

@@ -122,7 +122,8 @@ describe('messages show a short excerpt of a value at most', () => {
   it('YAML errors: the description only, not the piece of the file the parser quotes', () => {
     const token = 'ghp_Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7';
     expect(problemsOf(fileWith(`a: *${token}\n`))).toEqual([
-      'YAML: Unresolved alias (the anchor must be set before the alias); a cluster file needs no aliases',
+      'line 1, column 4: YAML: Unresolved alias (the anchor must be set before the alias); a cluster file needs no ' +
+        'aliases',
     ]);
     const stray = problemsOf(fileWith(`a: 1\n] ${token}\n`));
     expect(stray).toContain('line 2, column 3: not valid YAML: Unexpected scalar token in YAML stream');

@@ -168,7 +168,9 @@ describe('cluster file schema', () => {
         }),
       )
       .join('\n');
-    expect(problemsOf(bomb)[0]).toMatch(/^clusters\/prod\.yaml: YAML: .*alias.*; a cluster file needs no aliases$/i);
+    expect(problemsOf(bomb)[0]).toMatch(
+      /^clusters\/prod\.yaml: line 2, column 10: YAML: .*alias.*; a cluster file needs no aliases$/i,
+    );
   });
 });
 

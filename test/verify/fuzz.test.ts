@@ -284,7 +284,7 @@ const badCron: fc.Arbitrary<Malformed> = fc
 
 /** Control characters and invalid UTF-8 are refused before parsing, with their line. */
 const YAML_PROBLEM =
-  /^(line \d+, column \d+: not valid YAML|line \d+: (holds the control character|not valid UTF-8)|YAML: .*needs no aliases|the file must be a YAML mapping|not a cluster file: |\[".*"\]|\(top level\)|[\w.[\]]+: )/;
+  /^(line \d+, column \d+: not valid YAML|line \d+: (holds the control character|not valid UTF-8)|line \d+, column \d+: YAML: .*needs no aliases|the file must be a YAML mapping|not a cluster file: |\[".*"\]|\(top level\)|[\w.[\]]+: )/;
 const yamlBomb: fc.Arbitrary<Malformed> = fc
   .tuple(fc.integer({ min: 3, max: 9 }), fc.integer({ min: 6, max: 12 }))
   .map(([levels, width]) => {
@@ -294,7 +294,7 @@ const yamlBomb: fc.Arbitrary<Malformed> = fc
     return {
       kind: 'YAML bomb',
       text: `${stringify(validClusterFile({ name: 'prod' }))}${lines.join('\n')}\n`,
-      expected: /^YAML: .*needs no aliases|^a0: unknown key/,
+      expected: /^line \d+, column \d+: YAML: .*needs no aliases|^a0: unknown key/,
     };
   });
 /** The valid file without `key`, so that a case can define `key` itself. */
