@@ -105,7 +105,7 @@ function outcomeWord(outcome: ClusterOutcome): string {
     case 'no-change':
       return `no change${r.closed.length > 0 ? ` (closed ${r.closed.length} obsolete)` : ''}`;
     case 'up-to-date':
-      return `up to date${where}`;
+      return `already proposed${where}`;
     case 'opened':
       return `${dry}proposed${where}`;
     case 'updated':
