@@ -58,6 +58,18 @@ export function extraDataProblems(
 }
 
 /**
+ * Keys whose Go type is the same in every engine version (a string map, a string list, the raw subscriptions): checked
+ * once, not once per schema (a `context` of 60,000 keys was read 15 times).
+ */
+const SCHEMA_FREE_KINDS: ReadonlySet<EngineKey['kind']> = new Set([
+  'context',
+  'defaultTriggers',
+  'serviceDefaultTriggers',
+  'subscriptions',
+]);
+const ANY_SCHEMA = Symbol('any schema');
+
+/**
  * As `extraDataProblems`, for any keys of a notifications ConfigMap. `team`: glidepath's own rules for a team's keys
  * too (its names and its services are not for them).
  */
@@ -72,23 +84,27 @@ export function configMapProblems(
     // The key's kind and its YAML do not depend on the version: read once, then checked against each schema
     // (once per schema: versions share them).
     const read = readKey(engine, key, text, rules);
-    const bySchema = new Map<EngineSchema, Problem[]>();
+    const bySchema = new Map<EngineSchema | typeof ANY_SCHEMA, Problem[]>();
     const templates: TemplateChecks = new Map();
-    const perVersion = notificationsEngines.map((version) => {
+    const perVersion = notificationsEngines.map((version): readonly Problem[] => {
       const schema = engineSchema(version);
-      if (schema !== undefined && 'key' in read && !bySchema.has(schema))
-        bySchema.set(schema, [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules, templates)]);
-      return schema === undefined
-        ? [
-            {
-              message:
-                `notifications-engine ${version} has no schema in ` +
-                'src/notifications/configmap/engine-schemas.json; run npm run judge:engine -- --write-schemas',
-            },
-          ]
-        : 'problems' in read
-          ? read.problems
-          : bySchema.get(schema)!;
+      if (schema === undefined)
+        return [
+          {
+            message:
+              `notifications-engine ${version} has no schema in ` +
+              'src/notifications/configmap/engine-schemas.json; run npm run judge:engine -- --write-schemas',
+          },
+        ];
+      if ('problems' in read) return read.problems;
+      const slot = SCHEMA_FREE_KINDS.has(read.key.kind) ? ANY_SCHEMA : schema;
+      let problems = bySchema.get(slot);
+      if (problems === undefined)
+        bySchema.set(
+          slot,
+          (problems = [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules, templates)]),
+        );
+      return problems;
     });
     const isError = (problem: Problem) => problem.severity !== 'warning';
     const accepted = perVersion.filter((problems) => !problems.some(isError));

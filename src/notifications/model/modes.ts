@@ -52,7 +52,7 @@ export const ARGOCD_MODE: EngineMode = {
   configMapName: ARGOCD_NOTIFICATIONS_CONFIGMAP,
   variables: (object, now, context) => ({
     app: object,
-    context: { ...context },
+    context: context as GoMap,
     time: { ...timeHelpers(now), ...GO_TIME_LAYOUTS },
     strings: STRINGS_HELPERS,
     repo: REPO_HELPERS,
