@@ -37,13 +37,36 @@ async function mergeInto(bare: string, branch: string, from: string, files: Reco
 
 const parentOf = async (bare: string, ref: string) => (await git(bare, ['rev-parse', `${ref}^`])).trim();
 
+/** What people push in these cases: a reviewer's app beside the folder or note inside it; changes on main. */
+const REVIEWER_APP = { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' };
+const REVIEWER_NOTE = { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' };
+const UNRELATED_ON_MAIN = { 'clusters/prod/apps/other.yaml': 'kind: Application\n' };
+const OLDER_FILE_ON_MAIN = { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' };
+
+/**
+ * A scenario whose first run proposed prod's render on `branch`; `review` and `onMain` commit files there as a
+ * person would; `changed` is the cluster with another render.
+ */
+async function proposed() {
+  const s = await scenario();
+  const first = await s.run();
+  const branch = first.branch!;
+  return {
+    s,
+    first,
+    branch,
+    review: (files: Record<string, string>, message: string) => commitFiles(s.remote, branch, files, message),
+    onMain: (files: Record<string, string>, message: string) => commitFiles(s.remote, 'main', files, message),
+    changed: { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } },
+  };
+}
+
 describe.concurrent('pr: the base moved on under the branch', () => {
   it(
     "the base added files inside the folder after the push (an older render's, listed in its kustomization): the " +
       'same render is rebuilt on the base, so that merging gives exactly the render',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
+      const { s, first, onMain } = await proposed();
       // The folder of main lists the first rendered file and retired-chart.k8s.yaml already (scenario()).
       const older = [
         rendered(s.config)[0]!.path,
@@ -51,9 +74,7 @@ describe.concurrent('pr: the base moved on under the branch', () => {
         'retired.k8s.yaml',
         'also-retired.k8s.yaml',
       ];
-      await commitFiles(
-        s.remote,
-        'main',
+      await onMain(
         {
           [`${FOLDER}/retired.k8s.yaml`]: 'kind: ConfigMap\n',
           [`${FOLDER}/also-retired.k8s.yaml`]: 'kind: Secret\n',
@@ -83,21 +104,9 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     "a reviewer's commit outside the folder, the base moved on elsewhere and the render changed: the render " +
       'goes on top of the commit, with a note',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' },
-        'reviewer: an app with it',
-      );
-      await commitFiles(
-        s.remote,
-        'main',
-        { 'clusters/prod/apps/other.yaml': 'kind: Application\n' },
-        'unrelated change on main',
-      );
-      const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+      const { s, first, review, onMain, changed } = await proposed();
+      const reviewed = await review(REVIEWER_APP, 'reviewer: an app with it');
+      await onMain(UNRELATED_ON_MAIN, 'unrelated change on main');
 
       const second = await s.run({ config: changed });
 
@@ -117,21 +126,9 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     "a reviewer's file in the folder, the base moved on elsewhere and the render changed: refused, since the " +
       'render would remove it',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' },
-        'reviewer: a note',
-      );
-      await commitFiles(
-        s.remote,
-        'main',
-        { 'clusters/prod/apps/other.yaml': 'kind: Application\n' },
-        'unrelated change on main',
-      );
-      const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+      const { s, first, review, onMain, changed } = await proposed();
+      const reviewed = await review(REVIEWER_NOTE, 'reviewer: a note');
+      await onMain(UNRELATED_ON_MAIN, 'unrelated change on main');
 
       const error = await failure(s.run({ config: changed }));
 
@@ -149,16 +146,10 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     "a reviewer's edit of a rendered file, with the same render on the same base: refused, naming the commit " +
       '(it was silently reverted)',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
+      const { s, first, review } = await proposed();
       const kustomization = `${FOLDER}/kustomization.yaml`;
       const edited = `${(await filesAt(s.remote, first.branch!))[kustomization]}# reviewed\n`;
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { [kustomization]: edited },
-        'reviewer: a line in the kustomization',
-      );
+      const reviewed = await review({ [kustomization]: edited }, 'reviewer: a line in the kustomization');
 
       const error = await failure(s.run());
 
@@ -180,14 +171,8 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     "a reviewer's commit outside the folder, with the same render on the same base: kept, and the branch is up " +
       'to date',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' },
-        'reviewer: an app with it',
-      );
+      const { s, first, review } = await proposed();
+      const reviewed = await review(REVIEWER_APP, 'reviewer: an app with it');
       expect(await s.run()).toMatchObject({ action: 'up-to-date', commit: reviewed });
       expect(await tip(s.remote, first.branch!)).toBe(reviewed);
     },
@@ -197,23 +182,10 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     'a merge of the base into the branch, after the base changed the folder: glidepath builds on top of it (the ' +
       'fix its refusal names)',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n' },
-        'reviewer: an app with it',
-      );
-      await commitFiles(
-        s.remote,
-        'main',
-        { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' },
-        "an older render's file changed in the folder",
-      );
-      const merged = await mergeInto(s.remote, first.branch!, 'main', {
-        [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n',
-      });
+      const { s, first, review, onMain } = await proposed();
+      const reviewed = await review(REVIEWER_APP, 'reviewer: an app with it');
+      await onMain(OLDER_FILE_ON_MAIN, "an older render's file changed in the folder");
+      const merged = await mergeInto(s.remote, first.branch!, 'main', OLDER_FILE_ON_MAIN);
 
       const second = await s.run();
 
@@ -230,21 +202,9 @@ describe.concurrent('pr: the base moved on under the branch', () => {
     "a reviewer's commit on the branch and a base that changed the folder: refused, naming the commit and its " +
       'author; the branch is left as it was',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
-      const reviewed = await commitFiles(
-        s.remote,
-        first.branch!,
-        { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' },
-        'reviewer: a note',
-      );
-      await commitFiles(
-        s.remote,
-        'main',
-        { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' },
-        "an older render's file changed in the folder",
-      );
-      const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' } };
+      const { s, first, review, onMain, changed } = await proposed();
+      const reviewed = await review(REVIEWER_NOTE, 'reviewer: a note');
+      await onMain(OLDER_FILE_ON_MAIN, "an older render's file changed in the folder");
 
       const error = await failure(s.run({ config: changed }));
 
