@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, type Document } from 'yaml';
@@ -139,6 +139,19 @@ describe('synth', () => {
     clear();
     expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
     expect(stdout).toEqual([`${out}/ is up to date`]);
+    // A killed synth's staged and retired folders link to the current files; the next synth removes them first.
+    const leftovers = [
+      join(out, '.glidepath-stage-prod-Ab12Cd'),
+      join(out, '.glidepath-old-prod-4242-mf3k2a1b-9f2c01ab'),
+    ];
+    for (const leftover of leftovers) {
+      mkdirSync(leftover);
+      for (const name of readdirSync(join(out, 'prod'))) linkSync(join(out, 'prod', name), join(leftover, name));
+    }
+    clear();
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
+    expect(stdout).toEqual([`${out}/ is up to date`]);
+    for (const leftover of leftovers) rmSync(leftover, { recursive: true });
 
     // A mode synth would set back is a change too (it was up to date for --check, and rewritten by synth).
     chmodSync(join(out, 'prod', 'kustomization.yaml'), 0o600);

@@ -1,7 +1,8 @@
 /** What writing rendered clusters into an output folder would change, read without writing anything. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
+import { RETIRED_NAME, STAGED_NAME } from './out-dir-names';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
 import { holdsFile, outputFolders, valuesFolderName, type WriteScope } from './write-dist';
@@ -17,13 +18,14 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
   const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
   if (existsSync(outDir)) refuseForeignEntries(outDir, writtenRecord(outDir));
   const changes: string[] = [];
+  const leftovers = leftoverLinks(outDir);
   for (const cluster of clusters) {
     const dir = join(outDir, cluster.name);
     const present = new Set(filesIn(dir));
     for (const file of cluster.files) {
       const path = join(dir, file.path);
       if (!present.delete(file.path)) changes.push(`added   ${path}`);
-      else if (!holdsFile(path, file.content)) changes.push(`changed ${path}`);
+      else if (!holdsFile(path, file.content, leftovers)) changes.push(`changed ${path}`);
     }
     for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }
@@ -37,6 +39,24 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
     for (const stale of filesIn(join(outDir, name))) changes.push(`removed ${join(outDir, name, stale)}`);
   }
   return changes;
+}
+
+/**
+ * How many links each file has in the staged and retired folders a killed synth left: the next synth removes them
+ * before it looks at the cluster folders, so those links do not make a file "changed".
+ */
+function leftoverLinks(outDir: string): Map<number, number> {
+  const links = new Map<number, number>();
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return links;
+  for (const entry of readdirSync(outDir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !(STAGED_NAME.test(entry.name) || RETIRED_NAME.test(entry.name))) continue;
+    for (const file of readdirSync(join(outDir, entry.name), { withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const { ino } = lstatSync(join(outDir, entry.name, file.name));
+      links.set(ino, (links.get(ino) ?? 0) + 1);
+    }
+  }
+  return links;
 }
 
 /** Entries whose name starts with a dot are the writer's own (temporary folders, markers), never rendered. */

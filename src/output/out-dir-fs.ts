@@ -151,6 +151,15 @@ export function linkedFile(existing: string, path: string): boolean {
   return true;
 }
 
+/**
+ * What changes whenever a file is written, chmod-ed, chown-ed or linked: its inode, links, mode, owner, size and
+ * times to the nanosecond. Equal identities mean the file was left alone in between.
+ */
+export function fileIdentity(path: string): string {
+  const stat = onPath(shown(path), 'cannot read', () => lstatSync(path, { bigint: true }));
+  return [stat.ino, stat.nlink, stat.mode, stat.uid, stat.gid, stat.size, stat.mtimeNs, stat.ctimeNs].join(' ');
+}
+
 /** Replaces `path` with `content` at once: readers see the old file or the new one. */
 export function replaceFile(path: string, content: string): void {
   const tmp = join(dirname(path), `${TMP_PREFIX}${uniqueSuffix()}`);

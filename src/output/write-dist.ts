@@ -12,6 +12,7 @@ import { lockOutDir, type LockOptions } from './out-dir-lock';
 import {
   FILE_MODE,
   FOLDER_MODE,
+  fileIdentity,
   linkedFile,
   lstatOrUndefined,
   makeFolder,
@@ -103,6 +104,7 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
   const clusters: RenderedCluster[] = [];
   const folders: RenderedCluster[] = [];
   const staged = new Map<string, string>();
+  const linked: LinkedFile[] = [];
   const removeStaged = () => {
     for (const stage of staged.values()) remove(join(outDir, stage));
   };
@@ -118,9 +120,9 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
         for (const file of folder.files) {
           const target = join(path, file.path);
           const current = join(outDir, folder.name, file.path);
-          if (!(kept.has(file.path) && holdsFile(current, file.content) && linkedFile(current, target))) {
-            writeNewFile(target, file.content);
-          }
+          if (kept.has(file.path) && holdsFile(current, file.content) && linkedFile(current, target))
+            linked.push({ path: target, content: file.content, identity: fileIdentity(target) });
+          else writeNewFile(target, file.content);
         }
       }
     },
@@ -129,6 +131,12 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
         try {
           // A file put into a cluster folder while the clusters rendered would go with that folder: look again.
           refuseForeignEntries(outDir, record);
+          // A linked file is still the current one: an edit, a mode or a link given to it since would be kept.
+          for (const file of linked) {
+            if (fileIdentity(file.path) === file.identity) continue;
+            remove(file.path);
+            writeNewFile(file.path, file.content);
+          }
         } catch (error) {
           removeStaged();
           throw error;
@@ -147,6 +155,13 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
       removeEmptyFolders(created);
     },
   };
+}
+
+/** A file of the current render linked into a staged folder, and its identity just after the link. */
+interface LinkedFile {
+  readonly path: string;
+  readonly content: string;
+  readonly identity: string;
 }
 
 /**
@@ -194,11 +209,19 @@ function keptFiles(folder: string, recorded: readonly string[] | undefined): Rea
   return recorded !== undefined && stat?.isDirectory() && asWritten(stat, FOLDER_MODE) ? new Set(recorded) : new Set();
 }
 
-/** Whether the file holds `content` as a fresh write leaves it (see holdsRender). */
-export function holdsFile(path: string, content: string): boolean {
+/**
+ * Whether the file holds `content` as a fresh write leaves it (see holdsRender). `leftoverLinks`: links to a file
+ * (by inode) from what a killed run left, which the next run removes first.
+ */
+export function holdsFile(
+  path: string,
+  content: string,
+  leftoverLinks: ReadonlyMap<number, number> = new Map(),
+): boolean {
   const stat = lstatOrUndefined(path);
   const bytes = Buffer.from(content);
-  if (!stat?.isFile() || !asWritten(stat, FILE_MODE) || stat.nlink !== 1 || stat.size !== bytes.length) return false;
+  if (!stat?.isFile() || !asWritten(stat, FILE_MODE) || stat.size !== bytes.length) return false;
+  if (stat.nlink !== 1 + (leftoverLinks.get(stat.ino) ?? 0)) return false;
   return bytes.equals(onPath(shown(path), 'cannot read', () => readFileSync(path)));
 }
 

@@ -21,7 +21,7 @@ import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
 import { LockHeldError } from '../../src/output/holder-lock';
 import { processStartTime } from '../../src/output/lock-holder';
-import { writeDist } from '../../src/output/write-dist';
+import { writeDist, writeDistAsRendered } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { runChild } from './helpers/child-processes';
@@ -199,6 +199,29 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(statSync(file('prod', 'kustomization.yaml')).nlink).toBe(1);
     expect(statSync(file('prod', 'rollouts-notifications.k8s.yaml')).uid).toBe(process.getuid!());
     expect(existsSync(userFile)).toBe(true);
+  });
+
+  it('a current file edited, chmod-ed or linked while synth runs: the new render has its own file', async () => {
+    const out = scratch();
+    const files = ['a', 'b', 'c', 'd'].map((name) => ({ path: `${name}.k8s.yaml`, content: `${name}: 1\n` }));
+    writeDist(out, [{ name: 'prod', files }], 'whole');
+    const changed = { name: 'prod', files: [...files.slice(0, 3), { path: 'd.k8s.yaml', content: 'd: 2\n' }] };
+    const outside = join(scratch(), 'mine.yaml');
+    // The user's changes land after prod is staged (its unchanged files linked) and before the swap.
+    async function* rendering() {
+      yield changed;
+      writeFileSync(join(out, 'prod', 'a.k8s.yaml'), 'a: 1\n# mine\n', { flag: 'a' });
+      chmodSync(join(out, 'prod', 'b.k8s.yaml'), 0o600);
+      linkSync(join(out, 'prod', 'c.k8s.yaml'), outside);
+    }
+    await writeDistAsRendered(out, rendering(), 'whole');
+    for (const file of changed.files) {
+      const path = join(out, 'prod', file.path);
+      expect(readFileSync(path, 'utf8'), file.path).toBe(file.content);
+      expect(statSync(path).mode & 0o777, file.path).toBe(0o644);
+      expect(statSync(path).nlink, file.path).toBe(1);
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('c: 1\n');
   });
 
   it('names the folder with one slash: --out /, --out dist/', async () => {
