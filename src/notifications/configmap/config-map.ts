@@ -18,10 +18,9 @@ import type {
 } from '../model/loaded-config';
 import { parseLabelSelector } from '../../config/label-selector';
 import { isRecord } from '../../is-record';
-import { classifyKey, type NotificationsEngine } from './engine-keys';
+import type { NotificationsEngine } from './engine-keys';
 import { fieldOf, knownEngineVersions } from './go-unmarshal';
-import { configMapProblems } from './key-problems';
-import { parseValue } from './read-value';
+import { configMapProblems, readKeys } from './key-problems';
 
 /** What the engine refuses at load: the controller then loads no config at all. */
 export class ConfigLoadError extends Error {
@@ -63,7 +62,8 @@ export function configMapData(yamlText: string, configMapName: string): Readonly
  * refuses it (the release that runs is verify's to check, on its own versions).
  */
 export function loadConfigData(data: Readonly<Record<string, string>>, engine: NotificationsEngine): LoadedConfig {
-  const refusals = configMapProblems(engine, data, knownEngineVersions(), 'all', 'engine').filter(
+  const reads = readKeys(engine, data, 'engine');
+  const refusals = configMapProblems(engine, data, knownEngineVersions(), 'all', 'engine', reads).filter(
     (problem) => problem.severity !== 'warning',
   );
   if (refusals.length > 0)
@@ -77,10 +77,10 @@ export function loadConfigData(data: Readonly<Record<string, string>>, engine: N
   let defaultTriggers: string[] = [];
   let context: Record<string, string> = {};
   for (const [key, text] of Object.entries(data)) {
-    const classified = classifyKey(engine, key);
-    if ('problem' in classified) continue; // a key the engine skips
-    const read = parseValue(text);
-    const value = 'parsed' in read ? read.parsed.value : undefined;
+    const read = reads.get(key)!;
+    if (!('key' in read)) continue; // a key the engine skips: a refused one stopped the load above
+    const classified = read.key;
+    const value = read.parsed.value;
     switch (classified.kind) {
       case 'service':
         services.set(classified.name, readService(classified.name, classified.type, text, value));

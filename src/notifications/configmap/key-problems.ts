@@ -79,11 +79,12 @@ export function configMapProblems(
   notificationsEngines: readonly string[],
   refusedBy: 'any' | 'all',
   rules: 'engine' | 'team',
+  reads: ReadonlyMap<string, KeyRead> = readKeys(engine, data, rules),
 ): ExtraDataProblem[] {
-  return Object.entries(data).flatMap(([key, text]) => {
+  return Object.keys(data).flatMap((key) => {
     // The key's kind and its YAML do not depend on the version: read once, then checked against each schema
     // (once per schema: versions share them).
-    const read = readKey(engine, key, text, rules);
+    const read = reads.get(key)!;
     const bySchema = new Map<EngineSchema | typeof ANY_SCHEMA, Problem[]>();
     const templates: TemplateChecks = new Map();
     const perVersion = notificationsEngines.map((version): readonly Problem[] => {
@@ -133,12 +134,18 @@ export function extraDataRefusals(
 }
 
 /** A key's kind and its value read as YAML, or the problems that stop every engine version before its schema. */
-function readKey(
+export type KeyRead = { key: EngineKey; parsed: Parsed; warnings: Problem[] } | { problems: Problem[] };
+
+/** Each key of `data` read (readKey): what configMapProblems checks, and what the caller may load from. */
+export function readKeys(
   engine: NotificationsEngine,
-  key: string,
-  text: string,
+  data: Readonly<Record<string, string>>,
   rules: 'engine' | 'team',
-): { key: EngineKey; parsed: Parsed; warnings: Problem[] } | { problems: Problem[] } {
+): Map<string, KeyRead> {
+  return new Map(Object.entries(data).map(([key, text]) => [key, readKey(engine, key, text, rules)]));
+}
+
+function readKey(engine: NotificationsEngine, key: string, text: string, rules: 'engine' | 'team'): KeyRead {
   const classified = classifyKey(engine, key);
   if ('problem' in classified)
     return {
