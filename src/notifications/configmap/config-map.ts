@@ -20,7 +20,8 @@ import { parseLabelSelector } from '../../config/label-selector';
 import { isRecord } from '../../is-record';
 import type { NotificationsEngine } from './engine-keys';
 import { fieldOf, knownEngineVersions } from './go-unmarshal';
-import { configMapProblems, readKeys } from './key-problems';
+import { configMapProblems } from './key-problems';
+import { readKeys } from './read-key';
 
 /** What the engine refuses at load: the controller then loads no config at all. */
 export class ConfigLoadError extends Error {
