@@ -87,8 +87,8 @@ describe('pr --all', () => {
           .filter((c) => c.includes(' push ')),
       ).toEqual([]);
       expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
-        'dev up to',
-        'prod up to',
+        'dev already proposed',
+        'prod already proposed',
       ]);
     },
   );

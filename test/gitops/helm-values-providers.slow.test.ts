@@ -86,8 +86,8 @@ describe('helm values with pr --all', () => {
     clear();
     expect(await main(args)).toBe(0);
     expect(stdout.slice(-2).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
-      'dev up to',
-      'prod up to',
+      'dev already proposed',
+      'prod already proposed',
     ]);
   });
 });
