@@ -13,6 +13,7 @@ import {
   chmodSync,
   statSync,
   writeSync,
+  type BigIntStats,
   type Stats,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -152,12 +153,25 @@ export function linkedFile(existing: string, path: string): boolean {
 }
 
 /**
- * What changes whenever a file is written, chmod-ed, chown-ed or linked: its inode, links, mode, owner, size and
- * times to the nanosecond. Equal identities mean the file was left alone in between.
+ * What a write, chmod, chown or link of a file changes. `content`: its inode, mode, owner, size and modification time
+ * to the nanosecond (a link does not change these); `whole`: those and its links and change time (anything does).
  */
-export function fileIdentity(path: string): string {
-  const stat = onPath(shown(path), 'cannot read', () => lstatSync(path, { bigint: true }));
-  return [stat.ino, stat.nlink, stat.mode, stat.uid, stat.gid, stat.size, stat.mtimeNs, stat.ctimeNs].join(' ');
+export interface FileIdentity {
+  readonly content: string;
+  readonly whole: string;
+}
+
+/** The file's identity, or undefined when there is no file. */
+export function fileIdentity(path: string): FileIdentity | undefined {
+  let stat: BigIntStats;
+  try {
+    stat = lstatSync(path, { bigint: true });
+  } catch (error) {
+    if (isErrnoError(error) && error.code === 'ENOENT') return undefined;
+    throw isErrnoError(error) ? new FileSystemError(shown(path), error.code, 'cannot read') : error;
+  }
+  const content = [stat.ino, stat.mode, stat.uid, stat.gid, stat.size, stat.mtimeNs].join(' ');
+  return { content, whole: `${content} ${stat.nlink} ${stat.ctimeNs}` };
 }
 
 /** Replaces `path` with `content` at once: readers see the old file or the new one. */

@@ -14,6 +14,7 @@ import {
   FOLDER_MODE,
   fileIdentity,
   linkedFile,
+  type FileIdentity,
   lstatOrUndefined,
   makeFolder,
   makeUniqueFolder,
@@ -120,9 +121,9 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
         for (const file of folder.files) {
           const target = join(path, file.path);
           const current = join(outDir, folder.name, file.path);
-          if (kept.has(file.path) && holdsFile(current, file.content) && linkedFile(current, target))
-            linked.push({ path: target, content: file.content, identity: fileIdentity(target) });
-          else writeNewFile(target, file.content);
+          const identity = kept.has(file.path) ? linkedIfHeld(current, target, file.content) : undefined;
+          if (identity === undefined) writeNewFile(target, file.content);
+          else linked.push({ path: target, content: file.content, identity });
         }
       }
     },
@@ -133,7 +134,7 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
           refuseForeignEntries(outDir, record);
           // A linked file is still the current one: an edit, a mode or a link given to it since would be kept.
           for (const file of linked) {
-            if (fileIdentity(file.path) === file.identity) continue;
+            if (fileIdentity(file.path)?.whole === file.identity.whole) continue;
             remove(file.path);
             writeNewFile(file.path, file.content);
           }
@@ -161,7 +162,26 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
 interface LinkedFile {
   readonly path: string;
   readonly content: string;
-  readonly identity: string;
+  readonly identity: FileIdentity;
+}
+
+/**
+ * Links the current file into the staged folder when it holds `content` and was not written between the read and
+ * the link; returns its identity after the link, or undefined (the caller then writes the file). `link`: the link
+ * step (a test's seam, to write the file just before it).
+ */
+export function linkedIfHeld(
+  current: string,
+  target: string,
+  content: string,
+  link: (existing: string, path: string) => boolean = linkedFile,
+): FileIdentity | undefined {
+  const before = fileIdentity(current);
+  if (before === undefined || !holdsFile(current, content) || !link(current, target)) return undefined;
+  const after = fileIdentity(target);
+  if (after?.content === before.content) return after;
+  remove(target);
+  return undefined;
 }
 
 /**

@@ -21,7 +21,7 @@ import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
 import { LockHeldError } from '../../src/output/holder-lock';
 import { processStartTime } from '../../src/output/lock-holder';
-import { writeDist, writeDistAsRendered } from '../../src/output/write-dist';
+import { linkedIfHeld, writeDist, writeDistAsRendered } from '../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { runChild } from './helpers/child-processes';
@@ -222,6 +222,24 @@ describe('synth --out replaces only what glidepath wrote', () => {
       expect(statSync(path).nlink, file.path).toBe(1);
     }
     expect(readFileSync(outside, 'utf8')).toBe('c: 1\n');
+  });
+
+  it('a current file written between its read and its link is not linked: the staged file is written', () => {
+    const dir = scratch();
+    const [current, target] = [join(dir, 'current.yaml'), join(dir, 'staged.yaml')];
+    writeFileSync(current, 'a: 1\n', { mode: 0o644 });
+    chmodSync(current, 0o644);
+    const editThenLink = (existing: string, path: string) => {
+      writeFileSync(existing, 'a: 2\n');
+      linkSync(existing, path);
+      return true;
+    };
+    expect(linkedIfHeld(current, target, 'a: 1\n', editThenLink)).toBeUndefined();
+    expect(existsSync(target)).toBe(false);
+    expect(statSync(current).nlink).toBe(1);
+    writeFileSync(current, 'a: 1\n');
+    expect(linkedIfHeld(current, target, 'a: 1\n')).toBeDefined();
+    expect(statSync(target).ino).toBe(statSync(current).ino);
   });
 
   it('names the folder with one slash: --out /, --out dist/', async () => {
