@@ -50,7 +50,7 @@ export default defineCommand({
           `argocd.argoproj.io/instance`,
       ]);
     }
-    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster);
+    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster, context);
     const findings = await checkLive({
       config,
       manifests: context.render(config),

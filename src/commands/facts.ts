@@ -57,7 +57,7 @@ export default defineCommand({
       problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
     if (problems.length > 0) throw new ReadOnlyInputError(problems);
 
-    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!);
+    const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!, context);
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
     const manifest = fileWithConfigMap(context.render(config), mode.configMapName);
     if (manifest === undefined)

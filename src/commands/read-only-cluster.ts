@@ -5,10 +5,17 @@
 import { ConfigError, ReadOnlyInputError } from '../config/errors';
 import { type LoadedCluster } from '../config/loader';
 import { loadClusters } from '../clusters';
+import type { CommandContext } from './command';
+import { loadOptions } from './options';
 
-export function loadReadOnlyCluster(dir: string, cluster: string): LoadedCluster {
+/** As every command loads: no cluster file may hold a secret of the environment, and warnings are told. */
+export function loadReadOnlyCluster(
+  dir: string,
+  cluster: string,
+  context: Pick<CommandContext, 'env' | 'warn'>,
+): LoadedCluster {
   try {
-    return loadClusters({ dir, cluster })[0]!;
+    return loadClusters(loadOptions({ clusters: dir, cluster }, context))[0]!;
   } catch (error) {
     if (error instanceof ConfigError && !(error instanceof ReadOnlyInputError))
       throw new ReadOnlyInputError(error.problems);

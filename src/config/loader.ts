@@ -116,7 +116,9 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
   // A file given by path is checked against the valid cluster files beside it, which share its gitops repos.
   const fleet =
-    wanted !== undefined && loaded.length === 1 ? [...validSiblings(wanted, options.schema), ...loaded] : loaded;
+    wanted !== undefined && loaded.length === 1
+      ? [...validSiblings(wanted, options.schema, knownSecrets), ...loaded]
+      : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
   for (const { file, config } of loaded)
@@ -125,12 +127,16 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 }
 
 /** The cluster files in the folder of `path`, other than it, that load. */
-function validSiblings(path: string, schema: ClusterConfigSchema): LoadedCluster[] {
+function validSiblings(
+  path: string,
+  schema: ClusterConfigSchema,
+  knownSecrets: readonly KnownSecret[],
+): LoadedCluster[] {
   const dir = dirname(resolve(path));
   return readdirSync(dir)
     .filter((name) => /\.ya?ml$/.test(name) && join(dir, name) !== resolve(path))
     .sort()
-    .map((name) => loadClusterFile(join(dir, name), schema))
+    .map((name) => loadClusterFile(join(dir, name), schema, undefined, knownSecrets))
     .filter((result): result is LoadedCluster => 'config' in result);
 }
 

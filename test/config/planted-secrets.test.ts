@@ -143,6 +143,32 @@ describe('a secret planted in a cluster file', () => {
     }
   });
 
+  it('facts, check-live and a path --cluster judge files with the secrets of the environment too', async () => {
+    const file = fileWith('note', `prefix ${ENV_TOKEN}`);
+    const dir = clusterDir({ 'prod.yaml': file });
+    const rollout = 'test/notifcheck-scenarios/rollouts/02-image-update-stale.yaml';
+    for (const args of [
+      ['facts', '--cluster', 'prod', '--rollout', rollout],
+      ['check-live', '--cluster', 'prod'],
+      ['facts', '--cluster', ENV_TOKEN, '--rollout', rollout],
+    ]) {
+      clear();
+      expect(await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env }), args.join(' ')).toBe(2);
+      expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
+    }
+    // A sibling of a file given by path that holds a secret is not a valid sibling: nothing of it is printed.
+    const siblings = clusterDir({
+      'prod.yaml': validClusterFile({ name: 'prod' }),
+      [`${ENV_TOKEN}.yaml`]: {
+        ...validClusterFile({ name: ENV_TOKEN }),
+        gitops: validClusterFile({ name: 'prod' }).gitops,
+      },
+    });
+    clear();
+    expect(await main(['verify', '--clusters', siblings, '--cluster', `${siblings}/prod.yaml`], { env })).toBe(0);
+    expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
+  });
+
   it('a secret as a YAML anchor or tag is refused like one in a comment, and never printed', async () => {
     const token = `ghp_${'Vb5'.repeat(12)}`;
     const text = stringify(validClusterFile({ name: 'prod' }));
