@@ -16,10 +16,11 @@ export type FirstValueLine = (path: readonly PropertyKey[]) => number | undefine
 
 /**
  * Text of the file that its data does not hold, but that is committed with it: a comment (its text after `#`), an
- * anchor's name (after `&`; an alias repeats it), a tag (`!x`, `!!str`); with its line.
+ * anchor's name (after `&`; an alias repeats it), a tag (`!x`, `!!str`, its `%xx` escapes decoded), a directive
+ * (`%TAG ...`); with its line.
  */
 export interface YamlMarkup {
-  readonly kind: 'comment' | 'anchor' | 'tag';
+  readonly kind: 'comment' | 'anchor' | 'tag' | 'directive';
   readonly line: number;
   readonly text: string;
 }
@@ -168,10 +169,15 @@ function shownDuplicate(path: readonly PropertyKey[]): string {
   return shownPath(path.map((key) => (typeof key === 'string' && secretLikeReason(key) ? mask(key) : key)));
 }
 
-const MARKUP_KINDS: Readonly<Record<string, YamlMarkup['kind']>> = { '#': 'comment', '&': 'anchor', '!': 'tag' };
+const MARKUP_KINDS: Readonly<Record<string, YamlMarkup['kind']>> = {
+  '#': 'comment',
+  '&': 'anchor',
+  '!': 'tag',
+  '%': 'directive',
+};
 
 /**
- * The comments, anchors and tags of the text, read by the yaml library's lexer (a `#` inside a quoted or
+ * The comments, anchors, tags and directives of the text, read by the yaml library's lexer (a `#` inside a quoted or
  * block scalar is not a comment). A scalar token never starts with one of these indicators.
  */
 function markupOf(text: string, lineCounter: LineCounter): YamlMarkup[] {
@@ -179,11 +185,24 @@ function markupOf(text: string, lineCounter: LineCounter): YamlMarkup[] {
   let offset = 0;
   for (const token of new Lexer().lex(text)) {
     const kind = MARKUP_KINDS[token.charAt(0)];
-    if (kind !== undefined) found.push({ kind, line: lineCounter.linePos(offset).line, text: token.slice(1) });
+    if (kind !== undefined) {
+      const written = token.slice(1);
+      const text = kind === 'tag' ? decodedTag(written) : written;
+      found.push({ kind, line: lineCounter.linePos(offset).line, text });
+    }
     // The lexer's own markers (document mode, scalar start, flow end) are not characters of the source.
     if (!VIRTUAL_TOKENS.has(token)) offset += token.length;
   }
   return found;
+}
+
+/** A tag as YAML reads it: `%73` is `s`. A tag with a broken escape is checked as written. */
+function decodedTag(tag: string): string {
+  try {
+    return decodeURIComponent(tag);
+  } catch {
+    return tag;
+  }
 }
 
 const VIRTUAL_TOKENS: ReadonlySet<string> = new Set(['\x02', '\x18', '\x1f']);

@@ -169,12 +169,14 @@ describe('a secret planted in a cluster file', () => {
     expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
   });
 
-  it('a secret as a YAML anchor or tag is refused like one in a comment, and never printed', async () => {
+  it('a secret as a YAML anchor, tag (escaped too) or directive is refused as in a comment', async () => {
     const token = `ghp_${'Vb5'.repeat(12)}`;
     const text = stringify(validClusterFile({ name: 'prod' }));
     for (const [kind, planted] of [
       ['anchor', text.replace(/^relay:/m, `relay: &${token}`)],
       ['tag', text.replace(/^name: prod$/m, `name: !${token} prod`)],
+      ['tag', text.replace(/^name: prod$/m, `name: !${token.replace('_', '%5F')} prod`)],
+      ['directive', `%TAG !e! tag:${token}:\n---\n${text}`],
     ] as const) {
       clear();
       expect(await main(['verify', '--clusters', clusterDir({ 'prod.yaml': planted })], { env })).toBe(2);
