@@ -1,6 +1,7 @@
 /** `steps`: the canary steps with the Veridor gate, as YAML for a Rollout written by hand or with Helm. */
 import { stringify } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
+import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
 import { veridorCanarySteps } from '../veridor/canary-steps';
 import { defineCommand } from './command';
 
@@ -25,6 +26,12 @@ export default defineCommand({
     if (values['base-url'] === undefined)
       throw new ReadOnlyInputError([
         '--base-url: missing; e.g. glidepath steps --base-url http://invoices-api-canary:8080',
+      ]);
+    const secret = secretLikeReason(values['base-url'], secretsFromEnvironment(context.env));
+    if (secret !== undefined)
+      throw new ReadOnlyInputError([
+        `--base-url: the URL ${secret}; the steps are committed with the Rollout: give the canary Service's URL ` +
+          'without credentials (Veridor reads its own from its Secret)',
       ]);
     let steps;
     try {

@@ -1,5 +1,6 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { join } from 'node:path';
+import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
 import { GlidepathError } from '../errors';
 import { asFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
@@ -82,6 +83,10 @@ export default defineCommand({
     }
 
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
+    // Every line about the output names its folder: a token pasted into the path would be printed again and again.
+    const secretInPath = secretLikeReason(outDir, secretsFromEnvironment(context.env));
+    if (secretInPath !== undefined)
+      throw new GlidepathError(`--out: the path ${secretInPath}`, 'a folder name never holds a token: choose another');
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })

@@ -3,6 +3,8 @@
  * value never printed), and verify's check of rendered output, which shares the detector, finds the same values.
  * None of the made-up values below is a real credential.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli';
@@ -167,6 +169,19 @@ describe('a secret planted in a cluster file', () => {
     clear();
     expect(await main(['verify', '--clusters', siblings, '--cluster', `${siblings}/prod.yaml`], { env })).toBe(0);
     expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
+  });
+
+  it('synth refuses an output folder whose path holds a secret, without printing it', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    for (const out of [join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`), join(clusterDir({}), ENV_TOKEN, 'dist')]) {
+      clear();
+      expect(await main(['synth', '--clusters', dir, '--out', out], { env })).toBe(2);
+      expect(stderr[0]).toMatch(
+        /^error: --out: the path (looks like a GitHub token|holds the value of the environment)/,
+      );
+      expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8|correct-horse/);
+      expect(existsSync(out)).toBe(false);
+    }
   });
 
   it('a secret as a YAML anchor, tag (escaped too) or directive is refused as in a comment', async () => {

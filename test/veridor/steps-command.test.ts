@@ -31,4 +31,15 @@ describe('npm run steps', () => {
       '--weight: must be an integer from 1 to 99, got 100',
     ]);
   });
+
+  it('exits 2 on a URL that holds a credential, without printing it', async () => {
+    const token = `ghp_${'Hn4'.repeat(12)}`;
+    const env = { ...process.env, GLIDEPATH_RELAY_TOKEN: 'zq7relaysecret' };
+    for (const url of [`http://x/${token}`, 'http://bot:pw1234@canary:8080', 'http://zq7relaysecret:8080']) {
+      expect(await main(['steps', '--base-url', url], { env }), url).toBe(2);
+    }
+    expect(printed.stdout).toEqual([]);
+    expect(printed.stderr.every((line) => line.startsWith('--base-url: the URL '))).toBe(true);
+    expect(printed.stderr.join('\n')).not.toMatch(/Hn4Hn4|pw1234|zq7relaysecret/);
+  });
 });
