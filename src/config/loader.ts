@@ -1,6 +1,6 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
 import { isIpAddress } from './names';
@@ -108,7 +108,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       const known = loaded.map((c) => c.config.name).join(', ') || 'none';
       problems.push(
         `--cluster: no cluster named ${shownArgument(wanted, knownSecrets)} in ` +
-          `${display(options.dir, knownSecrets)}/; known clusters: ${known}`,
+          `${shownFile(options.dir, knownSecrets)}/; known clusters: ${known}`,
       );
     }
     throw new ConfigError(problems);
@@ -152,7 +152,7 @@ export function loadClusterFile(
   relayIp?: string,
   knownSecrets: readonly KnownSecret[] = [],
 ): LoadedCluster | BrokenClusterFile {
-  const file = display(path, knownSecrets);
+  const file = shownFile(path, knownSecrets);
   const read = readClusterText(path);
   if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
   const parsed = parseClusterYaml(read.text);
@@ -247,7 +247,7 @@ function selectFiles(options: LoadOptions): string[] {
   const dir = options.dir;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ConfigError([
-      `${display(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
+      `${shownFile(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
         '--clusters DIR',
     ]);
   }
@@ -256,7 +256,7 @@ function selectFiles(options: LoadOptions): string[] {
     .sort()
     .map((name) => join(dir, name));
   if (files.length === 0)
-    throw new ConfigError([`${display(dir, options.knownSecrets)}/: no cluster files (*.yaml) found`]);
+    throw new ConfigError([`${shownFile(dir, options.knownSecrets)}/: no cluster files (*.yaml) found`]);
   return files;
 }
 
@@ -292,10 +292,4 @@ function usesHelmValues(config: ClusterConfig): boolean {
 
 function isFilePath(cluster: string): boolean {
   return /\.ya?ml$/.test(cluster) || cluster.includes('/');
-}
-
-/** The path as the user would type it (relative to the working directory), with what looks like a secret masked. */
-function display(path: string, knownSecrets: readonly KnownSecret[] = []): string {
-  const rel = relative(process.cwd(), path);
-  return shownFile(rel === '' ? basename(path) : rel.startsWith('..') ? path : rel, knownSecrets);
 }

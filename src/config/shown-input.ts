@@ -2,6 +2,7 @@
  * How error messages show a value or a key from a cluster file: a short excerpt at most, so that a file that is
  * not a cluster file at all (a token, /etc/shadow, an environment dump) is never printed back.
  */
+import { basename, relative } from 'node:path';
 import { fieldPath } from './errors';
 import { mask, MASKED, secretLikeReason, type KnownSecret } from './secret-values';
 
@@ -53,11 +54,13 @@ export function shownArgument(text: string, known: readonly KnownSecret[] = []):
 }
 
 /**
- * A file path with every part that looks like a secret masked (`clusters/ghp_… 40 characters.yaml`): a file saved
- * under a token's name would otherwise print the token in every message about the file.
+ * A file path as the user would type it (relative to the working directory), with every part that looks like a
+ * secret masked (`clusters/ghp_… 40 characters.yaml`): a file saved under a token's name would otherwise print the
+ * token in every message about the file.
  */
 export function shownFile(path: string, known: readonly KnownSecret[] = []): string {
-  return path
+  const rel = relative(process.cwd(), path);
+  return (rel === '' ? basename(path) : rel.startsWith('..') ? path : rel)
     .split('/')
     .map((part) => {
       const stem = part.replace(/\.ya?ml$/, '');
