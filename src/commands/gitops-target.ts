@@ -43,6 +43,14 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
       'leave credentials out of the URL: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN, ' +
         'and git uses its own credentials (an ssh key, a credential helper) with provider none',
     );
+  const cacheDir = values['cache-dir'];
+  const inCacheDir =
+    cacheDir === undefined ? undefined : secretLikeReason(cacheDir, secretsFromEnvironment(context.env));
+  if (inCacheDir !== undefined)
+    throw new GlidepathError(
+      `--cache-dir: the path ${inCacheDir}`,
+      'a folder name never holds a token: choose another',
+    );
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);
@@ -52,7 +60,7 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   return {
     ...(repo !== undefined ? { repo } : {}),
     ...(values.base !== undefined ? { base: values.base } : {}),
-    ...(values['cache-dir'] !== undefined ? { cacheRoot: values['cache-dir'] } : {}),
+    ...(cacheDir !== undefined ? { cacheRoot: cacheDir } : {}),
     ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
     tokens,
     ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),

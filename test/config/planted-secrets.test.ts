@@ -171,8 +171,16 @@ describe('a secret planted in a cluster file', () => {
     expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
   });
 
-  it('synth refuses an output folder whose path holds a secret, without printing it', async () => {
+  it('synth refuses an output folder whose path holds a secret, and pr and diff such a cache folder', async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    for (const command of ['pr', 'diff']) {
+      const cache = join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`);
+      clear();
+      expect(await main([command, '--clusters', dir, '--cluster', 'prod', '--cache-dir', cache], { env })).toBe(2);
+      expect(stderr[0]).toMatch(/^error: --cache-dir: the path looks like a GitHub token/);
+      expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8/);
+      expect(existsSync(cache)).toBe(false);
+    }
     for (const out of [join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`), join(clusterDir({}), ENV_TOKEN, 'dist')]) {
       clear();
       expect(await main(['synth', '--clusters', dir, '--out', out], { env })).toBe(2);
