@@ -5,7 +5,7 @@ import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
-import { envValue } from './options';
+import { envValue, refuseSecretInFolder } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
 export interface GitopsTargetValues {
@@ -44,13 +44,7 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
         'and git uses its own credentials (an ssh key, a credential helper) with provider none',
     );
   const cacheDir = values['cache-dir'];
-  const inCacheDir =
-    cacheDir === undefined ? undefined : secretLikeReason(cacheDir, secretsFromEnvironment(context.env));
-  if (inCacheDir !== undefined)
-    throw new GlidepathError(
-      `--cache-dir: the path ${inCacheDir}`,
-      'a folder name never holds a token: choose another',
-    );
+  refuseSecretInFolder('--cache-dir', cacheDir, context.env);
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);

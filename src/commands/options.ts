@@ -1,6 +1,7 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
 import type { ClusterLoadOptions } from '../clusters';
-import { secretsFromEnvironment } from '../config/secret-values';
+import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
+import { GlidepathError } from '../errors';
 import type { CommandContext, OptionSpec } from './command';
 
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
@@ -90,4 +91,18 @@ export function loadOptions(
 export function envValue(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Refuses a folder option whose path holds a secret (a pasted token, an environment secret's value): every line
+ * about the folder would print it.
+ */
+export function refuseSecretInFolder(
+  option: string,
+  path: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const reason = path === undefined ? undefined : secretLikeReason(path, secretsFromEnvironment(env));
+  if (reason !== undefined)
+    throw new GlidepathError(`${option}: the path ${reason}`, 'a folder name never holds a token: choose another');
 }

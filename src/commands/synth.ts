@@ -1,6 +1,5 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { join } from 'node:path';
-import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
 import { GlidepathError } from '../errors';
 import { asFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
@@ -13,7 +12,7 @@ import { jsonLine } from '../json-output/shapes';
 import { prerequisiteLines, prerequisites } from '../prerequisites';
 import { clusterBudgetInput, clusterBudgetSummary } from '../prune/budget-summary';
 import { defineCommand } from './command';
-import { clusterSelection, envValue, jsonOutput, relayIpOverride } from './options';
+import { clusterSelection, envValue, jsonOutput, refuseSecretInFolder, relayIpOverride } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
 /** `cdk8s synth` passes its output folder in CDK8S_OUTDIR. */
@@ -83,10 +82,7 @@ export default defineCommand({
     }
 
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
-    // Every line about the output names its folder: a token pasted into the path would be printed again and again.
-    const secretInPath = secretLikeReason(outDir, secretsFromEnvironment(context.env));
-    if (secretInPath !== undefined)
-      throw new GlidepathError(`--out: the path ${secretInPath}`, 'a folder name never holds a token: choose another');
+    refuseSecretInFolder('--out', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })
