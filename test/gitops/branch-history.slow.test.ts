@@ -14,10 +14,11 @@ import {
   UNRELATED,
   folderFilesOf,
   failure,
+  proposed,
   rendered,
   scenario,
 } from './helpers/fixture';
-import { commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
+import { filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
 
@@ -42,24 +43,6 @@ const REVIEWER_APP = { 'clusters/prod/apps/reviewer.yaml': 'kind: Application\n'
 const REVIEWER_NOTE = { [`${FOLDER}/reviewer-note.txt`]: 'looked at it\n' };
 const UNRELATED_ON_MAIN = { 'clusters/prod/apps/other.yaml': 'kind: Application\n' };
 const OLDER_FILE_ON_MAIN = { [`${FOLDER}/retired-chart.k8s.yaml`]: 'kind: ConfigMap\n' };
-
-/**
- * A scenario whose first run proposed prod's render on `branch`; `review` and `onMain` commit files there as a
- * person would; `changed` is the cluster with another render.
- */
-async function proposed() {
-  const s = await scenario();
-  const first = await s.run();
-  const branch = first.branch!;
-  return {
-    s,
-    first,
-    branch,
-    review: (files: Record<string, string>, message: string) => commitFiles(s.remote, branch, files, message),
-    onMain: (files: Record<string, string>, message: string) => commitFiles(s.remote, 'main', files, message),
-    changed: { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } },
-  };
-}
 
 describe.concurrent('pr: the base moved on under the branch', () => {
   it(

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, proposed, rendered, scenario } from './helpers/fixture';
 import { branches, commitFiles, filesAt, git, tempDir, tip } from './helpers/git-repos';
 
 afterAll(closeScenarios);
@@ -78,12 +78,10 @@ describe.concurrent('nothing glidepath did not write is deleted', () => {
     "a hand-made manifest file, named like glidepath's (*.k8s.yaml) but not in the folder's kustomization.yaml: " +
       'pr and diff refuse it; the branch is left as it was',
     async () => {
-      const s = await scenario();
-      const first = await s.run();
+      const { s, first, onMain, changed } = await proposed();
       const byHand = { [`${FOLDER}/mine.k8s.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n' };
-      await commitFiles(s.remote, 'main', byHand, 'a manifest into the folder');
+      await onMain(byHand, 'a manifest into the folder');
       const branchTip = await tip(s.remote, first.branch!);
-      const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } };
 
       const error = await failure(s.run({ config: changed }));
       const diffError = await failure(

@@ -16,7 +16,7 @@ import { renderOnce } from '../../helpers/render-once';
 import { startGithubApiStandIn, type ApiStandIn } from './github-api-stand-in';
 import { startGitlabApiStandIn } from './gitlab-api-stand-in';
 import { startGiteaApiStandIn } from './gitea-api-stand-in';
-import { bareRemote, isRef, sourceCheckout, tempDir } from './git-repos';
+import { bareRemote, commitFiles, isRef, sourceCheckout, tempDir } from './git-repos';
 
 export const TOKEN = 'ghs_standInToken0123456789abcdefXYZ';
 export const FOLDER = 'clusters/prod/glidepath';
@@ -154,6 +154,24 @@ export async function scenario(
   };
   running.add(opened);
   return opened;
+}
+
+/**
+ * A scenario whose first run proposed prod's render on `branch`; `review` and `onMain` commit files there as a
+ * person would; `changed` is the cluster with another render.
+ */
+export async function proposed() {
+  const s = await scenario();
+  const first = await s.run();
+  const branch = first.branch!;
+  return {
+    s,
+    first,
+    branch,
+    review: (files: Record<string, string>, message: string) => commitFiles(s.remote, branch, files, message),
+    onMain: (files: Record<string, string>, message: string) => commitFiles(s.remote, 'main', files, message),
+    changed: { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } },
+  };
 }
 
 /** The same objects with one more label on the first: "changed" at the object level. */
