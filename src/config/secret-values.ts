@@ -110,19 +110,46 @@ export interface KnownSecret {
 
 /** A value shorter than this is too common to search for (e.g. "true"). */
 export const MIN_KNOWN_SECRET_LENGTH = 8;
-const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY/i;
+const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|PRIVATE_?KEY|SIGNING_?KEY|COOKIE/i;
+/** Short words that name a secret only as the last word of a variable's name: `MY_PAT`, `AUTH`, not `PATH`. */
+const SECRET_ENV_LAST_WORD = /(?:^|_)(?:AUTH|PAT|PASS|PWD)$/i;
+
+/** Whether an environment variable's name says it holds a secret (GITHUB_TOKEN, DB_PASSWORD, MY_PAT). */
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_ENV_NAME.test(name) || SECRET_ENV_LAST_WORD.test(name);
+}
 
 /** Values of secret-named environment variables: none of them may reach a cluster file or the output. */
 export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): KnownSecret[] {
   return Object.entries(env)
-    .filter(
-      ([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= MIN_KNOWN_SECRET_LENGTH,
-    )
+    .filter(([name, value]) => isSecretEnvName(name) && value !== undefined && value.length >= MIN_KNOWN_SECRET_LENGTH)
     .map(([name, value]) => ({ name, value: value! }));
 }
 
+/** A `%xx` escape: the notifications engine, the relay and git decode them in URLs and paths. */
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+
 /** Why `text` looks like a secret value (or holds a known one), or undefined. */
 export function secretLikeReason(text: string, known: readonly KnownSecret[] = []): string | undefined {
+  const reason = plainSecretReason(text, known);
+  if (reason !== undefined || !PERCENT_ESCAPE.test(text)) return reason;
+  const decoded = percentDecoded(text);
+  const inside = decoded === text ? undefined : plainSecretReason(decoded, known);
+  return inside === undefined ? undefined : `holds percent-encoded text that ${inside.replace(/^looks like/, 'is')}`;
+}
+
+/** `text` with every `%xx` escape decoded as UTF-8 (an escape that is not valid UTF-8 stays as it is). */
+export function percentDecoded(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+function plainSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
   const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && text.includes(value));
   if (secret) return `holds the value of the environment variable ${secret.name}`;
   for (const [pattern, what] of PATTERNS) {

@@ -3,7 +3,13 @@
  * secretRef/secretKeyRef); it never holds one. Messages name the field and show at most a masked prefix.
  */
 import { parse } from 'yaml';
-import { mask, MIN_KNOWN_SECRET_LENGTH, secretLikeReason } from '../config/secret-values';
+import {
+  isSecretEnvName,
+  mask,
+  MIN_KNOWN_SECRET_LENGTH,
+  percentDecoded,
+  secretLikeReason,
+} from '../config/secret-values';
 import {
   asArray,
   objectRef,
@@ -15,7 +21,6 @@ import {
 } from './types';
 import { isRecord } from '../is-record';
 
-const SECRET_ENV_NAME = /(TOKEN|PASSWORD|PASSWD|SECRET|API_?KEY|CREDENTIAL|PRIVATE_?KEY)/i;
 /** The engine replaces `$key` in a header value with that key of the notifications Secret. */
 const SECRET_REFERENCE = /\$[\w-]+/;
 
@@ -42,7 +47,7 @@ export function checkSecrets(objects: readonly RenderedObject[], context: Verify
     tally.checkEach(ref, 'no-known-secrets', () =>
       strings.flatMap(({ path, text }) =>
         known
-          .filter((secret) => text.includes(secret))
+          .filter((secret) => text.includes(secret) || percentDecoded(text).includes(secret))
           .map((secret) => ({
             message: `${path} contains the value of a secret from the environment (${mask(secret)})`,
             fix: 'never pass a token into rendering; reference the Secret key instead',
@@ -91,7 +96,7 @@ function literalSecretEnv(manifest: Manifest): { message: string; fix: string }[
         if (
           isRecord(env) &&
           typeof env.name === 'string' &&
-          SECRET_ENV_NAME.test(env.name) &&
+          isSecretEnvName(env.name) &&
           typeof env.value === 'string' &&
           env.value !== ''
         ) {

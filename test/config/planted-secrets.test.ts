@@ -58,6 +58,7 @@ const PLANTED: readonly [string, string, string, string][] = [
   ['?token= in a URL', 'callback', 'https://hooks.example.com/x?token=abc123def456', 'abc123def456'],
   ['&api_key= in a URL', 'callback', 'https://api.example.com/v1?x=1&api_key=zyx987wvu', 'zyx987wvu'],
   ['the value of GITHUB_TOKEN from the environment', 'note', `prefix ${ENV_TOKEN}`, ENV_TOKEN],
+  ['the value of GITHUB_TOKEN, percent-encoded', 'path', `/outcome/%63orrect-horse-battery%2Dstaple`, 'orrect-horse'],
   ['a token as a key name', `ghp_${'Zq4'.repeat(12)}`, 'x', 'Zq4Zq4Zq4'],
   ['GitLab personal token', 'note', 'glpat-Ab3De5Fg7Hj9Kl1Mn2Pq', 'Ab3De5Fg7Hj9'],
   ['GitLab deploy token', 'note', 'gldt-Zx8Cv6Bn4Mq2Wp0Er7Ty', 'Zx8Cv6Bn4Mq2'],

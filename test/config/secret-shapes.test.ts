@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile, loadClusters } from '../../src/clusters';
-import { secretLikeReason } from '../../src/config/secret-values';
+import { secretLikeReason, secretsFromEnvironment } from '../../src/config/secret-values';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 /** [shape, value, the part that must never be printed] */
@@ -25,6 +25,8 @@ const SHAPES: readonly [string, string, string][] = [
   ],
   ['base64 of user:password without "Basic"', Buffer.from('deploy:hunter22pw').toString('base64'), 'Omh1bnRlcjIy'],
   ['Stripe live secret key', 'sk_live_aaaabbbbccccddddeeeeffff', 'aaaabbbbcccc'],
+  // The engine, the relay and git decode %xx in URLs and paths.
+  ['GitHub token, percent-encoded', `%67hp%5F${'u8j'.repeat(12)}`, 'u8ju8ju8j'],
 ];
 
 /** Each place the shapes were tried, as the cluster file with the value there, and the field the message names. */
@@ -109,8 +111,18 @@ describe('each detector has its look-alikes that are not secrets', () => {
     ['base64 of a URL', Buffer.from('http://relay.example:30880/x').toString('base64')],
     ['a long word', 'notificationsControllerConfiguration'],
     ['the words public key block', '-----BEGIN PGP PUBLIC KEY BLOCK-----'],
+    ['a percent-encoded path', 'https://argocd.test/applications?resource=%2Fapps%2Fdeploy%20x'],
+    ['an escape that is not UTF-8', '/outcome/%E0%A4%A'],
   ])('%s: %s', (_case, value) => {
     expect(secretLikeReason(value)).toBeUndefined();
+  });
+
+  it('environment variables named like secrets, and names that only look alike', () => {
+    const value = 'correct-horse-battery-staple';
+    const names = ['PRIVATE_KEY', 'SIGNING_KEY', 'AUTH', 'MY_PAT', 'SESSION_COOKIE', 'DB_PASS', 'GITHUB_TOKEN'];
+    const lookAlikes = ['PATH', 'OAUTH_CALLBACK', 'AUTH_URL', 'PATTERN', 'PASSAGE', 'HOME'];
+    const env = Object.fromEntries([...names, ...lookAlikes].map((name) => [name, value]));
+    expect(secretsFromEnvironment(env).map((s) => s.name)).toEqual(names);
   });
 
   it('base64 that decodes to a secret is judged by what it holds', () => {

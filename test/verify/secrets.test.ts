@@ -85,6 +85,14 @@ describe('secrets in rendered output', () => {
       }),
     ]);
     expect(JSON.stringify(violations)).not.toContain(known);
+    const encoded = planted(
+      objects,
+      'AnalysisTemplate',
+      (m) => (m.spec.args[1].value = '/x/%63orrect-horse%2Dbattery'),
+    );
+    expect(checkSecrets([encoded], { ...context, knownSecrets: [known] }).violations).toEqual([
+      expect.objectContaining({ rule: 'secrets/no-known-secrets' }),
+    ]);
   });
 
   it('refuses a rendered Secret and a literal secret env var', () => {
