@@ -4,7 +4,7 @@
  * handed the engine's check here, the one place that imports both.
  */
 import { loadClusterFile as loadWith, loadClusters as loadAllWith, type LoadOptions } from './config/loader';
-import type { KnownSecret } from './config/secret-values';
+import type { KnownSecret } from './config/environment-secrets';
 import { clusterSchemas } from './config/schema';
 import { extraDataRefusals } from './notifications/configmap/key-problems';
 

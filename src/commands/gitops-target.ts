@@ -1,6 +1,7 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
 import type { LoadedCluster } from '../config/loader';
-import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
+import { secretLikeReason } from '../config/secret-values';
+import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
@@ -26,6 +27,8 @@ export interface GitopsSettings {
   readonly cacheRoot?: string;
   readonly provider?: ProviderName;
   readonly tokens: ProviderTokens;
+  /** The values of the environment's secret-named variables (GITHUB_TOKEN, ...): never shown. */
+  readonly knownSecrets: readonly KnownSecret[];
   readonly allowInsecureHttp?: boolean;
 }
 
@@ -36,7 +39,8 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   }
   const repo = values.repo ?? values.against;
   // The check gitops.repo gets in a cluster file: a credential in the URL would reach messages and the cache's config.
-  const reason = repo === undefined ? undefined : secretLikeReason(repo, secretsFromEnvironment(context.env));
+  const knownSecrets = secretsFromEnvironment(context.env);
+  const reason = repo === undefined ? undefined : secretLikeReason(repo, knownSecrets);
   if (reason !== undefined)
     throw new GlidepathError(
       `--repo ${reason}`,
@@ -57,6 +61,7 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
     ...(cacheDir !== undefined ? { cacheRoot: cacheDir } : {}),
     ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
     tokens,
+    knownSecrets,
     ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
   };
 }

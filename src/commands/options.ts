@@ -1,6 +1,7 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
 import type { ClusterLoadOptions } from '../clusters';
-import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
+import { secretLikeReason } from '../config/secret-values';
+import { secretsFromEnvironment } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';
 import type { CommandContext, OptionSpec } from './command';
 

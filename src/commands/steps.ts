@@ -1,7 +1,8 @@
 /** `steps`: the canary steps with the Veridor gate, as YAML for a Rollout written by hand or with Helm. */
 import { stringify } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
-import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
+import { secretLikeReason } from '../config/secret-values';
+import { secretsFromEnvironment } from '../config/environment-secrets';
 import { veridorCanarySteps } from '../veridor/canary-steps';
 import { defineCommand } from './command';
 

@@ -4,7 +4,8 @@
  */
 import { basename, relative } from 'node:path';
 import { fieldPath } from './errors';
-import { mask, MASKED, secretLikeReason, type KnownSecret } from './secret-values';
+import { mask, MASKED, secretLikeReason } from './secret-values';
+import { type KnownSecret } from './environment-secrets';
 
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;

@@ -21,7 +21,15 @@ export const DIFF_MARKDOWN_LIMIT = 400_000;
 /** The settings `pr` takes that say where to compare; the tokens need read access only. */
 export interface DiffOptions extends Pick<
   ShipSettings,
-  'repo' | 'base' | 'cacheDir' | 'cacheRoot' | 'provider' | 'tokens' | 'allowInsecureHttp' | 'unverified'
+  | 'repo'
+  | 'base'
+  | 'cacheDir'
+  | 'cacheRoot'
+  | 'provider'
+  | 'tokens'
+  | 'knownSecrets'
+  | 'allowInsecureHttp'
+  | 'unverified'
 > {
   readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
@@ -65,7 +73,8 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
     if (baseCommit === undefined) throw missingBaseError(target.remote, target.base);
     const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders, rendered);
     const before = ownedContents(listing, await opened.repo.readBlobs(blobIds(listing)), target.folders, rendered);
-    const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered));
+    const known = options.knownSecrets ?? [];
+    const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered), known);
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,
       context: [
@@ -73,7 +82,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
         ...(options.unverified === true ? [UNVERIFIED_NOTE] : []),
         ...opened.notes.map((n) => `> ${n}`),
       ],
-      extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor)),
+      extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor), known),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `glidepath diff --cluster ${config.name}`,
     });

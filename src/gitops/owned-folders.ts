@@ -4,6 +4,7 @@
  * values glidepath wrote earlier. Each folder is replaced whole; nothing outside them changes.
  */
 import type { ClusterConfig } from '../config/schema';
+import type { KnownSecret } from '../config/environment-secrets';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationResources } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { VALUES_FILE, valuesFile } from './cluster-values';
@@ -139,17 +140,18 @@ export function reviewOwned(
   before: FolderContents,
   rendered: FolderContents,
   withValues: boolean,
+  known: readonly KnownSecret[],
 ): Review {
   const manifests: OwnedFolderChange = {
     folder: folders.manifests,
     before: before.manifests,
     after: rendered.manifests,
   };
-  if (!withValues) return reviewOwnedFolders([manifests]);
-  return reviewOwnedFolders([
-    manifests,
-    { folder: folders.values, before: before.values, after: rendered.values, values: true },
-  ]);
+  if (!withValues) return reviewOwnedFolders([manifests], known);
+  return reviewOwnedFolders(
+    [manifests, { folder: folders.values, before: before.values, after: rendered.values, values: true }],
+    known,
+  );
 }
 
 /**

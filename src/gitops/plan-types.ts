@@ -1,4 +1,5 @@
 /** What the planner decides from (a snapshot of the repository, read before it decides) and what it decides. */
+import type { KnownSecret } from '../config/environment-secrets';
 import type { ForeignChanges } from './branch-commits';
 import type { ChangeHost, ChangeRequest } from './change-host';
 import type { FetchedRefs, FolderCommit, ReplacedFolder, TreeEntry } from './repo';
@@ -42,6 +43,8 @@ export interface PlanContext {
   readonly dryRun: boolean;
   /** Shipped with `--skip-verify`. */
   readonly unverified: boolean;
+  /** The environment's secrets: masked where the base shows one in a review. */
+  readonly knownSecrets: readonly KnownSecret[];
 }
 
 export interface ClusterPlan {

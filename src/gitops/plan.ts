@@ -78,9 +78,9 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
       result: { ...common, action: 'no-change', review: NO_REVIEW(folders) },
     };
   const before = ownedContents(target.listing, snapshot.blobs, cluster.folders, cluster.files);
-  const review = reviewOwned(cluster.folders, before, cluster.files, folders.length > 1);
+  const review = reviewOwned(cluster.folders, before, cluster.files, folders.length > 1, ctx.knownSecrets);
   const { config } = cluster.input;
-  const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor));
+  const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor), ctx.knownSecrets);
   const provenance = {
     cluster: cluster.name,
     base: cluster.base,

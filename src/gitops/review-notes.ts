@@ -4,6 +4,7 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
+import type { KnownSecret } from '../config/environment-secrets';
 import { maskSecretLike } from './redact';
 import type { FolderFile } from './repo';
 import { parseYamlDocuments } from './review';
@@ -30,12 +31,16 @@ export function notesContext(veridor: {
   };
 }
 
+/** `known`: the environment's secrets, masked where the base shows one. */
 export function reviewNotes(
   before: readonly FolderFile[],
   after: readonly FolderFile[],
   context: NotesContext,
+  known: readonly KnownSecret[],
 ): string[] {
-  return [...valueNotes(before, after, context), ...configMapNotes(before, after)].map(maskSecretLike);
+  return [...valueNotes(before, after, context), ...configMapNotes(before, after)].map((note) =>
+    maskSecretLike(note, known),
+  );
 }
 
 function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {

@@ -3,6 +3,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parse, parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
 import { VALUES_FILE } from './cluster-values';
+import type { KnownSecret } from '../config/environment-secrets';
 import { maskSecretLike } from './redact';
 import type { FolderFile } from './repo';
 
@@ -52,9 +53,15 @@ export interface OwnedFolderChange {
   readonly values?: boolean;
 }
 
-/** The review of several owned folders as one: the first is the manifests folder. */
-export function reviewOwnedFolders(changes: readonly [OwnedFolderChange, ...OwnedFolderChange[]]): Review {
-  const reviews = changes.map((c) => reviewChanges(c.folder, c.before, c.after, c.values === true));
+/**
+ * The review of several owned folders as one: the first is the manifests folder. `known`: the environment's secrets,
+ * masked where the base shows one.
+ */
+export function reviewOwnedFolders(
+  changes: readonly [OwnedFolderChange, ...OwnedFolderChange[]],
+  known: readonly KnownSecret[],
+): Review {
+  const reviews = changes.map((c) => reviewChanges(c.folder, c.before, c.after, c.values === true, known));
   const objects = reviews.flatMap((r) => r.objects);
   objects.sort(compareObjects);
   return {
@@ -72,6 +79,7 @@ export function reviewChanges(
   before: readonly FolderFile[],
   after: readonly FolderFile[],
   values = false,
+  known: readonly KnownSecret[] = [],
 ): Review {
   const warnings: string[] = [];
   const beforeByPath = new Map(before.map((f) => [f.path, f.content]));
@@ -86,6 +94,7 @@ export function reviewChanges(
     const change: Change = old === undefined ? 'added' : next === undefined ? 'removed' : 'changed';
     const repoPath = `${folder}/${path}`;
     const patch = withRemovedLinesMasked(
+      known,
       createTwoFilesPatch(
         old === undefined ? '/dev/null' : `a/${repoPath}`,
         next === undefined ? '/dev/null' : `b/${repoPath}`,
@@ -215,9 +224,9 @@ function compareText(a: string, b: string): number {
  * The removed lines of a diff with what looks like a secret masked (maskSecretLike): they are the only ones the
  * base alone holds; added and context lines are the render's, whose values the loader and verify have checked.
  */
-function withRemovedLinesMasked(patch: string): string {
+function withRemovedLinesMasked(known: readonly KnownSecret[], patch: string): string {
   return patch
     .split('\n')
-    .map((line) => (line.startsWith('-') && !line.startsWith('--- ') ? maskSecretLike(line) : line))
+    .map((line) => (line.startsWith('-') && !line.startsWith('--- ') ? maskSecretLike(line, known) : line))
     .join('\n');
 }

@@ -5,6 +5,7 @@
  * open -> that change gets a new commit and a new body.
  */
 import type { ClusterConfig } from '../config/schema';
+import type { KnownSecret } from '../config/environment-secrets';
 import type { RenderedFile } from '../render/render-cluster';
 import type { LockOptions } from './cache-lock';
 import type { ChangeExtras, ChangeRequest, ProviderName } from './change-host';
@@ -41,6 +42,8 @@ export interface ShipSettings {
   readonly provider?: ProviderName;
   /** GITHUB_TOKEN, GITLAB_TOKEN and GITEA_TOKEN: each provider takes its own. */
   readonly tokens?: ProviderTokens;
+  /** The values of the environment's secret-named variables: masked wherever the base shows one. */
+  readonly knownSecrets?: readonly KnownSecret[];
   readonly gitlabAuth?: GitlabAuth;
   /** The provider's API; default from the remote's host. */
   readonly apiUrl?: string;

@@ -113,6 +113,7 @@ async function shipOpened(
     source,
     dryRun,
     unverified: settings.unverified === true,
+    knownSecrets: settings.knownSecrets ?? [],
   });
   // The provider token must never travel in what is pushed or written, the cache's commits included.
   const tokens = Object.fromEntries(

@@ -1,5 +1,5 @@
 /** Text of the verify report; src/cli.ts prints it. */
-import { secretsFromEnvironment as knownSecretsIn } from '../config/secret-values';
+import { secretsFromEnvironment as knownSecretsIn } from '../config/environment-secrets';
 import type { VerifyReport } from './run';
 
 export function formatReport(report: VerifyReport, file: string): string[] {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile, loadClusters } from '../../src/clusters';
-import { secretLikeReason, secretsFromEnvironment } from '../../src/config/secret-values';
+import { secretLikeReason } from '../../src/config/secret-values';
+import { secretsFromEnvironment } from '../../src/config/environment-secrets';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 /** [shape, value, the part that must never be printed] */

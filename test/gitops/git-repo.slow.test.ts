@@ -201,6 +201,7 @@ describe('GitCliRepo', () => {
         source: { dirty: false },
         dryRun: true,
         unverified: false,
+        knownSecrets: [],
       });
       expect(plan!.build?.parent).toBe(commits.reviewer);
       expect(plan!.result!.notes.join('\n')).toContain('the new render went on top of it, and the branch keeps it');

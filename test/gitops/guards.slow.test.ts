@@ -1,5 +1,5 @@
 /** What the flow refuses or repairs: a branch that changes files outside the folder, racing runs, risky tokens. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -160,5 +160,34 @@ describe.concurrent('the provider token', () => {
     );
     expect(none.message).toMatch(/holds the value of GITHUB_TOKEN/);
     expect(await branches(s.remote)).toEqual(['main']);
+  });
+
+  it('in the base only: masked in the review, and the change that removes it is proposed', async () => {
+    const token = 'correct-horse-battery-staple';
+    const s = await scenario();
+    await commitFiles(
+      s.remote,
+      'main',
+      {
+        [`${FOLDER}/retired-chart.k8s.yaml`]:
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: retired\n  namespace: shop\n' +
+          `data:\n  env: ${token}\n`,
+      },
+      'a token committed by hand',
+    );
+    const bodyDir = tempDir('bodies');
+    const settings = { knownSecrets: [{ name: 'GITHUB_TOKEN', value: token }] };
+    const review = await diffAgainstGitops({
+      config: s.config,
+      files: rendered(s.config),
+      cacheDir: s.cacheDir,
+      ...settings,
+    });
+    expect(review.markdown).toContain('-  env: corr… 28 characters');
+    expect(JSON.stringify(review)).not.toContain(token);
+    const result = await s.run({ provider: 'none', token: undefined, tokens: { github: token }, bodyDir, ...settings });
+    expect(result).toMatchObject({ action: 'opened', pushed: true });
+    expect(readFileSync(join(bodyDir, 'prod.md'), 'utf8')).not.toContain(token);
+    expect(await filesAt(s.remote, result.branch!)).not.toHaveProperty(`${FOLDER}/retired-chart.k8s.yaml`);
   });
 });

@@ -29,6 +29,7 @@ const CONTEXT: PlanContext = {
   source: { commit: 'c'.repeat(40), dirty: false },
   dryRun: false,
   unverified: false,
+  knownSecrets: [],
 };
 
 function prepared(settings: ShipSettings = SETTINGS): PreparedCluster {

@@ -15,7 +15,9 @@ describe('review notes', () => {
     'lists the changed values and a checklist for each new tracked namespace; Veridor items only where the gate ' +
       'runs',
     () => {
-      const text = reviewNotes([valuesFile(base)], [valuesFile(withCrew)], notesContext(withCrew.veridor)).join('\n');
+      const text = reviewNotes([valuesFile(base)], [valuesFile(withCrew)], notesContext(withCrew.veridor), []).join(
+        '\n',
+      );
       expect(text).toContain('- `tracked.namespaces`: + crew-api\n- `veridor.namespaces`: - billing');
       expect(text).toContain('- [ ] `crew-api`: label its Rollouts `hangar.io/release-tracked=true`');
       expect(text).not.toContain('`crew-api`: create the ConfigMap');
@@ -23,6 +25,7 @@ describe('review notes', () => {
         [valuesFile(base)],
         [valuesFile(withCrew)],
         notesContext({ ...withCrew.veridor, clusterTemplate: true }),
+        [],
       ).join('\n');
       expect(everywhere).toContain(
         '- [ ] `crew-api`: create the ConfigMap `veridor-config` (key `veridor.json`) for the Veridor gate',
@@ -42,6 +45,7 @@ describe('review notes', () => {
       [configMap(`${long} token=${token} old`)],
       [configMap(`${long} token=$relay-token new`)],
       notesContext(base.veridor),
+      [],
     ).join('\n');
     expect(text).toContain('changed `k`');
     expect(text).not.toContain(token.slice(4));
@@ -49,7 +53,7 @@ describe('review notes', () => {
   });
 
   it('a first render into an empty folder: only the checklist, for every tracked namespace', () => {
-    const text = reviewNotes([], [valuesFile(base)], notesContext(base.veridor)).join('\n');
+    const text = reviewNotes([], [valuesFile(base)], notesContext(base.veridor), []).join('\n');
     expect(text).not.toContain('values changed');
     expect(text).toContain('`shop`: create the ConfigMap');
     expect(text).toContain('`billing`: create the ConfigMap');
@@ -60,6 +64,7 @@ describe('review notes', () => {
       [{ path: 'x.k8s.yaml', content: 'kind: ConfigMap\n' }],
       [valuesFile(base)],
       notesContext(base.veridor),
+      [],
     ).join('\n');
     expect(text).toMatch(/the base has no record of the values it was rendered from/);
     expect(text).not.toContain('create the ConfigMap');

@@ -117,6 +117,14 @@ describe('review and Markdown', () => {
     expect(patch).toMatch(/^- {2}k: x\n(?:-.*\n)*\+ {2}k: y$/m);
   });
 
+  it("masks the environment's secrets the base holds, which only their value tells apart", () => {
+    const known = [{ name: 'GITHUB_TOKEN', value: 'correct-horse-battery-staple' }];
+    const before = [{ path: 'a.k8s.yaml', content: cm('one', 'correct-horse-battery-staple') }];
+    const review = reviewChanges('f', before, [{ path: 'a.k8s.yaml', content: cm('one', 'y') }], false, known);
+    expect(review.files[0]!.patch).toContain('-  k: corr… 28 characters\n');
+    expect(review.files[0]!.patch).not.toContain('horse');
+  });
+
   it('compares objects by kind/namespace/name, whatever file or key order they are in', () => {
     const before = [
       { path: 'a.k8s.yaml', content: `${cm('one', 'x')}---\n${cm('two', 'x')}` },
