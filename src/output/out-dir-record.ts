@@ -2,12 +2,13 @@
  * The record of what glidepath wrote into an output folder, and the check that the folder holds nothing else:
  * glidepath replaces only what it wrote, so a folder with anything else in it is refused, untouched.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
-import { lstatOrUndefined, replaceFile, shown, shownFolder } from './out-dir-fs';
-import { isOwnEntry, isOwnName, isPlainName, RECORD } from './out-dir-names';
+import { replaceFile, shown, shownFolder } from './out-dir-fs';
+import { isOwnEntry, isOwnName, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
+import { readOwnFile } from './own-file';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
 export type OutRecord = Readonly<Record<string, readonly string[]>>;
@@ -17,13 +18,14 @@ const MAX_NAMES_SHOWN = 5;
 
 export function readRecord(outDir: string): OutRecord {
   const path = join(outDir, RECORD);
-  if (lstatOrUndefined(path) === undefined) return {};
-  const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
-  const record = parseRecord(text);
+  const fix = "remove it, and check that the folder holds only glidepath's cluster folders";
+  const file = readOwnFile(path, { shown: shown(path), maxBytes: OWN_FILE_MAX_BYTES, fix: () => fix });
+  if (file === undefined) return {};
+  const record = parseRecord(file.text);
   if (record === undefined) {
     throw new ConfigError([
       `${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the ` +
-        `folder); remove it, and check that the folder holds only glidepath's cluster folders`,
+        `folder); ${fix}`,
     ]);
   }
   return record;

@@ -11,6 +11,8 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -497,5 +499,45 @@ describe('a record or a journal that names paths outside the folder', () => {
     expect(await synth('--out', out)).toBe(2);
     expect(stderr.join('\n')).toMatch(/\.glidepath-swap\.json: is not a swap glidepath started/);
     expect(readFileSync(join(parent, 'precious', 'keep.txt'), 'utf8')).toBe('mine\n');
+  });
+});
+
+describe("something else in place of glidepath's own files", () => {
+  it('a folder as the record, a link to a device as the journal, a huge record: exit 2 and the fix', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const [record, journal] = [join(out, '.glidepath-out.json'), join(out, '.glidepath-swap.json')];
+    const written = readFileSync(record);
+    const refused = async (line: string) => {
+      const before = snapshot(out);
+      for (const check of [[], ['--check']]) {
+        stderr.length = 0;
+        expect(await synth('--out', out, ...check)).toBe(2);
+        expect(stderr).toEqual([line, 'nothing was written.']);
+      }
+      expect(snapshot(out)).toEqual(before);
+    };
+    rmSync(record);
+    mkdirSync(record);
+    await refused(
+      `${record}: is a folder, not a file glidepath wrote; remove it, and check that the folder holds only ` +
+        `glidepath's cluster folders`,
+    );
+    rmSync(record, { recursive: true });
+    writeFileSync(record, written);
+    symlinkSync('/dev/null', journal);
+    await refused(
+      `${journal}: is a symbolic link to a character device, not a file glidepath wrote; remove it, then synth again`,
+    );
+    rmSync(journal);
+    // Read no further than the cap (a record is about 1 KiB a cluster), and left as it is.
+    truncateSync(record, 64 * 1024 * 1024 + 1);
+    stderr.length = 0;
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toBe(
+      `${record}: is larger than 64 MiB, not a file glidepath wrote; remove it, and check that the folder holds ` +
+        `only glidepath's cluster folders`,
+    );
+    expect(statSync(record).size).toBe(64 * 1024 * 1024 + 1);
   });
 });
