@@ -5,7 +5,8 @@ import type { RenderedCluster } from '../render/render-cluster';
 import { RETIRED_NAME, STAGED_NAME } from './out-dir-names';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
-import { holdsFile, outputFolders, valuesFolderName, type WriteScope } from './write-dist';
+import { holdsFile } from './as-written';
+import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /**
  * One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`: changed when synth

@@ -203,6 +203,28 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(existsSync(userFile)).toBe(true);
   });
 
+  it.skipIf(!isRoot)('a file given another group is written again; in a setgid folder, its group is kept', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const file = join(out, 'dev', 'kustomization.yaml');
+    chownSync(file, process.getuid!(), 65534);
+    stdout.length = 0;
+    expect(await synth('--out', out, '--check')).toBe(3);
+    expect(stdout.filter((line) => line.startsWith('changed '))).toEqual([`changed ${file}`]);
+    expect(await synth('--out', out)).toBe(0);
+    expect(statSync(file).gid).toBe(process.getegid!());
+    // A folder made in a setgid folder takes that folder's group: as a fresh write leaves it, so it stays.
+    const shared = scratch();
+    chownSync(shared, process.getuid!(), 65534);
+    chmodSync(shared, 0o2755);
+    expect(await synth('--out', shared)).toBe(0);
+    const dev = statSync(join(shared, 'dev'));
+    expect(dev.gid).toBe(65534);
+    expect(await synth('--out', shared, '--check')).toBe(0);
+    expect(await synth('--out', shared)).toBe(0);
+    expect(statSync(join(shared, 'dev')).ino).toBe(dev.ino);
+  });
+
   it('a current file edited, chmod-ed or linked while synth runs: the new render has its own file', async () => {
     const out = scratch();
     const files = ['a', 'b', 'c', 'd'].map((name) => ({ path: `${name}.k8s.yaml`, content: `${name}: 1\n` }));
