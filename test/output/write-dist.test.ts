@@ -295,6 +295,31 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(readdirSync(dir)).toEqual(['somefile']);
   });
 
+  it('--check refuses what synth refuses: --out a file, a link to nothing or a path through one', async () => {
+    const dir = scratch();
+    const file = join(dir, 'somefile');
+    writeFileSync(file, 'keep me\n');
+    const dangling = join(dir, 'dist');
+    symlinkSync(join(dir, 'gone'), dangling);
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', file, ...check)).toBe(2);
+      expect(await synth('--out', dangling, ...check)).toBe(2);
+      expect(await synth('--out', join(dangling, 'x'), ...check)).toBe(2);
+      expect(stderr).toEqual([
+        `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per ` +
+          `cluster into it)`,
+        'nothing was written.',
+        `${dangling}: the output folder is a symbolic link to a missing path; create the folder it names, or ` +
+          `remove the link`,
+        'nothing was written.',
+        `${dangling}/x: the output folder cannot be created: ${dangling} is a symbolic link to a missing path`,
+        'nothing was written.',
+      ]);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['dist', 'somefile']);
+  });
+
   it('--out . writes into an empty working folder, and refuses the project root', async () => {
     const empty = scratch();
     const cwd = process.cwd();
