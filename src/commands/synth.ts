@@ -81,6 +81,7 @@ export default defineCommand({
       return 'done';
     }
 
+    if (values.out === '') throw new GlidepathError('--out is empty', 'give a folder');
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
     refuseSecretInFolder('--out', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';

@@ -320,6 +320,14 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(readdirSync(dir).sort()).toEqual(['dist', 'somefile']);
   });
 
+  it('refuses an empty --out, with --check too', async () => {
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', '', ...check)).toBe(2);
+      expect(stderr).toEqual(['error: --out is empty', 'fix: give a folder']);
+    }
+  });
+
   it('--out . writes into an empty working folder, and refuses the project root', async () => {
     const empty = scratch();
     const cwd = process.cwd();
