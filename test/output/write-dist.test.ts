@@ -328,6 +328,15 @@ describe('synth --out replaces only what glidepath wrote', () => {
     }
   });
 
+  it('synth --check advises the synth that would bring the folder up to date, with its --out', async () => {
+    const out = join(scratch(), "the team's dist");
+    expect(await synth('--out', out, '--cluster', 'dev')).toBe(0);
+    expect(await synth('--out', out, '--check')).toBe(3);
+    expect(stdout.at(-1)).toBe(
+      `${out}/ would change (6 files); run glidepath synth --out '${out.replace("'", "'\\''")}'`,
+    );
+  });
+
   it('--out . writes into an empty working folder, and refuses the project root', async () => {
     const empty = scratch();
     const cwd = process.cwd();
