@@ -337,6 +337,31 @@ describe('synth --out replaces only what glidepath wrote', () => {
     );
   });
 
+  it('names what replaced a file it wrote: a link or a folder is no file of its own, and stays', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const outside = join(scratch(), 'mine.yaml');
+    writeFileSync(outside, 'mine\n');
+    rmSync(join(out, 'prod', 'kustomization.yaml'));
+    symlinkSync(outside, join(out, 'prod', 'kustomization.yaml'));
+    rmSync(join(out, 'dev', 'kustomization.yaml'));
+    mkdirSync(join(out, 'dev', 'kustomization.yaml'));
+    const before = snapshot(out);
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', out, ...check)).toBe(2);
+      expect(stderr).toEqual([
+        `${out}/: dev/kustomization.yaml is now a folder; glidepath writes regular files, so it leaves this folder ` +
+          `untouched; remove that entry or move it away (the next synth writes it again)`,
+        `${out}/: prod/kustomization.yaml is now a symbolic link; glidepath writes regular files, so it leaves this ` +
+          `folder untouched; remove that entry or move it away (the next synth writes it again)`,
+        'nothing was written.',
+      ]);
+    }
+    expect(snapshot(out)).toEqual(before);
+    expect(readFileSync(outside, 'utf8')).toBe('mine\n');
+  });
+
   it('--out . writes into an empty working folder, and refuses the project root', async () => {
     const empty = scratch();
     const cwd = process.cwd();
