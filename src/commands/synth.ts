@@ -81,6 +81,7 @@ export default defineCommand({
       return 'done';
     }
 
+    if (values.out === '') throw new GlidepathError('--out is empty', 'give a folder');
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
     refuseSecretInFolder('--out', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
@@ -117,7 +118,8 @@ export default defineCommand({
       context.print(
         changes.length === 0
           ? `${asFolder(outDir)} is up to date`
-          : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth`,
+          : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth` +
+              (values.out !== undefined ? ` --out ${shellWord(values.out)}` : ''),
       );
       return changes.length === 0 ? 'done' : 'changes';
     }
@@ -140,3 +142,8 @@ export default defineCommand({
     return 'done';
   },
 });
+
+/** `dist`, `'my dist'`: a word a POSIX shell reads back as `value`. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -3,57 +3,18 @@
  * would hang, /dev/zero would fill the memory), never more than the size cap, and only valid UTF-8 without
  * control characters (a binary file, /proc/self/environ). No message repeats the content.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { readRegularFile } from '../read-regular-file';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
-const CHUNK_BYTES = 64 * 1024;
 
 /** `problem` is the message without the file name, e.g. `is a FIFO, not a regular file`. */
 export function readClusterText(path: string): { text: string } | { problem: string } {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return {
-      problem: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`,
-    };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { problem: `is ${kindOf(stat)}, not a regular file; a cluster file is a YAML file` };
-    const bytes = readAtMost(fd, MAX_FILE_BYTES + 1);
-    if (bytes.length > MAX_FILE_BYTES)
-      return { problem: 'file is larger than 1 MiB; a cluster file is a few dozen lines' };
-    return decode(bytes);
-  } catch (error) {
-    return { problem: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function kindOf(stat: Stats): string {
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isFIFO()) return 'a FIFO (named pipe)';
-  if (stat.isCharacterDevice()) return 'a character device';
-  if (stat.isBlockDevice()) return 'a block device';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a file';
-}
-
-/** Reads until the end or `limit` bytes; files in /proc report size 0, so the size is not trusted. */
-function readAtMost(fd: number, limit: number): Buffer {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  while (length < limit) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit - length));
-    const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    length += read;
-  }
-  return Buffer.concat(chunks, length);
+  const read = readRegularFile(path, MAX_FILE_BYTES);
+  if ('failed' in read) return { problem: `cannot read the file (${read.failed}); check the path` };
+  if ('notRegular' in read)
+    return { problem: `is ${read.notRegular}, not a regular file; a cluster file is a YAML file` };
+  if ('tooLarge' in read) return { problem: 'file is larger than 1 MiB; a cluster file is a few dozen lines' };
+  return decode(read.bytes);
 }
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });

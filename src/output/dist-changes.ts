@@ -2,10 +2,12 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
+import { missingFolders } from './out-dir-fs';
 import { RETIRED_NAME, STAGED_NAME } from './out-dir-names';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
-import { holdsFile, outputFolders, valuesFolderName, type WriteScope } from './write-dist';
+import { holdsFile } from './as-written';
+import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /**
  * One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`: changed when synth
@@ -14,9 +16,10 @@ import { holdsFile, outputFolders, valuesFolderName, type WriteScope } from './w
 export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
   // Each folder on its own: the manifests, and the helm values of a cluster that has any.
   const clusters = outputFolders(renderedClusters);
-  // What synth would refuse (a folder holding files glidepath did not write), --check refuses too.
-  const recorded = existsSync(outDir) && statSync(outDir).isDirectory() ? readRecord(outDir) : {};
-  if (existsSync(outDir)) refuseForeignEntries(outDir, writtenRecord(outDir));
+  // What synth would refuse (a file as --out, a folder holding files glidepath did not write), --check refuses too.
+  const exists = missingFolders(outDir, 'the output folder').length === 0;
+  const recorded = exists ? readRecord(outDir) : {};
+  if (exists) refuseForeignEntries(outDir, writtenRecord(outDir));
   const changes: string[] = [];
   const leftovers = leftoverLinks(outDir);
   for (const cluster of clusters) {

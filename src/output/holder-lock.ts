@@ -5,10 +5,11 @@
  * names it; a live holder is waited for; a holder on another host is never taken for dead. Whoever waits, or gives
  * up, is told who holds the lock, since when, and how to clear it.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { GlidepathError } from '../errors';
 import { FileSystemError, isErrnoError, onPath } from './fs-error';
 import { describeHolder, holderLine, holderState, parseHolder, thisProcess, type LockHolder } from './lock-holder';
+import { readOwnFile } from './own-file';
 
 export interface LockSite {
   /** The lock file. */
@@ -45,6 +46,8 @@ export class LockHeldError extends GlidepathError {
 /** A lock file without a holder this old (or a break file this old) was left by a run killed while making it. */
 const UNFINISHED_MS = 10_000;
 const POLL_MS = 25;
+/** A holder line is about 120 bytes. */
+const LOCK_MAX_BYTES = 64 * 1024;
 
 interface Seen {
   readonly content: string;
@@ -185,21 +188,22 @@ function tryCreate(site: LockSite, path: string, line: string): boolean {
   return true;
 }
 
-/** The lock file's content and age; undefined when it is gone. */
+/**
+ * The lock file's content and age; undefined when it is gone. A symbolic link to a file is read through (and, when
+ * stale, the link is removed, never its target).
+ */
 function read(site: LockSite, path: string): Seen | undefined {
-  try {
-    const content = readFileSync(path, 'utf8');
-    return { content, holder: parseHolder(content), ageMs: Date.now() - statSync(path).mtimeMs };
-  } catch (error) {
-    if (isErrnoError(error) && error.code === 'ENOENT') return undefined;
-    if (isErrnoError(error) && error.code === 'EISDIR') {
-      throw new LockHeldError(
-        `${site.shown(path)}: is a folder, not a lock file (earlier versions locked the gitops cache with a folder)`,
-        `if no glidepath run is ${site.activity}, remove it (rm -r ${site.shown(path)})`,
-      );
-    }
-    throw isErrnoError(error) ? new FileSystemError(site.shown(path), error.code, 'cannot read the lock') : error;
-  }
+  const shown = site.shown(path);
+  const file = readOwnFile(path, {
+    shown,
+    maxBytes: LOCK_MAX_BYTES,
+    fix: (found) =>
+      `if no glidepath run is ${site.activity}, remove it` +
+      (found === 'a folder' ? ` (rm -r ${shown}; earlier versions locked the gitops cache with a folder)` : ''),
+  });
+  return file === undefined
+    ? undefined
+    : { content: file.text, holder: parseHolder(file.text), ageMs: Date.now() - file.mtimeMs };
 }
 
 function unlinkQuietly(site: LockSite, path: string): void {

@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ConfigError } from '../config/errors';
+import { entryKind, isSymbolicLink } from '../read-regular-file';
 import { FileSystemError, isErrnoError, onPath } from './fs-error';
 import { killPoint } from './kill-points';
 import { TMP_PREFIX, uniqueSuffix } from './out-dir-names';
@@ -55,26 +56,8 @@ export function lstatOrUndefined(path: string): Stats | undefined {
  * mount. Folders it creates get mode 0755, whatever the umask. Returns the folders it created, outermost first.
  */
 export function makeFolder(path: string, what: string): string[] {
-  const missing: string[] = [];
-  let existing = path;
-  for (;;) {
-    const stat = statOrUndefined(existing);
-    if (stat?.isDirectory()) break;
-    if (stat !== undefined) {
-      throw new ConfigError([
-        existing === path
-          ? `${shown(path)}: ${what} is a file, not a folder; pass a folder (glidepath writes one sub-folder ` +
-            `per cluster into it)`
-          : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is a file, not a folder`,
-      ]);
-    }
-    missing.unshift(existing);
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    existing = parent;
-  }
   const created: string[] = [];
-  for (const folder of missing) {
+  for (const folder of missingFolders(path, what)) {
     if (onPath(shown(folder), 'cannot create the folder', () => createdFolder(folder))) {
       created.push(folder);
       onPath(shown(folder), 'cannot set the mode of the folder', () => chmodSync(folder, FOLDER_MODE));
@@ -82,6 +65,36 @@ export function makeFolder(path: string, what: string): string[] {
     killPoint();
   }
   return created;
+}
+
+/**
+ * The folders `makeFolder` would create, outermost first (none: `path` is a folder). Refuses (exit 2) a path that
+ * is a file or runs through one, or a symbolic link to nothing in the way (mkdir would say it exists).
+ */
+export function missingFolders(path: string, what: string): string[] {
+  const missing: string[] = [];
+  let existing = path;
+  for (;;) {
+    const stat = statOrUndefined(existing);
+    if (stat?.isDirectory()) break;
+    if (stat !== undefined || isSymbolicLink(existing)) {
+      const found = stat !== undefined ? `${entryKind(stat)}, not a folder` : 'a symbolic link to a missing path';
+      const fix =
+        stat !== undefined
+          ? 'pass a folder (glidepath writes one sub-folder per cluster into it)'
+          : 'create the folder it names, or remove the link';
+      throw new ConfigError([
+        existing === path
+          ? `${shown(path)}: ${what} is ${found}; ${fix}`
+          : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is ${found}`,
+      ]);
+    }
+    missing.unshift(existing);
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  return missing;
 }
 
 /** Removes these folders, innermost first, as long as each is empty (a run that failed leaves what it made). */

@@ -19,6 +19,12 @@ export const STAGE_PREFIX = '.glidepath-stage-';
 export const OLD_PREFIX = '.glidepath-old-';
 export const TMP_PREFIX = '.glidepath-tmp-';
 
+/**
+ * Far more than a record or a journal ever holds (about 1 KiB a cluster); a larger file in their place is refused
+ * unread.
+ */
+export const OWN_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** Names that stay between runs; every other `.glidepath-` name is a leftover of an interrupted run. */
 export const KEPT = new Set([RECORD, LOCK, LOCK_BREAK, JOURNAL]);
 

@@ -2,12 +2,14 @@
  * The record of what glidepath wrote into an output folder, and the check that the folder holds nothing else:
  * glidepath replaces only what it wrote, so a folder with anything else in it is refused, untouched.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
+import { entryKind } from '../read-regular-file';
 import { onPath } from './fs-error';
-import { lstatOrUndefined, replaceFile, shown, shownFolder } from './out-dir-fs';
-import { isOwnEntry, isOwnName, isPlainName, RECORD } from './out-dir-names';
+import { replaceFile, shown, shownFolder } from './out-dir-fs';
+import { isOwnEntry, isOwnName, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
+import { readOwnFile } from './own-file';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
 export type OutRecord = Readonly<Record<string, readonly string[]>>;
@@ -17,13 +19,14 @@ const MAX_NAMES_SHOWN = 5;
 
 export function readRecord(outDir: string): OutRecord {
   const path = join(outDir, RECORD);
-  if (lstatOrUndefined(path) === undefined) return {};
-  const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
-  const record = parseRecord(text);
+  const fix = "remove it, and check that the folder holds only glidepath's cluster folders";
+  const file = readOwnFile(path, { shown: shown(path), maxBytes: OWN_FILE_MAX_BYTES, fix: () => fix });
+  if (file === undefined) return {};
+  const record = parseRecord(file.text);
   if (record === undefined) {
     throw new ConfigError([
       `${shown(path)}: is not a record glidepath wrote (it does not parse, or names paths outside the ` +
-        `folder); remove it, and check that the folder holds only glidepath's cluster folders`,
+        `folder); ${fix}`,
     ]);
   }
   return record;
@@ -71,39 +74,53 @@ export function writeRecord(outDir: string, record: OutRecord): void {
   replaceFile(join(outDir, RECORD), `${JSON.stringify({ format: FORMAT, clusters: sorted }, null, 2)}\n`);
 }
 
-/** Entries of `outDir` glidepath did not write, as paths relative to it (folders end in `/`). */
-export function foreignEntries(outDir: string, record: OutRecord): string[] {
+/**
+ * What `outDir` holds that glidepath did not write: `foreign`, entries it never wrote, as paths relative to it
+ * (folders end in `/`); `replaced`, entries it recorded that are now of another kind (`prod/x.yaml is now a FIFO`).
+ */
+function foreignEntries(outDir: string, record: OutRecord): { foreign: string[]; replaced: string[] } {
   const foreign: string[] = [];
-  for (const entry of onPath(shown(outDir), 'cannot list the folder', () =>
-    readdirSync(outDir, { withFileTypes: true }),
-  )) {
+  const replaced: string[] = [];
+  for (const entry of listed(outDir)) {
     if (isOwnEntry(entry)) continue;
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
-    if (files === undefined || !entry.isDirectory()) {
+    if (files === undefined) {
       foreign.push(entry.isDirectory() ? `${entry.name}/` : entry.name);
-      continue;
-    }
-    const folder = join(outDir, entry.name);
-    for (const inner of onPath(shown(folder), 'cannot list the folder', () =>
-      readdirSync(folder, { withFileTypes: true }),
-    )) {
-      if (!inner.isFile() || !files.includes(inner.name))
-        foreign.push(`${entry.name}/${inner.name}${inner.isDirectory() ? '/' : ''}`);
+    } else if (!entry.isDirectory()) {
+      replaced.push(`${entry.name} is now ${entryKind(entry)}; glidepath writes a folder`);
+    } else {
+      for (const inner of listed(join(outDir, entry.name))) {
+        const path = `${entry.name}/${inner.name}`;
+        if (!files.includes(inner.name)) foreign.push(`${path}${inner.isDirectory() ? '/' : ''}`);
+        else if (!inner.isFile()) replaced.push(`${path} is now ${entryKind(inner)}; glidepath writes regular files`);
+      }
     }
   }
-  return foreign.sort();
+  return { foreign: foreign.sort(), replaced: replaced.sort() };
+}
+
+function listed(folder: string): Dirent[] {
+  return onPath(shown(folder), 'cannot list the folder', () => readdirSync(folder, { withFileTypes: true }));
 }
 
 /** Refuses (exit 2) an output folder that holds anything glidepath did not write. */
 export function refuseForeignEntries(outDir: string, record: OutRecord): void {
-  const foreign = foreignEntries(outDir, record);
-  if (foreign.length === 0) return;
-  const names =
-    foreign.slice(0, MAX_NAMES_SHOWN).join(', ') +
-    (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
-  throw new ConfigError([
-    `${shownFolder(outDir)}: holds ${names}, which glidepath did not write; it replaces only the cluster ` +
-      `folders it recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, ` +
-      `or move ${foreign.length === 1 ? 'that' : 'those'} away`,
-  ]);
+  const { foreign, replaced } = foreignEntries(outDir, record);
+  const folder = shownFolder(outDir);
+  const problems = replaced.map(
+    (what) =>
+      `${folder}: ${what}, so it leaves this folder untouched; remove that entry or move it away (the next synth ` +
+      `writes it again)`,
+  );
+  if (foreign.length > 0) {
+    const names =
+      foreign.slice(0, MAX_NAMES_SHOWN).join(', ') +
+      (foreign.length > MAX_NAMES_SHOWN ? ` and ${foreign.length - MAX_NAMES_SHOWN} more` : '');
+    problems.push(
+      `${folder}: holds ${names}, which glidepath did not write; it replaces only the cluster folders it ` +
+        `recorded in ${RECORD}, so it leaves this folder untouched. Pass --out a new or empty folder, or move ` +
+        `${foreign.length === 1 ? 'that' : 'those'} away`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
 }

@@ -3,13 +3,22 @@
  * journal is written once every new folder is complete; from then on, any run that finds it finishes the swap
  * (every step can be repeated), and before it a kill leaves only staged folders, which the next run removes.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { onPath } from './fs-error';
 import { lstatOrUndefined, move, remove, replaceFile, shown } from './out-dir-fs';
-import { isLeftover, isOwnName, isPlainName, JOURNAL, RETIRED_NAME, STAGED_NAME } from './out-dir-names';
+import {
+  isLeftover,
+  isOwnName,
+  isPlainName,
+  JOURNAL,
+  OWN_FILE_MAX_BYTES,
+  RETIRED_NAME,
+  STAGED_NAME,
+} from './out-dir-names';
 import { mergedRecords, readRecord, validRecord, writeRecord, type OutRecord } from './out-dir-record';
+import { readOwnFile } from './own-file';
 
 export interface SwapJournal {
   /** Cluster folders to replace with (or create from) a staged folder; the current one moves to `old` first. */
@@ -45,13 +54,11 @@ export function writtenRecord(outDir: string): OutRecord {
 
 function readJournalIfAny(outDir: string): SwapJournal | undefined {
   const path = join(outDir, JOURNAL);
-  return lstatOrUndefined(path) === undefined ? undefined : readJournal(path);
-}
-
-function readJournal(path: string): SwapJournal {
-  const text = onPath(shown(path), 'cannot read', () => readFileSync(path, 'utf8'));
+  const fix = 'remove it, then synth again';
+  const file = readOwnFile(path, { shown: shown(path), maxBytes: OWN_FILE_MAX_BYTES, fix: () => fix });
+  if (file === undefined) return undefined;
   try {
-    const journal = JSON.parse(text) as SwapJournal;
+    const journal = JSON.parse(file.text) as SwapJournal;
     // Every name must be one entry of this folder: a journal never moves anything outside it.
     const entries = [...journal.replace, ...journal.retire];
     const valid =
@@ -63,8 +70,7 @@ function readJournal(path: string): SwapJournal {
     // reported below
   }
   throw new ConfigError([
-    `${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); ` +
-      `remove it, then synth again`,
+    `${shown(path)}: is not a swap glidepath started (it does not parse, or names paths outside the folder); ${fix}`,
   ]);
 }
 

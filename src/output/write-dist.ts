@@ -4,23 +4,18 @@
  * all of them are complete, so a failure or a kill leaves the old render or the new one, never a mix; a cluster
  * folder that already holds its render stays as it is.
  */
-import { readFileSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { filesOf, type RenderedCluster, type RenderedFile } from '../render/rendered-file';
-import { onPath } from './fs-error';
+import { holdsFile, isWrittenFolder, newEntryGroup } from './as-written';
 import { lockOutDir, type LockOptions } from './out-dir-lock';
 import {
-  FILE_MODE,
-  FOLDER_MODE,
   fileIdentity,
   linkedFile,
   type FileIdentity,
-  lstatOrUndefined,
   makeFolder,
   makeUniqueFolder,
   remove,
   removeEmptyFolders,
-  shown,
   writeNewFile,
 } from './out-dir-fs';
 import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
@@ -208,16 +203,16 @@ export function outputFolders(clusters: readonly RenderedCluster[]): RenderedClu
 
 /**
  * Whether the folder already holds exactly this render, as a fresh write would leave it: the files the record lists,
- * byte for byte, each with one link, owned by this user, modes 0755 and 0644 with no special bits. It then stays as
- * it is, which spares a fleet's unchanged clusters a rewrite and keeps their times.
+ * byte for byte, each with one link, owned by this user and the group a new file gets, modes 0755 and 0644 with no
+ * special bits. It then stays as it is, which spares a fleet's unchanged clusters a rewrite and keeps their times.
  */
 function holdsRender(folder: string, recorded: readonly string[] | undefined, files: readonly RenderedFile[]): boolean {
   if (recorded === undefined || recorded.length !== files.length) return false;
   const paths = new Set(recorded);
   if (!files.every((file) => paths.has(file.path))) return false;
-  const stat = lstatOrUndefined(folder);
-  if (!stat?.isDirectory() || !asWritten(stat, FOLDER_MODE)) return false;
-  return files.every((file) => holdsFile(join(folder, file.path), file.content));
+  if (!isWrittenFolder(folder)) return false;
+  const group = newEntryGroup(folder);
+  return files.every((file) => holdsFile(join(folder, file.path), file.content, new Map(), group));
 }
 
 /**
@@ -225,29 +220,7 @@ function holdsRender(folder: string, recorded: readonly string[] | undefined, fi
  * the folder is staged anew: the folder must be one glidepath would write.
  */
 function keptFiles(folder: string, recorded: readonly string[] | undefined): ReadonlySet<string> {
-  const stat = lstatOrUndefined(folder);
-  return recorded !== undefined && stat?.isDirectory() && asWritten(stat, FOLDER_MODE) ? new Set(recorded) : new Set();
-}
-
-/**
- * Whether the file holds `content` as a fresh write leaves it (see holdsRender). `leftoverLinks`: links to a file
- * (by inode) from what a killed run left, which the next run removes first.
- */
-export function holdsFile(
-  path: string,
-  content: string,
-  leftoverLinks: ReadonlyMap<number, number> = new Map(),
-): boolean {
-  const stat = lstatOrUndefined(path);
-  const bytes = Buffer.from(content);
-  if (!stat?.isFile() || !asWritten(stat, FILE_MODE) || stat.size !== bytes.length) return false;
-  if (stat.nlink !== 1 + (leftoverLinks.get(stat.ino) ?? 0)) return false;
-  return bytes.equals(onPath(shown(path), 'cannot read', () => readFileSync(path)));
-}
-
-/** The mode (special bits included) and owner that glidepath gives what it writes. */
-function asWritten(stat: Stats, mode: number): boolean {
-  return (stat.mode & 0o7777) === mode && (process.getuid === undefined || stat.uid === process.getuid());
+  return recorded !== undefined && isWrittenFolder(folder) ? new Set(recorded) : new Set();
 }
 
 function journalFor(

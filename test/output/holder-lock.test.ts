@@ -4,10 +4,20 @@
  * once; a holder on another host is never taken over, and the message names it and how to clear the lock.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors';
 import { GitopsError } from '../../src/gitops/errors';
 import { lockCache } from '../../src/gitops/cache-lock';
 import { LockHeldError } from '../../src/output/holder-lock';
@@ -141,5 +151,41 @@ describe('the gitops cache lock: the same rule', () => {
     const second = await lockCache(cache, { waitMs: 5000, pollMs: 20 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     second();
+  });
+});
+
+describe('something else in place of a lock', () => {
+  it('a folder or a link to a device: refused at once (exit 2), neither waited for nor removed', async () => {
+    const out = scratch();
+    const lock = join(out, '.glidepath-lock');
+    mkdirSync(lock);
+    expect(() => lockOutDir(out, { waitMs: 5000 })).toThrow(
+      new ConfigError([
+        `${lock}: is a folder, not a file glidepath wrote; if no glidepath run is writing it, remove it (rm -r ` +
+          `${lock}; earlier versions locked the gitops cache with a folder)`,
+      ]),
+    );
+    const cache = join(scratch(), 'repo');
+    symlinkSync('/dev/null', `${cache}.lock`);
+    const started = Date.now();
+    await expect(lockCache(cache, { waitMs: 5000 })).rejects.toThrow(
+      new ConfigError([
+        `${cache}.lock: is a symbolic link to a character device, not a file glidepath wrote; if no glidepath run ` +
+          `is using it, remove it`,
+      ]),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(statSync(lock).isDirectory()).toBe(true);
+    expect(lstatSync(`${cache}.lock`).isSymbolicLink()).toBe(true);
+  });
+
+  it('a link to the lock file of a run that ended: the link is removed, never the file it names', () => {
+    const out = scratch();
+    const target = join(scratch(), 'lock');
+    writeFileSync(target, reusedPid());
+    symlinkSync(target, join(out, '.glidepath-lock'));
+    lockOutDir(out)();
+    expect(existsSync(join(out, '.glidepath-lock'))).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe(reusedPid());
   });
 });

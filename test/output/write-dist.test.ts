@@ -11,6 +11,8 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -201,6 +203,28 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(existsSync(userFile)).toBe(true);
   });
 
+  it.skipIf(!isRoot)('a file given another group is written again; in a setgid folder, its group is kept', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const file = join(out, 'dev', 'kustomization.yaml');
+    chownSync(file, process.getuid!(), 65534);
+    stdout.length = 0;
+    expect(await synth('--out', out, '--check')).toBe(3);
+    expect(stdout.filter((line) => line.startsWith('changed '))).toEqual([`changed ${file}`]);
+    expect(await synth('--out', out)).toBe(0);
+    expect(statSync(file).gid).toBe(process.getegid!());
+    // A folder made in a setgid folder takes that folder's group: as a fresh write leaves it, so it stays.
+    const shared = scratch();
+    chownSync(shared, process.getuid!(), 65534);
+    chmodSync(shared, 0o2755);
+    expect(await synth('--out', shared)).toBe(0);
+    const dev = statSync(join(shared, 'dev'));
+    expect(dev.gid).toBe(65534);
+    expect(await synth('--out', shared, '--check')).toBe(0);
+    expect(await synth('--out', shared)).toBe(0);
+    expect(statSync(join(shared, 'dev')).ino).toBe(dev.ino);
+  });
+
   it('a current file edited, chmod-ed or linked while synth runs: the new render has its own file', async () => {
     const out = scratch();
     const files = ['a', 'b', 'c', 'd'].map((name) => ({ path: `${name}.k8s.yaml`, content: `${name}: 1\n` }));
@@ -269,6 +293,73 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(stderr.at(-2)).toBe(`${file}/x: the output folder cannot be created: ${file} is a file, not a folder`);
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
     expect(readdirSync(dir)).toEqual(['somefile']);
+  });
+
+  it('--check refuses what synth refuses: --out a file, a link to nothing or a path through one', async () => {
+    const dir = scratch();
+    const file = join(dir, 'somefile');
+    writeFileSync(file, 'keep me\n');
+    const dangling = join(dir, 'dist');
+    symlinkSync(join(dir, 'gone'), dangling);
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', file, ...check)).toBe(2);
+      expect(await synth('--out', dangling, ...check)).toBe(2);
+      expect(await synth('--out', join(dangling, 'x'), ...check)).toBe(2);
+      expect(stderr).toEqual([
+        `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per ` +
+          `cluster into it)`,
+        'nothing was written.',
+        `${dangling}: the output folder is a symbolic link to a missing path; create the folder it names, or ` +
+          `remove the link`,
+        'nothing was written.',
+        `${dangling}/x: the output folder cannot be created: ${dangling} is a symbolic link to a missing path`,
+        'nothing was written.',
+      ]);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['dist', 'somefile']);
+  });
+
+  it('refuses an empty --out, with --check too', async () => {
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', '', ...check)).toBe(2);
+      expect(stderr).toEqual(['error: --out is empty', 'fix: give a folder']);
+    }
+  });
+
+  it('synth --check advises the synth that would bring the folder up to date, with its --out', async () => {
+    const out = join(scratch(), "the team's dist");
+    expect(await synth('--out', out, '--cluster', 'dev')).toBe(0);
+    expect(await synth('--out', out, '--check')).toBe(3);
+    expect(stdout.at(-1)).toBe(
+      `${out}/ would change (6 files); run glidepath synth --out '${out.replace("'", "'\\''")}'`,
+    );
+  });
+
+  it('names what replaced a file it wrote: a link or a folder is no file of its own, and stays', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const outside = join(scratch(), 'mine.yaml');
+    writeFileSync(outside, 'mine\n');
+    rmSync(join(out, 'prod', 'kustomization.yaml'));
+    symlinkSync(outside, join(out, 'prod', 'kustomization.yaml'));
+    rmSync(join(out, 'dev', 'kustomization.yaml'));
+    mkdirSync(join(out, 'dev', 'kustomization.yaml'));
+    const before = snapshot(out);
+    for (const check of [[], ['--check']]) {
+      stderr.length = 0;
+      expect(await synth('--out', out, ...check)).toBe(2);
+      expect(stderr).toEqual([
+        `${out}/: dev/kustomization.yaml is now a folder; glidepath writes regular files, so it leaves this folder ` +
+          `untouched; remove that entry or move it away (the next synth writes it again)`,
+        `${out}/: prod/kustomization.yaml is now a symbolic link; glidepath writes regular files, so it leaves this ` +
+          `folder untouched; remove that entry or move it away (the next synth writes it again)`,
+        'nothing was written.',
+      ]);
+    }
+    expect(snapshot(out)).toEqual(before);
+    expect(readFileSync(outside, 'utf8')).toBe('mine\n');
   });
 
   it('--out . writes into an empty working folder, and refuses the project root', async () => {
@@ -497,5 +588,45 @@ describe('a record or a journal that names paths outside the folder', () => {
     expect(await synth('--out', out)).toBe(2);
     expect(stderr.join('\n')).toMatch(/\.glidepath-swap\.json: is not a swap glidepath started/);
     expect(readFileSync(join(parent, 'precious', 'keep.txt'), 'utf8')).toBe('mine\n');
+  });
+});
+
+describe("something else in place of glidepath's own files", () => {
+  it('a folder as the record, a link to a device as the journal, a huge record: exit 2 and the fix', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    const [record, journal] = [join(out, '.glidepath-out.json'), join(out, '.glidepath-swap.json')];
+    const written = readFileSync(record);
+    const refused = async (line: string) => {
+      const before = snapshot(out);
+      for (const check of [[], ['--check']]) {
+        stderr.length = 0;
+        expect(await synth('--out', out, ...check)).toBe(2);
+        expect(stderr).toEqual([line, 'nothing was written.']);
+      }
+      expect(snapshot(out)).toEqual(before);
+    };
+    rmSync(record);
+    mkdirSync(record);
+    await refused(
+      `${record}: is a folder, not a file glidepath wrote; remove it, and check that the folder holds only ` +
+        `glidepath's cluster folders`,
+    );
+    rmSync(record, { recursive: true });
+    writeFileSync(record, written);
+    symlinkSync('/dev/null', journal);
+    await refused(
+      `${journal}: is a symbolic link to a character device, not a file glidepath wrote; remove it, then synth again`,
+    );
+    rmSync(journal);
+    // Read no further than the cap (a record is about 1 KiB a cluster), and left as it is.
+    truncateSync(record, 64 * 1024 * 1024 + 1);
+    stderr.length = 0;
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr[0]).toBe(
+      `${record}: is larger than 64 MiB, not a file glidepath wrote; remove it, and check that the folder holds ` +
+        `only glidepath's cluster folders`,
+    );
+    expect(statSync(record).size).toBe(64 * 1024 * 1024 + 1);
   });
 });

@@ -46,11 +46,20 @@ export interface SynthResult {
 
 /** `node scripts/cli.mjs synth --clusters DIR --out OUT`, killed at its `killAt`-th step when given. */
 export function synthProcess(clusters: string, out: string, killAt?: number): Promise<SynthResult> {
+  const env = { ...process.env, ...(killAt !== undefined ? { GLIDEPATH_TEST_KILL_AT: String(killAt) } : {}) };
+  return cliProcess(['synth', '--clusters', clusters, '--out', out], { env });
+}
+
+/** `node scripts/cli.mjs ARGS`; with `timeoutMs`, killed (SIGKILL) when it runs longer. */
+export function cliProcess(
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+): Promise<SynthResult> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...(killAt !== undefined ? { GLIDEPATH_TEST_KILL_AT: String(killAt) } : {}) };
-    const child = spawn(process.execPath, [CLI, 'synth', '--clusters', clusters, '--out', out], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env,
+      env: options.env ?? process.env,
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
