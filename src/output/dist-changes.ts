@@ -6,12 +6,12 @@ import { missingFolders } from './out-dir-fs';
 import { RETIRED_NAME, STAGED_NAME } from './out-dir-names';
 import { readRecord, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
-import { holdsFile } from './as-written';
+import { holdsFile, isWrittenFolder } from './as-written';
 import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
 
 /**
  * One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`: changed when synth
- * would write it again (other bytes, or not as a fresh write leaves it: its mode, owner or links).
+ * would write it again (other bytes, or not as a fresh write leaves it or its folder: mode, owner, group or links).
  */
 export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
   // Each folder on its own: the manifests, and the helm values of a cluster that has any.
@@ -25,10 +25,12 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
   for (const cluster of clusters) {
     const dir = join(outDir, cluster.name);
     const present = new Set(filesIn(dir));
+    // A folder not as synth writes it (another mode, say) is written again, and each of its files with it.
+    const keptFolder = present.size === 0 || isWrittenFolder(dir);
     for (const file of cluster.files) {
       const path = join(dir, file.path);
       if (!present.delete(file.path)) changes.push(`added   ${path}`);
-      else if (!holdsFile(path, file.content, leftovers)) changes.push(`changed ${path}`);
+      else if (!keptFolder || !holdsFile(path, file.content, leftovers)) changes.push(`changed ${path}`);
     }
     for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }

@@ -203,6 +203,19 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(existsSync(userFile)).toBe(true);
   });
 
+  it('synth --check reports the files of a cluster folder given another mode, which synth writes again', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    chmodSync(join(out, 'prod'), 0o700);
+    stdout.length = 0;
+    expect(await synth('--out', out, '--check')).toBe(3);
+    const changed = stdout.filter((line) => line.startsWith('changed '));
+    expect(changed).toEqual(readdirSync(join(out, 'prod')).map((name) => `changed ${join(out, 'prod', name)}`));
+    expect(await synth('--out', out)).toBe(0);
+    expect(statSync(join(out, 'prod')).mode & 0o7777).toBe(0o755);
+    expect(await synth('--out', out, '--check')).toBe(0);
+  });
+
   it.skipIf(!isRoot)('a file given another group is written again; in a setgid folder, its group is kept', async () => {
     const out = scratch();
     expect(await synth('--out', out)).toBe(0);
