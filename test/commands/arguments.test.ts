@@ -146,6 +146,28 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     expect(stderr).toEqual([error, fix]);
   });
 
+  it('a token or an environment secret in a command line word is shown masked, never whole (exit 2)', async () => {
+    const token = `ghp_${'Tq7'.repeat(12)}`;
+    const secret = 'correct-horse-battery-staple';
+    const env = { ...process.env, GITHUB_TOKEN: secret };
+    const masked = 'a value that looks like a GitHub token (ghp_… 40 characters)';
+    const inEnvironment = 'a value that holds the value of the environment variable GITHUB_TOKEN';
+    for (const [argv, error] of [
+      [[token], `error: unknown command ${masked}`],
+      [[`--${token}`], `error: ${masked} needs a command before it`],
+      [['pr', '--cluster', 'prod', token], `error: pr takes no argument ${masked}`],
+      [['pr', '--cluster', 'prod', secret], `error: pr takes no argument ${inEnvironment}`],
+      [['synth', `--check=${token}`], `error: --check takes no value (got ${masked})`],
+      [['synth', `--stdout=${secret}`], `error: --stdout takes no value (got ${inEnvironment})`],
+      [['synth', `--${token}`], `error: ${masked} is not an option of synth`],
+    ] as const) {
+      clear();
+      expect(await main(argv, { env }), argv.join(' ')).toBe(2);
+      expect(stderr[0]).toBe(error);
+      expect(stderr.join('\n')).not.toMatch(/Tq7Tq7|correct-horse/);
+    }
+  });
+
   it('suggests only names that are close', () => {
     expect(closestName('clsuter', ['cluster', 'clusters'])).toBe('cluster');
     expect(closestName('relayip', ['relay-ip', 'out'])).toBe('relay-ip');
