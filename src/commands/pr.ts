@@ -2,6 +2,8 @@
  * `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its change; `--all` for every
  * cluster.
  */
+import { secretsFromEnvironment } from '../config/secret-values';
+import { shownArgument } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/ship-types';
 import { parseRepoPath } from '../gitops/remote';
@@ -14,7 +16,7 @@ import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
-import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
+import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput, refuseSecretArgument } from './options';
 import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 export default defineCommand({
@@ -102,11 +104,15 @@ export default defineCommand({
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
       throw new GlidepathError(
-        `--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`,
+        `--gitlab-auth ${shownArgument(gitlabAuth, secretsFromEnvironment(context.env))} is not private-token or ` +
+          'bearer',
         'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens',
       );
     }
     const settings = gitopsSettings(values, context);
+    // What travels into the API's requests, the push and the change itself.
+    for (const option of ['api-url', 'remote-path', 'github-repo', 'push-option', 'label', 'reviewer'] as const)
+      refuseSecretArgument(`--${option}`, values[option], context.env);
     const apiUrl = values['api-url'];
     const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];

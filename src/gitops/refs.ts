@@ -1,4 +1,6 @@
 /** Fetching the refs a run needs into the bare cache, and reading what the fetch brought. */
+import type { KnownSecret } from '../config/secret-values';
+import { shownArgument } from '../config/shown-input';
 import type { BareCache } from './cache';
 import { GitopsError } from './errors';
 import { GitCommandError } from './git';
@@ -75,10 +77,11 @@ export async function refetchBranches(cache: BareCache, branches: readonly strin
   return result.code === 0;
 }
 
-export function missingBaseError(remote: RemoteUrl, base: string): GitopsError {
+/** `known`: the run's tokens, masked with anything else that looks like a secret. */
+export function missingBaseError(remote: RemoteUrl, base: string, known: readonly KnownSecret[] = []): GitopsError {
   return new GitopsError(
     'missing-base',
-    `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(remote)}`,
+    `the base branch ${shownArgument(base, known)} does not exist in ${displayUrl(remote)}`,
     'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in ' +
       'the cluster file',
   );

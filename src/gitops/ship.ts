@@ -8,7 +8,7 @@ import { BranchOnlyHost } from './branch-only';
 import { allInOrder } from './in-order';
 import { planClusters } from './plan';
 import type { ClusterPlan } from './plan-types';
-import { gitUserFor, TOKEN_VARIABLES, tokenVariable } from './providers';
+import { gitUserFor, TOKEN_VARIABLES, tokenSecrets, tokenVariable } from './providers';
 import { missingBaseError } from './refs';
 import type { BranchUpdate, TreeEntry } from './repo';
 import { finish, settleRaces } from './ship-finish';
@@ -98,7 +98,10 @@ async function shipOpened(
   const plannable: PreparedCluster[] = [];
   for (const cluster of group) {
     if (!fetched.bases.has(cluster.base))
-      outcomes.push({ cluster: cluster.name, error: missingBaseError(repo.remote, cluster.base) });
+      outcomes.push({
+        cluster: cluster.name,
+        error: missingBaseError(repo.remote, cluster.base, tokenSecrets(settings.tokens)),
+      });
     else plannable.push(cluster);
   }
   const snapshot = await takeSnapshot(repo, plannable, {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GitopsError } from '../../src/gitops/errors';
 import { GitCommandError } from '../../src/gitops/git';
 import { describeGitFailure } from '../../src/gitops/git-failures';
+import { missingBaseError } from '../../src/gitops/refs';
 import { parseRemote } from '../../src/gitops/remote';
 
 function failure(stderr: string) {
@@ -56,5 +57,23 @@ describe('describeGitFailure', () => {
     );
     expect((error as GitopsError).kind).toBe('auth');
     expect((error as GitopsError).fix).toMatch(fix);
+  });
+});
+
+describe('missingBaseError', () => {
+  it("names the base, masked when it looks like a token or holds one of the run's tokens", () => {
+    const remote = parseRemote('/srv/gitops.git');
+    expect(missingBaseError(remote, 'production').message).toBe(
+      'the base branch "production" does not exist in /srv/gitops.git',
+    );
+    expect(missingBaseError(remote, `ghp_${'Lm2'.repeat(12)}`).message).toBe(
+      'the base branch a value that looks like a GitHub token (ghp_… 40 characters) does not exist in ' +
+        '/srv/gitops.git',
+    );
+    const known = [{ name: 'GITHUB_TOKEN', value: 'correct-horse-battery-staple' }];
+    expect(missingBaseError(remote, 'correct-horse-battery-staple', known).message).toBe(
+      'the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in ' +
+        '/srv/gitops.git',
+    );
   });
 });
