@@ -67,6 +67,11 @@ export class Git {
     this.secrets = secretForms(options.token);
   }
 
+  /** `text` with the token in every form git gets it replaced by `***`, as git's own output is. */
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
   /** Another repository, same credentials. */
   at(cwd: string): Git {
     const git = new Git({ ...this.options, cwd });

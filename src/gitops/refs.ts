@@ -35,16 +35,18 @@ export async function fetchRefs(
       ]);
       break;
     } catch (error) {
-      const missing =
+      const named =
         error instanceof GitCommandError
           ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1]
           : undefined;
-      if (missing === undefined || !present.includes(missing)) {
+      // git's message is redacted: a base that holds the token is named there as `***`.
+      const missing = named === undefined ? undefined : present.find((b) => cache.git.redact(b) === named);
+      if (missing === undefined) {
         throw describeGitFailure(
           error,
           `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`,
           cache.remote,
-          cache.git.options.tokenVariable,
+          cache.git,
         );
       }
       missingBases.push(missing);

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import { closedPort, hangingServer } from './helpers/loopback';
 import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
@@ -263,4 +264,30 @@ describe.concurrent('pr faults', () => {
     expect(error.message).toContain('the base branch "production" does not exist in');
     expect(FOLDER).toBe('clusters/prod/glidepath');
   });
+
+  it(
+    "a missing base that holds the token is named missing too, although git's message shows it as ***; the " +
+      'token is in no message',
+    async () => {
+      const s = await setUp();
+      for (const run of [
+        () => s.run({ base: TOKEN }),
+        () =>
+          diffAgainstGitops({
+            config: s.config,
+            files: rendered(s.config),
+            cacheDir: s.cacheDir,
+            base: TOKEN,
+            provider: 'github',
+            tokens: { github: TOKEN },
+          }),
+      ]) {
+        const error = await failure(run());
+        expect(error.kind).toBe('missing-base');
+        expect(error.message).toMatch(
+          /^the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in /,
+        );
+      }
+    },
+  );
 });

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { GitopsError } from '../../src/gitops/errors';
-import { GitCommandError } from '../../src/gitops/git';
+import { Git, GitCommandError } from '../../src/gitops/git';
 import { describeGitFailure } from '../../src/gitops/git-failures';
 import { missingBaseError } from '../../src/gitops/refs';
 import { parseRemote } from '../../src/gitops/remote';
 
 function failure(stderr: string) {
   return new GitCommandError(['fetch', 'origin'], { code: 128, stdout: '', stderr });
+}
+
+/** The git that failed: its token and where that came from (nothing runs). */
+function gitWith(tokenVariable?: string, token?: string): Git {
+  return new Git({
+    cwd: '.',
+    ...(tokenVariable !== undefined ? { tokenVariable } : {}),
+    ...(token !== undefined ? { token } : {}),
+  });
 }
 
 describe('describeGitFailure', () => {
@@ -17,7 +26,7 @@ describe('describeGitFailure', () => {
       ),
       'fetch main from /nonexistent',
       parseRemote('/nonexistent'),
-      undefined,
+      gitWith(),
     );
     expect(error).toBeInstanceOf(GitopsError);
     expect((error as GitopsError).kind).toBe('input');
@@ -32,7 +41,7 @@ describe('describeGitFailure', () => {
       failure("fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com\n"),
       'fetch main from https://github.com/o/r.git',
       parseRemote('https://github.com/o/r.git'),
-      'GITHUB_TOKEN',
+      gitWith('GITHUB_TOKEN'),
     );
     expect((error as GitopsError).kind).toBe('network');
   });
@@ -53,10 +62,25 @@ describe('describeGitFailure', () => {
       failure(refused),
       'fetch main from http://127.0.0.1:3000/o/r.git',
       parseRemote('http://127.0.0.1:3000/o/r.git'),
-      variable,
+      gitWith(variable),
     );
     expect((error as GitopsError).kind).toBe('auth');
     expect((error as GitopsError).fix).toMatch(fix);
+  });
+});
+
+describe('describeGitFailure: the token', () => {
+  it("is redacted from what was attempted, as from git's output (a base named like the token)", () => {
+    const token = 'correct-horse-battery-staple';
+    const error = describeGitFailure(
+      failure('fatal: unable to write to the cache\n'),
+      `fetch main, ${token} from /srv/gitops.git`,
+      parseRemote('/srv/gitops.git'),
+      gitWith('GITHUB_TOKEN', token),
+    );
+    expect(error.message).toBe(
+      'git could not fetch main, *** from /srv/gitops.git: fatal: unable to write to the cache',
+    );
   });
 });
 
