@@ -11,13 +11,17 @@ import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
 import { prJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
-import { commitUrlBase } from '../gitops/source';
+import { commitUrlBase, sourcePage } from '../gitops/source';
 import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
 import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput, refuseSecretArgument } from './options';
 import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
+
+const SOURCE_URL_FIX =
+  "give this repository's web page without credentials, e.g. --source-url https://github.com/org/glidepath-gitops " +
+  "(it overrides the CI's variables)";
 
 export default defineCommand({
   name: 'pr',
@@ -116,7 +120,10 @@ export default defineCommand({
     const apiUrl = values['api-url'];
     const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];
-    const sourceCommitUrl = commitUrlBase(context.env, values['source-url']);
+    // The page goes into the change's body as the source link.
+    const page = sourcePage(context.env, values['source-url']);
+    refuseSecretArgument(page?.from ?? '--source-url', page?.url, context.env, 'the URL', SOURCE_URL_FIX);
+    const sourceCommitUrl = commitUrlBase(page);
     const clusters = await rendered(
       loaded.map((l) => l.config),
       context,

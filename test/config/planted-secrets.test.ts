@@ -246,6 +246,30 @@ describe('a secret on the command line', () => {
     }
   });
 
+  it("pr refuses a secret in the source link's page, from --source-url or the CI's variables, naming where", async () => {
+    const clusters = dir();
+    const missing = join(clusterDir({}), 'no-repo.git');
+    for (const [extra, variables, error] of [
+      [['--source-url', `https://github.com/org/${token}`], {}, 'error: --source-url: the URL looks like a GitHub'],
+      [['--source-url', `https://github.com/org/${ENV_TOKEN}`], {}, 'error: --source-url: the URL holds the value'],
+      [[], { CI_PROJECT_URL: `https://gitlab.com/org/${ENV_TOKEN}` }, 'error: CI_PROJECT_URL: the URL holds the'],
+      [
+        [],
+        { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: `org/${token}` },
+        'error: GITHUB_SERVER_URL/GITHUB_REPOSITORY: the URL looks like a GitHub token',
+      ],
+    ] as const) {
+      clear();
+      const args = ['pr', '--clusters', clusters, '--cluster', 'prod', '--repo', missing, '--provider', 'none'];
+      expect(await main([...args, '--dry-run', ...extra], { env: { ...env, ...variables }, render: renderOnce })).toBe(
+        2,
+      );
+      expect(stderr[0]).toContain(error);
+      expect(stderr[1]).toMatch(/^fix: give this repository's web page without credentials/);
+      expect(printed()).not.toMatch(never);
+    }
+  });
+
   it('check-live refuses a secret as --context, --application or --tracking-label without running kubectl', async () => {
     const calls: string[] = [];
     const kubectl = (args: readonly string[]) => {
