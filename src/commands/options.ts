@@ -1,6 +1,8 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
+import { statSync } from 'node:fs';
 import type { ClusterLoadOptions } from '../clusters';
 import { secretLikeReason, secretsFromEnvironment } from '../config/secret-values';
+import { shownFile } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import type { CommandContext, OptionSpec } from './command';
 
@@ -127,4 +129,23 @@ export function refuseSecretInFolder(
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
+}
+
+/** Refuses a folder option that names no folder, before anything runs: git would fail in it much later. */
+export function refuseMissingFolder(
+  option: string,
+  path: string | undefined,
+  context: Pick<CommandContext, 'env'>,
+  fix: string,
+): void {
+  if (path === undefined) return;
+  let problem: string | undefined;
+  try {
+    if (!statSync(path).isDirectory()) problem = 'not a folder';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such folder' : `cannot read it (${code ?? 'error'})`;
+  }
+  if (problem !== undefined)
+    throw new GlidepathError(`${option} ${shownFile(path, secretsFromEnvironment(context.env))}: ${problem}`, fix);
 }

@@ -16,7 +16,14 @@ import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
-import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput, refuseSecretArgument } from './options';
+import {
+  envValue,
+  PROVIDER_TOKEN_NOTE,
+  gitopsTargetOptions,
+  jsonOutput,
+  refuseMissingFolder,
+  refuseSecretArgument,
+} from './options';
 import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
 const SOURCE_URL_FIX =
@@ -124,6 +131,13 @@ export default defineCommand({
     const page = sourcePage(context.env, values['source-url']);
     refuseSecretArgument(page?.from ?? '--source-url', page?.url, context.env, 'the URL', SOURCE_URL_FIX);
     const sourceCommitUrl = commitUrlBase(page);
+    refuseMissingFolder(
+      '--source-dir',
+      values['source-dir'],
+      context,
+      'pass the checkout of this repository whose commit the change names, or leave --source-dir out for the ' +
+        'working directory',
+    );
     const clusters = await rendered(
       loaded.map((l) => l.config),
       context,

@@ -32,6 +32,9 @@ export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome
     }
   }
   const source = sourceRevision(options.sourceDir ?? process.cwd(), options.sourceCommitUrl);
+  // Read while the groups fetch, and awaited by each: when none gets that far (every cluster failed before git, or
+  // the fetch failed first), its failure is already reported through them, not an unhandled rejection.
+  source.catch(() => undefined);
   // One group at a time: two groups may share a cache (same repository, another provider) and its lock.
   for (const group of groups.values()) {
     for (const outcome of await shipGroup(group, options, source)) outcomes.set(outcome.cluster, outcome);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
+import { shipClusters } from '../../src/gitops/ship';
 import type { Scenario } from './helpers/fixture';
 import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
@@ -256,6 +257,36 @@ describe.concurrent('pr faults', () => {
     expect(error.message).toMatch(/clusters\/prod in the gitops repo is a symbolic link, not a folder/);
     expect(await branches(s.remote)).toEqual(['main']);
   });
+
+  it(
+    'a --source-dir that does not exist: each cluster fails with that, and no run leaves an unhandled rejection ' +
+      '(the source is read while the groups fetch)',
+    async () => {
+      const s = await setUp();
+      const sourceDir = join(tempDir('gone'), 'missing');
+      const error = await failure(s.run({ sourceDir }));
+      expect(error.message).toBe(`cannot run git in ${sourceDir}: no such folder`);
+
+      const unhandled: unknown[] = [];
+      const record = (reason: unknown) => void unhandled.push(reason);
+      process.on('unhandledRejection', record);
+      try {
+        // No cluster gets as far as git (no token, not a dry run): nothing awaits the source.
+        const [outcome] = await shipClusters({
+          clusters: [{ config: s.config, files: rendered(s.config) }],
+          provider: 'github',
+          tokens: {},
+          cacheDir: s.cacheDir,
+          sourceDir,
+        });
+        expect(outcome?.error?.message).toMatch(/^GITHUB_TOKEN is not set/);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      } finally {
+        process.off('unhandledRejection', record);
+      }
+      expect(unhandled).toEqual([]);
+    },
+  );
 
   it('a missing base branch is named', async () => {
     const s = await setUp();
