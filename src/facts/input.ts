@@ -65,8 +65,9 @@ export function readStates(
 ): InputState[] {
   const problems: string[] = [];
   const shown = shownFile(file, known);
-  const report = (field: string, message: string) =>
-    problems.push(`${shown}: ${field === '' ? '(top level)' : field}: ${message}`);
+  // `undefined`: about the file itself, not a field of what it holds.
+  const report = (field: string | undefined, message: string) =>
+    problems.push(`${shown}: ${field === undefined ? '' : `${field === '' ? '(top level)' : field}: `}${message}`);
   const documents = readDocuments(file, report);
   const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report);
   if (problems.length === 0 && states.length === 0)
@@ -77,12 +78,18 @@ export function readStates(
   return states;
 }
 
-function readDocuments(file: string, report: (field: string, message: string) => void): unknown[] | undefined {
+function readDocuments(
+  file: string,
+  report: (field: string | undefined, message: string) => void,
+): unknown[] | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    report('', `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`);
+    report(
+      undefined,
+      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`,
+    );
     return undefined;
   }
   const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });
