@@ -246,7 +246,7 @@ describe('a secret on the command line', () => {
     }
   });
 
-  it("pr refuses a secret in the source link's page, from --source-url or the CI's variables, naming where", async () => {
+  it("pr refuses a secret in the source link's page (--source-url or the CI's variables), naming where", async () => {
     const clusters = dir();
     const missing = join(clusterDir({}), 'no-repo.git');
     for (const [extra, variables, error] of [
@@ -270,7 +270,7 @@ describe('a secret on the command line', () => {
     }
   });
 
-  it('check-live refuses a secret as --context, --application or --tracking-label without running kubectl', async () => {
+  it('check-live refuses a secret in --context, --application or --tracking-label, running no kubectl', async () => {
     const calls: string[] = [];
     const kubectl = (args: readonly string[]) => {
       calls.push(args.join(' '));

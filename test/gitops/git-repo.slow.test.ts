@@ -273,7 +273,7 @@ describe('GitCliRepo', () => {
 });
 
 describe('the git runner', () => {
-  it('tells a working folder that does not exist from a git that is not installed (spawn says ENOENT for both)', async () => {
+  it('tells a missing working folder from a git that is not installed (spawn says ENOENT for both)', async () => {
     const missing = join(tempDir('gone'), 'missing');
     const inMissing = await new Git({ cwd: missing }).run(['status']).catch((e: unknown) => e);
     expect(inMissing).toBeInstanceOf(GitopsError);
