@@ -334,31 +334,6 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
     expect(clusterFolders(out)).toEqual(['prod']);
   });
 
-  it('pr: a --source-dir that is no folder exits 2 before anything runs, naming it', async () => {
-    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
-    const missing = join(clusterDir({}), 'nonexist');
-    const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
-    for (const [sourceDir, problem] of [
-      [missing, 'no such folder'],
-      [file, 'not a folder'],
-    ] as const) {
-      clear();
-      const cache = join(clusterDir({}), 'cache');
-      const args = ['pr', '--clusters', dir, '--cluster', 'prod', '--repo', join(missing, 'repo.git')];
-      expect(
-        await main([...args, '--provider', 'none', '--dry-run', '--cache-dir', cache, '--source-dir', sourceDir], {
-          render: renderOnce,
-        }),
-      ).toBe(2);
-      expect(stderr).toEqual([
-        `error: --source-dir ${sourceDir}: ${problem}`,
-        'fix: pass the checkout of this repository whose commit the change names, or leave --source-dir out for ' +
-          'the working directory',
-      ]);
-      expect(existsSync(cache)).toBe(false);
-    }
-  });
-
   it('an unknown option exits 2 with the usage', async () => {
     expect(await main(['synth', '--clsuter', 'prod'], { render: renderOnce })).toBe(2);
     expect(stderr.join('\n')).toContain('error: --clsuter is not an option of synth');

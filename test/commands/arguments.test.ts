@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { closestName } from '../../src/commands/arguments';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 
 const { stdout, stderr, clear } = capturePrintedLines();
 
@@ -165,6 +167,31 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       expect(await main(argv, { env }), argv.join(' ')).toBe(2);
       expect(stderr[0]).toBe(error);
       expect(stderr.join('\n')).not.toMatch(/Tq7Tq7|correct-horse/);
+    }
+  });
+
+  it('pr: a --source-dir that is no folder exits 2 before anything runs, naming it', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const missing = join(clusterDir({}), 'nonexist');
+    const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
+    for (const [sourceDir, problem] of [
+      [missing, 'no such folder'],
+      [file, 'not a folder'],
+    ] as const) {
+      clear();
+      const cache = join(clusterDir({}), 'cache');
+      const args = ['pr', '--clusters', dir, '--cluster', 'prod', '--repo', join(missing, 'repo.git')];
+      expect(
+        await main([...args, '--provider', 'none', '--dry-run', '--cache-dir', cache, '--source-dir', sourceDir], {
+          render: renderOnce,
+        }),
+      ).toBe(2);
+      expect(stderr).toEqual([
+        `error: --source-dir ${sourceDir}: ${problem}`,
+        'fix: pass the checkout of this repository whose commit the change names, or leave --source-dir out for ' +
+          'the working directory',
+      ]);
+      expect(existsSync(cache)).toBe(false);
     }
   });
 
