@@ -129,7 +129,7 @@ export default defineCommand({
     const remotePath = values['remote-path'] ?? values['github-repo'];
     // The page goes into the change's body as the source link.
     const page = sourcePage(context.env, values['source-url']);
-    refuseSecretArgument(page?.from ?? '--source-url', page?.url, context.env, 'the URL', SOURCE_URL_FIX);
+    if (page !== undefined) refuseSecretArgument(page.from, page.url, context.env, 'the URL', SOURCE_URL_FIX);
     const sourceCommitUrl = commitUrlBase(page);
     refuseMissingFolder(
       '--source-dir',
