@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { closestName, commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
+import { secretsFromEnvironment } from './config/environment-secrets';
+import { shownArgument, shownWord } from './config/shown-input';
 import packageJson from '../package.json';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
@@ -41,7 +43,8 @@ const VERSION_WORDS = new Set(['version', '--version', '-V']);
 export async function main(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const [name, ...args] = argv;
   const print = options.print ?? ((line: string) => console.log(line));
-  const colour = usesColour(options.env ?? process.env, process.stderr.isTTY === true);
+  const env = options.env ?? process.env;
+  const colour = usesColour(env, process.stderr.isTTY === true);
   const printError = options.printError ?? ((line: string) => console.error(colour ? colourPrefix(line) : line));
   try {
     if (name === undefined || HELP_WORDS.has(name)) {
@@ -52,24 +55,26 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
       print(packageJson.version);
       return EXIT_CODES.done;
     }
+    // A word that holds a secret (a token pasted into the wrong place) is shown masked in every message.
+    const known = secretsFromEnvironment(env);
     const entry = COMMANDS.find((c) => c.name === name);
     if (entry === undefined) {
       if (name.startsWith('-'))
         throw new GlidepathError(
-          `${name} needs a command before it`,
-          `e.g. glidepath synth ${name}; glidepath help lists the commands`,
+          `${shownWord(name, known)} needs a command before it`,
+          `e.g. glidepath synth ${shownWord(name, known)}; glidepath help lists the commands`,
         );
       const closest = closestName(
         name,
         COMMANDS.map((c) => c.name),
       );
       throw new GlidepathError(
-        `unknown command ${JSON.stringify(name)}`,
+        `unknown command ${shownArgument(name, known)}`,
         `${closest !== undefined ? `did you mean ${closest}? ` : ''}glidepath help lists the commands`,
       );
     }
     const command = (await entry.load()).default;
-    const parsed = parseCommandArguments(command, args);
+    const parsed = parseCommandArguments(command, args, known);
     if (parsed.help) {
       print(commandHelp(command));
       return EXIT_CODES.done;
@@ -77,7 +82,7 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     const context: CommandContext = {
       render: options.render ?? renderCluster,
       kubectl: options.kubectl ?? runKubectl,
-      env: options.env ?? process.env,
+      env,
       print,
       warn: (line) => printError(`warning: ${line}`),
     };

@@ -1,5 +1,7 @@
 /** Reads a command's arguments against its options, and writes its help text from the same options. */
 import { parseArgs } from 'node:util';
+import type { KnownSecret } from '../config/environment-secrets';
+import { shownArgument, shownWord } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import type { Command, OptionSpec, OptionSpecs, OptionValues } from './command';
 
@@ -8,9 +10,11 @@ const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'show this 
 export type ParsedArguments<O extends OptionSpecs> =
   { readonly help: true } | { readonly help: false; readonly values: OptionValues<O> };
 
+/** `known`: the secrets of the environment; a word of the command line that holds one is shown masked. */
 export function parseCommandArguments<O extends OptionSpecs>(
   command: Command<O>,
   args: readonly string[],
+  known: readonly KnownSecret[] = [],
 ): ParsedArguments<O> {
   const specs: OptionSpecs = { ...command.options, help: HELP };
   const parseOptions = Object.fromEntries(
@@ -34,7 +38,7 @@ export function parseCommandArguments<O extends OptionSpecs>(
   for (const token of tokens) {
     if (token.kind === 'positional') {
       throw new GlidepathError(
-        `${command.name} takes no argument ${JSON.stringify(token.value)}`,
+        `${command.name} takes no argument ${shownArgument(token.value, known)}`,
         `options start with --; ${helpHint}`,
       );
     }
@@ -43,13 +47,13 @@ export function parseCommandArguments<O extends OptionSpecs>(
     if (spec === undefined) {
       const closest = closestName(token.name, Object.keys(specs));
       throw new GlidepathError(
-        `${token.rawName} is not an option of ${command.name}`,
+        `${shownWord(token.rawName, known)} is not an option of ${command.name}`,
         closest === undefined ? helpHint : `did you mean --${closest}? ${helpHint}`,
       );
     }
     if (spec.type === 'boolean' && token.value !== undefined) {
       throw new GlidepathError(
-        `${token.rawName} takes no value (got ${JSON.stringify(token.value)})`,
+        `${token.rawName} takes no value (got ${shownArgument(token.value, known)})`,
         `write ${token.rawName} alone`,
       );
     }

@@ -8,7 +8,7 @@ import { Kubectl } from '../live/kubectl';
 import { DEFAULT_TRACKING_LABELS } from '../live/owner';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
-import { clusterSelection, jsonOutput } from './options';
+import { clusterSelection, jsonOutput, refuseSecretArgument } from './options';
 
 export default defineCommand({
   name: 'check-live',
@@ -40,7 +40,14 @@ export default defineCommand({
   async run(values, context) {
     if (values.cluster === undefined)
       throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
+    // These reach kubectl's arguments, its messages and the report.
+    const fix =
+      'give the name as kubectl knows it (kubectl config get-contexts lists the contexts); a command line never ' +
+      'carries a token';
+    refuseSecretArgument('--context', values.context, context.env, 'the context name', fix);
+    refuseSecretArgument('--application', values.application, context.env, 'the Application name', fix);
     const trackingLabel = values['tracking-label'];
+    refuseSecretArgument('--tracking-label', trackingLabel, context.env, 'the label key', fix);
     if (
       trackingLabel !== undefined &&
       !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)

@@ -1,5 +1,7 @@
 /** `facts`: what the relay would receive for a Rollout or an Application, state by state, and why. */
 import { ReadOnlyInputError } from '../config/errors';
+import { secretsFromEnvironment } from '../config/environment-secrets';
+import { shownArgument } from '../config/shown-input';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
@@ -52,9 +54,10 @@ export default defineCommand({
       problems.push('--cluster: missing; e.g. glidepath facts --cluster prod --rollout rollout.yaml');
     if ((values.rollout === undefined) === (values.application === undefined))
       problems.push('--rollout or --application: give exactly one FILE');
+    const known = secretsFromEnvironment(context.env);
     const now = values.now === undefined ? Date.now() : parseRfc3339(values.now);
     if (now === undefined)
-      problems.push(`--now: ${JSON.stringify(values.now)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
+      problems.push(`--now: ${shownArgument(values.now!, known)} is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z`);
     if (problems.length > 0) throw new ReadOnlyInputError(problems);
 
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!, context);
@@ -66,7 +69,7 @@ export default defineCommand({
       ]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
     const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
-    const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!));
+    const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!), known);
     for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
     const reports = evaluateFacts(loaded, mode, states);
     if (values.json) {

@@ -1,12 +1,11 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
 import type { LoadedCluster } from '../config/loader';
-import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
-import { envValue, refuseSecretInFolder } from './options';
+import { envValue, refuseSecretArgument, refuseSecretInFolder } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
 export interface GitopsTargetValues {
@@ -40,13 +39,16 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   const repo = values.repo ?? values.against;
   // The check gitops.repo gets in a cluster file: a credential in the URL would reach messages and the cache's config.
   const knownSecrets = secretsFromEnvironment(context.env);
-  const reason = repo === undefined ? undefined : secretLikeReason(repo, knownSecrets);
-  if (reason !== undefined)
-    throw new GlidepathError(
-      `--repo ${reason}`,
-      'leave credentials out of the URL: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN, ' +
-        'and git uses its own credentials (an ssh key, a credential helper) with provider none',
-    );
+  refuseSecretArgument(
+    values.repo !== undefined ? '--repo' : '--against',
+    repo,
+    context.env,
+    'the URL',
+    'leave credentials out of the URL: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN, ' +
+      'and git uses its own credentials (an ssh key, a credential helper) with provider none',
+  );
+  // The base branch reaches git's arguments, every message about the fetch and the change's text.
+  refuseSecretArgument('--base', values.base, context.env, 'the branch name');
   const cacheDir = values['cache-dir'];
   refuseSecretInFolder('--cache-dir', cacheDir, context.env);
   const tokens = Object.fromEntries(
@@ -59,7 +61,9 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
     ...(repo !== undefined ? { repo } : {}),
     ...(values.base !== undefined ? { base: values.base } : {}),
     ...(cacheDir !== undefined ? { cacheRoot: cacheDir } : {}),
-    ...(values.provider !== undefined ? { provider: parseProvider(values.provider) } : {}),
+    ...(values.provider !== undefined
+      ? { provider: parseProvider(values.provider, secretsFromEnvironment(context.env)) }
+      : {}),
     tokens,
     knownSecrets,
     ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),

@@ -1,7 +1,9 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
+import { statSync } from 'node:fs';
 import type { ClusterLoadOptions } from '../clusters';
 import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment } from '../config/environment-secrets';
+import { shownFile } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import type { CommandContext, OptionSpec } from './command';
 
@@ -94,6 +96,30 @@ export function envValue(env: Readonly<Record<string, string | undefined>>, name
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** What to do about a secret on the command line, unless an option says better. */
+const SECRET_ARGUMENT_FIX =
+  'a command line never carries a token: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or ' +
+  'GITEA_TOKEN; give the value without it';
+
+/**
+ * Refuses a value that holds a secret (a pasted token, an environment secret's value) before anything runs: it would
+ * reach messages, the output or what is pushed. `where` names it (`--base`, `CI_PROJECT_URL`), `what` says what it
+ * is (`the branch name`).
+ */
+export function refuseSecretArgument(
+  where: string,
+  value: string | readonly string[] | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  what = 'the value',
+  fix = SECRET_ARGUMENT_FIX,
+): void {
+  const known = secretsFromEnvironment(env);
+  for (const one of typeof value === 'string' ? [value] : (value ?? [])) {
+    const reason = secretLikeReason(one, known);
+    if (reason !== undefined) throw new GlidepathError(`${where}: ${what} ${reason}`, fix);
+  }
+}
+
 /**
  * Refuses a folder option whose path holds a secret (a pasted token, an environment secret's value): every line
  * about the folder would print it.
@@ -103,7 +129,24 @@ export function refuseSecretInFolder(
   path: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): void {
-  const reason = path === undefined ? undefined : secretLikeReason(path, secretsFromEnvironment(env));
-  if (reason !== undefined)
-    throw new GlidepathError(`${option}: the path ${reason}`, 'a folder name never holds a token: choose another');
+  refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
+}
+
+/** Refuses a folder option that names no folder, before anything runs: git would fail in it much later. */
+export function refuseMissingFolder(
+  option: string,
+  path: string | undefined,
+  context: Pick<CommandContext, 'env'>,
+  fix: string,
+): void {
+  if (path === undefined) return;
+  let problem: string | undefined;
+  try {
+    if (!statSync(path).isDirectory()) problem = 'not a folder';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such folder' : `cannot read it (${code ?? 'error'})`;
+  }
+  if (problem !== undefined)
+    throw new GlidepathError(`${option} ${shownFile(path, secretsFromEnvironment(context.env))}: ${problem}`, fix);
 }

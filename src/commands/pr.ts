@@ -2,6 +2,8 @@
  * `pr`: commit the render to a glidepath branch of the gitops repo and open (or update) its change; `--all` for every
  * cluster.
  */
+import { secretsFromEnvironment } from '../config/environment-secrets';
+import { shownArgument } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/ship-types';
 import { parseRepoPath } from '../gitops/remote';
@@ -9,13 +11,24 @@ import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
 import { prJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
-import { commitUrlBase } from '../gitops/source';
+import { commitUrlBase, sourcePage } from '../gitops/source';
 import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
 import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
-import { envValue, PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
+import {
+  envValue,
+  PROVIDER_TOKEN_NOTE,
+  gitopsTargetOptions,
+  jsonOutput,
+  refuseMissingFolder,
+  refuseSecretArgument,
+} from './options';
 import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
+
+const SOURCE_URL_FIX =
+  "give this repository's web page without credentials, e.g. --source-url https://github.com/org/glidepath-gitops " +
+  "(it overrides the CI's variables)";
 
 export default defineCommand({
   name: 'pr',
@@ -102,15 +115,29 @@ export default defineCommand({
     const gitlabAuth = values['gitlab-auth'];
     if (gitlabAuth !== undefined && gitlabAuth !== 'private-token' && gitlabAuth !== 'bearer') {
       throw new GlidepathError(
-        `--gitlab-auth ${JSON.stringify(gitlabAuth)} is not private-token or bearer`,
+        `--gitlab-auth ${shownArgument(gitlabAuth, secretsFromEnvironment(context.env))} is not private-token or ` +
+          'bearer',
         'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens',
       );
     }
     const settings = gitopsSettings(values, context);
+    // What travels into the API's requests, the push and the change itself.
+    for (const option of ['api-url', 'remote-path', 'github-repo', 'push-option', 'label', 'reviewer'] as const)
+      refuseSecretArgument(`--${option}`, values[option], context.env);
     const apiUrl = values['api-url'];
     const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];
-    const sourceCommitUrl = commitUrlBase(context.env, values['source-url']);
+    // The page goes into the change's body as the source link.
+    const page = sourcePage(context.env, values['source-url']);
+    if (page !== undefined) refuseSecretArgument(page.from, page.url, context.env, 'the URL', SOURCE_URL_FIX);
+    const sourceCommitUrl = commitUrlBase(page);
+    refuseMissingFolder(
+      '--source-dir',
+      values['source-dir'],
+      context,
+      'pass the checkout of this repository whose commit the change names, or leave --source-dir out for the ' +
+        'working directory',
+    );
     const clusters = await rendered(
       loaded.map((l) => l.config),
       context,

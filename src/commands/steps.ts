@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
 import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment } from '../config/environment-secrets';
+import { shownArgument } from '../config/shown-input';
 import { veridorCanarySteps } from '../veridor/canary-steps';
 import { defineCommand } from './command';
 
@@ -28,7 +29,8 @@ export default defineCommand({
       throw new ReadOnlyInputError([
         '--base-url: missing; e.g. glidepath steps --base-url http://invoices-api-canary:8080',
       ]);
-    const secret = secretLikeReason(values['base-url'], secretsFromEnvironment(context.env));
+    const known = secretsFromEnvironment(context.env);
+    const secret = secretLikeReason(values['base-url'], known);
     if (secret !== undefined)
       throw new ReadOnlyInputError([
         `--base-url: the URL ${secret}; the steps are committed with the Rollout: give the canary Service's URL ` +
@@ -38,15 +40,24 @@ export default defineCommand({
     try {
       steps = veridorCanarySteps({
         canaryUrl: values['base-url'],
-        ...(values.weight === undefined ? {} : { canaryWeight: Number(values.weight) }),
+        // Whole numbers as written: Number() would take "1e1", "0x10" and " " too.
+        ...(values.weight === undefined
+          ? {}
+          : { canaryWeight: /^\d+$/.test(values.weight) ? Number(values.weight) : NaN }),
         ...(values['cluster-template'] ? { clusterScope: true } : {}),
       });
     } catch (error) {
       // The helper names its own options (canaryUrl, canaryWeight); the command line knows them as --base-url,
       // --weight.
       const message = (error as Error).message.replace(/^veridorCanarySteps: /, '');
-      const option = message.startsWith('canaryWeight') ? '--weight' : '--base-url';
-      throw new ReadOnlyInputError([`${option}: ${message.replace(/^(canaryWeight|canaryUrl) /, '')}`]);
+      if (message.startsWith('canaryWeight')) {
+        // What was typed, not the number it became (`got NaN`).
+        const given = `got ${shownArgument(values.weight!, known)}`;
+        throw new ReadOnlyInputError([
+          `--weight: ${message.replace(/^canaryWeight /, '').replace(/got .*$/, () => given)}`,
+        ]);
+      }
+      throw new ReadOnlyInputError([`--base-url: ${message.replace(/^canaryUrl /, '')}`]);
     }
     context.print(
       '# spec.strategy.canary.steps of a Rollout with canaryService and stableService set (glidepath-gitops)',

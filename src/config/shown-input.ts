@@ -54,6 +54,11 @@ export function shownArgument(text: string, known: readonly KnownSecret[] = []):
   return reason === undefined ? JSON.stringify(text) : `a value that ${reason}`;
 }
 
+/** A word of the command line as typed (a command, `--clusetr`), or what shownArgument shows of a secret-like one. */
+export function shownWord(text: string, known: readonly KnownSecret[] = []): string {
+  return secretLikeReason(text, known) === undefined ? text : shownArgument(text, known);
+}
+
 /**
  * A file path as the user would type it (relative to the working directory), with every part that looks like a
  * secret masked (`clusters/ghp_… 40 characters.yaml`): a file saved under a token's name would otherwise print the

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
+import type { KnownSecret } from '../config/environment-secrets';
+import { shownFile } from '../config/shown-input';
 import { GoDurationError, parseGoDuration } from '../config/go-duration';
 import { isRecord } from '../is-record';
 import { mergePatch, type Json } from './object-state';
@@ -51,11 +53,21 @@ export interface InputState {
 
 const MAX_STATES = 1000;
 
-/** Reads and checks the states of `file`; every problem is reported at once, as `file: field: message`. */
-export function readStates(file: string, kind: ObjectKind, now: Date): InputState[] {
+/**
+ * Reads and checks the states of `file`; every problem is reported at once, as `file: field: message`, the file
+ * named as shownFile shows it with the secrets of the environment (`known`).
+ */
+export function readStates(
+  file: string,
+  kind: ObjectKind,
+  now: Date,
+  known: readonly KnownSecret[] = [],
+): InputState[] {
   const problems: string[] = [];
-  const report = (field: string, message: string) =>
-    problems.push(`${file}: ${field === '' ? '(top level)' : field}: ${message}`);
+  const shown = shownFile(file, known);
+  // `undefined`: about the file itself, not a field of what it holds.
+  const report = (field: string | undefined, message: string) =>
+    problems.push(`${shown}: ${field === undefined ? '' : `${field === '' ? '(top level)' : field}: `}${message}`);
   const documents = readDocuments(file, report);
   const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report);
   if (problems.length === 0 && states.length === 0)
@@ -66,12 +78,18 @@ export function readStates(file: string, kind: ObjectKind, now: Date): InputStat
   return states;
 }
 
-function readDocuments(file: string, report: (field: string, message: string) => void): unknown[] | undefined {
+function readDocuments(
+  file: string,
+  report: (field: string | undefined, message: string) => void,
+): unknown[] | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    report('', `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`);
+    report(
+      undefined,
+      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`,
+    );
     return undefined;
   }
   const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });

@@ -6,7 +6,7 @@ import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
-import { gitUserFor, inferProvider, providerToken, tokenVariable } from './providers';
+import { gitUserFor, inferProvider, providerToken, tokenSecrets, tokenVariable } from './providers';
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
@@ -70,7 +70,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   );
   try {
     const baseCommit = opened.fetched.bases.get(target.base);
-    if (baseCommit === undefined) throw missingBaseError(target.remote, target.base);
+    if (baseCommit === undefined) throw missingBaseError(target.remote, target.base, tokenSecrets(options.tokens));
     const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders, rendered);
     const before = ownedContents(listing, await opened.repo.readBlobs(blobIds(listing)), target.folders, rendered);
     const known = options.knownSecrets ?? [];

@@ -1,6 +1,6 @@
 /** Turns a failed git command into a GitopsError that says what failed and what to do. */
 import { GitopsError } from './errors';
-import { GitCommandError } from './git';
+import { GitCommandError, type Git, type GitOptions } from './git';
 import { displayUrl, type RemoteUrl } from './remote';
 
 const AUTH = [
@@ -29,17 +29,17 @@ const NO_ANSWER_FIX =
   'continues where this one stopped';
 const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
 
+/** What a failure's message needs of the git that failed: where its token came from, and its redaction. */
+export type FailedGit = Pick<Git, 'redact'> & { readonly options: Pick<GitOptions, 'tokenVariable'> };
+
 /**
- * `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`; `tokenVariable` is where
- * the token git sent came from (none: git used its own credentials).
+ * `action` is what was attempted, e.g. `fetch main from https://github.com/org/repo.git`, redacted as git's output
+ * is; `git.options.tokenVariable` is where the token git sent came from (none: git used its own credentials).
  */
-export function describeGitFailure(
-  error: unknown,
-  action: string,
-  remote: RemoteUrl,
-  tokenVariable: string | undefined,
-): Error {
+export function describeGitFailure(error: unknown, attempted: string, remote: RemoteUrl, git: FailedGit): Error {
   if (!(error instanceof GitCommandError)) return error instanceof Error ? error : new Error(String(error));
+  const action = git.redact(attempted);
+  const { tokenVariable } = git.options;
   const output = `${error.result.stderr}\n${error.result.stdout}`;
   const detail = firstMeaningfulLine(output);
   const where = displayUrl(remote);

@@ -2,7 +2,10 @@
  * Runs git with explicit argument lists (never a shell) through the process launcher, credentials only through the
  * environment.
  */
+import { statSync } from 'node:fs';
+import { shownFile } from '../config/shown-input';
 import { launch } from '../launch';
+import { GitopsError } from './errors';
 import { basicCredentials, redact, secretForms } from './redact';
 
 export interface GitResult {
@@ -67,6 +70,11 @@ export class Git {
     this.secrets = secretForms(options.token);
   }
 
+  /** `text` with the token in every form git gets it replaced by `***`, as git's own output is. */
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+
   /** Another repository, same credentials. */
   at(cwd: string): Git {
     const git = new Git({ ...this.options, cwd });
@@ -109,11 +117,7 @@ export class Git {
         timeoutMs,
       });
     } catch (error) {
-      // The launcher's errors carry the reason only (spawn git ENOENT), never the environment with the token.
-      throw new Error(
-        `cannot run git (${redact((error as Error).message, this.secrets)}); is git installed and on PATH?`,
-        { cause: error },
-      );
+      throw this.launchFailure(error);
     }
     const err = redact(launched.stderr.toString('utf8'), this.secrets);
     return {
@@ -129,6 +133,23 @@ export class Git {
         ...(launched.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       },
     };
+  }
+
+  /** Why git did not start: spawn says ENOENT both for a missing git and for a working folder that does not exist. */
+  private launchFailure(error: unknown): GitopsError {
+    const { cwd } = this.options;
+    if (!isFolder(cwd))
+      return new GitopsError(
+        'git',
+        `cannot run git in ${shownFile(cwd)}: no such folder`,
+        'pass a folder that exists (--source-dir, --cache-dir), or run glidepath from one',
+      );
+    // The launcher's errors carry the reason only (spawn git ENOENT), never the environment with the token.
+    return new GitopsError(
+      'git',
+      `cannot run git (${redact((error as Error).message, this.secrets)}): is git installed and on PATH?`,
+      'install git, or put the folder that holds it on PATH',
+    );
   }
 
   private environment(): NodeJS.ProcessEnv {
@@ -172,4 +193,12 @@ export function gitConfigEntry(env: NodeJS.ProcessEnv, key: string, value: strin
     [`GIT_CONFIG_KEY_${index}`]: key,
     [`GIT_CONFIG_VALUE_${index}`]: value,
   };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,7 @@
 /** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
+import { shownArgument } from '../config/shown-input';
 import { defaultCacheDir, openCache, refuseDirtyLocalRepo } from './cache';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
@@ -39,7 +40,7 @@ export function clusterTarget(config: ClusterConfig, repo?: string, base?: strin
   if (!BRANCH_NAME.test(branch)) {
     throw new GitopsError(
       'input',
-      `base branch ${JSON.stringify(branch)} is not a valid branch name`,
+      `base branch ${shownArgument(branch)} is not a valid branch name`,
       'e.g. --base main',
     );
   }

@@ -1,4 +1,6 @@
 /** Which provider ships a cluster, its API address and repository path, and the token it takes. */
+import type { KnownSecret } from '../config/environment-secrets';
+import { shownArgument } from '../config/shown-input';
 import { GitopsError } from './errors';
 import { GIT_USER } from './redact';
 import { hostName, webRoot, type RemoteUrl } from './remote';
@@ -35,12 +37,13 @@ export function chooseProvider(
   return provider;
 }
 
-export function parseProvider(value: string): ProviderName {
+/** `known`: the secrets of the environment, masked in the message. */
+export function parseProvider(value: string, known: readonly KnownSecret[] = []): ProviderName {
   const provider = PROVIDERS.find((p) => p === value.trim().toLowerCase());
   if (provider === undefined)
     throw new GitopsError(
       'input',
-      `--provider ${JSON.stringify(value)} is not one of ${PROVIDERS.join(', ')}`,
+      `--provider ${shownArgument(value, known)} is not one of ${PROVIDERS.join(', ')}`,
       'e.g. --provider gitlab',
     );
   return provider;
@@ -67,6 +70,14 @@ export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_
 /** Each provider's token variable, and its key in the run's `tokens`. */
 export const TOKEN_VARIABLES = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', gitea: 'GITEA_TOKEN' } as const;
 export type ProviderTokens = { readonly [provider in keyof typeof TOKEN_VARIABLES]?: string };
+
+/** The run's tokens as secrets a message masks, each named by its variable. */
+export function tokenSecrets(tokens: ProviderTokens | undefined): KnownSecret[] {
+  return Object.entries(TOKEN_VARIABLES).flatMap(([provider, name]) => {
+    const value = tokens?.[provider as keyof ProviderTokens];
+    return value === undefined || value === '' ? [] : [{ name, value }];
+  });
+}
 
 /** The provider's token from `tokens`; an empty one counts as none. */
 export function providerToken(provider: ProviderName, tokens: ProviderTokens | undefined): string | undefined {

@@ -141,5 +141,5 @@ function describePushFailure(
         'hooks), then run again',
     );
   }
-  return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote, cache.git.options.tokenVariable);
+  return describeGitFailure(error, `push ${branch} to ${where}`, cache.remote, cache.git);
 }

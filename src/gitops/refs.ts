@@ -1,4 +1,6 @@
 /** Fetching the refs a run needs into the bare cache, and reading what the fetch brought. */
+import type { KnownSecret } from '../config/environment-secrets';
+import { shownArgument } from '../config/shown-input';
 import type { BareCache } from './cache';
 import { GitopsError } from './errors';
 import { GitCommandError } from './git';
@@ -33,16 +35,18 @@ export async function fetchRefs(
       ]);
       break;
     } catch (error) {
-      const missing =
+      const named =
         error instanceof GitCommandError
           ? /couldn't find remote ref refs\/heads\/(\S+)/i.exec(error.result.stderr)?.[1]
           : undefined;
-      if (missing === undefined || !present.includes(missing)) {
+      // git's message is redacted: a base that holds the token is named there as `***`.
+      const missing = named === undefined ? undefined : present.find((b) => cache.git.redact(b) === named);
+      if (missing === undefined) {
         throw describeGitFailure(
           error,
           `fetch ${present.join(', ')} from ${displayUrl(cache.remote)}`,
           cache.remote,
-          cache.git.options.tokenVariable,
+          cache.git,
         );
       }
       missingBases.push(missing);
@@ -75,10 +79,11 @@ export async function refetchBranches(cache: BareCache, branches: readonly strin
   return result.code === 0;
 }
 
-export function missingBaseError(remote: RemoteUrl, base: string): GitopsError {
+/** `known`: the run's tokens, masked with anything else that looks like a secret. */
+export function missingBaseError(remote: RemoteUrl, base: string, known: readonly KnownSecret[] = []): GitopsError {
   return new GitopsError(
     'missing-base',
-    `the base branch ${JSON.stringify(base)} does not exist in ${displayUrl(remote)}`,
+    `the base branch ${shownArgument(base, known)} does not exist in ${displayUrl(remote)}`,
     'create it there (an initial commit is enough), or name the right one with --base or gitops.baseBranch in ' +
       'the cluster file',
   );

@@ -8,7 +8,7 @@ import { BranchOnlyHost } from './branch-only';
 import { allInOrder } from './in-order';
 import { planClusters } from './plan';
 import type { ClusterPlan } from './plan-types';
-import { gitUserFor, TOKEN_VARIABLES, tokenVariable } from './providers';
+import { gitUserFor, TOKEN_VARIABLES, tokenSecrets, tokenVariable } from './providers';
 import { missingBaseError } from './refs';
 import type { BranchUpdate, TreeEntry } from './repo';
 import { finish, settleRaces } from './ship-finish';
@@ -32,6 +32,9 @@ export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome
     }
   }
   const source = sourceRevision(options.sourceDir ?? process.cwd(), options.sourceCommitUrl);
+  // Read while the groups fetch, and awaited by each: when none gets that far (every cluster failed before git, or
+  // the fetch failed first), its failure is already reported through them, not an unhandled rejection.
+  source.catch(() => undefined);
   // One group at a time: two groups may share a cache (same repository, another provider) and its lock.
   for (const group of groups.values()) {
     for (const outcome of await shipGroup(group, options, source)) outcomes.set(outcome.cluster, outcome);
@@ -98,7 +101,10 @@ async function shipOpened(
   const plannable: PreparedCluster[] = [];
   for (const cluster of group) {
     if (!fetched.bases.has(cluster.base))
-      outcomes.push({ cluster: cluster.name, error: missingBaseError(repo.remote, cluster.base) });
+      outcomes.push({
+        cluster: cluster.name,
+        error: missingBaseError(repo.remote, cluster.base, tokenSecrets(settings.tokens)),
+      });
     else plannable.push(cluster);
   }
   const snapshot = await takeSnapshot(repo, plannable, {

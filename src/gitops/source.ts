@@ -40,21 +40,30 @@ export async function sourceRevision(dir: string, commitUrlBase?: string): Promi
   return head.code === 0 ? { commit: head.stdout.trim(), dirty: true, ...url } : { dirty: false };
 }
 
+/** This repository's web page, and where it came from (`--source-url`, `CI_PROJECT_URL`, ...), for messages. */
+export interface SourcePage {
+  readonly url: string;
+  readonly from: string;
+}
+
 /**
- * Where this repository's commits are shown: `--source-url` (a repository page), else the CI's environment,
- * GitHub Actions (GITHUB_SERVER_URL, GITHUB_REPOSITORY) or GitLab CI (CI_PROJECT_URL). Only https without credentials.
+ * This repository's page: `--source-url`, else the CI's environment, GitLab CI (CI_PROJECT_URL) or GitHub Actions
+ * (GITHUB_SERVER_URL, GITHUB_REPOSITORY).
  */
-export function commitUrlBase(env: NodeJS.ProcessEnv, sourceUrl?: string): string | undefined {
-  const page =
-    sourceUrl ??
-    env.CI_PROJECT_URL ??
-    (env.GITHUB_SERVER_URL !== undefined && env.GITHUB_REPOSITORY !== undefined
-      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}`
-      : undefined);
-  if (page === undefined || !/^https:\/\/[^/@\s]+\/[^\s?#]+$/.test(page)) return undefined;
-  const root = page.replace(/\/+$/, '').replace(/\.git$/, '');
+export function sourcePage(env: NodeJS.ProcessEnv, sourceUrl?: string): SourcePage | undefined {
+  if (sourceUrl !== undefined) return { url: sourceUrl, from: '--source-url' };
+  if (env.CI_PROJECT_URL !== undefined) return { url: env.CI_PROJECT_URL, from: 'CI_PROJECT_URL' };
+  if (env.GITHUB_SERVER_URL !== undefined && env.GITHUB_REPOSITORY !== undefined)
+    return { url: `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}`, from: 'GITHUB_SERVER_URL/GITHUB_REPOSITORY' };
+  return undefined;
+}
+
+/** Where this repository's commits are shown, from its page: only https without credentials. */
+export function commitUrlBase(page: SourcePage | undefined): string | undefined {
+  if (page === undefined || !/^https:\/\/[^/@\s]+\/[^\s?#]+$/.test(page.url)) return undefined;
+  const root = page.url.replace(/\/+$/, '').replace(/\.git$/, '');
   // GitLab's pages live under `/-/`; GitHub's do not.
-  const gitlab = (sourceUrl === undefined && env.CI_PROJECT_URL !== undefined) || /gitlab/i.test(new URL(root).host);
+  const gitlab = page.from === 'CI_PROJECT_URL' || /gitlab/i.test(new URL(root).host);
   return `${root}${gitlab ? '/-/commit/' : '/commit/'}`;
 }
 

@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import { closestName } from '../../src/commands/arguments';
+import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 
 const { stdout, stderr, clear } = capturePrintedLines();
 
@@ -144,6 +146,53 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
   ])('%j', async (argv, error, fix) => {
     expect(await main(argv)).toBe(2);
     expect(stderr).toEqual([error, fix]);
+  });
+
+  it('a token or an environment secret in a command line word is shown masked, never whole (exit 2)', async () => {
+    const token = `ghp_${'Tq7'.repeat(12)}`;
+    const secret = 'correct-horse-battery-staple';
+    const env = { ...process.env, GITHUB_TOKEN: secret };
+    const masked = 'a value that looks like a GitHub token (ghp_… 40 characters)';
+    const inEnvironment = 'a value that holds the value of the environment variable GITHUB_TOKEN';
+    for (const [argv, error] of [
+      [[token], `error: unknown command ${masked}`],
+      [[`--${token}`], `error: ${masked} needs a command before it`],
+      [['pr', '--cluster', 'prod', token], `error: pr takes no argument ${masked}`],
+      [['pr', '--cluster', 'prod', secret], `error: pr takes no argument ${inEnvironment}`],
+      [['synth', `--check=${token}`], `error: --check takes no value (got ${masked})`],
+      [['synth', `--stdout=${secret}`], `error: --stdout takes no value (got ${inEnvironment})`],
+      [['synth', `--${token}`], `error: ${masked} is not an option of synth`],
+    ] as const) {
+      clear();
+      expect(await main(argv, { env }), argv.join(' ')).toBe(2);
+      expect(stderr[0]).toBe(error);
+      expect(stderr.join('\n')).not.toMatch(/Tq7Tq7|correct-horse/);
+    }
+  });
+
+  it('pr: a --source-dir that is no folder exits 2 before anything runs, naming it', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const missing = join(clusterDir({}), 'nonexist');
+    const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
+    for (const [sourceDir, problem] of [
+      [missing, 'no such folder'],
+      [file, 'not a folder'],
+    ] as const) {
+      clear();
+      const cache = join(clusterDir({}), 'cache');
+      const args = ['pr', '--clusters', dir, '--cluster', 'prod', '--repo', join(missing, 'repo.git')];
+      expect(
+        await main([...args, '--provider', 'none', '--dry-run', '--cache-dir', cache, '--source-dir', sourceDir], {
+          render: renderOnce,
+        }),
+      ).toBe(2);
+      expect(stderr).toEqual([
+        `error: --source-dir ${sourceDir}: ${problem}`,
+        'fix: pass the checkout of this repository whose commit the change names, or leave --source-dir out for ' +
+          'the working directory',
+      ]);
+      expect(existsSync(cache)).toBe(false);
+    }
   });
 
   it('suggests only names that are close', () => {

@@ -12,6 +12,7 @@ import { secretLikeReason } from '../../src/config/secret-values';
 import { checkSecrets } from '../../src/verify/secrets';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { renderOnce } from '../helpers/render-once';
 import { contextFor, objectsFor, planted } from '../verify/objects';
 
 const HEX40 = '3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a';
@@ -216,5 +217,98 @@ describe('a secret planted in a cluster file', () => {
     const context = { ...file.argocd.context, ...Object.fromEntries(NOT_SECRETS) };
     const dir = clusterDir({ 'prod.yaml': { ...file, argocd: { namespace: 'argocd-apps', context } } });
     expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { env }), stderr.join('\n')).toBe(0);
+  });
+});
+
+describe('a secret on the command line', () => {
+  const token = `ghp_${'Rw6'.repeat(12)}`;
+  const never = /Rw6Rw6|correct-horse/;
+  const printed = () => [...stdout, ...stderr].join('\n');
+  const dir = () => clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+
+  it('--base of pr and diff, and what pr carries into the change, are refused before anything runs', async () => {
+    const clusters = dir();
+    for (const [command, option, value, error] of [
+      ['diff', '--base', token, 'error: --base: the branch name looks like a GitHub token (ghp_… 40 characters)'],
+      ['pr', '--base', ENV_TOKEN, 'error: --base: the branch name holds the value of the environment variable'],
+      ['pr', '--api-url', `https://api.example.com/${token}`, 'error: --api-url: the value looks like a GitHub'],
+      ['pr', '--remote-path', `org/${ENV_TOKEN}`, 'error: --remote-path: the value holds the value of'],
+      ['pr', '--label', token, 'error: --label: the value looks like a GitHub token'],
+      ['pr', '--reviewer', ENV_TOKEN, 'error: --reviewer: the value holds the value of'],
+      ['pr', '--push-option', `ci.variable=${token}`, 'error: --push-option: the value looks like'],
+    ] as const) {
+      const cache = join(clusterDir({}), 'cache');
+      clear();
+      const args = [command, '--clusters', clusters, '--cluster', 'prod', '--cache-dir', cache, option, value];
+      expect(await main(args, { env, render: renderOnce }), args.join(' ')).toBe(2);
+      expect(stderr[0]).toContain(error);
+      expect(printed()).not.toMatch(never);
+      expect(existsSync(cache)).toBe(false);
+    }
+  });
+
+  it("pr refuses a secret in the source link's page (--source-url or the CI's variables), naming where", async () => {
+    const clusters = dir();
+    const missing = join(clusterDir({}), 'no-repo.git');
+    for (const [extra, variables, error] of [
+      [['--source-url', `https://github.com/org/${token}`], {}, 'error: --source-url: the URL looks like a GitHub'],
+      [['--source-url', `https://github.com/org/${ENV_TOKEN}`], {}, 'error: --source-url: the URL holds the value'],
+      [[], { CI_PROJECT_URL: `https://gitlab.com/org/${ENV_TOKEN}` }, 'error: CI_PROJECT_URL: the URL holds the'],
+      [
+        [],
+        { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: `org/${token}` },
+        'error: GITHUB_SERVER_URL/GITHUB_REPOSITORY: the URL looks like a GitHub token',
+      ],
+    ] as const) {
+      clear();
+      const args = ['pr', '--clusters', clusters, '--cluster', 'prod', '--repo', missing, '--provider', 'none'];
+      expect(await main([...args, '--dry-run', ...extra], { env: { ...env, ...variables }, render: renderOnce })).toBe(
+        2,
+      );
+      expect(stderr[0]).toContain(error);
+      expect(stderr[1]).toMatch(/^fix: give this repository's web page without credentials/);
+      expect(printed()).not.toMatch(never);
+    }
+  });
+
+  it('check-live refuses a secret in --context, --application or --tracking-label, running no kubectl', async () => {
+    const calls: string[] = [];
+    const kubectl = (args: readonly string[]) => {
+      calls.push(args.join(' '));
+      throw new Error('kubectl ran');
+    };
+    for (const [option, value] of [
+      ['--context', token],
+      ['--application', ENV_TOKEN],
+      ['--tracking-label', `example.com/${token}`],
+    ] as const) {
+      clear();
+      expect(
+        await main(['check-live', '--clusters', dir(), '--cluster', 'prod', option, value], { env, kubectl }),
+      ).toBe(2);
+      expect(stderr[0]).toMatch(
+        new RegExp(`^error: ${option}: the (context name|Application name|label key) (looks|holds)`),
+      );
+      expect(printed()).not.toMatch(never);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('values that are only named in a message (not one of the choices, not a time, a file) are masked', async () => {
+    const clusters = dir();
+    const rollout = 'test/notifcheck-scenarios/rollouts/02-image-update-stale.yaml';
+    const masked = 'a value that looks like a GitHub token (ghp_… 40 characters)';
+    for (const [args, error] of [
+      [['facts', '--cluster', 'prod', '--rollout', rollout, '--now', token], `--now: ${masked} is not an RFC 3339`],
+      [['facts', '--cluster', 'prod', '--rollout', `/tmp/${token}.yaml`], '/tmp/ghp_… 40 characters.yaml: '],
+      [['facts', '--cluster', 'prod', '--application', `/tmp/${ENV_TOKEN}/a.yaml`], '/tmp/corr… 28 characters/'],
+      [['diff', '--cluster', 'prod', '--provider', ENV_TOKEN], 'error: --provider a value that holds the value of'],
+      [['pr', '--cluster', 'prod', '--gitlab-auth', token], `error: --gitlab-auth ${masked} is not private-token`],
+    ] as const) {
+      clear();
+      expect(await main([args[0], '--clusters', clusters, ...args.slice(1)], { env, render: renderOnce })).toBe(2);
+      expect(stderr[0], args.join(' ')).toContain(error);
+      expect(printed()).not.toMatch(never);
+    }
   });
 });

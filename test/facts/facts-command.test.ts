@@ -332,7 +332,7 @@ describe('npm run facts on bad input', () => {
       '--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z',
     );
     expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe(
-      'missing.yaml: (top level): cannot read the file (ENOENT); check the path',
+      'missing.yaml: cannot read the file (ENOENT); check the path',
     );
     expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');
   });

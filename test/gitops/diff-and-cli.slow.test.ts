@@ -339,7 +339,7 @@ describe.concurrent('the options pr and diff share', () => {
           expect(await main([...args, ...(command === 'pr' ? ['--provider', 'none', '--dry-run'] : [])], sinks)).toBe(
             2,
           );
-          expect(stderr[0]).toMatch(/^error: --repo looks like /);
+          expect(stderr[0]).toMatch(/^error: --repo: the URL looks like /);
           expect([...stdout, ...stderr].join('\n')).not.toContain(secret.slice(4));
         }
         expect(readdirSync(cacheDir)).toEqual([]);

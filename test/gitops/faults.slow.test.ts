@@ -1,9 +1,11 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
+import { shipClusters } from '../../src/gitops/ship';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, failure, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import { closedPort, hangingServer } from './helpers/loopback';
 import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
@@ -256,6 +258,36 @@ describe.concurrent('pr faults', () => {
     expect(await branches(s.remote)).toEqual(['main']);
   });
 
+  it(
+    'a --source-dir that does not exist: each cluster fails with that, and no run leaves an unhandled rejection ' +
+      '(the source is read while the groups fetch)',
+    async () => {
+      const s = await setUp();
+      const sourceDir = join(tempDir('gone'), 'missing');
+      const error = await failure(s.run({ sourceDir }));
+      expect(error.message).toBe(`cannot run git in ${sourceDir}: no such folder`);
+
+      const unhandled: unknown[] = [];
+      const record = (reason: unknown) => void unhandled.push(reason);
+      process.on('unhandledRejection', record);
+      try {
+        // No cluster gets as far as git (no token, not a dry run): nothing awaits the source.
+        const [outcome] = await shipClusters({
+          clusters: [{ config: s.config, files: rendered(s.config) }],
+          provider: 'github',
+          tokens: {},
+          cacheDir: s.cacheDir,
+          sourceDir,
+        });
+        expect(outcome?.error?.message).toMatch(/^GITHUB_TOKEN is not set/);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      } finally {
+        process.off('unhandledRejection', record);
+      }
+      expect(unhandled).toEqual([]);
+    },
+  );
+
   it('a missing base branch is named', async () => {
     const s = await setUp();
     const error = await failure(s.run({ base: 'production' }));
@@ -263,4 +295,30 @@ describe.concurrent('pr faults', () => {
     expect(error.message).toContain('the base branch "production" does not exist in');
     expect(FOLDER).toBe('clusters/prod/glidepath');
   });
+
+  it(
+    "a missing base that holds the token is named missing too, although git's message shows it as ***; the " +
+      'token is in no message',
+    async () => {
+      const s = await setUp();
+      for (const run of [
+        () => s.run({ base: TOKEN }),
+        () =>
+          diffAgainstGitops({
+            config: s.config,
+            files: rendered(s.config),
+            cacheDir: s.cacheDir,
+            base: TOKEN,
+            provider: 'github',
+            tokens: { github: TOKEN },
+          }),
+      ]) {
+        const error = await failure(run());
+        expect(error.kind).toBe('missing-base');
+        expect(error.message).toMatch(
+          /^the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in /,
+        );
+      }
+    },
+  );
 });

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { GitopsError } from '../../src/gitops/errors';
-import { GitCommandError } from '../../src/gitops/git';
+import { Git, GitCommandError } from '../../src/gitops/git';
 import { describeGitFailure } from '../../src/gitops/git-failures';
+import { missingBaseError } from '../../src/gitops/refs';
 import { parseRemote } from '../../src/gitops/remote';
 
 function failure(stderr: string) {
   return new GitCommandError(['fetch', 'origin'], { code: 128, stdout: '', stderr });
+}
+
+/** The git that failed: its token and where that came from (nothing runs). */
+function gitWith(tokenVariable?: string, token?: string): Git {
+  return new Git({
+    cwd: '.',
+    ...(tokenVariable !== undefined ? { tokenVariable } : {}),
+    ...(token !== undefined ? { token } : {}),
+  });
 }
 
 describe('describeGitFailure', () => {
@@ -16,7 +26,7 @@ describe('describeGitFailure', () => {
       ),
       'fetch main from /nonexistent',
       parseRemote('/nonexistent'),
-      undefined,
+      gitWith(),
     );
     expect(error).toBeInstanceOf(GitopsError);
     expect((error as GitopsError).kind).toBe('input');
@@ -31,7 +41,7 @@ describe('describeGitFailure', () => {
       failure("fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com\n"),
       'fetch main from https://github.com/o/r.git',
       parseRemote('https://github.com/o/r.git'),
-      'GITHUB_TOKEN',
+      gitWith('GITHUB_TOKEN'),
     );
     expect((error as GitopsError).kind).toBe('network');
   });
@@ -52,9 +62,42 @@ describe('describeGitFailure', () => {
       failure(refused),
       'fetch main from http://127.0.0.1:3000/o/r.git',
       parseRemote('http://127.0.0.1:3000/o/r.git'),
-      variable,
+      gitWith(variable),
     );
     expect((error as GitopsError).kind).toBe('auth');
     expect((error as GitopsError).fix).toMatch(fix);
+  });
+});
+
+describe('describeGitFailure: the token', () => {
+  it("is redacted from what was attempted, as from git's output (a base named like the token)", () => {
+    const token = 'correct-horse-battery-staple';
+    const error = describeGitFailure(
+      failure('fatal: unable to write to the cache\n'),
+      `fetch main, ${token} from /srv/gitops.git`,
+      parseRemote('/srv/gitops.git'),
+      gitWith('GITHUB_TOKEN', token),
+    );
+    expect(error.message).toBe(
+      'git could not fetch main, *** from /srv/gitops.git: fatal: unable to write to the cache',
+    );
+  });
+});
+
+describe('missingBaseError', () => {
+  it("names the base, masked when it looks like a token or holds one of the run's tokens", () => {
+    const remote = parseRemote('/srv/gitops.git');
+    expect(missingBaseError(remote, 'production').message).toBe(
+      'the base branch "production" does not exist in /srv/gitops.git',
+    );
+    expect(missingBaseError(remote, `ghp_${'Lm2'.repeat(12)}`).message).toBe(
+      'the base branch a value that looks like a GitHub token (ghp_… 40 characters) does not exist in ' +
+        '/srv/gitops.git',
+    );
+    const known = [{ name: 'GITHUB_TOKEN', value: 'correct-horse-battery-staple' }];
+    expect(missingBaseError(remote, 'correct-horse-battery-staple', known).message).toBe(
+      'the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in ' +
+        '/srv/gitops.git',
+    );
   });
 });

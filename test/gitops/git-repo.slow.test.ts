@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foreignChanges } from '../../src/gitops/branch-commits';
-import { BranchMovedError } from '../../src/gitops/errors';
+import { BranchMovedError, GitopsError } from '../../src/gitops/errors';
+import { Git } from '../../src/gitops/git';
 import { openGitopsRepo, type OpenedGitopsRepo } from '../../src/gitops/gitops-repo';
 import { planClusters } from '../../src/gitops/plan';
 import { parseRemote } from '../../src/gitops/remote';
@@ -269,5 +270,20 @@ describe('GitCliRepo', () => {
       `the base branch main was rewritten (force-pushed) since the last run: ${commits.moved.slice(0, 12)} is no ` +
         `longer in its history; using ${opened.fetched.bases.get('main')!.slice(0, 12)}`,
     ]);
+  });
+});
+
+describe('the git runner', () => {
+  it('tells a missing working folder from a git that is not installed (spawn says ENOENT for both)', async () => {
+    const missing = join(tempDir('gone'), 'missing');
+    const inMissing = await new Git({ cwd: missing }).run(['status']).catch((e: unknown) => e);
+    expect(inMissing).toBeInstanceOf(GitopsError);
+    expect((inMissing as GitopsError).message).toBe(`cannot run git in ${missing}: no such folder`);
+
+    const noGit = await new Git({ cwd: tempDir('here') })
+      .run(['version'], { env: { PATH: tempDir('empty-path') } })
+      .catch((e: unknown) => e);
+    expect(noGit).toBeInstanceOf(GitopsError);
+    expect((noGit as GitopsError).message).toBe('cannot run git (spawn git ENOENT): is git installed and on PATH?');
   });
 });

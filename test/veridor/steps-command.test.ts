@@ -28,7 +28,21 @@ describe('npm run steps', () => {
     expect(await main(['steps', '--base-url', 'http://a:1', '--weight', '100'])).toBe(2);
     expect(printed.stderr).toEqual([
       '--base-url: must be an http(s) URL of the canary Service, got "invoices-api-canary"',
-      '--weight: must be an integer from 1 to 99, got 100',
+      '--weight: must be an integer from 1 to 99, got "100"',
+    ]);
+  });
+
+  it('a weight that is not a whole number is shown as given, a secret masked (not "got NaN")', async () => {
+    const env = { ...process.env, GITHUB_TOKEN: 'correct-horse-battery-staple' };
+    for (const weight of ['abc', '1e1', '0x10', '', 'correct-horse-battery-staple'])
+      expect(await main(['steps', '--base-url', 'http://a:1', '--weight', weight], { env }), weight).toBe(2);
+    expect(printed.stderr).toEqual([
+      '--weight: must be an integer from 1 to 99, got "abc"',
+      '--weight: must be an integer from 1 to 99, got "1e1"',
+      '--weight: must be an integer from 1 to 99, got "0x10"',
+      '--weight: must be an integer from 1 to 99, got ""',
+      '--weight: must be an integer from 1 to 99, got a value that holds the value of the environment variable ' +
+        'GITHUB_TOKEN',
     ]);
   });
 
