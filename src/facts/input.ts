@@ -3,7 +3,7 @@
  * list, a `kind: List`, or documents separated by `---`), or a scenario in the format of
  * test/notifcheck-scenarios/ (steps with `time` or `after`, `object` or `patch`, `pruneNotified`).
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../read-regular-file';
 import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
@@ -52,6 +52,8 @@ export interface InputState {
 }
 
 const MAX_STATES = 1000;
+/** A Rollout or an Application with its status is some kilobytes; a thousand states of them fit in this. */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads and checks the states of `file`; every problem is reported at once, as `file: field: message`, the file
@@ -82,16 +84,18 @@ function readDocuments(
   file: string,
   report: (field: string | undefined, message: string) => void,
 ): unknown[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    report(
-      undefined,
-      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path`,
-    );
+  const read = readRegularFile(file, MAX_INPUT_BYTES);
+  if (!('bytes' in read)) {
+    const why =
+      'notRegular' in read
+        ? `it is ${read.notRegular}, not a file; give the path of a YAML file`
+        : 'tooLarge' in read
+          ? `it holds more than ${MAX_INPUT_BYTES / 1024 / 1024} MiB; give a file of a few states`
+          : `cannot read the file (${read.failed}); check the path`;
+    report(undefined, why);
     return undefined;
   }
+  const text = read.bytes.toString('utf8');
   const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });
   const list = Array.isArray(documents) ? documents : [documents];
   const errors = list.flatMap((document) => document.errors);

@@ -334,6 +334,10 @@ describe('npm run facts on bad input', () => {
     expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe(
       'missing.yaml: cannot read the file (ENOENT); check the path',
     );
+    // A FIFO would wait for a writer and /dev/zero never ends: neither is read.
+    expect((await problems(['--cluster', 'prod', '--rollout', '/dev/zero']))[0]).toBe(
+      '/dev/zero: it is a character device, not a file; give the path of a YAML file',
+    );
     expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');
   });
 });
