@@ -69,13 +69,15 @@ export async function argoManagedRollout(ctx: E2eContext, s: Scenario): Promise<
     const state = `${app?.status?.sync?.status}/${app?.status?.health?.status}`;
     if (syncStates.at(-1) !== state) syncStates.push(state);
   };
-  const heartbeats = () =>
-    factsOf(ctx.catcher, rns, NAME, { since: healthy.at + ECHO_WINDOW_MS }).filter(
-      (r) =>
-        r.json.phase === 'Healthy' &&
-        r.json.generation === healthy.json.generation &&
-        r.json.currentPodHash === healthy.json.currentPodHash,
+  // Argo CD may write the spec once more right after the release (one more generation, the same pods): the
+  // heartbeats repeat the latest generation's Healthy fact, after its echo window.
+  const heartbeats = () => {
+    const healthyFacts = factsOf(ctx.catcher, rns, NAME, { since: healthy.at }).filter(
+      (r) => r.json.phase === 'Healthy' && r.json.currentPodHash === healthy.json.currentPodHash,
     );
+    const latest = healthyFacts.filter((r) => r.json.generation === healthyFacts.at(-1)!.json.generation);
+    return latest.filter((r) => r.at >= latest[0]!.at + ECHO_WINDOW_MS);
+  };
   const beatBy = healthy.at + HEARTBEATS * ctx.cluster.resyncSeconds * 1000 + SLACK_MS;
   while (Date.now() < beatBy && heartbeats().length < HEARTBEATS) {
     await sample();

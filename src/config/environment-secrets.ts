@@ -10,7 +10,7 @@ export interface KnownSecret {
 export const MIN_KNOWN_SECRET_LENGTH = 8;
 const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|PRIVATE_?KEY|SIGNING_?KEY|COOKIE/i;
 /** Short words that name a secret only as the last word of a variable's name: `MY_PAT`, `AUTH`, not `PATH`. */
-const SECRET_ENV_LAST_WORD = /(?:^|_)(?:AUTH|PAT|PASS|PWD)$/i;
+const SECRET_ENV_LAST_WORD = /(?:^|_)(?:AUTH|PAT|PASS)$/i;
 
 /** Whether an environment variable's name says it holds a secret (GITHUB_TOKEN, DB_PASSWORD, MY_PAT). */
 export function isSecretEnvName(name: string): boolean {

@@ -121,7 +121,7 @@ describe('each detector has its look-alikes that are not secrets', () => {
   it('environment variables named like secrets, and names that only look alike', () => {
     const value = 'correct-horse-battery-staple';
     const names = ['PRIVATE_KEY', 'SIGNING_KEY', 'AUTH', 'MY_PAT', 'SESSION_COOKIE', 'DB_PASS', 'GITHUB_TOKEN'];
-    const lookAlikes = ['PATH', 'OAUTH_CALLBACK', 'AUTH_URL', 'PATTERN', 'PASSAGE', 'HOME'];
+    const lookAlikes = ['PATH', 'PWD', 'OLDPWD', 'OAUTH_CALLBACK', 'AUTH_URL', 'PATTERN', 'PASSAGE', 'HOME'];
     const env = Object.fromEntries([...names, ...lookAlikes].map((name) => [name, value]));
     expect(secretsFromEnvironment(env).map((s) => s.name)).toEqual(names);
   });
