@@ -41,13 +41,14 @@ export default defineCommand({
     if (values.cluster === undefined)
       throw new ReadOnlyInputError(['--cluster: missing; e.g. glidepath check-live --cluster prod --context prod']);
     // These reach kubectl's arguments, its messages and the report.
-    const fix =
-      'give the name as kubectl knows it (kubectl config get-contexts lists the contexts); a command line never ' +
-      'carries a token';
-    refuseSecretArgument('--context', values.context, context.env, 'the context name', fix);
-    refuseSecretArgument('--application', values.application, context.env, 'the Application name', fix);
+    const fix = (name: string) => `give ${name}; a command line never carries a token`;
+    const contextFix = fix('the name as kubectl knows it (kubectl config get-contexts lists the contexts)');
+    refuseSecretArgument('--context', values.context, context.env, 'the context name', contextFix);
+    const applicationFix = fix('the name of the Application (kubectl get applications -A lists them)');
+    refuseSecretArgument('--application', values.application, context.env, 'the Application name', applicationFix);
     const trackingLabel = values['tracking-label'];
-    refuseSecretArgument('--tracking-label', trackingLabel, context.env, 'the label key', fix);
+    const labelFix = fix("the label key of Argo CD's label tracking (argocd-cm application.instanceLabelKey)");
+    refuseSecretArgument('--tracking-label', trackingLabel, context.env, 'the label key', labelFix);
     if (
       trackingLabel !== undefined &&
       !/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(trackingLabel)

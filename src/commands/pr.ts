@@ -126,6 +126,7 @@ export default defineCommand({
       refuseSecretArgument(`--${option}`, values[option], context.env);
     const apiUrl = values['api-url'];
     const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
+    refuseSecretArgument('GITHUB_API_URL', githubApiUrl, context.env, 'the URL');
     const remotePath = values['remote-path'] ?? values['github-repo'];
     // The page goes into the change's body as the source link.
     const page = sourcePage(context.env, values['source-url']);

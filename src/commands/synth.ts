@@ -118,7 +118,8 @@ export default defineCommand({
       context.print(
         changes.length === 0
           ? `${asFolder(outDir)} is up to date`
-          : `${asFolder(outDir)} would change (${changes.length} files); run glidepath synth` +
+          : `${asFolder(outDir)} would change (${changes.length === 1 ? '1 file' : `${changes.length} files`}); ` +
+              'run glidepath synth' +
               (values.out !== undefined ? ` --out ${shellWord(values.out)}` : ''),
       );
       return changes.length === 0 ? 'done' : 'changes';

@@ -6,6 +6,8 @@
 
 import { MIN_KNOWN_SECRET_LENGTH, type KnownSecret } from './environment-secrets';
 
+import { characterClasses, isJoinedWords, shannonEntropy } from './text-shape';
+
 export interface SecretFinding {
   /** Field path in the data, e.g. ['relay', 'port'], safe to print: a key that is itself a secret is masked. */
   readonly path: readonly (string | number)[];
@@ -165,6 +167,7 @@ function plainSecretReason(text: string, known: readonly KnownSecret[]): string 
   for (const run of text.match(TOKEN_RUN) ?? []) {
     // Base64 of text is that text, judged above, not a random token.
     if (
+      !isJoinedWords(run) &&
       characterClasses(run) >= 3 &&
       shannonEntropy(run) >= MIN_ENTROPY_BITS_PER_CHAR &&
       decodedText(run.replace(/=+$/, '')) === undefined
@@ -272,18 +275,3 @@ export function mask(value: string): string {
 
 /** What mask() returns. */
 export const MASKED = /^[^]{0,4}… \d+ characters$/u;
-
-function characterClasses(text: string): number {
-  return [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(text)).length;
-}
-
-export function shannonEntropy(text: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const count of counts.values()) {
-    const p = count / text.length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
-}

@@ -48,6 +48,20 @@ export function shownPath(path: readonly PropertyKey[]): string {
   return fieldPath(path.map(shownKey)).replace(/\.\[/g, '[');
 }
 
+/**
+ * A value of an input file (a Rollout given to facts) as a message shows it: a few characters of a string at most,
+ * `a list`, `a mapping`, or, when it looks like a secret, only what the secret detector shows of it.
+ */
+export function shownValue(value: unknown, known: readonly KnownSecret[] = []): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  const text = String(value);
+  const reason = secretLikeReason(text, known);
+  if (reason !== undefined) return `a value that ${reason}`;
+  return typeof value === 'string' || text.length > MAX_SHOWN ? excerpt(text) : text;
+}
+
 /** A command-line value quoted whole, or, when it looks like a secret, only what the secret detector shows of it. */
 export function shownArgument(text: string, known: readonly KnownSecret[] = []): string {
   const reason = secretLikeReason(text, known);

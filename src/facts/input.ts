@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
 import type { KnownSecret } from '../config/environment-secrets';
-import { shownFile } from '../config/shown-input';
+import { shownFile, shownValue } from '../config/shown-input';
 import { GoDurationError, parseGoDuration } from '../config/go-duration';
 import { isRecord } from '../is-record';
 import { mergePatch, type Json } from './object-state';
@@ -70,8 +70,9 @@ export function readStates(
   // `undefined`: about the file itself, not a field of what it holds.
   const report = (field: string | undefined, message: string) =>
     problems.push(`${shown}: ${field === undefined ? '' : `${field === '' ? '(top level)' : field}: `}${message}`);
+  const show = (value: unknown) => shownValue(value, known);
   const documents = readDocuments(file, report);
-  const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report);
+  const states = documents === undefined ? [] : statesOf(file, documents, kind, now, report, show);
   if (problems.length === 0 && states.length === 0)
     report('', `no ${kind.kind} in the file; give one ${kind.kind}, a list of them, or a scenario with steps`);
   if (problems.length === 0 && states.length > MAX_STATES)
@@ -115,9 +116,11 @@ function statesOf(
   kind: ObjectKind,
   now: Date,
   report: (field: string, message: string) => void,
+  show: (value: unknown) => string,
 ): InputState[] {
   const [only] = documents;
-  if (documents.length === 1 && isRecord(only) && 'steps' in only) return scenarioStates(file, only, kind, now, report);
+  if (documents.length === 1 && isRecord(only) && 'steps' in only)
+    return scenarioStates(file, only, kind, now, report, show);
   const items =
     documents.length === 1 && Array.isArray(only)
       ? only.map((item, i) => ({ item, field: `[${i}]` }))
@@ -125,7 +128,7 @@ function statesOf(
         ? only.items.map((item: unknown, i: number) => ({ item, field: `items[${i}]` }))
         : documents.map((item, i) => ({ item, field: documents.length === 1 ? '' : `document ${i + 1}` }));
   return items.flatMap(({ item, field }, index) => {
-    const object = checkedObject(item, field, kind, report);
+    const object = checkedObject(item, field, kind, report, show);
     return object === undefined ? [] : [{ name: `state ${index}`, object, at: now, pruneNotified: false }];
   });
 }
@@ -136,12 +139,10 @@ function scenarioStates(
   kind: ObjectKind,
   now: Date,
   report: (field: string, message: string) => void,
+  show: (value: unknown) => string,
 ): InputState[] {
   if (scenario.mode !== undefined && scenario.mode !== kind.mode) {
-    report(
-      'mode',
-      `is ${JSON.stringify(scenario.mode)}, a scenario for the other engine; run it with ${kind.otherOption}`,
-    );
+    report('mode', `is ${show(scenario.mode)}, a scenario for the other engine; run it with ${kind.otherOption}`);
     return [];
   }
   if (!Array.isArray(scenario.steps)) {
@@ -157,15 +158,12 @@ function scenarioStates(
     if (step.time !== undefined) {
       const time = typeof step.time === 'string' ? parseRfc3339(step.time) : undefined;
       if (time === undefined)
-        return report(
-          `${field}.time`,
-          `${JSON.stringify(step.time)} is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z`,
-        );
+        return report(`${field}.time`, `${show(step.time)} is not an RFC 3339 time, e.g. 2025-06-02T09:00:00Z`);
       clock = time;
     } else if (step.after !== undefined) {
       const millis = typeof step.after === 'string' ? durationMillis(step.after) : undefined;
       if (millis === undefined)
-        return report(`${field}.after`, `${JSON.stringify(step.after)} is not a duration, e.g. 10s, 2m or 1h30m`);
+        return report(`${field}.after`, `${show(step.after)} is not a duration, e.g. 10s, 2m or 1h30m`);
       clock += millis;
     }
     let raw: unknown = step.object;
@@ -190,6 +188,7 @@ function scenarioStates(
       raw === undefined ? (step.patch === undefined ? field : `${field}.patch`) : `${field}.object`,
       kind,
       report,
+      show,
     );
     if (object === undefined) return;
     previous = object;
@@ -219,13 +218,11 @@ function checkedObject(
   field: string,
   kind: ObjectKind,
   report: (field: string, message: string) => void,
+  show: (value: unknown) => string,
 ): Json | undefined {
   const at = (name: string) => (field === '' ? name : `${field}.${name}`);
   if (!isRecord(value)) {
-    report(
-      field,
-      `expected a ${kind.kind} (a mapping), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`,
-    );
+    report(field, `expected ${article(kind.kind)} ${kind.kind} (a mapping), got ${show(value)}`);
     return undefined;
   }
   let problems = 0;
@@ -236,10 +233,10 @@ function checkedObject(
   if (value.kind !== kind.kind) {
     const hint =
       value.kind === (kind.kind === 'Rollout' ? 'Application' : 'Rollout') ? `; run it with ${kind.otherOption}` : '';
-    counted(at('kind'), `is ${JSON.stringify(value.kind ?? null)}, expected ${kind.kind}${hint}`);
+    counted(at('kind'), `is ${show(value.kind)}, expected ${kind.kind}${hint}`);
   }
   if (typeof value.apiVersion !== 'string' || !value.apiVersion.startsWith('argoproj.io/')) {
-    counted(at('apiVersion'), `is ${JSON.stringify(value.apiVersion ?? null)}, expected argoproj.io/v1alpha1`);
+    counted(at('apiVersion'), `is ${show(value.apiVersion)}, expected argoproj.io/v1alpha1`);
   }
   const metadata = value.metadata;
   if (!isRecord(metadata)) {
@@ -252,7 +249,7 @@ function checkedObject(
     if (kind.needsGeneration && !(Number.isInteger(metadata.generation) && (metadata.generation as number) >= 1)) {
       counted(
         at('metadata.generation'),
-        `is ${JSON.stringify(metadata.generation ?? null)}; the API server sets a whole number from 1 (copy ` +
+        `is ${show(metadata.generation)}; the API server sets a whole number from 1 (copy ` +
           `it from kubectl get -o yaml)`,
       );
     }
@@ -265,7 +262,7 @@ function checkedObject(
           if (typeof item !== 'string')
             counted(
               at(`metadata.${map}.${key}`),
-              `is ${JSON.stringify(item)}; label and annotation values are strings (quote it)`,
+              `is ${show(item)}; label and annotation values are strings (quote it)`,
             );
     }
   }
@@ -273,11 +270,15 @@ function checkedObject(
   if (kind.kind === 'Rollout' && observed !== undefined && typeof observed !== 'string') {
     counted(
       at('status.observedGeneration'),
-      `is ${JSON.stringify(observed)}; a Rollout's observedGeneration is a string, as the controller writes ` +
-        `it (e.g. "3")`,
+      `is ${show(observed)}; a Rollout's observedGeneration is a string, as the controller writes ` + `it (e.g. "3")`,
     );
   }
   return problems === 0 ? value : undefined;
+}
+
+/** `a Rollout`, `an Application`. */
+function article(noun: string): string {
+  return /^[AEIOU]/.test(noun) ? 'an' : 'a';
 }
 
 function durationMillis(text: string): number | undefined {

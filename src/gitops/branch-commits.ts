@@ -2,7 +2,9 @@
  * The commits on a glidepath branch that glidepath did not write (a reviewer's fix, a merge of the base): a
  * rebuild of the branch on its base would drop them, so the flow keeps or refuses them, never drops them unsaid.
  */
+import type { KnownSecret } from '../config/environment-secrets';
 import { isGlidepathCommit } from './change-text';
+import { maskSecretLike } from './redact';
 import type { GitopsRepo, LoggedCommit } from './repo';
 
 export interface BranchCommit {
@@ -27,12 +29,15 @@ export interface ForeignChanges {
  * For each tip, the commits on its own line (first parents, newest first) that `base` does not hold and that
  * glidepath did not write, and what they changed. The line ends at the base's history, or, for a branch whose base
  * was rewritten, at the commit its oldest glidepath commit was built on: what lies below is the old base's, not the
- * branch's. One `git log` for every tip of the same base, and two or three more processes when it finds any.
+ * branch's. One `git log` for every tip of the same base, and two or three more processes when it finds any. Their
+ * authors and subjects are somebody else's words, shown in messages, the change and its commit: what looks like a
+ * secret there (`known`: the environment's) is masked.
  */
 export async function foreignChanges(
   repo: GitopsRepo,
   base: string,
   tips: readonly string[],
+  known: readonly KnownSecret[],
 ): Promise<Map<string, ForeignChanges>> {
   const lines = foreignLines(await repo.firstParentLog(tips, base), tips);
   const commits = [...new Map([...lines.values()].flat().map((c) => [c.id, c])).values()].filter(
@@ -64,7 +69,12 @@ export async function foreignChanges(
   const found = new Map<string, ForeignChanges>();
   for (const [tip, line] of lines) {
     const paths = new Map([...newest.get(tip)!].map(([path, id]) => [path, ids.get(`${id}:${path}`)] as const));
-    found.set(tip, { commits: line.map(({ id, author, subject }) => ({ id, author, subject })), paths });
+    const commits = line.map(({ id, author, subject }) => ({
+      id,
+      author: maskSecretLike(author, known),
+      subject: maskSecretLike(subject, known),
+    }));
+    found.set(tip, { commits, paths });
   }
   return found;
 }

@@ -5,6 +5,7 @@
  */
 import type { ClusterConfig } from '../config/schema';
 import type { KnownSecret } from '../config/environment-secrets';
+import { shownFile } from '../config/shown-input';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationResources } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { VALUES_FILE, valuesFile } from './cluster-values';
@@ -81,7 +82,9 @@ function refuseForeignFiles(
 }
 
 function foreignFilesError(folder: string, field: string, foreign: readonly string[]): GitopsError {
-  const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? ` and ${foreign.length - 3} more` : '');
+  // Names from the gitops repo: one that looks like a token is masked, as in the review's diff.
+  const names = foreign.slice(0, 3).map((path) => shownFile(path));
+  const shown = names.join(', ') + (foreign.length > 3 ? ` and ${foreign.length - 3} more` : '');
   return new GitopsError(
     'path-escape',
     `${folder} (${field}) in the gitops repo holds files glidepath did not write (${shown}); ` +

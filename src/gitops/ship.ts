@@ -107,13 +107,18 @@ async function shipOpened(
       });
     else plannable.push(cluster);
   }
-  const snapshot = await takeSnapshot(repo, plannable, {
-    fetched,
-    trees: new Map<string, TreeEntry[]>(trees),
-    open,
-    merged: host instanceof BranchOnlyHost ? host.findMerged(prefix) : [],
-    notes: opened.notes,
-  });
+  const snapshot = await takeSnapshot(
+    repo,
+    plannable,
+    {
+      fetched,
+      trees: new Map<string, TreeEntry[]>(trees),
+      open,
+      merged: host instanceof BranchOnlyHost ? host.findMerged(prefix) : [],
+      notes: opened.notes,
+    },
+    settings.knownSecrets ?? [],
+  );
   const plans = planClusters(plannable, snapshot, {
     host,
     source,

@@ -3,6 +3,7 @@
  * allows: one read of the base files, one listing of the branches that contain each base, one `git log` per base
  * and one look-up of the folders' ids.
  */
+import type { KnownSecret } from '../config/environment-secrets';
 import { foreignChanges, type ForeignChanges } from './branch-commits';
 import type { ChangeRequest } from './change-host';
 import { allInOrder } from './in-order';
@@ -24,6 +25,7 @@ export async function takeSnapshot(
   repo: GitopsRepo,
   clusters: readonly PreparedCluster[],
   basis: SnapshotBasis,
+  known: readonly KnownSecret[],
 ): Promise<RepoSnapshot> {
   const targets = clusterTargets(clusters, basis.fetched, basis.trees, basis.open).filter(isTarget);
   const changed = targets.filter((t) => !t.holdsRender);
@@ -35,7 +37,7 @@ export async function takeSnapshot(
   const [blobs, mergeBases, foreign] = await allInOrder([
     repo.readBlobs(changed.flatMap((t) => blobIds(t.listing))),
     mergeBasesOf(repo, building),
-    foreignByBase(repo, [...building, ...obsolete]),
+    foreignByBase(repo, [...building, ...obsolete], known),
   ]);
   const pairs = building
     .filter((t) => mergeBases.get(t.branch) !== undefined && mergeBases.get(t.branch) !== t.tip)
@@ -68,11 +70,12 @@ async function mergeBasesOf(
 async function foreignByBase(
   repo: GitopsRepo,
   tips: readonly { readonly baseCommit: string; readonly tip: string }[],
+  known: readonly KnownSecret[],
 ): Promise<Map<string, ForeignChanges>> {
   const found = new Map<string, ForeignChanges>();
   for (const base of new Set(tips.map((t) => t.baseCommit))) {
     const mine = tips.filter((t) => t.baseCommit === base).map((t) => t.tip);
-    for (const [tip, changes] of await foreignChanges(repo, base, mine)) found.set(tip, changes);
+    for (const [tip, changes] of await foreignChanges(repo, base, mine, known)) found.set(tip, changes);
   }
   return found;
 }

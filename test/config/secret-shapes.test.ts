@@ -114,6 +114,9 @@ describe('each detector has its look-alikes that are not secrets', () => {
     ['the words public key block', '-----BEGIN PGP PUBLIC KEY BLOCK-----'],
     ['a percent-encoded path', 'https://argocd.test/applications?resource=%2Fapps%2Fdeploy%20x'],
     ['an escape that is not UTF-8', '/outcome/%E0%A4%A'],
+    ['a branch name of words', 'feature/JIRA-1234-add-Rollout-support-for-Canary-Deploys'],
+    ['a label of words', 'Release-Train-2026-Q4-Prod-EU-West-1-Cutover'],
+    ['a push option', 'merge_request.description=PLAT-4821-Migrate-Argo-Rollouts'],
   ])('%s: %s', (_case, value) => {
     expect(secretLikeReason(value)).toBeUndefined();
   });

@@ -334,6 +334,15 @@ describe('npm run facts on bad input', () => {
     expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe(
       'missing.yaml: cannot read the file (ENOENT); check the path',
     );
+    // What the file holds is shown a few characters at a time, a token never: /proc/self/environ is a file too.
+    const token = `ghp_${'Xy7'.repeat(12)}`;
+    const planted = await problems(['--cluster', 'prod', '--rollout', '@t.yaml'], {
+      't.yaml': `kind: ${token}\napiVersion: ${'v'.repeat(40)}\nmetadata: {name: a, namespace: b, generation: 1}\n`,
+    });
+    expect(planted).toEqual([
+      't.yaml: kind: is a value that looks like a GitHub token (ghp_… 40 characters), expected Rollout',
+      't.yaml: apiVersion: is "vvvvvvvvvvvv…" (40 characters), expected argoproj.io/v1alpha1',
+    ]);
     // A FIFO would wait for a writer and /dev/zero never ends: neither is read.
     expect((await problems(['--cluster', 'prod', '--rollout', '/dev/zero']))[0]).toBe(
       '/dev/zero: it is a character device, not a file; give the path of a YAML file',

@@ -153,11 +153,15 @@ describe('GitCliRepo', () => {
   it(
     "finds the reviewer's commit on the branch and what it " + "left there; glidepath's own is no foreign one",
     async () => {
-      const found = await foreignChanges(repo, commits.moved, [commits.reviewer]);
+      const found = await foreignChanges(repo, commits.moved, [commits.reviewer], []);
       expect(found.get(commits.reviewer)).toEqual({
         commits: [{ id: commits.reviewer, author: 'Test Person <person@example.test>', subject: 'fix by hand' }],
         paths: new Map([['docs/x.md', blobId('by hand\n')]]),
       });
+      // Somebody else's words, shown in messages and the change: a secret of the environment there is masked.
+      const known = [{ name: 'MY_PAT', value: 'person@example.test' }];
+      const masked = await foreignChanges(repo, commits.moved, [commits.reviewer], known);
+      expect(masked.get(commits.reviewer)!.commits[0]!.author).toBe('Test Person <per… 21 characters');
     },
   );
 
@@ -168,13 +172,18 @@ describe('GitCliRepo', () => {
       const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
       const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
       const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
-      const snapshot = await takeSnapshot(repo, [cluster], {
-        fetched: opened.fetched,
-        trees,
-        open,
-        merged: [],
-        notes: [],
-      });
+      const snapshot = await takeSnapshot(
+        repo,
+        [cluster],
+        {
+          fetched: opened.fetched,
+          trees,
+          open,
+          merged: [],
+          notes: [],
+        },
+        [],
+      );
       expect(snapshot.blobs).toEqual(
         new Map([
           [blobId('a: 1\n'), 'a: 1\n'],

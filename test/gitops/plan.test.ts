@@ -203,6 +203,9 @@ describe('planner: against the base', () => {
       const plan = planOne(snapshot([{ path: 'notes.md', content: 'by hand\n' }]));
       expect(plan.error!.message).toContain(`holds files glidepath did not write (${FOLDER}/notes.md)`);
       expect(planOne(snapshot(olderRelease)).error).toBeUndefined();
+      // A name from the gitops repo that looks like a token is masked: the message reaches CI logs.
+      const named = planOne(snapshot([{ path: `ghp_${'Xy7'.repeat(12)}.txt`, content: 'x\n' }]));
+      expect(named.error!.message).toContain(`(${FOLDER}/ghp_… 44 characters)`);
     },
   );
   it(
