@@ -38,7 +38,7 @@ export function reviewNotes(
   context: NotesContext,
   known: readonly KnownSecret[],
 ): string[] {
-  return [...valueNotes(before, after, context), ...configMapNotes(before, after)].map((note) =>
+  return [...valueNotes(before, after, context), ...configMapNotes(before, after, known)].map((note) =>
     maskSecretLike(note, known),
   );
 }
@@ -112,7 +112,11 @@ function configMaps(files: readonly FolderFile[]): Map<string, Data> {
 const LONG_LINE = 100;
 const CONTEXT_CHARS = 40;
 
-function configMapNotes(before: readonly FolderFile[], after: readonly FolderFile[]): string[] {
+function configMapNotes(
+  before: readonly FolderFile[],
+  after: readonly FolderFile[],
+  known: readonly KnownSecret[],
+): string[] {
   const old = configMaps(before);
   const lines: string[] = [];
   for (const [name, next] of configMaps(after)) {
@@ -130,7 +134,7 @@ function configMapNotes(before: readonly FolderFile[], after: readonly FolderFil
         continue;
       }
       lines.push(`- changed \`${key}\``);
-      const words = longLineWordDiffs(String(was), String(now));
+      const words = longLineWordDiffs(String(was), String(now), known);
       if (words.length > 0) lines.push('', '  ```text', ...words.map((w) => `  ${w}`), '  ```');
     }
     lines.push('');
@@ -140,7 +144,7 @@ function configMapNotes(before: readonly FolderFile[], after: readonly FolderFil
 }
 
 /** For each replaced line that is long, the changed words with some text around them. */
-function longLineWordDiffs(was: string, now: string): string[] {
+function longLineWordDiffs(was: string, now: string, known: readonly KnownSecret[]): string[] {
   const out: string[] = [];
   const parts = diffLines(was, now);
   for (let i = 0; i < parts.length; i++) {
@@ -152,21 +156,25 @@ function longLineWordDiffs(was: string, now: string): string[] {
     for (let j = 0; j < Math.min(oldLines.length, newLines.length); j++) {
       const a = oldLines[j]!;
       const b = newLines[j]!;
-      if (a !== b && Math.max(a.length, b.length) >= LONG_LINE) out.push(wordDiff(a, b));
+      if (a !== b && Math.max(a.length, b.length) >= LONG_LINE) out.push(wordDiff(a, b, known));
     }
     i++;
   }
   return out;
 }
 
-export function wordDiff(a: string, b: string): string {
+/**
+ * `…text [-removed-]{+added+} text…`. Each part is masked (maskSecretLike, `known`) before it is marked or cut: a
+ * token stays whole for the detector, and its mask never swallows a marker.
+ */
+export function wordDiff(a: string, b: string, known: readonly KnownSecret[] = []): string {
   const parts = diffWordsWithSpace(a, b);
   let text = '';
   parts.forEach((part, i) => {
-    if (part.added) text += `{+${part.value}+}`;
-    else if (part.removed) text += `[-${part.value}-]`;
+    const value = maskSecretLike(part.value, known);
+    if (part.added) text += `{+${value}+}`;
+    else if (part.removed) text += `[-${value}-]`;
     else {
-      const value = part.value;
       const first = i === 0;
       const last = i === parts.length - 1;
       const keep = first || last ? CONTEXT_CHARS : 2 * CONTEXT_CHARS;

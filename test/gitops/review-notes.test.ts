@@ -50,6 +50,8 @@ describe('review notes', () => {
     expect(text).toContain('changed `k`');
     expect(text).not.toContain(token.slice(4));
     expect(text).toMatch(/\S… \d+ characters/);
+    // The mask stays inside its marker: `[-ghp_… 40 characters-]`.
+    expect(text).toMatch(/\[-[^\]]*… \d+ characters-\]/);
   });
 
   it('a first render into an empty folder: only the checklist, for every tracked namespace', () => {
