@@ -8,7 +8,7 @@ import { ConfigError } from '../config/errors';
 import { entryKind } from '../read-regular-file';
 import { onPath } from './fs-error';
 import { replaceFile, shown, shownFolder } from './out-dir-fs';
-import { isOwnEntry, isOwnName, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
+import { isOwnEntry, isOwnName, KEPT, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
 import { readOwnFile } from './own-file';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
@@ -84,7 +84,9 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
   for (const entry of listed(outDir)) {
     if (isOwnEntry(entry)) continue;
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
-    if (files === undefined) {
+    if (KEPT.has(entry.name)) {
+      replaced.push(`${entry.name} is ${entryKind(entry)}, not a file glidepath wrote`);
+    } else if (files === undefined) {
       foreign.push(entry.isDirectory() ? `${entry.name}/` : entry.name);
     } else if (!entry.isDirectory()) {
       replaced.push(`${entry.name} is now ${entryKind(entry)}; glidepath writes a folder`);

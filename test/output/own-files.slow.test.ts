@@ -41,13 +41,13 @@ describe("a FIFO or a device in place of one of glidepath's own files", () => {
       const refusal =
         `${path}: is a FIFO (named pipe), not a file glidepath wrote; ${FIXES[name]}\n` + 'nothing was written.\n';
       expect(await synth(out)).toEqual({ code: 2, signal: null, stderr: refusal });
-      // --check takes no lock: a FIFO there is an entry glidepath did not write.
+      // --check takes no lock: it finds the FIFO among the folder's entries, and says what it is the same way.
       expect(await synth(out, '--check')).toEqual({
         code: 2,
         signal: null,
         stderr:
           name === '.glidepath-lock'
-            ? expect.stringContaining(`${out}/: holds .glidepath-lock, which glidepath did not write`)
+            ? expect.stringContaining(`${out}/: .glidepath-lock is a FIFO (named pipe), not a file glidepath wrote`)
             : refusal,
       });
       expect(lstatSync(path).isFIFO()).toBe(true);

@@ -632,6 +632,17 @@ describe("something else in place of glidepath's own files", () => {
       `${journal}: is a symbolic link to a character device, not a file glidepath wrote; remove it, then synth again`,
     );
     rmSync(journal);
+    // A link to a file of the right shape is not one glidepath wrote either, and is named as what it is.
+    const copy = join(scratch(), 'record.json');
+    writeFileSync(copy, written);
+    rmSync(record);
+    symlinkSync(copy, record);
+    await refused(
+      `${out}/: .glidepath-out.json is a symbolic link, not a file glidepath wrote, so it leaves this folder ` +
+        'untouched; remove that entry or move it away (the next synth writes it again)',
+    );
+    rmSync(record);
+    writeFileSync(record, written);
     // Read no further than the cap (a record is about 1 KiB a cluster), and left as it is.
     truncateSync(record, 64 * 1024 * 1024 + 1);
     stderr.length = 0;
