@@ -6,7 +6,7 @@ import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
-import { gitUserFor, inferProvider, providerToken, tokenSecrets, tokenVariable } from './providers';
+import { gitUserFor, inferProvider, providerToken, runSecrets, tokenVariable } from './providers';
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
@@ -70,10 +70,10 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   );
   try {
     const baseCommit = opened.fetched.bases.get(target.base);
-    if (baseCommit === undefined) throw missingBaseError(target.remote, target.base, tokenSecrets(options.tokens));
+    const known = runSecrets(options);
+    if (baseCommit === undefined) throw missingBaseError(target.remote, target.base, known);
     const listing = ownedIn(await opened.repo.listTree(baseCommit), target.folders, rendered);
     const before = ownedContents(listing, await opened.repo.readBlobs(blobIds(listing)), target.folders, rendered);
-    const known = options.knownSecrets ?? [];
     const review = reviewOwned(target.folders, before, rendered, usesValues(listing, rendered), known);
     const markdown = renderReviewMarkdown(review, {
       heading: `glidepath: \`${config.name}\` → \`${target.folder}\``,

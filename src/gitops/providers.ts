@@ -71,12 +71,19 @@ export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_
 export const TOKEN_VARIABLES = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', gitea: 'GITEA_TOKEN' } as const;
 export type ProviderTokens = { readonly [provider in keyof typeof TOKEN_VARIABLES]?: string };
 
-/** The run's tokens as secrets a message masks, each named by its variable. */
-export function tokenSecrets(tokens: ProviderTokens | undefined): KnownSecret[] {
-  return Object.entries(TOKEN_VARIABLES).flatMap(([provider, name]) => {
-    const value = tokens?.[provider as keyof ProviderTokens];
+/**
+ * The secrets a run masks wherever it shows text: the environment's (`knownSecrets`, from the command line) and the
+ * provider tokens it was given, each named by its variable.
+ */
+export function runSecrets(settings: {
+  readonly tokens?: ProviderTokens | undefined;
+  readonly knownSecrets?: readonly KnownSecret[] | undefined;
+}): KnownSecret[] {
+  const tokens = Object.entries(TOKEN_VARIABLES).flatMap(([provider, name]) => {
+    const value = settings.tokens?.[provider as keyof ProviderTokens];
     return value === undefined || value === '' ? [] : [{ name, value }];
   });
+  return [...(settings.knownSecrets ?? []), ...tokens];
 }
 
 /** The provider's token from `tokens`; an empty one counts as none. */

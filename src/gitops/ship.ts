@@ -8,7 +8,7 @@ import { BranchOnlyHost } from './branch-only';
 import { allInOrder } from './in-order';
 import { planClusters } from './plan';
 import type { ClusterPlan } from './plan-types';
-import { gitUserFor, TOKEN_VARIABLES, tokenSecrets, tokenVariable } from './providers';
+import { gitUserFor, runSecrets, TOKEN_VARIABLES, tokenVariable } from './providers';
 import { missingBaseError } from './refs';
 import type { BranchUpdate, TreeEntry } from './repo';
 import { finish, settleRaces } from './ship-finish';
@@ -98,12 +98,13 @@ async function shipOpened(
     sourcePromise,
   ]);
   const outcomes: ClusterOutcome[] = [];
+  const known = runSecrets(settings);
   const plannable: PreparedCluster[] = [];
   for (const cluster of group) {
     if (!fetched.bases.has(cluster.base))
       outcomes.push({
         cluster: cluster.name,
-        error: missingBaseError(repo.remote, cluster.base, tokenSecrets(settings.tokens)),
+        error: missingBaseError(repo.remote, cluster.base, known),
       });
     else plannable.push(cluster);
   }
@@ -117,14 +118,14 @@ async function shipOpened(
       merged: host instanceof BranchOnlyHost ? host.findMerged(prefix) : [],
       notes: opened.notes,
     },
-    settings.knownSecrets ?? [],
+    known,
   );
   const plans = planClusters(plannable, snapshot, {
     host,
     source,
     dryRun,
     unverified: settings.unverified === true,
-    knownSecrets: settings.knownSecrets ?? [],
+    knownSecrets: known,
   });
   // The provider token must never travel in what is pushed or written, the cache's commits included.
   const tokens = Object.fromEntries(
