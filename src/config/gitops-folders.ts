@@ -13,7 +13,10 @@ export interface ClusterInFile {
 }
 
 export interface FolderCollision {
-  /** The later file of the pair (sorted order), where the problem is reported. */
+  /**
+   * The file where the problem is reported: the later file of the pair (sorted order), unless the folder is named
+   * after that cluster and not after the earlier one, which then is the copy that must move.
+   */
   readonly cluster: ClusterInFile;
   readonly other: ClusterInFile;
   readonly message: string;
@@ -94,6 +97,11 @@ function suggestion(field: OwnedFolder['field'], config: ClusterConfig, isFree: 
   return free === undefined ? '' : `, e.g. ${field}: ${free}`;
 }
 
+/** Whether a folder names the cluster: one of its segments is the cluster's name (`clusters/prod/glidepath`). */
+function namedAfter(cluster: ClusterInFile, folder: string): boolean {
+  return folder.split('/').includes(cluster.config.name);
+}
+
 function add(index: Map<string, number[]>, key: string, cluster: number): void {
   const list = index.get(key);
   if (list === undefined) index.set(key, [cluster]);
@@ -149,17 +157,27 @@ export function folderCollisions(clusters: readonly ClusterInFile[], only?: Clus
       );
       const first = found.find((f) => f.how !== undefined);
       if (first === undefined) continue;
-      const { mine, theirs, how } = first;
+      // The same folder, named after the later cluster but not the earlier one: the earlier file is the copy to fix
+      // (alpha.yaml copied from prod.yaml, keeping clusters/prod/glidepath), never the cluster that owns the folder.
+      const swap =
+        first.how === 'same' &&
+        first.mine.field === first.theirs.field &&
+        namedAfter(cluster, first.mine.folder) &&
+        !namedAfter(other, first.theirs.folder);
+      const [at, them, mine, theirs, how] = swap
+        ? [j, i, first.theirs, first.mine, first.how]
+        : [i, j, first.mine, first.theirs, first.how];
+      const [blamed, owner] = [clusters[at]!, clusters[them]!];
       const relation =
         how === 'same' ? 'is also' : how === 'inside' ? `is inside ${theirs.folder},` : `holds ${theirs.folder},`;
       collisions.push({
-        cluster,
-        other,
+        cluster: blamed,
+        other: owner,
         message:
-          `${cluster.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ` +
-          `${other.config.name} (${other.file}) in the same gitops repo: ` +
+          `${blamed.file}: ${mine.field}: ${mine.folder} ${relation} the ${theirs.field} of cluster ` +
+          `${owner.config.name} (${owner.file}) in the same gitops repo: ` +
           `a pull request of either would replace the other's files; give each cluster its own folder` +
-          suggestion(mine.field, cluster.config, (folder) => isFree(i, mine.field, folder)),
+          suggestion(mine.field, blamed.config, (folder) => isFree(at, mine.field, folder)),
       });
     }
     for (const { folder } of folders[i]!) {

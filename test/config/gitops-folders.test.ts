@@ -40,6 +40,21 @@ describe('two clusters in one gitops folder', () => {
     ]);
   });
 
+  it('a copy named before prod.yaml is the file blamed, not prod, with and without --cluster', () => {
+    const dir = clusterDir({
+      'alpha.yaml': cluster('alpha', { path: 'clusters/prod/glidepath' }),
+      'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
+    });
+    const blamed =
+      'clusters/alpha.yaml: gitops.path: clusters/prod/glidepath is also the gitops.path of cluster prod ' +
+      '(clusters/prod.yaml) in the same gitops repo: ' +
+      "a pull request of either would replace the other's files; give each cluster its own folder, e.g. " +
+      'gitops.path: clusters/alpha/glidepath';
+    expect(problems(dir)).toEqual([blamed]);
+    expect(problems(dir, 'alpha')).toEqual([blamed]);
+    expect(problems(dir, 'prod')).toEqual([blamed]);
+  });
+
   it('the folder the fix suggests is one no cluster owns, not the one it complains about', () => {
     const dir = clusterDir({
       'va.yaml': cluster('va', { path: 'clusters/va/glidepath', valuesPath: 'clusters/vb/glidepath' }),
