@@ -3,7 +3,7 @@
  * either replaces the folder whole, so the other's manifests would be removed (a copied prod.yaml that keeps
  * `gitops.path: clusters/prod/glidepath` sent staging's render into prod's folder). Checked at load, naming both files.
  */
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterConfig } from './schema';
 
@@ -97,9 +97,13 @@ function suggestion(field: OwnedFolder['field'], config: ClusterConfig, isFree: 
   return free === undefined ? '' : `, e.g. ${field}: ${free}`;
 }
 
-/** Whether a folder names the cluster: one of its segments is the cluster's name (`clusters/prod/glidepath`). */
+/**
+ * Whether the cluster is the folder's own: a segment is the cluster's name (`clusters/prod/glidepath`), and so is
+ * its file's (`prod.yaml`, not a copy of it that kept `name: prod`).
+ */
 function namedAfter(cluster: ClusterInFile, folder: string): boolean {
-  return folder.split('/').includes(cluster.config.name);
+  const { name } = cluster.config;
+  return folder.split('/').includes(name) && basename(cluster.file).replace(/\.ya?ml$/, '') === name;
 }
 
 function add(index: Map<string, number[]>, key: string, cluster: number): void {

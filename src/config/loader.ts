@@ -262,18 +262,18 @@ function selectFiles(options: LoadOptions): string[] {
 }
 
 function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
-  const firstFile = new Map<string, string>();
+  // The file named after the cluster keeps the name (prod.yaml, not a copy of it sorted first), else the first one.
+  const owner = new Map<string, string>();
+  for (const { file, config } of loaded)
+    if (!owner.has(config.name) || stemOf(file) === config.name) owner.set(config.name, file);
   const problems: string[] = [];
   for (const { file, config } of loaded) {
-    const earlier = firstFile.get(config.name);
-    if (earlier !== undefined) {
-      problems.push(
-        `${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each ` +
-          `cluster a unique name`,
-      );
-    } else {
-      firstFile.set(config.name, file);
-    }
+    const earlier = owner.get(config.name)!;
+    if (earlier === file) continue;
+    problems.push(
+      `${file}: name: cluster ${JSON.stringify(config.name)} is already defined in ${earlier}; give each ` +
+        `cluster a unique name`,
+    );
   }
   for (const { file, config } of loaded) {
     const owner = loaded.find((other) => `${other.config.name}-values` === config.name && usesHelmValues(other.config));

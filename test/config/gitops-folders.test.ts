@@ -55,6 +55,20 @@ describe('two clusters in one gitops folder', () => {
     expect(problems(dir, 'prod')).toEqual([blamed]);
   });
 
+  it('a copy that kept name: prod is the file blamed for the name and the folder, not prod.yaml', () => {
+    const dir = clusterDir({
+      'alpha.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
+      'prod.yaml': cluster('prod', { path: 'clusters/prod/glidepath' }),
+    });
+    expect(problems(dir)).toEqual([
+      'clusters/alpha.yaml: name: cluster "prod" is already defined in clusters/prod.yaml; give each cluster a ' +
+        'unique name',
+      expect.stringMatching(
+        /^clusters\/alpha\.yaml: gitops\.path: clusters\/prod\/glidepath is also the gitops\.path of cluster prod \(clusters\/prod\.yaml\)/,
+      ),
+    ]);
+  });
+
   it('the folder the fix suggests is one no cluster owns, not the one it complains about', () => {
     const dir = clusterDir({
       'va.yaml': cluster('va', { path: 'clusters/va/glidepath', valuesPath: 'clusters/vb/glidepath' }),
