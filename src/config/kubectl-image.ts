@@ -12,9 +12,13 @@ const VERSION_TAG = /^v?(\d+)\.(\d+)(?:[.+_-]|$)/;
  * during an upgrade either order works (bump `kubernetesVersion` and `prune.image` in the same commit); an exact
  * match keeps the rule simple and the tested combination the one that runs. A digest-only reference carries no
  * version and cannot be checked: it is accepted (its content is what the digest pins).
- * Images that are not pinned at all are left to the pinned-image check, so that each problem is reported once.
+ * Images that are not pinned at all are left to the pinned-image check, and a malformed kubernetesVersion to its own
+ * field's check, so that each problem is reported once.
  */
 export function kubectlImageVersionProblem(image: string, kubernetesVersion: string): string | undefined {
+  // A kubernetesVersion that is no minor version ("v1.28", "1.28.3") is reported on its own field; matching the image
+  // against it would only add a wrong fix (":vv1.28.<patch>").
+  if (!/^1\.\d{1,2}$/.test(kubernetesVersion)) return undefined;
   if (pinnedImageProblem(image) !== undefined) return undefined;
   const ref = parseImageRef(image);
   if (ref?.tag === undefined) return undefined;

@@ -69,6 +69,12 @@ describe('prune fields of the cluster file', () => {
     ]);
   });
 
+  it.each(['v1.28', '1.28.3'])('a kubernetesVersion %s is reported once, without an image fix built on it', (v) => {
+    expect(problemsOf({ ...file, kubernetesVersion: v })).toEqual([
+      'clusters/prod.yaml: kubernetesVersion: must be a minor version in quotes, e.g. "1.28"',
+    ]);
+  });
+
   it('refuses a tag that names no version, and a bad namespace', () => {
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:stable' } })).toEqual([
       'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters): tag "stable" names no Kubernetes ' +
