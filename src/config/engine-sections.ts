@@ -13,12 +13,14 @@ const MIN_RESYNC_SECONDS = 60;
 export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
   return strict({
     namespace: namespace.default('argo-rollouts').meta({ description: 'namespace of the Argo Rollouts controller' }),
-    controllerVersion: release.optional().meta({
-      description:
-        'release of the Argo Rollouts controller in quotes (shipped: `"1.9.1"`); it decides which expr parses the ' +
-        "triggers, and a release that cannot parse glidepath's is refused",
-      defaultText: OLDEST_SUPPORTED,
-    }),
+    controllerVersion: release('1.9.1')
+      .optional()
+      .meta({
+        description:
+          'release of the Argo Rollouts controller in quotes (shipped: `"1.9.1"`); it decides which expr parses the ' +
+          "triggers, and a release that cannot parse glidepath's is refused",
+        defaultText: OLDEST_SUPPORTED,
+      }),
     resyncSeconds: z
       .number()
       .int()
@@ -77,12 +79,14 @@ export function argocdSchema(checkExtraData: ExtraDataCheck) {
           'opt-in, **untested on a live cluster**: also send one [`sync-retry` ' +
           'fact](argocd-facts.md#earlier-facts-per-retry-opt-in-untested) per automated retry attempt',
       }),
-    version: release.optional().meta({
-      description:
-        'release of that Argo CD instance in quotes; it decides which expr parses the triggers (`retryFacts` needs a ' +
-        'newer one than the default)',
-      defaultText: OLDEST_SUPPORTED,
-    }),
+    version: release('2.14.11')
+      .optional()
+      .meta({
+        description:
+          'release of that Argo CD instance in quotes; it decides which expr parses the triggers ' +
+          '(`retryFacts` needs a newer one than the default)',
+        defaultText: OLDEST_SUPPORTED,
+      }),
     delivery: delivery.meta({
       description: 'as `rollouts.delivery`, for the argo-helm `argo-cd` chart (which then needs `context.argocdUrl`)',
     }),

@@ -42,9 +42,9 @@ export const uniqueNamespaces = z
  */
 export const delivery = z.enum(['configmap', 'helm-values']).default('configmap');
 
-export const release = z
-  .string()
-  .regex(RELEASE, { error: 'must be a release of three numbers in quotes, e.g. "1.9.1"' });
+/** A release of three numbers; `example` is one of the engine's own (an Argo CD field must not show a Rollouts one). */
+export const release = (example: string) =>
+  z.string().regex(RELEASE, { error: `must be a release of three numbers in quotes, e.g. "${example}"` });
 /** The oldest release glidepath supports; src/notifications/support/engine-support.ts fills it in and says why. */
 export const OLDEST_SUPPORTED = 'the oldest supported release ([engine versions](engine-versions.md))';
 

@@ -146,6 +146,9 @@ describe('engine versions in the cluster file', () => {
     expect(issues({ rollouts: { controllerVersion: 'v1.9.1' } })).toEqual([
       'rollouts.controllerVersion: must be a release of three numbers in quotes, e.g. "1.9.1"',
     ]);
+    expect(issues({ argocd: { namespace: 'a', version: 'v2.14.11' } })).toEqual([
+      'argocd.version: must be a release of three numbers in quotes, e.g. "2.14.11"',
+    ]);
   });
 
   it('assumes the oldest supported release when the file does not say', () => {
