@@ -59,11 +59,16 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     const known = secretsFromEnvironment(env);
     const entry = COMMANDS.find((c) => c.name === name);
     if (entry === undefined) {
-      if (name.startsWith('-'))
+      if (name.startsWith('-')) {
+        // The example names a command that takes the option: "glidepath synth -v" was refused in turn.
+        const taker = await commandTaking(name);
         throw new GlidepathError(
           `${shownWord(name, known)} needs a command before it`,
-          `e.g. glidepath synth ${shownWord(name, known)}; glidepath help lists the commands`,
+          taker === undefined
+            ? 'glidepath help lists the commands; glidepath --version prints the version'
+            : `e.g. glidepath ${taker} ${shownWord(name, known)}; glidepath help lists the commands`,
         );
+      }
       const closest = closestName(
         name,
         COMMANDS.map((c) => c.name),
@@ -90,6 +95,20 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
   } catch (error) {
     return reportError(error, printError);
   }
+}
+
+/** The first command with the option `word` (`--json`, `-h`, `--cluster=prod`), if any. */
+async function commandTaking(word: string): Promise<string | undefined> {
+  const option = word.replace(/=.*$/s, '');
+  for (const entry of COMMANDS) {
+    const { options } = (await entry.load()).default;
+    const specs = Object.entries(options as Readonly<Record<string, { short?: string }>>);
+    if (
+      specs.some(([long, spec]) => option === `--${long}` || (spec.short !== undefined && option === `-${spec.short}`))
+    )
+      return entry.name;
+  }
+  return undefined;
 }
 
 async function overview(): Promise<string> {

@@ -114,6 +114,17 @@ describe('each command has its own --help', () => {
     ]);
   });
 
+  it('the example names a command that takes the option, and none when no command does (-v)', async () => {
+    expect(await main(['--base-url', 'http://x:8080'])).toBe(2);
+    expect(stderr[1]).toBe('fix: e.g. glidepath steps --base-url; glidepath help lists the commands');
+    clear();
+    expect(await main(['-v'])).toBe(2);
+    expect(stderr).toEqual([
+      'error: -v needs a command before it',
+      'fix: glidepath help lists the commands; glidepath --version prints the version',
+    ]);
+  });
+
   it('help lists every command with its summary', async () => {
     expect(await main(['help'])).toBe(0);
     for (const command of ['synth', 'verify', 'pr', 'diff'])
