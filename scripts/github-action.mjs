@@ -98,7 +98,7 @@ if (command === 'diff') {
     cluster !== ''
       ? [cluster]
       : readdirSync(clusters)
-          .filter((name) => /\.ya?ml$/.test(name))
+          .filter((name) => /^[^.].*\.ya?ml$/s.test(name))
           .sort()
           .map((name) => join(clusters, name));
   let worst = 0;

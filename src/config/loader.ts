@@ -135,7 +135,7 @@ function validSiblings(
 ): LoadedCluster[] {
   const dir = dirname(resolve(path));
   return readdirSync(dir)
-    .filter((name) => /\.ya?ml$/.test(name) && join(dir, name) !== resolve(path))
+    .filter((name) => CLUSTER_FILE_NAME.test(name) && join(dir, name) !== resolve(path))
     .sort()
     .map((name) => loadClusterFile(join(dir, name), schema, undefined, knownSecrets))
     .filter((result): result is LoadedCluster => 'config' in result);
@@ -243,6 +243,9 @@ function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = 
   );
 }
 
+/** `*.yaml`, `*.yml` as a shell glob (and the GitLab component) reads them: no hidden `.#prod.yaml`, `._prod.yaml`. */
+const CLUSTER_FILE_NAME = /^[^.].*\.ya?ml$/s;
+
 function selectFiles(options: LoadOptions): string[] {
   if (options.cluster !== undefined && isFilePath(options.cluster)) return [options.cluster];
   const dir = options.dir;
@@ -253,7 +256,7 @@ function selectFiles(options: LoadOptions): string[] {
     ]);
   }
   const files = readdirSync(dir)
-    .filter((name) => /\.ya?ml$/.test(name))
+    .filter((name) => CLUSTER_FILE_NAME.test(name))
     .sort()
     .map((name) => join(dir, name));
   if (files.length === 0)

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile } from '../../src/clusters';
+import { loadClusterFile, loadClusters } from '../../src/clusters';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 function problemsOf(path: string): string[] {
@@ -138,5 +138,14 @@ describe('messages show a short excerpt of a value at most', () => {
     expect(problemsOf(fileWith(text))).toEqual([
       'tracked.namespaces: expected array, got string "a-long-value…" (45 characters)',
     ]);
+  });
+});
+
+describe('the files of the clusters folder', () => {
+  it("reads *.yaml as the shell glob clusters/*.yaml does: an editor's hidden lock link or copy is no cluster", () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), '._prod.yaml': '\u0000\u0005' });
+    // Emacs links .#<file> to user@host.pid:time, which names no file, while the buffer is modified.
+    symlinkSync('root@host.1234:1700000000', join(dir, '.#prod.yaml'));
+    expect(loadClusters({ dir }).map((c) => c.file)).toEqual([join(dir, 'prod.yaml')]);
   });
 });
