@@ -40,7 +40,11 @@ export const gitops = strict({
   repo: z
     .string()
     .min(1, { error: 'must name the gitops repository' })
-    .meta({ description: 'the cluster gitops repository (URL or local path)' }),
+    .meta({
+      description:
+        'the cluster gitops repository (URL or local path; a relative path is read from the folder the command ' +
+        'runs in, not from the cluster file)',
+    }),
   path: gitopsFolder('clusters/prod/glidepath').optional().meta({
     description: 'folder inside it that this tool owns (relative, no `..`)',
     defaultText: '`clusters/<name>/glidepath`',
