@@ -2,7 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** What Node gives a script without an import (TypeScript files get them from @types/node). */
+/** What Node gives a script, and lib/ as built from src/, without an import (TypeScript gets them from @types/node). */
 const NODE_GLOBALS = [
   'process',
   'console',
@@ -32,7 +32,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs'],
+    files: ['**/*.mjs', 'lib/**/*.js'],
     languageOptions: { globals: Object.fromEntries(NODE_GLOBALS.map((name) => [name, 'readonly'])) },
   },
   {

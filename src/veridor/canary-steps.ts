@@ -37,7 +37,7 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
   if (!Number.isInteger(weight) || weight < 1 || weight > 99) {
     throw new Error(`veridorCanarySteps: canaryWeight must be an integer from 1 to 99, got ${weight}`);
   }
-  if (!/^https?:\/\/[^\s/]+/.test(options.canaryUrl)) {
+  if (!isHttpUrl(options.canaryUrl)) {
     throw new Error(
       `veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ` +
         `${JSON.stringify(options.canaryUrl)}`,
@@ -53,4 +53,14 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
     },
     { setWeight: 100 },
   ];
+}
+
+/** An http(s) URL that parses whole: no space anywhere (`http://invoices api`), a port up to 65535. */
+function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s/]+/.test(text) || /\s/.test(text)) return false;
+  try {
+    return new URL(text).hostname !== '';
+  } catch {
+    return false;
+  }
 }

@@ -31,6 +31,14 @@ describe('veridorCanarySteps', () => {
     expect(() => veridorCanarySteps({ canaryUrl: 'invoices-api-canary' })).toThrow(
       /canaryUrl must be an http\(s\) URL/,
     );
+    // Half a URL used to pass: the analysis then fails on the cluster and the canary aborts.
+    for (const canaryUrl of [
+      'http://invoices api:8080',
+      'http://invoices-api-canary:99999',
+      'http://a:8080\n',
+      'http://[x]',
+    ])
+      expect(() => veridorCanarySteps({ canaryUrl }), canaryUrl).toThrow(/canaryUrl must be an http\(s\) URL/);
     expect(() => veridorCanarySteps({ canaryUrl: 'http://a:1', canaryWeight: 100 })).toThrow(
       /canaryWeight must be an integer from 1 to 99/,
     );
