@@ -1,5 +1,6 @@
 /** Zod's issues as the loader prints them: `file: field: message (line L, column C)`, capped per kind. */
 import type { z } from 'zod';
+import { closestName } from '../closest-name';
 import { capPerKind } from './capped-problems';
 import { describeValue, excerpt, shownPath } from './shown-input';
 
@@ -14,10 +15,16 @@ export function formatIssues(
   const lines = issues.flatMap((issue) => {
     const kind = issueKind(issue);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        kind,
-        line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${at(issue.path, key)}`,
-      }));
+      // strict() lists the allowed keys in the message: a typo (`rely`, `trackd`) is told what it meant.
+      const allowed = /allowed keys here: (.*)$/.exec(issue.message)?.[1]?.split(', ') ?? [];
+      return issue.keys.map((key) => {
+        const meant = closestName(key, allowed);
+        const hint = meant === undefined ? '' : `; did you mean ${meant}?`;
+        return {
+          kind,
+          line: `${file}: ${shownPath([...issue.path, key])}: ${issue.message}${hint}${at(issue.path, key)}`,
+        };
+      });
     }
     const field = shownPath(issue.path) || '(top level)';
     if (issue.path[1] === 'extraData' && issue.path.length === 3) {

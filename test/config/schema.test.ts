@@ -41,6 +41,20 @@ describe('cluster file schema', () => {
     expect(config.prune.schedule).toBe('17 */6 * * *');
   });
 
+  it('names the key a typo meant: a misspelt section or field', () => {
+    const { relay, tracked, ...file } = validClusterFile();
+    expect(problemsOf({ ...file, relay: { ...relay, prot: relay.port, port: undefined }, trackd: tracked })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^clusters\/prod\.yaml: relay\.prot: unknown key; allowed keys here: .*; did you mean port\?$/,
+        ),
+        expect.stringMatching(
+          /^clusters\/prod\.yaml: trackd: unknown key; allowed keys here: .*; did you mean tracked\?$/,
+        ),
+      ]),
+    );
+  });
+
   it('refuses an unknown key and names the allowed ones', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, relay: { ...file.relay, token: 'abc' } })).toEqual([
