@@ -2,7 +2,8 @@
 /** The command line: dispatch to one command, report its errors, and choose the exit code. */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { closestName, commandHelp, parseCommandArguments } from './commands/arguments';
+import { closestName } from './closest-name';
+import { commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { secretsFromEnvironment } from './config/environment-secrets';

@@ -89,5 +89,3 @@ export function commandHelp(command: Command): string {
     ...(command.notes !== undefined && command.notes.length > 0 ? ['', ...command.notes] : []),
   ].join('\n');
 }
-
-export { closestName };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
-import { closestName } from '../../src/commands/arguments';
+import { closestName } from '../../src/closest-name';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
