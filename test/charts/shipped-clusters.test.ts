@@ -1,10 +1,10 @@
 /** Pins the rendered YAML of every shipped cluster, one snapshot file per chart. */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusters } from '../../src/clusters';
 import { KUSTOMIZATION_FILE } from '../../src/render/kustomization';
 import { renderCluster } from '../../src/render/render-cluster';
+import { orphanSnapshots, removeSnapshots, staleSnapshots } from '../helpers/stale-snapshots';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLUSTERS_DIR = join(ROOT, 'clusters');
@@ -19,13 +19,7 @@ describe.each(shipped.map((c) => [c.config.name, c.config] as const))('cluster %
   });
 
   it('has no snapshot left over from a file that is no longer rendered (npm run test:update removes them)', () => {
-    const folder = join(SNAPSHOTS_DIR, name);
-    const rendered = new Set(files.map((f) => f.path));
-    const stale = existsSync(folder)
-      ? readdirSync(folder)
-          .filter((file) => !rendered.has(file))
-          .map((file) => join(folder, file))
-      : [];
+    const stale = staleSnapshots(join(SNAPSHOTS_DIR, name), new Set(files.map((f) => f.path)));
     expect(removedIfUpdating(stale), 'snapshots of files no longer rendered: npm run test:update removes them').toEqual(
       [],
     );
@@ -40,11 +34,7 @@ describe('the snapshot folders', () => {
   it('are those of shipped clusters: a removed cluster leaves none behind (npm run test:update removes them)', () => {
     const names = new Set(shipped.map((c) => c.config.name));
     // A cluster's folder is the one with a kustomization.yaml; other folders pin other tests' renders.
-    const orphans = readdirSync(SNAPSHOTS_DIR, { withFileTypes: true })
-      .filter(
-        (e) => e.isDirectory() && !names.has(e.name) && existsSync(join(SNAPSHOTS_DIR, e.name, KUSTOMIZATION_FILE)),
-      )
-      .map((e) => `${join(SNAPSHOTS_DIR, e.name)}/`);
+    const orphans = orphanSnapshots(SNAPSHOTS_DIR, names, KUSTOMIZATION_FILE);
     expect(
       removedIfUpdating(orphans),
       'snapshot folders of clusters that no longer exist: npm run test:update removes them',
@@ -53,14 +43,12 @@ describe('the snapshot folders', () => {
 });
 
 /**
- * Under `vitest --update` (npm run test:update), removes the snapshots in `paths` and names each (it returns
- * none left); otherwise returns them, for the test to fail on. vitest itself never removes a file snapshot.
+ * Under `vitest --update` (npm run test:update), removes the snapshot files in `paths` (and a folder they leave empty)
+ * and names each (it returns none left); otherwise returns them, for the test to fail on. vitest itself never removes
+ * a file snapshot.
  */
 function removedIfUpdating(paths: readonly string[]): string[] {
   if (paths.length === 0 || expect.getState().snapshotState.snapshotUpdateState !== 'all') return [...paths];
-  for (const path of paths) {
-    rmSync(path, { recursive: true });
-    console.warn(`removed ${relative(ROOT, path)}${path.endsWith('/') ? '/' : ''}: no longer rendered`);
-  }
+  for (const path of removeSnapshots(paths)) console.warn(`removed ${relative(ROOT, path)}: no longer rendered`);
   return [];
 }
