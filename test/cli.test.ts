@@ -321,6 +321,18 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
       ['--cluster', 'prod', '--relay-ip', '10.1.2'],
       /--relay-ip: "10\.1\.2" is not an IPv4 or IPv6 address/,
     ],
+    [
+      '--relay-ip with a port',
+      { 'prod.yaml': validClusterFile({ name: 'prod' }) },
+      ['--cluster', 'prod', '--relay-ip', '10.1.2.3:80'],
+      /--relay-ip: "10\.1\.2\.3:80" is an address with a port; give the address alone \(--relay-ip 10\.1\.2\.3\), and the port in relay\.port/,
+    ],
+    [
+      '--cluster naming a file of the clusters folder without the folder',
+      { 'prod.yaml': validClusterFile({ name: 'prod' }) },
+      ['--cluster', 'prod.yaml'],
+      /--cluster prod\.yaml: no such file in this folder; select the cluster by its name \(--cluster prod\) or by its path \(--cluster \S+\/prod\.yaml\)/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, files, args, message) => {

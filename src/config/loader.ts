@@ -1,9 +1,9 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { CLUSTER_FILE_NAME, isFilePath, selectFiles } from './cluster-file-selection';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
-import { isIpAddress } from './names';
 import { secretFix } from './secret-fix';
 import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
@@ -12,7 +12,7 @@ import { type KnownSecret } from './environment-secrets';
 import { clusterFileShape, type ClusterConfig, type ClusterConfigSchema } from './schema';
 import { formatIssues } from './issue-lines';
 import { isMaskedPart, shownArgument, shownFile, shownPath } from './shown-input';
-import { ipv6ZoneProblem } from './relay-schema';
+import { relayIpOverrideProblem } from './relay-schema';
 import { findUnreadableCharacters } from './unreadable-characters';
 import { secretReferencesSentElsewhere } from './webhook-secret-references';
 import { isRecord } from '../is-record';
@@ -54,14 +54,11 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   if (options.relayIp !== undefined && options.cluster === undefined) {
     throw new ConfigError(['--relay-ip: it applies to one cluster; add --cluster NAME']);
   }
-  if (options.relayIp !== undefined && !isIpAddress(options.relayIp)) {
-    throw new ConfigError([
-      `--relay-ip: ${shownArgument(options.relayIp, knownSecrets)} is not an IPv4 or IPv6 address; ` +
-        'e.g. --relay-ip 192.168.1.78',
-    ]);
-  }
-  const zoneProblem = options.relayIp === undefined ? undefined : ipv6ZoneProblem(options.relayIp);
-  if (zoneProblem !== undefined) throw new ConfigError([`--relay-ip: ${zoneProblem}`]);
+  const relayIpProblem =
+    options.relayIp === undefined
+      ? undefined
+      : relayIpOverrideProblem(options.relayIp, shownArgument(options.relayIp, knownSecrets));
+  if (relayIpProblem !== undefined) throw new ConfigError([relayIpProblem]);
 
   const loaded: LoadedCluster[] = [];
   const broken: BrokenClusterFile[] = [];
@@ -243,27 +240,6 @@ function protoKeyPaths(data: unknown, path: readonly PropertyKey[] = [], seen = 
   );
 }
 
-/** `*.yaml`, `*.yml` as a shell glob (and the GitLab component) reads them: no hidden `.#prod.yaml`, `._prod.yaml`. */
-const CLUSTER_FILE_NAME = /^[^.].*\.ya?ml$/s;
-
-function selectFiles(options: LoadOptions): string[] {
-  if (options.cluster !== undefined && isFilePath(options.cluster)) return [options.cluster];
-  const dir = options.dir;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ConfigError([
-      `${shownFile(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
-        '--clusters DIR',
-    ]);
-  }
-  const files = readdirSync(dir)
-    .filter((name) => CLUSTER_FILE_NAME.test(name))
-    .sort()
-    .map((name) => join(dir, name));
-  if (files.length === 0)
-    throw new ConfigError([`${shownFile(dir, options.knownSecrets)}/: no cluster files (*.yaml) found`]);
-  return files;
-}
-
 function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
   // The file named after the cluster keeps the name (prod.yaml, not a copy of it sorted first), else the first one.
   const owner = new Map<string, string>();
@@ -292,8 +268,4 @@ function duplicateNames(loaded: readonly LoadedCluster[]): string[] {
 
 function usesHelmValues(config: ClusterConfig): boolean {
   return config.rollouts.delivery === 'helm-values' || config.argocd.delivery === 'helm-values';
-}
-
-function isFilePath(cluster: string): boolean {
-  return /\.ya?ml$/.test(cluster) || cluster.includes('/');
 }

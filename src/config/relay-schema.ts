@@ -3,13 +3,19 @@ import * as z from 'zod';
 import { HOSTNAME, SECRET_KEY, isIpAddress } from './names';
 import { strict } from './strict-object';
 
+/** An address written with its port (`10.1.2.3:80`, `[fd00::1]:80`): the address and the port, or undefined. */
+function ipWithPort(text: string): { ip: string; port: string } | undefined {
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d+)$/.exec(text) ?? /^\[([0-9a-fA-F:.]+)\]:(\d+)$/.exec(text);
+  return withPort !== null && isIpAddress(withPort[1]!) ? { ip: withPort[1]!, port: withPort[2]! } : undefined;
+}
+
 /** What relay.ip holds instead of an address: a name (relay.host), or an address with its port (relay.port). */
 function relayIpError(input: unknown): string {
   const text = typeof input === 'string' ? input : '';
-  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d+)$/.exec(text) ?? /^\[([0-9a-fA-F:.]+)\]:(\d+)$/.exec(text);
-  if (withPort !== null && isIpAddress(withPort[1]!)) {
+  const withPort = ipWithPort(text);
+  if (withPort !== undefined) {
     return (
-      `must be an IPv4 or IPv6 address without a port: write ip: ${withPort[1]} and port: ${withPort[2]} ` +
+      `must be an IPv4 or IPv6 address without a port: write ip: ${withPort.ip} and port: ${withPort.port} ` +
       '(relay.port)'
     );
   }
@@ -18,6 +24,19 @@ function relayIpError(input: unknown): string {
       `must be an IPv4 or IPv6 address; for a DNS name such as ${text}, write it as relay.host ` + 'instead of relay.ip'
     );
   return 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78';
+}
+
+/** Why `--relay-ip` cannot replace relay.ip (`shown` is the value as messages may show it), or undefined. */
+export function relayIpOverrideProblem(ip: string, shown: string): string | undefined {
+  if (!isIpAddress(ip)) {
+    const withPort = ipWithPort(ip);
+    return withPort === undefined
+      ? `--relay-ip: ${shown} is not an IPv4 or IPv6 address; e.g. --relay-ip 192.168.1.78`
+      : `--relay-ip: ${shown} is an address with a port; give the address alone (--relay-ip ${withPort.ip}), ` +
+          'and the port in relay.port of the cluster file';
+  }
+  const zone = ipv6ZoneProblem(ip);
+  return zone === undefined ? undefined : `--relay-ip: ${zone}`;
 }
 
 /**

@@ -1,0 +1,51 @@
+/** Which cluster files a run reads: every `*.yaml` of the clusters folder, or the one `--cluster` names. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from './errors';
+import type { KnownSecret } from './environment-secrets';
+import { shownFile } from './shown-input';
+
+export interface FileSelection {
+  /** Folder of cluster files. */
+  readonly dir: string;
+  /** A cluster name, or a path to a cluster file. */
+  readonly cluster?: string;
+  readonly knownSecrets?: readonly KnownSecret[];
+}
+
+/** `*.yaml`, `*.yml` as a shell glob (and the GitLab component) reads them: no hidden `.#prod.yaml`, `._prod.yaml`. */
+export const CLUSTER_FILE_NAME = /^[^.].*\.ya?ml$/s;
+
+export function selectFiles(options: FileSelection): string[] {
+  const dir = options.dir;
+  if (options.cluster !== undefined && isFilePath(options.cluster)) {
+    const { cluster } = options;
+    if (!cluster.includes('/') && !existsSync(cluster) && existsSync(join(dir, cluster))) {
+      const shown = shownFile(cluster, options.knownSecrets);
+      const path = shownFile(join(dir, cluster), options.knownSecrets);
+      throw new ConfigError([
+        `--cluster ${shown}: no such file in this folder; select the cluster by its name ` +
+          `(--cluster ${shown.replace(/\.ya?ml$/, '')}) or by its path (--cluster ${path})`,
+      ]);
+    }
+    return [cluster];
+  }
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new ConfigError([
+      `${shownFile(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
+        '--clusters DIR',
+    ]);
+  }
+  const files = readdirSync(dir)
+    .filter((name) => CLUSTER_FILE_NAME.test(name))
+    .sort()
+    .map((name) => join(dir, name));
+  if (files.length === 0)
+    throw new ConfigError([`${shownFile(dir, options.knownSecrets)}/: no cluster files (*.yaml) found`]);
+  return files;
+}
+
+/** Whether `--cluster` names a file rather than a cluster. */
+export function isFilePath(cluster: string): boolean {
+  return /\.ya?ml$/.test(cluster) || cluster.includes('/');
+}
