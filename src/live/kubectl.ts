@@ -3,6 +3,7 @@
  * keys through a template that prints each key and the length of its value, so no value reaches this process.
  */
 import { GlidepathError } from '../errors';
+import { isRecord } from '../is-record';
 import { launch, type LaunchResult } from '../launch';
 
 /** What kubectl prints when it could not reach the API server at all. */
@@ -64,15 +65,20 @@ export class Kubectl {
       'json',
     ]);
     if (!result.found) return result;
+    let value: unknown;
     try {
-      return { found: true, value: JSON.parse(result.value) as Json };
+      value = JSON.parse(result.value);
     } catch {
+      value = undefined;
+    }
+    // `null` or a list parsed, and every check then read its fields: a TypeError's stack trace.
+    if (!isRecord(value))
       throw new GlidepathError(
-        `kubectl get ${resource} printed no JSON`,
+        `kubectl get ${resource} printed no JSON object`,
         'run the same kubectl command by hand to see what it prints',
         false,
       );
-    }
+    return { found: true, value };
   }
 
   /** Key -> length of the (base64) value of a Secret; the values stay inside kubectl. */
