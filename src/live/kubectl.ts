@@ -21,6 +21,8 @@ export type ReadResult<T> =
 
 const SECRET_KEYS_TEMPLATE = '{{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TIMEOUT_MS = 30_000;
+/** More than any list check-live reads (a thousand Rollouts are a few MB; about 15 reads run at once); kubectl is stopped beyond it. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** The user's kubectl, found on PATH. */
 export async function runKubectl(args: readonly string[]): Promise<LaunchResult> {
@@ -32,6 +34,7 @@ export async function runKubectl(args: readonly string[]): Promise<LaunchResult>
       env: process.env,
       input: '',
       timeoutMs: TIMEOUT_MS,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -148,6 +151,12 @@ export class Kubectl {
   private async get(args: readonly string[]): Promise<ReadResult<string>> {
     const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
     const result = await this.run(argv);
+    if (result.overflowed === true)
+      throw new GlidepathError(
+        `kubectl ${argv.join(' ')} printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB: stopped`,
+        'run the same kubectl command by hand to see what it prints',
+        false,
+      );
     if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
     const text = result.stderr.toString('utf8').trim();
     if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };
