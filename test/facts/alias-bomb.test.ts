@@ -22,13 +22,12 @@ describe('facts on an alias bomb', () => {
     const file = join(tempDir('facts'), 'bomb.yaml');
     writeFileSync(file, `${lines.join('\n')}\n`);
 
-    const error = (() => {
-      try {
-        readStates(file, ROLLOUT_KIND, new Date('2026-12-01T09:00:00Z'));
-      } catch (e) {
-        return e;
-      }
-    })();
+    let error: unknown;
+    try {
+      readStates(file, ROLLOUT_KIND, new Date('2026-12-01T09:00:00Z'));
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(ReadOnlyInputError);
     expect((error as ReadOnlyInputError).message).toMatch(
       /bomb\.yaml: YAML: Excessive alias count .*; write the objects out with fewer aliases/,
