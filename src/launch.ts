@@ -20,6 +20,8 @@ export interface LaunchRequest {
   readonly timeoutMs: number;
   /** How long the command's helpers may outlive it before they are stopped. @default 1 s */
   readonly exitGraceMs?: number;
+  /** The command is stopped, as on its timeout, once its stdout and stderr hold more bytes than this. */
+  readonly maxOutputBytes?: number;
 }
 
 export interface LaunchResult {
@@ -28,6 +30,8 @@ export interface LaunchResult {
   readonly signal: NodeJS.Signals | null;
   /** The command ran longer than its timeout and was stopped. */
   readonly timedOut: boolean;
+  /** The command printed more than maxOutputBytes and was stopped; the output is cut there. */
+  readonly overflowed?: boolean;
   readonly stdout: Buffer;
   readonly stderr: Buffer;
 }
@@ -87,8 +91,20 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
       running.delete(child);
       if (running.size === 0) forgetHandlers();
     };
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let outputBytes = 0;
+    let overflowed = false;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      if (overflowed) return;
+      outputBytes += chunk.length;
+      into.push(chunk);
+      if (outputBytes <= (request.maxOutputBytes ?? Infinity)) return;
+      // A command that never stops printing would fill the memory before its timeout (8 GB in 30 s).
+      overflowed = true;
+      signalGroup(child, 'SIGTERM');
+      later(KILL_AFTER_MS, () => signalGroup(child, 'SIGKILL'));
+    };
+    child.stdout.on('data', collect(stdout));
+    child.stderr.on('data', collect(stderr));
     child.on('error', (error) => {
       done();
       reject(error);
@@ -113,6 +129,7 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,
         timedOut,
+        ...(overflowed ? { overflowed } : {}),
         stdout: Buffer.concat(stdout),
         stderr: Buffer.concat(stderr),
       });

@@ -37,7 +37,8 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}/, 'a Stripe secret key'],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
   [/\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i, 'a Slack webhook URL'],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
+  // A scheme is short: an unbounded one made every word of `a-b-c-...` scan to the end (quadratic, minutes).
+  [/\b[a-z][a-z0-9+.-]{0,63}:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
   // user:password@host inside text, without a scheme (mailto:someone@host is an address, not a password).
   [/(?<![\w.+-])(?!mailto:)[\w.+-]+:[^\s/@:]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/, 'a user:password@host credential'],
   [
@@ -50,7 +51,7 @@ const PATTERNS: readonly [RegExp, string][] = [
 const BASIC_AUTH = /\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/i;
 
 /** `scheme://user@`: the user name of a URL without a password, which a token can be (`https://<token>@host`). */
-const URL_USER = /\b[a-z][a-z0-9+.-]*:\/\/([^/\s:@]+)@/gi;
+const URL_USER = /\b[a-z][a-z0-9+.-]{0,63}:\/\/([^/\s:@]+)@/gi;
 /** A user name that is a token: long, of token characters, letters and digits mixed (`git`, `deploy-bot` are names). */
 const TOKEN_USER = /^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9_-]{20,}$/;
 
@@ -106,11 +107,16 @@ export function isSecretKeyName(key: string): boolean {
   return SECRET_LAST_WORDS.has(last) || SECRET_LAST_TWO_WORDS.has(words.slice(-2).join(' '));
 }
 
+/** The longest text checked; a cluster file is at most 1 MiB. Longer text counts as a secret (it is masked). */
+export const MAX_CHECKED_LENGTH = 2 * 1024 * 1024;
+
 /** A `%xx` escape: the notifications engine, the relay and git decode them in URLs and paths. */
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
 
 /** Why `text` looks like a secret value (or holds a known one), or undefined. */
 export function secretLikeReason(text: string, known: readonly KnownSecret[] = []): string | undefined {
+  // Longer text (a line of a huge file in the gitops repo) overflowed the regular expressions' stack: a crash.
+  if (text.length > MAX_CHECKED_LENGTH) return `is too long to check for secrets (${text.length} characters)`;
   const reason = plainSecretReason(text, known);
   if (reason !== undefined || !PERCENT_ESCAPE.test(text)) return reason;
   const decoded = percentDecoded(text);

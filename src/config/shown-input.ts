@@ -21,11 +21,17 @@ export function describeValue(value: unknown): string {
   return `${typeof value} ${excerpt(String(value))}`;
 }
 
+/**
+ * Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`. So could the line
+ * and paragraph separators, which a terminal may break the line at.
+ */
+function printableText(text: string): string {
+  return text.replace(/[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu, '?');
+}
+
 /** The value quoted, or its first characters and its length: never more than a few characters of it. */
 export function excerpt(text: string): string {
-  // Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`.
-  // So could the line and paragraph separators, which a terminal may break the line at.
-  const printable = text.replace(/[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu, '?');
+  const printable = printableText(text);
   if (text.length <= MAX_SHOWN) return JSON.stringify(printable);
   return `${JSON.stringify(`${printable.slice(0, MAX_SHOWN - 4)}…`)} (${text.length} characters)`;
 }
@@ -76,7 +82,7 @@ export function shownWord(text: string, known: readonly KnownSecret[] = []): str
 /**
  * A file path as the user would type it (relative to the working directory), with every part that looks like a
  * secret masked (`clusters/ghp_… 40 characters.yaml`): a file saved under a token's name would otherwise print the
- * token in every message about the file.
+ * token in every message about the file. Control characters show as `?`, as in an excerpt.
  */
 export function shownFile(path: string, known: readonly KnownSecret[] = []): string {
   const rel = relative(process.cwd(), path);
@@ -86,6 +92,7 @@ export function shownFile(path: string, known: readonly KnownSecret[] = []): str
       const stem = part.replace(/\.ya?ml$/, '');
       return secretLikeReason(stem, known) === undefined ? part : `${mask(stem)}${part.slice(stem.length)}`;
     })
+    .map(printableText) // a file named `a\nerror: ...` or with a terminal escape would forge a line of output
     .join('/');
 }
 

@@ -105,9 +105,12 @@ function readDocuments(
     report(where, `not valid YAML: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   if (errors.length > 0) return undefined;
-  return list
-    .map((document) => document.toJS({ maxAliasCount: 100 }) as unknown)
-    .filter((value) => value !== null && value !== undefined);
+  try {
+    return list.map((document) => document.toJS({ maxAliasCount: 100 }) as unknown).filter((value) => value != null);
+  } catch (error) {
+    // An alias bomb (aliases of aliases): the yaml library stops it with a ReferenceError, a stack trace here.
+    return void report('YAML', `${(error as Error).message}; write the objects out with fewer aliases`);
+  }
 }
 
 function statesOf(

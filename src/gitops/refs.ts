@@ -24,7 +24,7 @@ export async function fetchRefs(
   for (;;) {
     const present = wanted.filter((b) => !missingBases.includes(b));
     try {
-      await cache.git.run([
+      const args = [
         'fetch',
         '--quiet',
         '--prune',
@@ -32,7 +32,10 @@ export async function fetchRefs(
         'origin',
         ...present.map((b) => `+refs/heads/${b}:${REMOTES}${b}`),
         `+refs/heads/${branchPrefix}*:${REMOTES}${branchPrefix}*`,
-      ]);
+      ];
+      const result = await cache.git.tryRun(args);
+      if (result.code !== 0) throw new GitCommandError(args, result);
+      refuseShallowRemote(cache, result.stderr);
       break;
     } catch (error) {
       const named =
@@ -60,6 +63,21 @@ export async function fetchRefs(
     )),
     missingBases,
   };
+}
+
+/**
+ * A shallow remote (a mirror cloned with --depth) sends its refs, and git drops each one whose history reaches the
+ * cut with only a warning and exit 0: the base then looked missing, and the run said to create it.
+ */
+function refuseShallowRemote(cache: BareCache, stderr: string): void {
+  const rejected = [...stderr.matchAll(/rejected refs\/remotes\/origin\/(\S+) because shallow roots/g)];
+  if (rejected.length === 0) return;
+  throw new GitopsError(
+    'git',
+    `${displayUrl(cache.remote)} is a shallow repository (its history is cut): git would not fetch ` +
+      `${rejected.map((m) => m[1]).join(', ')} from it`,
+    'point gitops.repo (or --repo) at a full repository, or deepen this one there: git fetch --unshallow',
+  );
 }
 
 /** Where the cache keeps the remote's branch. */

@@ -5,6 +5,7 @@ import { declaredReleases, engineVersionProblems } from '../notifications/suppor
 import type { LiveCheckInput } from './check-input';
 import { ok, problem, type Finding } from './findings';
 import type { Json, ReadResult } from './kubectl';
+import { isRecord } from '../is-record';
 import { items, unreadable } from './live-objects';
 
 export async function checkControllers({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
@@ -61,13 +62,13 @@ function controllerFinding(config: ClusterConfig, controller: Controller, result
   const found = (result.found ? items(result.value) : []).flatMap(
     (deployment): { deployment: string; image: string }[] => {
       const name = String((deployment.metadata as Json | undefined)?.name ?? '');
-      const containers = ((
-        ((deployment.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined
-      )?.containers ?? []) as { image?: string }[];
+      const listed = (((deployment.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined)
+        ?.containers;
+      const images = (Array.isArray(listed) ? listed : []).flatMap((c: unknown) =>
+        isRecord(c) && typeof c.image === 'string' ? [c.image] : [],
+      );
       return controller.named(name)
-        ? containers
-            .filter((c) => c.image !== undefined && controller.image.test(c.image))
-            .map((c) => ({ deployment: name, image: c.image! }))
+        ? images.filter((image) => controller.image.test(image)).map((image) => ({ deployment: name, image }))
         : [];
     },
   );

@@ -3,6 +3,7 @@
  * keys through a template that prints each key and the length of its value, so no value reaches this process.
  */
 import { GlidepathError } from '../errors';
+import { isRecord } from '../is-record';
 import { launch, type LaunchResult } from '../launch';
 
 /** What kubectl prints when it could not reach the API server at all. */
@@ -20,6 +21,8 @@ export type ReadResult<T> =
 
 const SECRET_KEYS_TEMPLATE = '{{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TIMEOUT_MS = 30_000;
+/** More than any list check-live reads (a thousand Rollouts are a few MB; about 15 reads run at once); kubectl is stopped beyond it. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** The user's kubectl, found on PATH. */
 export async function runKubectl(args: readonly string[]): Promise<LaunchResult> {
@@ -31,6 +34,7 @@ export async function runKubectl(args: readonly string[]): Promise<LaunchResult>
       env: process.env,
       input: '',
       timeoutMs: TIMEOUT_MS,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -64,15 +68,20 @@ export class Kubectl {
       'json',
     ]);
     if (!result.found) return result;
+    let value: unknown;
     try {
-      return { found: true, value: JSON.parse(result.value) as Json };
+      value = JSON.parse(result.value);
     } catch {
+      value = undefined;
+    }
+    // `null` or a list parsed, and every check then read its fields: a TypeError's stack trace.
+    if (!isRecord(value))
       throw new GlidepathError(
-        `kubectl get ${resource} printed no JSON`,
+        `kubectl get ${resource} printed no JSON object`,
         'run the same kubectl command by hand to see what it prints',
         false,
       );
-    }
+    return { found: true, value };
   }
 
   /** Key -> length of the (base64) value of a Secret; the values stay inside kubectl. */
@@ -142,6 +151,12 @@ export class Kubectl {
   private async get(args: readonly string[]): Promise<ReadResult<string>> {
     const argv = [...(this.context ? ['--context', this.context] : []), 'get', ...args, '--request-timeout=20s'];
     const result = await this.run(argv);
+    if (result.overflowed === true)
+      throw new GlidepathError(
+        `kubectl ${argv.join(' ')} printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB: stopped`,
+        'run the same kubectl command by hand to see what it prints',
+        false,
+      );
     if (result.code === 0) return { found: true, value: result.stdout.toString('utf8') };
     const text = result.stderr.toString('utf8').trim();
     if (/NotFound|not found/.test(text) && !/context/.test(text)) return { found: false };

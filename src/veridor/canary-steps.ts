@@ -37,7 +37,7 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
   if (!Number.isInteger(weight) || weight < 1 || weight > 99) {
     throw new Error(`veridorCanarySteps: canaryWeight must be an integer from 1 to 99, got ${weight}`);
   }
-  if (!isHttpUrl(options.canaryUrl)) {
+  if (!isServiceUrl(options.canaryUrl)) {
     throw new Error(
       `veridorCanarySteps: canaryUrl must be an http(s) URL of the canary Service, got ` +
         `${JSON.stringify(options.canaryUrl)}`,
@@ -55,9 +55,12 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
   ];
 }
 
-/** An http(s) URL that parses whole: no space anywhere (`http://invoices api`), a port up to 65535. */
-function isHttpUrl(text: string): boolean {
-  if (!/^https?:\/\/[^\s/]+/.test(text) || /\s/.test(text)) return false;
+/**
+ * An http(s) URL with a host, whole: only its start used to be checked, so `http://a` plus a line break and more
+ * text, or a port above 65535, went into the steps.
+ */
+function isServiceUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s/]+/.test(text) || /[\s\p{Cc}]/u.test(text)) return false;
   try {
     return new URL(text).hostname !== '';
   } catch {

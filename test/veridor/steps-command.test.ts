@@ -32,6 +32,16 @@ describe('npm run steps', () => {
     ]);
   });
 
+  it.each([
+    ['a line break and more text after the host', 'http://a\n- evil: x', '"http://a\\n- evil: x"'],
+    ['a space', 'http://canary svc:8080', '"http://canary svc:8080"'],
+    ['a port above 65535', 'http://canary:99999', '"http://canary:99999"'],
+  ])('exits 2 on a URL that is only valid at its start: %s', async (_, url, shown) => {
+    expect(await main(['steps', '--base-url', url])).toBe(2);
+    expect(printed.stderr).toEqual([`--base-url: must be an http(s) URL of the canary Service, got ${shown}`]);
+    expect(printed.stdout).toEqual([]);
+  });
+
   it('a weight that is not a whole number is shown as given, a secret masked (not "got NaN")', async () => {
     const env = { ...process.env, GITHUB_TOKEN: 'correct-horse-battery-staple' };
     for (const weight of ['abc', '1e1', '0x10', '', 'correct-horse-battery-staple'])
