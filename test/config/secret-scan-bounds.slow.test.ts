@@ -2,6 +2,8 @@
  * The secret detector on long text: it runs on every cluster file (up to 1 MiB) and on every removed line of a
  * gitops diff (any size, from the gitops repo). `a-b-c-...` used to take minutes (a URL scheme scanned to the end of
  * the text from every word), and a 10 MB line overflowed the regular expressions' stack: a stack trace from `diff`.
+ * A quadratic scan fails here by the test's timeout (each case takes a fraction of a second); `npm run bench` is where
+ * speed is measured.
  */
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -11,22 +13,15 @@ import { maskSecretLike } from '../../src/gitops/redact';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 describe('the secret detector on long text', () => {
-  it('words joined by - . + in a 300 KB value take well under a second each, not minutes', () => {
-    for (const unit of ['ab-', 'a.', 'A1-', 'x.y.']) {
-      const text = unit.repeat(100_000);
-      const started = performance.now();
-      expect(secretLikeReason(text)).toBeUndefined();
-      expect(performance.now() - started).toBeLessThan(5_000);
-    }
+  it('words joined by - . + in a 300 KB value are judged, not scanned for minutes', () => {
+    for (const unit of ['ab-', 'a.', 'A1-', 'x.y.']) expect(secretLikeReason(unit.repeat(100_000))).toBeUndefined();
   });
 
-  it('a cluster file with a 300 KB comment of joined words loads in seconds', () => {
+  it('a cluster file with a 300 KB comment of joined words loads', () => {
     const dir = clusterDir({
       'prod.yaml': `# ${'ab-'.repeat(100_000)}\n${stringify(validClusterFile({ name: 'prod' }))}`,
     });
-    const started = performance.now();
     expect(loadClusterFile(`${dir}/prod.yaml`)).toMatchObject({ config: { name: 'prod' } });
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('a removed line of 10 MB is masked whole, not a stack overflow', () => {
