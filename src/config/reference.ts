@@ -68,7 +68,8 @@ export function clusterFileReference(): string {
     '<!-- Written by `npm run docs` from src/config/schema.ts; test/docs/generated-docs.slow.test.ts fails when ' +
       'it is stale. -->',
     '',
-    'One file per cluster in `clusters/` (`dev.yaml`, `prod.yaml` are shipped). Unknown keys are errors.',
+    'One file per cluster in `clusters/` (`dev.yaml`, `prod.yaml` are shipped); hidden files (`.#prod.yaml`, an ' +
+      "editor's lock) are skipped. Unknown keys are errors.",
     '',
     '| Field | Default | Meaning |',
     '| --- | --- | --- |',
