@@ -67,9 +67,12 @@ export function commitUrlBase(page: SourcePage | undefined): string | undefined 
   return `${root}${gitlab ? '/-/commit/' : '/commit/'}`;
 }
 
+/** What rendered the change: this package and its version (the source commit may be a project that installed it). */
+export const RENDERED_BY = `glidepath-gitops ${packageJson.version}`;
+
+/** The source commit and whether its tree was clean; it is the checkout of `--source-dir`, not glidepath's own. */
 export function describeSource(source: SourceRevision): string {
-  if (source.commit === undefined)
-    return `version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`;
+  if (source.commit === undefined) return 'no commit (the source folder is not a git checkout)';
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
 }
 

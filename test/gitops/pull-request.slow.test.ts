@@ -49,7 +49,7 @@ describe.concurrent('pr: the first run', () => {
     const objects = renderedFiles.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
     const added = objects.reduce((a, b) => a + b, 0) - 2;
     expect(message.split('\n')[0]).toBe(`glidepath: prod: ${added} added, 2 changed, 1 removed`);
-    expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} (clean tree)`);
+    expect(message).toContain(`Source: ${s.source.commit} (clean tree)`);
     expect(message).toContain(`Content: sha256:${contentHash(folder)}`);
     expect(message).toContain('Removed:\n  ConfigMap shop/retired');
     expect(message).toContain(`  removed retired-chart.k8s.yaml`);
@@ -92,7 +92,7 @@ describe.concurrent('pr: the first run', () => {
     await git(source.dir, ['rm', '--quiet', '--cached', 'README.md']);
     await s.run({ sourceDir: source.dir });
     const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
-    expect(message).toContain(`Source: glidepath-gitops ${source.commit} with uncommitted changes (dirty tree)`);
+    expect(message).toContain(`Source: ${source.commit} with uncommitted changes (dirty tree)`);
   });
 });
 
@@ -209,7 +209,7 @@ describe.concurrent('pr --dry-run', () => {
     expect(result).toMatchObject({ action: 'opened', dryRun: true, pushed: false });
     expect(result.title).toMatch(/^glidepath: prod: /);
     expect(result.body).toContain('<details>');
-    expect(result.commitMessage).toContain(`Source: glidepath-gitops ${s.source.commit}`);
+    expect(result.commitMessage).toContain(`Source: ${s.source.commit}`);
     expect(await branches(s.remote)).toEqual(['main']);
     expect(writes(s)).toEqual([]);
   });
