@@ -1,4 +1,5 @@
 /** Which commit of this repository a render came from, for the commit message and the change's body. */
+import { isAbsolute, relative, resolve } from 'node:path';
 import packageJson from '../../package.json';
 import { Git } from './git';
 
@@ -14,9 +15,22 @@ export interface SourceRevision {
   readonly commitUrlBase?: string;
 }
 
-export async function sourceRevision(dir: string, commitUrlBase?: string): Promise<SourceRevision> {
+/**
+ * `leaveOut`: glidepath's own folders (the gitops cache, which `pr` creates in the working directory by default):
+ * untracked there, they are no uncommitted change of the source.
+ */
+export async function sourceRevision(
+  dir: string,
+  commitUrlBase?: string,
+  leaveOut: readonly string[] = [],
+): Promise<SourceRevision> {
   const git = new Git({ cwd: dir });
   const url = commitUrlBase === undefined ? {} : { commitUrlBase };
+  const excluded = leaveOut.flatMap((path) => {
+    const inside = relative(resolve(dir), resolve(path));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return [];
+    return [`:(exclude,literal)${inside}`, `:(exclude,literal)${inside}.lock`];
+  });
   // One process tells both: `# branch.oid <commit>` (`(initial)` before the first commit) and a line per change.
   // --no-optional-locks: only read; never refresh the index of a tree others are working in.
   const status = await git.tryRun([
@@ -25,6 +39,7 @@ export async function sourceRevision(dir: string, commitUrlBase?: string): Promi
     '--porcelain=v2',
     '--branch',
     '--untracked-files=normal',
+    ...(excluded.length > 0 ? ['--', ...excluded] : []),
   ]);
   if (status.code === 0) {
     const lines = status.stdout.split('\n');

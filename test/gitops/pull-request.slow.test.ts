@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
@@ -93,6 +94,28 @@ describe.concurrent('pr: the first run', () => {
     await s.run({ sourceDir: source.dir });
     const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
     expect(message).toContain(`Source: ${source.commit} with uncommitted changes (dirty tree)`);
+  });
+
+  it.each([
+    ['a folder of caches', (root: string) => ({ cacheRoot: root, cacheDir: undefined })],
+    ['a cache', (root: string) => ({ cacheDir: join(root, 'cluster-gitops') })],
+  ])('does not count %s in the source checkout (the default place) as a change', async (_what, where) => {
+    const s = await setUp();
+    const source = await sourceCheckout();
+    const cache = where(join(source.dir, '.glidepath-cache'));
+    // The second run finds the cache there, as every run after the first (or a CI job that restores it) does.
+    await s.run({ sourceDir: source.dir, ...cache });
+    const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } };
+    await s.run({ sourceDir: source.dir, ...cache, config: changed });
+    const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
+    expect(message).toContain(`Source: ${source.commit} (clean tree)`);
+  });
+
+  it('gives its folder of caches a .gitignore, so that the project it sits in never stages it', async () => {
+    const s = await setUp();
+    const source = await sourceCheckout();
+    await s.run({ sourceDir: source.dir, cacheRoot: join(source.dir, '.glidepath-cache'), cacheDir: undefined });
+    expect(await git(source.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
 });
 
