@@ -20,8 +20,9 @@ async function npm(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 describe('npm run pack', () => {
-  it('packs the tarball and prints its path', async () => {
-    const destination = mkdtempSync(join(tmpdir(), 'glidepath-pack-test-'));
+  it('packs the tarball into the destination, made when missing, and prints its path', async () => {
+    // A folder that does not exist yet, as the vendor/ of a project that installs glidepath for the first time.
+    const destination = join(mkdtempSync(join(tmpdir(), 'glidepath-pack-test-')), 'vendor');
     const { code, stdout, stderr } = await npm('run', 'pack', '--', '--pack-destination', destination);
     expect(stderr).not.toContain('use npm run pack');
     expect(code).toBe(0);
