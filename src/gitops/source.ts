@@ -87,7 +87,7 @@ export const RENDERED_BY = `glidepath-gitops ${packageJson.version}`;
 
 /** The source commit and whether its tree was clean; it is the checkout of `--source-dir`, not glidepath's own. */
 export function describeSource(source: SourceRevision): string {
-  if (source.commit === undefined) return 'no commit (the source folder is not a git checkout)';
+  if (source.commit === undefined) return 'no commit (the source folder is not a git checkout, or has no commit yet)';
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
 }
 

@@ -238,7 +238,7 @@ describe('the words of a change, as the installed glidepath command', () => {
 
   it('with no git checkout, the commit message and the body name the package version, not "an unknown commit"', () => {
     const message = commitMessage(review, { ...provenance, title: 't' });
-    expect(message).toContain('Source: no commit (the source folder is not a git checkout)\n');
+    expect(message).toContain('Source: no commit (the source folder is not a git checkout, or has no commit yet)\n');
     expect(message).toContain(`Rendered by: glidepath-gitops ${packageJson.version}\n`);
     expect(message).not.toContain('unknown commit');
     expect(changeBody(review, provenance, 65_536)).toContain(
