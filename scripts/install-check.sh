@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a user gets: packs this package as `npm run pack` does, installs the tarball with `npm install <tarball>` into an
+# What a user gets: packs this package with `npm run pack`, installs the tarball with `npm install <tarball>` into an
 # empty project outside the repository, and runs the installed `glidepath` there on a copy of clusters/.
 # .ci/run runs it. Fails when the tarball ships something it should not (sources, tests) or lacks what runs.
 set -euo pipefail
@@ -8,7 +8,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
-tarball="$(node scripts/pack.mjs --pack-destination "$work" | tail -n 1)"
+tarball="$(npm run --silent pack -- --pack-destination "$work" | tail -n 1)"
 version="$(node -p "require('./package.json').version")"
 
 # Every path the tarball holds must be under a folder of package.json's "files" (or one npm always adds).

@@ -1,9 +1,9 @@
 // `npm run pack`: the package as users install it. The tarball is packed from a staged copy whose package.json has
 // no scripts: npm 11 lists a tarball's `prepare` as an install script "not yet covered by allowScripts" and warns on
 // every `npm install <tarball>`, and a user who approved it would run a script whose scripts/ folder is not shipped.
-// Prints the tarball's path. `--pack-destination DIR` (default: the current folder).
+// Prints the tarball's path. `--pack-destination DIR` (default: the current folder; made when missing).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildHelpers } from './build-helpers.mjs';
@@ -12,6 +12,8 @@ import { bundlePackage, ROOT } from './bundle.mjs';
 
 const at = process.argv.indexOf('--pack-destination');
 const destination = resolve(at === -1 ? '.' : process.argv[at + 1]);
+// npm pack fails, silently with --silent, on a folder that does not exist yet (e.g. the vendor/ of a new project).
+mkdirSync(destination, { recursive: true });
 
 await ensureValidators();
 await bundlePackage();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, type Document } from 'yaml';
 import { main } from '../src/cli';
+import { COMMANDS } from '../src/commands/registry';
 import { KUSTOMIZATION_FILE } from '../src/render/kustomization';
 import { renderCluster } from '../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
@@ -90,6 +91,15 @@ describe('synth', () => {
     expect(await main(['synth', '--help'], { render: renderOnce })).toBe(0);
     expect(stdout.join('\n')).toContain('--relay-ip IP');
   });
+
+  it.each(COMMANDS.map((c) => c.name))(
+    '%s --help names no file of this repository that an installed package lacks',
+    async (command) => {
+      clear();
+      expect(await main([command, '--help'], { render: renderOnce })).toBe(0);
+      expect(stdout.join('\n')).not.toMatch(/\b(test|src|scripts|e2e)\//);
+    },
+  );
 
   it('--stdout writes one cluster as multi-document YAML and nothing to disk', async () => {
     const dir = clusterDir({

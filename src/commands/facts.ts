@@ -29,7 +29,7 @@ export default defineCommand({
     rollout: {
       type: 'string',
       value: 'FILE',
-      description: 'a Rollout, a list of them, or a scenario with steps (test/notifcheck-scenarios/ format)',
+      description: 'a Rollout, a list of them, or a scenario with steps (docs/facts.md: steps with time or after)',
     },
     application: {
       type: 'string',

@@ -13,14 +13,34 @@ import {
   rmdirSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { displayUrl, type RemoteUrl } from './remote';
 
+/** Where the caches go, one per gitops repository, unless `--cache-dir` says otherwise (the working directory's). */
+export const DEFAULT_CACHE_ROOT = '.glidepath-cache';
+
+/**
+ * Gives the folder of caches a `.gitignore` of `*`, so that the project it sits in (by default the working
+ * directory) never stages or reports the caches, their locks and bodies. Best effort: a folder glidepath may not
+ * write fails with its own message when the lock or the cache is made.
+ */
+export function ignoreCacheRoot(root: string): void {
+  try {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, '.gitignore'), '# glidepath-gitops: its gitops caches, no part of this project\n*\n', {
+      flag: 'wx',
+    });
+  } catch {
+    // Already there (EEXIST), or not writable: see above.
+  }
+}
+
 /** `.glidepath-cache/<repo name>-<hash of the URL>`: one cache per gitops repository. */
-export function defaultCacheDir(remote: RemoteUrl, root: string = '.glidepath-cache'): string {
+export function defaultCacheDir(remote: RemoteUrl, root: string = DEFAULT_CACHE_ROOT): string {
   const name =
     basename(remote.url.replace(/\/+$/, ''))
       .replace(/\.git$/, '')

@@ -1,7 +1,7 @@
 /** The words of a change: its title, the review body hosts show, and the commit message. */
 import { filePathLabel, folderList, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
 import type { Review } from './review';
-import { describeSource, sourceLink, type SourceRevision } from './source';
+import { describeSource, RENDERED_BY, sourceLink, type SourceRevision } from './source';
 
 export interface Provenance {
   readonly cluster: string;
@@ -29,7 +29,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
     hidden: [`<!-- glidepath cluster=${p.cluster} content=sha256:${p.hash} -->`],
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
     context: [
-      `Rendered by glidepath-gitops from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
+      `Rendered by ${RENDERED_BY} from ${sourceLink(p.source) ?? describeSource(p.source)}.`,
       `Replaces exactly ${folderList(review, '/')} on \`${p.base}\` (at ${p.baseCommit.slice(0, 12)}); ` +
         `content \`sha256:${p.hash.slice(0, 12)}\`.`,
       ...(p.kept !== undefined ? [p.kept] : []),
@@ -51,7 +51,8 @@ export function commitMessage(review: Review, p: Provenance & { title: string })
     '',
     `Render of cluster ${p.cluster} into ${into} (${replaced} replaced; nothing else changes).`,
     ...(p.kept !== undefined ? [p.kept] : []),
-    `Source: glidepath-gitops ${describeSource(p.source)}`,
+    `Source: ${describeSource(p.source)}`,
+    `Rendered by: ${RENDERED_BY}`,
     `Content: sha256:${p.hash}`,
     ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : []),
   ];

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { ClusterConfig } from '../config/schema';
 import { shownArgument } from '../config/shown-input';
-import { defaultCacheDir, openCache, refuseDirtyLocalRepo } from './cache';
+import { DEFAULT_CACHE_ROOT, defaultCacheDir, ignoreCacheRoot, openCache, refuseDirtyLocalRepo } from './cache';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
 import { Git } from './git';
@@ -99,6 +99,7 @@ export async function openGitopsRepo(
     ...(access.gitTimeoutMs !== undefined ? { timeoutMs: access.gitTimeoutMs } : {}),
   });
   await refuseDirtyLocalRepo(git, remote);
+  if (access.cacheDir === undefined) ignoreCacheRoot(access.cacheRoot ?? DEFAULT_CACHE_ROOT);
   const dir = access.cacheDir ?? defaultCacheDir(remote, access.cacheRoot);
   const release = await lockCache(dir, access.lock);
   try {

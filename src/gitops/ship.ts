@@ -17,6 +17,7 @@ import { prepareCluster, type PreparedCluster } from './ship-prepare';
 import { DEFAULT_IDENTITY, type ClusterOutcome, type ShipOptions, type ShipSettings } from './ship-types';
 import { takeSnapshot } from './snapshot';
 import { sourceRevision, type SourceRevision } from './source';
+import { DEFAULT_CACHE_ROOT } from './cache';
 import { refuseTokenIn } from './tokens';
 
 export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome[]> {
@@ -31,7 +32,10 @@ export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome
       outcomes.set(input.config.name, { cluster: input.config.name, error: error as Error });
     }
   }
-  const source = sourceRevision(options.sourceDir ?? process.cwd(), options.sourceCommitUrl);
+  const source = sourceRevision(options.sourceDir ?? process.cwd(), options.sourceCommitUrl, [
+    options.cacheRoot ?? DEFAULT_CACHE_ROOT,
+    ...(options.cacheDir !== undefined ? [options.cacheDir] : []),
+  ]);
   // Read while the groups fetch, and awaited by each: when none gets that far (every cluster failed before git, or
   // the fetch failed first), its failure is already reported through them, not an unhandled rejection.
   source.catch(() => undefined);

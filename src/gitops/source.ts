@@ -1,4 +1,5 @@
 /** Which commit of this repository a render came from, for the commit message and the change's body. */
+import { isAbsolute, relative, resolve } from 'node:path';
 import packageJson from '../../package.json';
 import { Git } from './git';
 
@@ -14,9 +15,22 @@ export interface SourceRevision {
   readonly commitUrlBase?: string;
 }
 
-export async function sourceRevision(dir: string, commitUrlBase?: string): Promise<SourceRevision> {
+/**
+ * `leaveOut`: glidepath's own folders (the gitops cache, which `pr` creates in the working directory by default):
+ * untracked there, they are no uncommitted change of the source.
+ */
+export async function sourceRevision(
+  dir: string,
+  commitUrlBase?: string,
+  leaveOut: readonly string[] = [],
+): Promise<SourceRevision> {
   const git = new Git({ cwd: dir });
   const url = commitUrlBase === undefined ? {} : { commitUrlBase };
+  const excluded = leaveOut.flatMap((path) => {
+    const inside = relative(resolve(dir), resolve(path));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return [];
+    return [`:(exclude,literal)${inside}`, `:(exclude,literal)${inside}.lock`];
+  });
   // One process tells both: `# branch.oid <commit>` (`(initial)` before the first commit) and a line per change.
   // --no-optional-locks: only read; never refresh the index of a tree others are working in.
   const status = await git.tryRun([
@@ -25,6 +39,7 @@ export async function sourceRevision(dir: string, commitUrlBase?: string): Promi
     '--porcelain=v2',
     '--branch',
     '--untracked-files=normal',
+    ...(excluded.length > 0 ? ['--', ...excluded] : []),
   ]);
   if (status.code === 0) {
     const lines = status.stdout.split('\n');
@@ -67,9 +82,12 @@ export function commitUrlBase(page: SourcePage | undefined): string | undefined 
   return `${root}${gitlab ? '/-/commit/' : '/commit/'}`;
 }
 
+/** What rendered the change: this package and its version (the source commit may be a project that installed it). */
+export const RENDERED_BY = `glidepath-gitops ${packageJson.version}`;
+
+/** The source commit and whether its tree was clean; it is the checkout of `--source-dir`, not glidepath's own. */
 export function describeSource(source: SourceRevision): string {
-  if (source.commit === undefined)
-    return `version ${packageJson.version} (the source folder is not a git checkout, so no commit is named)`;
+  if (source.commit === undefined) return 'no commit (the source folder is not a git checkout, or has no commit yet)';
   return source.dirty ? `${source.commit} with uncommitted changes (dirty tree)` : `${source.commit} (clean tree)`;
 }
 

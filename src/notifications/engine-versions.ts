@@ -93,10 +93,11 @@ function findReleaseProblem(
         `${name} ${release} is older than every release in the table; the lowest supported is ${lowest}: ` +
         `upgrade, then set this field to the running release`
       );
+    const newest = rows.at(-1)!.read.at(-1)!;
     return (
-      `${name} ${release} is newer than the table (newest: ${minor(rows.at(-1)!.read.at(-1)!)}.x); ` +
-      'add its go.mod pins to src/notifications/engine-releases.ts, run npm run judge:expr, ' +
-      'or set the newest listed release'
+      `${name} ${release} is newer than the table (newest: ${minor(newest)}.x); set this field to ${newest}, the ` +
+      'newest listed release, or use a glidepath-gitops release that lists it (in its repository: add the ' +
+      "release's go.mod pins to src/notifications/engine-releases.ts, then npm run judge:expr)"
     );
   }
   const missing = missingFeatures(row, needs);

@@ -114,3 +114,26 @@ describe('action.yml, the GitHub Action', () => {
     }
   });
 });
+
+/** The `| \`input\` | default | what it does |` rows of a doc's input table, by input. */
+function inputRows(doc: string): Record<string, string> {
+  const text = readFileSync(join(ROOT, 'docs', doc), 'utf8');
+  return Object.fromEntries([...text.matchAll(/^\| `([\w-]+)` +\|.*$/gm)].map((m) => [m[1]!, m[0]]));
+}
+
+describe.each([
+  ['github-action.md', Object.keys(action.inputs), 'token'],
+  ['gitlab-component.md', Object.keys(componentInputs), 'token-variable'],
+])('docs/%s', (doc, inputs, tokenInput) => {
+  const rows = inputRows(doc);
+
+  it('has a row for every input, and none for an input that does not exist', () => {
+    expect(Object.keys(rows).sort()).toEqual([...inputs].sort());
+  });
+
+  it('names every provider, and the token variable of each one the token is passed as', () => {
+    for (const provider of PROVIDERS) expect(rows.provider, provider).toContain(`\`${provider}\``);
+    for (const variable of ['GITHUB_TOKEN', 'GITLAB_TOKEN', 'GITEA_TOKEN'])
+      expect(rows[tokenInput]).toContain(variable);
+  });
+});

@@ -146,7 +146,7 @@ describe('planner: against the base', () => {
     expect(result.body).toContain(`<!-- glidepath cluster=prod content=sha256:${cluster.hash} -->`);
     expect(result.body).toContain(`on \`main\` (at ${BASE.slice(0, 12)})`);
     expect(result.commitMessage).toContain(`Render of cluster prod into ${FOLDER}/ (the folder is replaced`);
-    expect(result.commitMessage).toContain(`Source: glidepath-gitops ${'c'.repeat(12)}`);
+    expect(result.commitMessage).toContain(`Source: ${'c'.repeat(12)}`);
     expect(result.commitMessage).not.toContain('Verify: skipped');
   });
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { contentHash } from '../../src/gitops/gitops-repo';
@@ -49,7 +50,7 @@ describe.concurrent('pr: the first run', () => {
     const objects = renderedFiles.flatMap((f) => (parseAllDocuments(f.content) as unknown as unknown[]).length);
     const added = objects.reduce((a, b) => a + b, 0) - 2;
     expect(message.split('\n')[0]).toBe(`glidepath: prod: ${added} added, 2 changed, 1 removed`);
-    expect(message).toContain(`Source: glidepath-gitops ${s.source.commit} (clean tree)`);
+    expect(message).toContain(`Source: ${s.source.commit} (clean tree)`);
     expect(message).toContain(`Content: sha256:${contentHash(folder)}`);
     expect(message).toContain('Removed:\n  ConfigMap shop/retired');
     expect(message).toContain(`  removed retired-chart.k8s.yaml`);
@@ -92,7 +93,29 @@ describe.concurrent('pr: the first run', () => {
     await git(source.dir, ['rm', '--quiet', '--cached', 'README.md']);
     await s.run({ sourceDir: source.dir });
     const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
-    expect(message).toContain(`Source: glidepath-gitops ${source.commit} with uncommitted changes (dirty tree)`);
+    expect(message).toContain(`Source: ${source.commit} with uncommitted changes (dirty tree)`);
+  });
+
+  it.each([
+    ['a folder of caches', (root: string) => ({ cacheRoot: root, cacheDir: undefined })],
+    ['a cache', (root: string) => ({ cacheDir: join(root, 'cluster-gitops') })],
+  ])('does not count %s in the source checkout (the default place) as a change', async (_what, where) => {
+    const s = await setUp();
+    const source = await sourceCheckout();
+    const cache = where(join(source.dir, '.glidepath-cache'));
+    // The second run finds the cache there, as every run after the first (or a CI job that restores it) does.
+    await s.run({ sourceDir: source.dir, ...cache });
+    const changed = { ...s.config, veridor: { ...s.config.veridor, failOn: 'confirmed' as const } };
+    await s.run({ sourceDir: source.dir, ...cache, config: changed });
+    const message = await git(s.remote, ['log', '-1', '--format=%B', s.api.pulls[0]!.head]);
+    expect(message).toContain(`Source: ${source.commit} (clean tree)`);
+  });
+
+  it('gives its folder of caches a .gitignore, so that the project it sits in never stages it', async () => {
+    const s = await setUp();
+    const source = await sourceCheckout();
+    await s.run({ sourceDir: source.dir, cacheRoot: join(source.dir, '.glidepath-cache'), cacheDir: undefined });
+    expect(await git(source.dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
   });
 });
 
@@ -209,7 +232,7 @@ describe.concurrent('pr --dry-run', () => {
     expect(result).toMatchObject({ action: 'opened', dryRun: true, pushed: false });
     expect(result.title).toMatch(/^glidepath: prod: /);
     expect(result.body).toContain('<details>');
-    expect(result.commitMessage).toContain(`Source: glidepath-gitops ${s.source.commit}`);
+    expect(result.commitMessage).toContain(`Source: ${s.source.commit}`);
     expect(await branches(s.remote)).toEqual(['main']);
     expect(writes(s)).toEqual([]);
   });

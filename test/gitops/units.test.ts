@@ -238,13 +238,23 @@ describe('the words of a change, as the installed glidepath command', () => {
 
   it('with no git checkout, the commit message and the body name the package version, not "an unknown commit"', () => {
     const message = commitMessage(review, { ...provenance, title: 't' });
-    expect(message).toContain(
-      `Source: glidepath-gitops version ${packageJson.version} (the source folder is not a git checkout, so ` +
-        `no commit is named)`,
-    );
+    expect(message).toContain('Source: no commit (the source folder is not a git checkout, or has no commit yet)\n');
+    expect(message).toContain(`Rendered by: glidepath-gitops ${packageJson.version}\n`);
     expect(message).not.toContain('unknown commit');
     expect(changeBody(review, provenance, 65_536)).toContain(
-      `Rendered by glidepath-gitops from version ${packageJson.version} (`,
+      `Rendered by glidepath-gitops ${packageJson.version} from no commit (`,
+    );
+  });
+
+  it('with a commit, the source is that commit (perhaps of a project that installed glidepath), named apart', () => {
+    const source = { commit: 'c'.repeat(40), dirty: false };
+    const message = commitMessage(review, { ...provenance, source, title: 't' });
+    expect(message).toContain(
+      `Source: ${'c'.repeat(40)} (clean tree)\nRendered by: glidepath-gitops ${packageJson.version}\n`,
+    );
+    expect(message).not.toContain(`glidepath-gitops ${'c'.repeat(12)}`);
+    expect(changeBody(review, { ...provenance, source }, 65_536)).toContain(
+      `Rendered by glidepath-gitops ${packageJson.version} from ${'c'.repeat(40)} (clean tree).`,
     );
   });
 

@@ -138,7 +138,7 @@ describe('engine versions in the cluster file', () => {
 
   it('refuses releases outside the table and malformed ones', () => {
     expect(issues({ argocd: { namespace: 'a', version: '3.6.0' } })).toEqual([
-      expect.stringMatching(/newer than the table \(newest: 3\.5\.x\)/),
+      expect.stringMatching(/newer than the table \(newest: 3\.5\.x\); set this field to 3\.5\.7, the newest listed/),
     ]);
     expect(issues({ argocd: { namespace: 'a', version: '2.5.0' } })).toEqual([
       expect.stringMatching(/older than every release in the table; the lowest supported is 2\.6\.1/),
