@@ -8,7 +8,7 @@ import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { secretsFromEnvironment } from './config/environment-secrets';
 import { shownArgument, shownWord } from './config/shown-input';
-import packageJson from '../package.json';
+import { VERSION } from './version';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
 import { runKubectl, type KubectlRunner } from './live/kubectl';
@@ -53,7 +53,7 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
       return EXIT_CODES.done;
     }
     if (VERSION_WORDS.has(name)) {
-      print(packageJson.version);
+      print(VERSION);
       return EXIT_CODES.done;
     }
     // A word that holds a secret (a token pasted into the wrong place) is shown masked in every message.
@@ -116,7 +116,7 @@ async function overview(): Promise<string> {
   const commands = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default));
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    `glidepath ${packageJson.version}: renders the manifests that feed Glidepath with release facts.`,
+    `glidepath ${VERSION}: renders the manifests that feed Glidepath with release facts.`,
     '',
     'Usage: glidepath <command> [options]   (in a clone of this repository also: npm run <command> -- [options])',
     '',

@@ -1,6 +1,6 @@
 /** Which commit of this repository a render came from, for the commit message and the change's body. */
 import { isAbsolute, relative, resolve } from 'node:path';
-import packageJson from '../../package.json';
+import { VERSION } from '../version';
 import { Git } from './git';
 
 export interface SourceRevision {
@@ -83,7 +83,7 @@ export function commitUrlBase(page: SourcePage | undefined): string | undefined 
 }
 
 /** What rendered the change: this package and its version (the source commit may be a project that installed it). */
-export const RENDERED_BY = `glidepath-gitops ${packageJson.version}`;
+export const RENDERED_BY = `glidepath-gitops ${VERSION}`;
 
 /** The source commit and whether its tree was clean; it is the checkout of `--source-dir`, not glidepath's own. */
 export function describeSource(source: SourceRevision): string {
