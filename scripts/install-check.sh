@@ -19,6 +19,12 @@ if [ -n "$unexpected" ]; then
   exit 1
 fi
 
+# The bundle takes only the version from package.json: its scripts and dev dependencies are no part of what runs.
+if tar -xzOf "$tarball" --wildcards 'package/bundle/*' | grep -c 'devDependencies' > /dev/null; then
+  echo "install-check: the bundle carries package.json's devDependencies: import only the fields it uses" >&2
+  exit 1
+fi
+
 project="$work/project"
 mkdir -p "$project/clusters"
 cp "$root"/clusters/*.yaml "$project/clusters/"
