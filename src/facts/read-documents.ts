@@ -37,8 +37,12 @@ export function parsedDocuments(text: string, maxStates: number, report: Report)
     try {
       value = document.toJS({ maxAliasCount: 100 });
     } catch (error) {
-      // An alias bomb (aliases of aliases): the yaml library stops it with a ReferenceError, a stack trace here.
-      return void report('YAML', `${(error as Error).message}; write the objects out with fewer aliases`);
+      // An alias bomb (aliases of aliases), or an alias before its anchor: the yaml library throws a ReferenceError.
+      const { message } = error as Error;
+      const fix = /^Excessive alias count/.test(message)
+        ? 'write the objects out with fewer aliases'
+        : 'set the anchor first';
+      return void report('YAML', `${message}; ${fix}`);
     }
     if (value == null) continue;
     values.push(value);
