@@ -166,6 +166,8 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       'fix: options start with --; glidepath synth --help lists its options',
     ],
     [['verfy'], 'error: unknown command "verfy"', 'fix: did you mean verify? glidepath help lists the commands'],
+    // An empty word is no typo of anything (it was "did you mean pr?").
+    [[''], 'error: unknown command ""', 'fix: glidepath help lists the commands'],
   ])('%j', async (argv, error, fix) => {
     expect(await main(argv)).toBe(2);
     expect(stderr).toEqual([error, fix]);
