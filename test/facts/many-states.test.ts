@@ -48,6 +48,14 @@ describe('facts on a file of more than 1000 states', () => {
     expect(refusal(`${states(1000)}---\nbroken: [\n`)).toMatch(/not valid YAML/);
   });
 
+  it('refuses kubectl get -o json of more than 1000 Rollouts before the YAML parse', () => {
+    // JSON is YAML: the yaml library took 15 s and 1.7 GB to refuse 100,000 of them; JSON.parse counts them first.
+    const list = (n: number) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: n }, (_, i) => ({ i })) }, null, 4);
+    expect(refusal(list(1001))).toMatch(/states\.yaml: \(top level\): more than 1000 states/);
+    expect(refusal(list(1000))).toMatch(/items\[0\]\.kind: is null, expected Rollout/);
+  });
+
   it('reads 1000 documents, with --- before and after each', () => {
     const file = join(tempDir('facts'), 'states.yaml');
     writeFileSync(file, Array.from({ length: 1000 }, (_, i) => `---\n${rollout(i)}\n---\n`).join(''));
