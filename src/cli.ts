@@ -7,6 +7,7 @@ import { commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { secretsFromEnvironment } from './config/environment-secrets';
+import { mask, secretLikeReason } from './config/secret-values';
 import { shownArgument, shownWord } from './config/shown-input';
 import { VERSION } from './version';
 import { GlidepathError } from './errors';
@@ -61,13 +62,19 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     const entry = COMMANDS.find((c) => c.name === name);
     if (entry === undefined) {
       if (name.startsWith('-')) {
-        // The example names a command that takes the option: "glidepath synth -v" was refused in turn.
-        const taker = await commandTaking(name);
+        // The example names a command that takes the option: "glidepath synth -v" was refused in turn. A command
+        // written after the option (`glidepath --cluster prod diff`) is the one meant: it moves to the front.
+        const later = args.findIndex((word) => COMMANDS.some((c) => c.name === word));
+        const meant = later === -1 ? undefined : args[later]!;
+        const taker = meant !== undefined && (await takes(meant, name)) ? meant : await commandTaking(name);
+        // The words after the option are shown as typed, a secret-looking one masked (`ghp_… 40 characters`).
+        const rest = taker === meant ? args.filter((_, i) => i !== later) : [];
+        const words = [shownWord(name, known), ...rest.map((w) => (secretLikeReason(w, known) ? mask(w) : w))];
         throw new GlidepathError(
           `${shownWord(name, known)} needs a command before it`,
           taker === undefined
             ? 'glidepath help lists the commands; glidepath --version prints the version'
-            : `e.g. glidepath ${taker} ${shownWord(name, known)}; glidepath help lists the commands`,
+            : `e.g. glidepath ${taker} ${words.join(' ')}; glidepath help lists the ` + 'commands',
         );
       }
       const closest = closestName(
@@ -100,16 +107,20 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
 
 /** The first command with the option `word` (`--json`, `-h`, `--cluster=prod`), if any. */
 async function commandTaking(word: string): Promise<string | undefined> {
-  const option = word.replace(/=.*$/s, '');
-  for (const entry of COMMANDS) {
-    const { options } = (await entry.load()).default;
-    const specs = Object.entries(options as Readonly<Record<string, { short?: string }>>);
-    if (
-      specs.some(([long, spec]) => option === `--${long}` || (spec.short !== undefined && option === `-${spec.short}`))
-    )
-      return entry.name;
-  }
+  for (const entry of COMMANDS) if (await takes(entry.name, word)) return entry.name;
   return undefined;
+}
+
+/** Whether the command `name` has the option `word`. */
+async function takes(name: string, word: string): Promise<boolean> {
+  const option = word.replace(/=.*$/s, '');
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) return false;
+  const { options } = (await entry.load()).default;
+  const specs = Object.entries(options as Readonly<Record<string, { short?: string }>>);
+  return specs.some(
+    ([long, spec]) => option === `--${long}` || (spec.short !== undefined && option === `-${spec.short}`),
+  );
 }
 
 async function overview(): Promise<string> {

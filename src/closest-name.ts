@@ -1,6 +1,7 @@
 /** Did-you-mean for a mistyped name: a command, an option, a key of the cluster file. */
 /** The candidate a mistyped name most likely meant, if any is close enough to be a typo. */
 export function closestName(typed: string, candidates: readonly string[]): string | undefined {
+  if (typed === '') return undefined; // every name starts with it, and a short one is two edits away
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
     const distance = editDistance(typed.toLowerCase(), name.toLowerCase());

@@ -121,7 +121,17 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
     child.on('exit', (code, signal) => {
       exited = { code, signal };
       // Whatever of its group still runs a moment later is a helper that outlived it, holding its pipes.
-      later(request.exitGraceMs ?? EXIT_GRACE_MS, () => setImmediate(() => signalGroup(child, 'SIGKILL')));
+      later(request.exitGraceMs ?? EXIT_GRACE_MS, () =>
+        setImmediate(() => {
+          signalGroup(child, 'SIGKILL');
+          // A helper that left the group (setsid: a credential plugin's agent) may hold the pipes for ever, and
+          // `close` would never come: they are closed on this side.
+          later(KILL_AFTER_MS, () => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+          });
+        }),
+      );
     });
     child.on('close', () => {
       done();

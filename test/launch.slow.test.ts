@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { launch } from '../src/launch';
 import { bundleEntry, runChild } from './output/helpers/child-processes';
 
 /** `pid starttime` of each live process of the group (zombies aside: where nothing reaps orphans, they stay). */
@@ -57,4 +58,25 @@ describe('launch', () => {
       expect(anyAlive(group, members)).toBe(false);
     });
   }
+
+  it('settles when a helper that left the group (setsid) holds the output: its pipes are closed here', async () => {
+    // A credential plugin's agent started with setsid keeps kubectl's standard error; no signal to the group reaches
+    // it, and the command's close never came (for ever, for an agent). Without the fix this fails by the timeout.
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'glidepath-launch-')), 'pid');
+    const script = `setsid sh -c 'echo $$ > "$0"; exec sleep 600' "${pidFile}" & echo done`;
+    try {
+      const result = await launch({
+        command: 'sh',
+        args: ['-c', script],
+        cwd: process.cwd(),
+        env: process.env,
+        input: '',
+        timeoutMs: 10_000,
+        exitGraceMs: 50,
+      });
+      expect(result).toMatchObject({ code: 0, timedOut: false, stdout: Buffer.from('done\n') });
+    } finally {
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
+  });
 });

@@ -37,8 +37,9 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}/, 'a Stripe secret key'],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
   [/\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i, 'a Slack webhook URL'],
-  // A scheme is short: an unbounded one made every word of `a-b-c-...` scan to the end (quadratic, minutes).
-  [/\b[a-z][a-z0-9+.-]{0,63}:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
+  // A scheme is short: an unbounded one made every word of `a-b-c-...` scan to the end (quadratic, minutes). A longer
+  // one is still a URL: the match then starts at `://`.
+  [/(?:\b[a-z][a-z0-9+.-]{0,63})?:\/\/[^/\s:@]+:[^/\s@]+@/i, 'a URL with a password in it'],
   // user:password@host inside text, without a scheme (mailto:someone@host is an address, not a password).
   [/(?<![\w.+-])(?!mailto:)[\w.+-]+:[^\s/@:]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/, 'a user:password@host credential'],
   [
@@ -51,7 +52,7 @@ const PATTERNS: readonly [RegExp, string][] = [
 const BASIC_AUTH = /\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/i;
 
 /** `scheme://user@`: the user name of a URL without a password, which a token can be (`https://<token>@host`). */
-const URL_USER = /\b[a-z][a-z0-9+.-]{0,63}:\/\/([^/\s:@]+)@/gi;
+const URL_USER = /(?:\b[a-z][a-z0-9+.-]{0,63})?:\/\/([^/\s:@]+)@/gi;
 /** A user name that is a token: long, of token characters, letters and digits mixed (`git`, `deploy-bot` are names). */
 const TOKEN_USER = /^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9_-]{20,}$/;
 

@@ -5,13 +5,13 @@
  */
 import { readRegularFile } from '../read-regular-file';
 import { dirname, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { ReadOnlyInputError } from '../config/errors';
 import type { KnownSecret } from '../config/environment-secrets';
 import { shownFile, shownValue } from '../config/shown-input';
 import { GoDurationError, parseGoDuration } from '../config/go-duration';
 import { isRecord } from '../is-record';
 import { mergePatch, type Json } from './object-state';
+import { parsedDocuments } from './read-documents';
 
 import { parseRfc3339 } from '../notifications/model/argocd-refresh';
 
@@ -96,21 +96,7 @@ function readDocuments(
     report(undefined, why);
     return undefined;
   }
-  const text = read.bytes.toString('utf8');
-  const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true });
-  const list = Array.isArray(documents) ? documents : [documents];
-  const errors = list.flatMap((document) => document.errors);
-  for (const error of errors) {
-    const where = error.linePos?.[0] ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}` : 'YAML';
-    report(where, `not valid YAML: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`);
-  }
-  if (errors.length > 0) return undefined;
-  try {
-    return list.map((document) => document.toJS({ maxAliasCount: 100 }) as unknown).filter((value) => value != null);
-  } catch (error) {
-    // An alias bomb (aliases of aliases): the yaml library stops it with a ReferenceError, a stack trace here.
-    return void report('YAML', `${(error as Error).message}; write the objects out with fewer aliases`);
-  }
+  return parsedDocuments(read.bytes.toString('utf8'), MAX_STATES, report);
 }
 
 function statesOf(

@@ -38,7 +38,8 @@ export function redact(text: string, secrets: readonly string[]): string {
  * a token someone committed there, and the diff reaches terminals, CI logs and job summaries, whose readers are not
  * the gitops repo's. Each word the detector flags is masked; a line it still flags (a secret across words) is
  * masked whole, but for its first character (a diff's marker). `known`: the secrets of the environment
- * (GITHUB_TOKEN, ...), which only their value tells apart.
+ * (GITHUB_TOKEN, ...), which only their value tells apart. Control characters but tab and line break show as `?`:
+ * a terminal escape in a file or a commit of the gitops repo would clear the screen or forge a line of the output.
  */
 export function maskSecretLike(text: string, known: readonly KnownSecret[]): string {
   const flagged = (part: string) => secretLikeReason(part, known) !== undefined;
@@ -49,5 +50,9 @@ export function maskSecretLike(text: string, known: readonly KnownSecret[]): str
       const masked = line.replace(/[^\s"'`,;]+/g, (word) => (flagged(word) ? mask(word) : word));
       return flagged(masked) ? `${line.slice(0, 1)}${mask(line.slice(1))}` : masked;
     })
-    .join('\n');
+    .join('\n')
+    .replace(UNPRINTABLE, '?');
 }
+
+/** Control and bidirectional-override characters, as shownFile shows them, but for tab and line break. */
+const UNPRINTABLE = /(?![\t\n])[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;

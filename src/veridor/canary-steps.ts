@@ -3,6 +3,7 @@
  * 'glidepath-gitops/canary-steps'`): no dependency, so Helm chart generators and plain node can use them.
  */
 import { VERIDOR_GATE_NAME } from './gate-name';
+import { isServiceUrl } from './service-url';
 
 /** One entry of a Rollout's `spec.strategy.canary.steps` (the fields these helpers write). */
 export type CanaryStep =
@@ -53,17 +54,4 @@ export function veridorCanarySteps(options: VeridorCanaryStepsOptions): CanarySt
     },
     { setWeight: 100 },
   ];
-}
-
-/**
- * An http(s) URL with a host, whole: only its start used to be checked, so `http://a` plus a line break and more
- * text, or a port above 65535, went into the steps.
- */
-function isServiceUrl(text: string): boolean {
-  if (!/^https?:\/\/[^\s/]+/.test(text) || /[\s\p{Cc}]/u.test(text)) return false;
-  try {
-    return new URL(text).hostname !== '';
-  } catch {
-    return false;
-  }
 }

@@ -125,6 +125,18 @@ describe('each command has its own --help', () => {
     ]);
   });
 
+  it('a command written after the option is the one the example names, with the rest of the line', async () => {
+    // `glidepath --cluster prod diff` was told to run `glidepath synth --cluster`.
+    expect(await main(['--cluster', 'prod', 'diff'])).toBe(2);
+    expect(stderr[1]).toBe('fix: e.g. glidepath diff --cluster prod; glidepath help lists the commands');
+    clear();
+    expect(await main(['--json', 'facts', '--cluster', 'prod'])).toBe(2);
+    expect(stderr[1]).toBe('fix: e.g. glidepath facts --json --cluster prod; glidepath help lists the commands');
+    clear();
+    expect(await main(['--cluster', `ghp_${'a1B2'.repeat(9)}`, 'diff'])).toBe(2);
+    expect(stderr[1]).toBe('fix: e.g. glidepath diff --cluster ghp_… 40 characters; glidepath help lists the commands');
+  });
+
   it('help lists every command with its summary', async () => {
     expect(await main(['help'])).toBe(0);
     for (const command of ['synth', 'verify', 'pr', 'diff'])
@@ -154,6 +166,8 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       'fix: options start with --; glidepath synth --help lists its options',
     ],
     [['verfy'], 'error: unknown command "verfy"', 'fix: did you mean verify? glidepath help lists the commands'],
+    // An empty word is no typo of anything (it was "did you mean pr?").
+    [[''], 'error: unknown command ""', 'fix: glidepath help lists the commands'],
   ])('%j', async (argv, error, fix) => {
     expect(await main(argv)).toBe(2);
     expect(stderr).toEqual([error, fix]);

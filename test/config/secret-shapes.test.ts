@@ -28,6 +28,13 @@ const SHAPES: readonly [string, string, string][] = [
   ['Stripe live secret key', 'sk_live_aaaabbbbccccddddeeeeffff', 'aaaabbbbcccc'],
   // The engine, the relay and git decode %xx in URLs and paths.
   ['GitHub token, percent-encoded', `%67hp%5F${'u8j'.repeat(12)}`, 'u8ju8ju8j'],
+  // The scheme's length is bounded for speed; a longer one still makes a URL, and its password is still one.
+  ['a URL with a password and a 70-letter scheme', `${'x'.repeat(70)}://admin:hunter22pw@postgres:5432/db`, 'hunter22'],
+  [
+    'a token as the user of a URL with a 70-letter scheme',
+    `${'x'.repeat(70)}://Zx8Cv6Bn4Mq2Wp0Er7Ty@db`,
+    'Zx8Cv6Bn4Mq2',
+  ],
 ];
 
 /** Each place the shapes were tried, as the cluster file with the value there, and the field the message names. */

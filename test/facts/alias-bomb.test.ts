@@ -34,3 +34,16 @@ describe('facts on an alias bomb', () => {
     );
   });
 });
+
+describe('facts on an alias before its anchor', () => {
+  it('says to set the anchor, not to use fewer aliases', () => {
+    const file = join(tempDir('facts'), 'early.yaml');
+    writeFileSync(
+      file,
+      'kind: Rollout\nmetadata: {name: x, namespace: y, generation: 1}\nspec: *later\nstatus: &later {}\n',
+    );
+    expect(() => readStates(file, ROLLOUT_KIND, new Date('2026-12-01T09:00:00Z'))).toThrow(
+      /early\.yaml: YAML: Unresolved alias .*: later; set the anchor first$/,
+    );
+  });
+});

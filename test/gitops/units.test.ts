@@ -125,6 +125,12 @@ describe('review and Markdown', () => {
     expect(review.files[0]!.patch).not.toContain('horse');
   });
 
+  it('shows the control characters of removed lines as ?: a terminal escape in the base would clear the screen', () => {
+    const before = [{ path: 'a.k8s.yaml', content: `${cm('one', 'x')}# \u001b]0;title\u0007\u001b[2J\tend\r\n` }];
+    const review = reviewChanges('f', before, [{ path: 'a.k8s.yaml', content: cm('one', 'y') }]);
+    expect(review.files[0]!.patch).toContain('-# ?]0;title??[2J\tend?\n');
+  });
+
   it('compares objects by kind/namespace/name, whatever file or key order they are in', () => {
     const before = [
       { path: 'a.k8s.yaml', content: `${cm('one', 'x')}---\n${cm('two', 'x')}` },
