@@ -24,6 +24,9 @@ export function isServiceUrl(text: string): boolean {
   const userinfo = at === -1 ? '' : authority.slice(0, at);
   if (!USERINFO.test(userinfo) || !validEscapes(userinfo)) return false;
   const host = authority.slice(at + 1);
+  // A "[" anywhere but first is an invalid IP-literal. The port follows the last ":" (Go 1.26 takes the first for http
+  // only under GODEBUG urlstrictcolons=1, the default of modules that declare go 1.26).
+  if (host.lastIndexOf('[') > 0) return false;
   const bracketed = /^\[([^\]]*)\](.*)$/s.exec(host);
   if (host.startsWith('[')) return bracketed !== null && isIpv6Literal(bracketed[1]!) && validPort(bracketed[2]!);
   const colon = host.lastIndexOf(':');

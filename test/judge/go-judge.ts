@@ -6,7 +6,7 @@ import { buildGoTool } from '../../tools/go-tool.mjs';
 const JUDGES_MODULE = fileURLToPath(new URL('../../tools/judges', import.meta.url));
 
 export function askGoJudge<Answer>(
-  command: 'cronjudge' | 'refjudge' | 'yamljudge',
+  command: 'cronjudge' | 'refjudge' | 'urljudge' | 'yamljudge',
   requests: readonly object[],
 ): Answer[] {
   const binary = buildGoTool(JUDGES_MODULE, `./cmd/${command}`);

@@ -1,17 +1,20 @@
 /**
  * `npm run judge`: the project's validators against the real Go parsers on generated inputs (fixed seeds).
  * Needs Go (and the module proxy, or a filled module cache, on the first run). Exits 1 on any disagreement.
- * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N, JUDGE_YAML_STRINGS=N.
+ * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N, JUDGE_YAML_STRINGS=N,
+ * JUDGE_URLS=N.
  */
 import { GoToolError } from '../../tools/go-tool.mjs';
 import { cronDisagreements } from './cron-differential';
 import type { Disagreement } from './disagreement';
 import { imageRefDisagreements } from './image-ref-differential';
+import { serviceUrlDisagreements } from './service-url-differential';
 import { yamlReadbackDisagreements } from './yaml-readback-differential';
 
 const CRON_SCHEDULES = Number(process.env.JUDGE_SCHEDULES ?? 2_400);
 const IMAGE_REFS = Number(process.env.JUDGE_REFS ?? 800);
 const YAML_STRINGS = Number(process.env.JUDGE_YAML_STRINGS ?? 400);
+const SERVICE_URLS = Number(process.env.JUDGE_URLS ?? 3_000);
 const SEED = process.env.JUDGE_SEED === undefined ? undefined : Number(process.env.JUDGE_SEED);
 
 function main(): number {
@@ -23,6 +26,10 @@ function main(): number {
       () => cronDisagreements(CRON_SCHEDULES, SEED),
     ],
     ['image references vs docker/distribution/reference v2.8.2', () => imageRefDisagreements(IMAGE_REFS, SEED)],
+    [
+      "Veridor base URLs (steps --base-url) vs Go's net/url and the ports net/http dials",
+      () => serviceUrlDisagreements(SERVICE_URLS, SEED),
+    ],
     [
       'rendered files and ConfigMap values read back through sigs.k8s.io/yaml v1.6.0 (YAML 1.1)',
       () => {
