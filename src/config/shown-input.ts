@@ -21,12 +21,15 @@ export function describeValue(value: unknown): string {
   return `${typeof value} ${excerpt(String(value))}`;
 }
 
+const UNPRINTABLE = /[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
+const UNPRINTABLE_BUT_LINES = /(?![\t\n])[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
+
 /**
  * Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`. So could the line
- * and paragraph separators, which a terminal may break the line at.
+ * and paragraph separators, which a terminal may break the line at. `lines`: tab and line break stay (a diff's text).
  */
-function printableText(text: string): string {
-  return text.replace(/[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu, '?');
+export function printableText(text: string, keep?: 'lines'): string {
+  return text.replace(keep === 'lines' ? UNPRINTABLE_BUT_LINES : UNPRINTABLE, '?');
 }
 
 /** The value quoted, or its first characters and its length: never more than a few characters of it. */
@@ -86,14 +89,17 @@ export function shownWord(text: string, known: readonly KnownSecret[] = []): str
  */
 export function shownFile(path: string, known: readonly KnownSecret[] = []): string {
   const rel = relative(process.cwd(), path);
-  return (rel === '' ? basename(path) : rel.startsWith('..') ? path : rel)
-    .split('/')
-    .map((part) => {
-      const stem = part.replace(/\.ya?ml$/, '');
-      return secretLikeReason(stem, known) === undefined ? part : `${mask(stem)}${part.slice(stem.length)}`;
-    })
-    .map(printableText) // a file named `a\nerror: ...` or with a terminal escape would forge a line of output
-    .join('/');
+  return (
+    (rel === '' ? basename(path) : rel.startsWith('..') ? path : rel)
+      .split('/')
+      .map((part) => {
+        const stem = part.replace(/\.ya?ml$/, '');
+        return secretLikeReason(stem, known) === undefined ? part : `${mask(stem)}${part.slice(stem.length)}`;
+      })
+      // a file named `a\nerror: ...` or with a terminal escape would forge a line of output
+      .map((part) => printableText(part))
+      .join('/')
+  );
 }
 
 /** Whether a part of a path was masked by shownFile. */

@@ -1,6 +1,7 @@
 /** Removes credentials from text that may reach a terminal or a log: git's stderr, API error messages, diffs. */
 import { mask, secretLikeReason } from '../config/secret-values';
 import { type KnownSecret } from '../config/environment-secrets';
+import { printableText } from '../config/shown-input';
 
 /** The Basic user name git sends a provider's token with over https. */
 export const GIT_USER = { github: 'x-access-token', gitlab: 'oauth2' } as const;
@@ -43,16 +44,13 @@ export function redact(text: string, secrets: readonly string[]): string {
  */
 export function maskSecretLike(text: string, known: readonly KnownSecret[]): string {
   const flagged = (part: string) => secretLikeReason(part, known) !== undefined;
-  return text
+  const maskedLines = text
     .split('\n')
     .map((line) => {
       if (!flagged(line)) return line;
       const masked = line.replace(/[^\s"'`,;]+/g, (word) => (flagged(word) ? mask(word) : word));
       return flagged(masked) ? `${line.slice(0, 1)}${mask(line.slice(1))}` : masked;
     })
-    .join('\n')
-    .replace(UNPRINTABLE, '?');
+    .join('\n');
+  return printableText(maskedLines, 'lines');
 }
-
-/** Control and bidirectional-override characters, as shownFile shows them, but for tab and line break. */
-const UNPRINTABLE = /(?![\t\n])[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
