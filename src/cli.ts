@@ -74,7 +74,7 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
           `${shownWord(name, known)} needs a command before it`,
           taker === undefined
             ? 'glidepath help lists the commands; glidepath --version prints the version'
-            : `e.g. glidepath ${taker} ${words.join(' ')}; glidepath help lists the ` + 'commands',
+            : `e.g. glidepath ${taker} ${words.join(' ')}; glidepath help lists the commands`,
         );
       }
       const closest = closestName(
