@@ -10,7 +10,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { bundle, ROOT } from '../scripts/bundle.mjs';
 import { childrenCpuSeconds } from '../scripts/process-cpu.mjs';
@@ -95,7 +95,7 @@ async function measure(label, command, args, clusters) {
  * `repo`: the gitops repo of every cluster, shipped with provider none.
  */
 function fleetDir(size, { shared = true, repo, port = 30880 } = {}) {
-  const dir = join(work, `fleet-${size}-${shared ? 'shared' : 'unique'}${repo ? '-pr' : ''}-${port}`);
+  const dir = join(work, `fleet-${size}-${shared ? 'shared' : 'unique'}${repo ? `-${basename(repo)}` : ''}-${port}`);
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < size; i++) {
     const name = `c${String(i).padStart(4, '0')}`;
@@ -168,8 +168,48 @@ function quotedKeysDir() {
 }
 
 /**
+ * A bare repo whose main holds the fleet's render with relay port 30880, as after every change of an earlier
+ * `pr --all` was merged.
+ */
+function mergedGitops(size, template) {
+  const merged = join(work, `gitops-${size}-merged.git`);
+  if (existsSync(merged)) return merged;
+  const cache = join(work, `cache-${size}-merged`);
+  cpSync(template, merged, { recursive: true });
+  const clusters = fleetDir(size, { repo: merged });
+  execFileSync(
+    process.execPath,
+    [cli, 'pr', '--all', '--clusters', clusters, '--provider', 'none', '--cache-dir', cache, '--source-dir', ROOT],
+    { stdio: 'ignore', env: { ...process.env, ...GIT_IDENTITY } },
+  );
+  const branches = execFileSync('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads/glidepath'], {
+    cwd: merged,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+  const checkout = join(work, `merge-${size}`);
+  execFileSync('git', ['clone', '--quiet', merged, checkout]);
+  const git = (...args) => execFileSync('git', args, { cwd: checkout, env: { ...process.env, ...GIT_IDENTITY } });
+  for (const branch of branches) git('merge', '--quiet', '--no-edit', `origin/${branch}`);
+  git('push', '--quiet', 'origin', 'main', ...branches.map((branch) => `:${branch}`));
+  rmSync(checkout, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+  return merged;
+}
+
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example',
+};
+
+/**
  * `pr --all --provider none` against a local bare repo: `first` times a fresh remote and cache each run (every
- * cluster proposed: one fetch, one commit write, one push), `rerun` the run after it (every cluster up to date).
+ * cluster proposed: one fetch, one commit write, one push), `rerun` the run after it (every cluster up to date),
+ * `changed` a fresh cache and a remote whose main holds the fleet's render, with the relay port changed (2 of each
+ * cluster's files change, every cluster proposed).
  */
 async function measurePr(size, kind) {
   const remote = join(work, `gitops-${size}.git`);
@@ -185,11 +225,13 @@ async function measurePr(size, kind) {
         `README.md\ndata 9\n# gitops\n\n`,
     });
   }
-  const clusters = fleetDir(size, { repo: remote });
+  const base = kind === 'changed' ? mergedGitops(size, template) : template;
+  const clusters =
+    kind === 'changed' ? fleetDir(size, { repo: remote, port: 30881 }) : fleetDir(size, { repo: remote });
   const fresh = () => {
     rmSync(remote, { recursive: true, force: true });
     rmSync(cache, { recursive: true, force: true });
-    cpSync(template, remote, { recursive: true });
+    cpSync(base, remote, { recursive: true });
   };
   const args = [
     cli,
@@ -204,19 +246,20 @@ async function measurePr(size, kind) {
     '--source-dir',
     ROOT,
   ];
-  const env = { GIT_AUTHOR_NAME: 'bench', GIT_COMMITTER_NAME: 'bench' };
+  const env = GIT_IDENTITY;
   const runs = [];
   for (let i = 0; i <= RUNS; i++) {
-    if (kind === 'first' || i === 0) fresh();
+    if (kind !== 'rerun' || i === 0) fresh();
     if (kind === 'rerun' && i === 0) await timeProcess(process.execPath, args, env);
     const run = await timeProcess(process.execPath, args, env);
     if (i > 0) runs.push(run); // the first is the warm-up
   }
   const times = runs.map((r) => r.seconds).sort((a, b) => a - b);
-  const label =
-    kind === 'first'
-      ? `glidepath pr --all --provider none, fleet of ${size}, every cluster proposed`
-      : `glidepath pr --all --provider none, fleet of ${size}, rerun: every cluster up to date`;
+  const label = {
+    first: `glidepath pr --all --provider none, fleet of ${size}, every cluster proposed`,
+    rerun: `glidepath pr --all --provider none, fleet of ${size}, rerun: every cluster up to date`,
+    changed: `glidepath pr --all --provider none, fleet of ${size}, relay port changed on a merged render`,
+  }[kind];
   const cpu = runs.map((r) => r.cpu).sort((a, b) => a - b);
   const row = {
     label,
@@ -241,7 +284,7 @@ const shipped = (await import('node:fs')).readdirSync(join(ROOT, 'clusters')).fi
 
 const prRows = [];
 for (const size of SKIP_PR ? [] : PR_FLEETS)
-  for (const kind of ['first', 'rerun']) prRows.push(await measurePr(size, kind));
+  for (const kind of ['first', 'rerun', 'changed']) prRows.push(await measurePr(size, kind));
 
 const rows = [];
 if (!ONLY_PR)
@@ -333,8 +376,9 @@ const prSection = [
     .map((l) => l.toFixed(1))
     .join(' / ')} at the end (1 / 5 / 15 min; other work on the machine slows every row).`,
   'A first run starts from a fresh remote and cache each time, so every cluster is rendered, committed and pushed; a',
-  'rerun finds every branch holding its render and pushes nothing. CPU is user + system time of the whole process',
-  'tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than ' +
+  'rerun finds every branch holding its render and pushes nothing. A changed run starts from a remote whose main ' +
+    "holds the render, with a new relay port: 2 of each cluster's files change, and each is proposed.",
+  'CPU is user + system time of the whole process tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than ' +
     'wall time.',
   '',
   '| what | clusters | median s | min s | max s | ms per cluster | CPU s (median) | CPU ms per cluster | peak MB |',

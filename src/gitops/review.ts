@@ -109,8 +109,13 @@ export function reviewChanges(
     files.push({ path, folder, change, patch });
   }
 
-  const oldObjects = values ? valuesObjectsOf(before) : objectsOf(before, warnings, 'in the gitops repo');
-  const newObjects = values ? valuesObjectsOf(after) : objectsOf(after, warnings, 'rendered');
+  // A file of the same text holds the same objects on both sides: only the changed files are parsed, which in a
+  // fleet where one field changed is a few files of each cluster's 24.
+  const changed = new Set(files.map((file) => file.path));
+  const changedBefore = before.filter((file) => changed.has(file.path));
+  const changedAfter = after.filter((file) => changed.has(file.path));
+  const oldObjects = values ? valuesObjectsOf(changedBefore) : objectsOf(changedBefore, warnings, 'in the gitops repo');
+  const newObjects = values ? valuesObjectsOf(changedAfter) : objectsOf(changedAfter, warnings, 'rendered');
   const objects: ObjectChange[] = [];
   for (const key of [...new Set([...oldObjects.keys(), ...newObjects.keys()])]) {
     const old = oldObjects.get(key);

@@ -165,6 +165,21 @@ describe('review and Markdown', () => {
     expect(review.objects).toEqual([{ change: 'added', kind: '(not a Kubernetes object)', name: 'x.yaml#1' }]);
   });
 
+  it('parses only the files whose text changed: an unchanged file is neither read nor warned about', () => {
+    const unchanged = [
+      { path: 'broken.yaml', content: 'a: [' },
+      { path: 'same.yaml', content: cm('same', 'x') },
+    ];
+    const review = reviewChanges(
+      'f',
+      [...unchanged, { path: 'a.yaml', content: cm('one', 'x') }],
+      [...unchanged, { path: 'a.yaml', content: cm('one', 'y') }],
+    );
+    expect(review.warnings).toEqual([]);
+    expect(review.objects).toEqual([{ change: 'changed', kind: 'ConfigMap', namespace: 'ns', name: 'one' }]);
+    expect(review.files.map((file) => file.path)).toEqual(['a.yaml']);
+  });
+
   it('a change that moves no object (a comment, key order) is a reformat', () => {
     const review = reviewChanges(
       'f',
