@@ -378,8 +378,8 @@ const prSection = [
   'A first run starts from a fresh remote and cache each time, so every cluster is rendered, committed and pushed; a',
   'rerun finds every branch holding its render and pushes nothing. A changed run starts from a remote whose main ' +
     "holds the render, with a new relay port: 2 of each cluster's files change, and each is proposed.",
-  'CPU is user + system time of the whole process tree (the CLI, its render workers and every git process): on a busy machine it tells the cost better than ' +
-    'wall time.',
+  'CPU is user + system time of the whole process tree (the CLI, its render workers and every git process): on a ' +
+    'busy machine it tells the cost better than wall time.',
   '',
   '| what | clusters | median s | min s | max s | ms per cluster | CPU s (median) | CPU ms per cluster | peak MB |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
