@@ -3,7 +3,7 @@ import type { LoadedCluster } from '../config/loader';
 import type { ClusterConfig } from '../config/schema';
 import { GlidepathError } from '../errors';
 import type { RenderedFile } from '../render/render-cluster';
-import { secretsFromEnvironment } from '../verify/format';
+import { secretValuesFromEnvironment } from '../verify/format';
 import { verifyCluster } from '../verify/run';
 import type { CommandContext, OptionSpec } from './command';
 
@@ -33,7 +33,7 @@ export function verifyRenders(
 ): Map<string, GlidepathError> {
   const refused = new Map<string, GlidepathError>();
   if (skip) return refused;
-  const knownSecrets = secretsFromEnvironment(context.env);
+  const knownSecrets = secretValuesFromEnvironment(context.env);
   for (const { config, files } of clusters) {
     const { violations } = verifyCluster(config, { knownSecrets, render: () => [...files] });
     if (violations.length === 0) continue;

@@ -1,5 +1,5 @@
 /** `verify`: render in memory and check every object; violations are the outcome, not an error. */
-import { formatReport, formatTotals, secretsFromEnvironment } from '../verify/format';
+import { formatReport, formatTotals, secretValuesFromEnvironment } from '../verify/format';
 import { verifyJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
 import { verifyCluster } from '../verify/run';
@@ -15,7 +15,7 @@ export default defineCommand({
   notes: ['Exit codes: 0 no violation, 1 a violation (each is printed with its fix), 2 bad input.'],
 
   async run(values, context) {
-    const knownSecrets = secretsFromEnvironment(context.env);
+    const knownSecrets = secretValuesFromEnvironment(context.env);
     const reports = loadSupportedClusters(values, context).map(({ file, config }) => {
       const report = verifyCluster(config, { knownSecrets, render: context.render });
       if (!values.json) for (const line of formatReport(report, file)) context.print(line);

@@ -1,5 +1,5 @@
 /** Text of the verify report; src/cli.ts prints it. */
-import { secretsFromEnvironment as knownSecretsIn } from '../config/environment-secrets';
+import { secretsFromEnvironment } from '../config/environment-secrets';
 import type { VerifyReport } from './run';
 
 export function formatReport(report: VerifyReport, file: string): string[] {
@@ -38,6 +38,6 @@ export function formatTotals(reports: readonly VerifyReport[]): string {
 const countOf = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Values of secret-named environment variables (GITHUB_TOKEN, ...): none of them may reach the output. */
-export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
-  return knownSecretsIn(env).map(({ value }) => value);
+export function secretValuesFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
+  return secretsFromEnvironment(env).map(({ value }) => value);
 }
