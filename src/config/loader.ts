@@ -188,7 +188,8 @@ export function loadClusterFile(
       `prototype); rename it`,
   );
   const result = schema.safeParse(secrets.data, { reportInput: true });
-  // A key named like a secret that the schema refuses anyway (relay.token) needs no second message.
+  // A key named like a secret that the schema refuses anyway (relay.token), or that sits under a key it refuses (a
+  // misspelt `rely:` holding tokenSecretKey), needs no second message: the unknown key's names the fix.
   const unknownKeys = new Set(
     result.success
       ? []
@@ -197,7 +198,7 @@ export function loadClusterFile(
         ),
   );
   const secretProblems = secrets.findings
-    .filter((f) => f.by === 'value' || !unknownKeys.has(shownPath(f.path)))
+    .filter((f) => f.by === 'value' || !f.path.some((_, i) => unknownKeys.has(shownPath(f.path.slice(0, i + 1)))))
     .map(
       (f) =>
         `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ` +

@@ -65,6 +65,18 @@ describe('cluster file schema', () => {
     );
   });
 
+  it('a misspelt section holding a field named like a secret: only the misspelling, not a secret, is reported', () => {
+    const { relay, ...file } = validClusterFile();
+    expect(problemsOf({ ...file, rely: { ...relay, tokenSecretKey: 'glidepath-relay-token' } })).toEqual([
+      'clusters/prod.yaml: relay: is required (expected object)',
+      expect.stringMatching(/^clusters\/prod\.yaml: rely: unknown key; allowed keys here: .*; did you mean relay\?$/),
+    ]);
+    // A value that looks like a secret is still refused as one, wherever it is.
+    expect(problemsOf({ ...file, rely: { ...relay, tokenSecretKey: `ghp_${'a1B2'.repeat(9)}` } })).toContainEqual(
+      expect.stringMatching(/^clusters\/prod\.yaml: rely\.tokenSecretKey: .*GitHub/),
+    );
+  });
+
   it('refuses a wrong type with what it got', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, relay: { ...file.relay, port: '30880' } })).toEqual([
