@@ -197,8 +197,10 @@ export function loadClusterFile(
           i.code === 'unrecognized_keys' ? i.keys.map((k) => shownPath([...i.path, k])) : [],
         ),
   );
+  const withinUnknownKey = (path: readonly (string | number)[]) =>
+    path.some((_, i) => unknownKeys.has(shownPath(path.slice(0, i + 1))));
   const secretProblems = secrets.findings
-    .filter((f) => f.by === 'value' || !f.path.some((_, i) => unknownKeys.has(shownPath(f.path.slice(0, i + 1)))))
+    .filter((f) => f.by === 'value' || !withinUnknownKey(f.path))
     .map(
       (f) =>
         `${file}: ${shownPath(f.path) || '(top level)'}: ${f.reason}; ` +
