@@ -6,7 +6,14 @@ import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
-import { gitUserFor, inferProvider, providerToken, runSecrets, tokenVariable } from './providers';
+import {
+  gitUserFor,
+  inferProvider,
+  providerToken,
+  refuseMismatchedProvider,
+  runSecrets,
+  tokenVariable,
+} from './providers';
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl } from './remote';
@@ -48,6 +55,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   const { config } = options;
   const rendered = renderedFolders(config, options.files);
   const target = clusterTarget(config, options.repo, options.base);
+  refuseMismatchedProvider(target.remote, config.gitops.provider, options.provider, displayUrl(target.remote));
   // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
   const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
   const variable = tokenVariable(provider);

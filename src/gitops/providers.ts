@@ -37,6 +37,34 @@ export function chooseProvider(
   return provider;
 }
 
+/**
+ * Refuses a provider given for a host that tells another (github for gitlab.com): its token would go to that host,
+ * since git sends it to the remote's host. `none` sends none.
+ */
+export function refuseMismatchedProvider(
+  remote: RemoteUrl,
+  configured: ProviderName | undefined,
+  override: ProviderName | undefined,
+  shown: string,
+): void {
+  const given = override ?? configured;
+  const hosted = inferProvider(remote);
+  if (given === undefined || given === 'none' || hosted === undefined || given === hosted) return;
+  const host = hostName(remote)?.replace(/^www\./, '');
+  throw new GitopsError(
+    'input',
+    `the gitops repo ${shown} is on ${host}, a ${hosted} host, but the provider is ${given}` +
+      (override !== undefined ? ' (--provider)' : ' (gitops.provider)') +
+      `: ${TOKEN_VARIABLES[given]} would be sent to ${host}`,
+    override === undefined
+      ? `set gitops.provider to ${hosted} in the cluster file, or remove it: ${host} tells its provider`
+      : `pass --provider ${hosted}, or leave --provider out: ${host} tells its provider` +
+          (configured !== undefined && configured !== 'none' && configured !== hosted
+            ? ` (and set gitops.provider to ${hosted}: it says ${configured})`
+            : ''),
+  );
+}
+
 /** `known`: the secrets of the environment, masked in the message. */
 export function parseProvider(value: string, known: readonly KnownSecret[] = []): ProviderName {
   const provider = PROVIDERS.find((p) => p === value.trim().toLowerCase());

@@ -4,7 +4,7 @@ import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
 import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
 import { CHANGE_NOUNS, type ProviderName } from './change-host';
 import { GITEA_TOKEN_SCOPES } from './gitea';
-import { chooseProvider, defaultApiUrl, providerToken, tokenVariable } from './providers';
+import { chooseProvider, defaultApiUrl, providerToken, refuseMismatchedProvider, tokenVariable } from './providers';
 import type { ShipCluster, ShipSettings } from './ship-types';
 import type { ClusterConfig } from '../config/schema';
 import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
@@ -105,6 +105,7 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
 
 /** The provider; a dry run whose host nobody can tell goes on as `none`, saying so, since it contacts no API. */
 function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSettings, notes: string[]): ProviderName {
+  refuseMismatchedProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
   try {
     return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
   } catch (error) {

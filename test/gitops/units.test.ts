@@ -7,6 +7,7 @@ import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/
 import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
 import { defaultApiUrl } from '../../src/gitops/providers';
 import { prepareCluster } from '../../src/gitops/ship-prepare';
+import { diffAgainstGitops } from '../../src/gitops/diff';
 import { prodConfig, rendered } from './helpers/fixture';
 import { parseRemote, parseRepoPath, tokenScope } from '../../src/gitops/remote';
 import { reviewChanges } from '../../src/gitops/review';
@@ -239,6 +240,64 @@ describe('GITHUB_API_URL', () => {
       tokens: { github: 't', gitlab: 't', gitea: 't' },
     });
     expect(prepared.apiUrl).toBe(api);
+  });
+});
+
+describe('a provider that the host contradicts', () => {
+  // git sends the token to the remote's host: GITHUB_TOKEN went to gitlab.com with provider github.
+  const TOKENS = { github: 'ghp-token', gitlab: 'glpat-token', gitea: 'gitea-token' };
+  const cluster = (repo: string, provider?: 'github' | 'gitlab' | 'gitea' | 'none') => {
+    const config = prodConfig({}, repo);
+    const configured = { ...config, gitops: { ...config.gitops, ...(provider ? { provider } : {}) } };
+    return { config: configured, files: rendered(config) };
+  };
+
+  it.each([
+    ['github', 'https://gitlab.com/acme/gitops.git', 'gitlab.com, a gitlab host', 'GITHUB_TOKEN'],
+    ['gitlab', 'git@github.com:acme/gitops.git', 'github.com, a github host', 'GITLAB_TOKEN'],
+    ['gitea', 'https://www.github.com/acme/gitops.git', 'github.com, a github host', 'GITEA_TOKEN'],
+    ['github', 'https://codeberg.org/acme/gitops.git', 'codeberg.org, a gitea host', 'GITHUB_TOKEN'],
+  ] as const)(
+    'gitops.provider %s for %s: pr and diff refuse it (exit 2), naming the token',
+    async (given, repo, on, token) => {
+      const message = new RegExp(
+        `is on ${on.replace(/\./g, '\\.')}, but the provider is ${given} \\(gitops\\.provider\\): ${token}`,
+      );
+      for (const dryRun of [false, true]) {
+        let error: unknown;
+        try {
+          prepareCluster(cluster(repo, given), { tokens: TOKENS, dryRun });
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(GitopsError);
+        expect(error).toMatchObject({ kind: 'input', message: expect.stringMatching(message) });
+        expect((error as GitopsError).fix).toMatch(/^set gitops\.provider to \w+ in the cluster file, or remove it/);
+      }
+      await expect(diffAgainstGitops({ ...cluster(repo, given), tokens: TOKENS })).rejects.toMatchObject({
+        kind: 'input',
+        message: expect.stringMatching(message),
+      });
+    },
+  );
+
+  it('--provider that the host contradicts: the fix names --provider', () => {
+    expect(() =>
+      prepareCluster(cluster('https://gitlab.com/acme/gitops.git'), { provider: 'github', tokens: TOKENS }),
+    ).toThrow(
+      expect.objectContaining({ fix: expect.stringMatching(/^pass --provider gitlab, or leave --provider out/) }),
+    );
+  });
+
+  it('the provider the host tells, none, or any provider for a host that tells none (GitHub Enterprise) ship', () => {
+    const ok = [
+      cluster('https://gitlab.com/acme/gitops.git', 'gitlab'),
+      cluster('https://gitlab.com/acme/gitops.git', 'none'),
+      cluster('https://gitlab.com/acme/gitops.git'),
+      cluster('https://ghe.corp.example/acme/gitops.git', 'github'),
+      cluster('https://git.corp.example/acme/gitops.git', 'gitlab'),
+    ];
+    for (const input of ok) expect(() => prepareCluster(input, { tokens: TOKENS })).not.toThrow();
   });
 });
 
