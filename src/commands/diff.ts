@@ -5,7 +5,7 @@ import { displayUrl } from '../gitops/remote';
 import { diffJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
 import { defineCommand } from './command';
-import { gitopsSettings, oneCluster } from './gitops-target';
+import { gitopsSettings, oneCluster, relayIpOverrideNote } from './gitops-target';
 import { PROVIDER_TOKEN_NOTE, gitopsTargetOptions, jsonOutput } from './options';
 import { skipVerifyOption, verifyRenders } from './verify-before-shipping';
 
@@ -35,7 +35,14 @@ export default defineCommand({
     const refused = verifyRenders('diff', [loaded], [{ config, files }], context, unverified).get(config.name);
     if (refused !== undefined) throw refused;
     const settings = gitopsSettings(values, context);
-    const result = await diffAgainstGitops({ ...settings, config, files, ...(unverified ? { unverified } : {}) });
+    const override = relayIpOverrideNote(values, config);
+    const result = await diffAgainstGitops({
+      ...settings,
+      config,
+      files,
+      ...(unverified ? { unverified } : {}),
+      ...(override !== undefined ? { override } : {}),
+    });
     if (values.json) {
       const target = clusterTarget(config, settings.repo, settings.base);
       context.print(

@@ -1,5 +1,6 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
 import type { LoadedCluster } from '../config/loader';
+import type { ClusterConfig } from '../config/schema';
 import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
@@ -68,6 +69,18 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
     knownSecrets,
     ...(values['allow-insecure-http'] === true ? { allowInsecureHttp: true } : {}),
   };
+}
+
+/**
+ * What the change says of a render with `--relay-ip`: the cluster file at the source commit does not give it, and
+ * the next run without the option ships the file's relay again.
+ */
+export function relayIpOverrideNote(values: GitopsTargetValues, config: ClusterConfig): string | undefined {
+  if (values['relay-ip'] === undefined) return undefined;
+  return (
+    `relay.ip ${config.relay.ip ?? values['relay-ip']} is from --relay-ip, not from the cluster file: a run without ` +
+    '--relay-ip ships the relay of the cluster file again'
+  );
 }
 
 /** The one cluster of `--cluster`. */

@@ -15,7 +15,7 @@ import { commitUrlBase, sourcePage } from '../gitops/source';
 import { renderCluster } from '../render/render-cluster';
 import { renderClusters } from '../render/render-pool';
 import { defineCommand, type CommandContext } from './command';
-import { everyCluster, gitopsSettings, oneCluster } from './gitops-target';
+import { everyCluster, gitopsSettings, oneCluster, relayIpOverrideNote } from './gitops-target';
 import {
   envValue,
   PROVIDER_TOKEN_NOTE,
@@ -145,6 +145,8 @@ export default defineCommand({
     );
     const unverified = values['skip-verify'] === true;
     const refused = verifyRenders('pr', loaded, clusters, context, unverified);
+    // --relay-ip takes one cluster (the loader refuses it with --all).
+    const override = loaded.length === 1 ? relayIpOverrideNote(values, loaded[0]!.config) : undefined;
     const shipped = await shipClusters({
       ...settings,
       // --github-repo says the host is GitHub's.
@@ -153,6 +155,7 @@ export default defineCommand({
         : {}),
       clusters: clusters.filter((c) => !refused.has(c.config.name)),
       ...(unverified ? { unverified } : {}),
+      ...(override !== undefined ? { override } : {}),
       dryRun: values['dry-run'] ?? false,
       ...(apiUrl !== undefined ? { apiUrl } : {}),
       ...(githubApiUrl !== undefined ? { githubApiUrl } : {}),

@@ -11,6 +11,8 @@ export interface Provenance {
   readonly source: SourceRevision;
   /** Shipped with `--skip-verify`. */
   readonly unverified?: boolean;
+  /** How the render differs from what its cluster file gives (`--relay-ip`). */
+  readonly override?: string;
   /** What the branch keeps beside the render: the commits on it glidepath did not write, as a sentence. */
   readonly kept?: string;
 }
@@ -19,6 +21,11 @@ export interface Provenance {
 export const UNVERIFIED_NOTE =
   "**Not verified**: shipped with `--skip-verify`; verify's rules were not run on this render (`glidepath " +
   'verify` checks it).';
+
+/** What the body (and the diff) says of a render that its cluster file alone does not give. */
+export function overrideNote(override: string): string {
+  return `**Override**: ${override}.`;
+}
 
 export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
@@ -34,6 +41,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
         `content \`sha256:${p.hash.slice(0, 12)}\`.`,
       ...(p.kept !== undefined ? [p.kept] : []),
       ...(p.unverified === true ? [UNVERIFIED_NOTE] : []),
+      ...(p.override !== undefined ? [overrideNote(p.override)] : []),
     ],
     extra,
     maxChars,
@@ -55,6 +63,7 @@ export function commitMessage(review: Review, p: Provenance & { title: string })
     `Rendered by: ${RENDERED_BY}`,
     `Content: sha256:${p.hash}`,
     ...(p.unverified === true ? ['Verify: skipped (--skip-verify)'] : []),
+    ...(p.override !== undefined ? [`Override: ${p.override}`] : []),
   ];
   for (const change of ['added', 'changed', 'removed'] as const) {
     const objects = review.objects.filter((o) => o.change === change);

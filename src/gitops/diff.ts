@@ -4,7 +4,7 @@
 import type { ClusterConfig } from '../config/schema';
 import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
-import { UNVERIFIED_NOTE } from './change-text';
+import { overrideNote, UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
 import {
   gitUserFor,
@@ -37,6 +37,7 @@ export interface DiffOptions extends Pick<
   | 'knownSecrets'
   | 'allowInsecureHttp'
   | 'unverified'
+  | 'override'
 > {
   readonly config: ClusterConfig;
   readonly files: readonly RenderedFile[];
@@ -88,6 +89,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       context: [
         `Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`,
         ...(options.unverified === true ? [UNVERIFIED_NOTE] : []),
+        ...(options.override !== undefined ? [overrideNote(options.override)] : []),
         ...opened.notes.map((n) => `> ${n}`),
       ],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor), known),

@@ -43,6 +43,8 @@ export interface PlanContext {
   readonly dryRun: boolean;
   /** Shipped with `--skip-verify`. */
   readonly unverified: boolean;
+  /** How the render differs from what its cluster file gives (`--relay-ip`). */
+  readonly override?: string | undefined;
   /** The environment's secrets: masked where the base shows one in a review. */
   readonly knownSecrets: readonly KnownSecret[];
 }

@@ -88,6 +88,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
     hash: cluster.hash,
     source: ctx.source,
     unverified: ctx.unverified,
+    ...(ctx.override !== undefined ? { override: ctx.override } : {}),
     ...keptCommits(target, snapshot),
   };
   const title = changeTitle(cluster.name, review);

@@ -73,6 +73,8 @@ export interface ShipSettings {
   readonly lock?: LockOptions;
   /** The render was not run through verify's rules (`--skip-verify`): the body and the commit message say so. */
   readonly unverified?: boolean;
+  /** How the render differs from what its cluster file gives (`--relay-ip`): the body and the commit message say so. */
+  readonly override?: string;
 }
 
 export interface ShipOptions extends ShipSettings {

@@ -129,6 +129,7 @@ async function shipOpened(
     source,
     dryRun,
     unverified: settings.unverified === true,
+    override: settings.override,
     knownSecrets: known,
   });
   // The provider token must never travel in what is pushed or written, the cache's commits included.

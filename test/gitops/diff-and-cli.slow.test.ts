@@ -354,6 +354,13 @@ describe.concurrent('the options pr and diff share', () => {
     const args = ['--clusters', clusters, '--cluster', 'prod', '--cache-dir', s.cacheDir];
     expect(await main(['diff', ...args, '--relay-ip', '10.9.8.7', '--exit-code'], sinks)).toBe(3);
     expect(stdout.join('\n')).toMatch(/^\+.*10\.9\.8\.7/m);
+    // The change would not be reproducible from the cluster file: the review says where the IP came from.
+    expect(stdout.join('\n')).toContain(
+      '**Override**: relay.ip 10.9.8.7 is from --relay-ip, not from the cluster file',
+    );
+    clear();
+    expect(await main(['diff', ...args, '--exit-code'], sinks)).toBe(0);
+    expect(stdout.join('\n')).not.toContain('Override');
     clear();
     expect(
       await main(['pr', ...args, '--relay-ip', '10.9.8.7', '--dry-run', '--source-dir', s.source.dir], {

@@ -156,6 +156,15 @@ describe('planner: against the base', () => {
     expect(result.commitMessage).toContain('Verify: skipped (--skip-verify)');
   });
 
+  it("--relay-ip: the body and the commit message say the render is not the cluster file's alone", () => {
+    const override = 'relay.ip 10.9.9.9 is from --relay-ip, not from the cluster file';
+    const result = planOne(snapshot(olderRelease), { ...CONTEXT, override }).result!;
+    expect(result.body).toContain(`**Override**: ${override}.`);
+    expect(result.commitMessage).toContain(`Override: ${override}\n`);
+    const plain = planOne(snapshot(olderRelease), CONTEXT).result!;
+    expect(`${plain.body}${plain.commitMessage}`).not.toMatch(/Override/);
+  });
+
   it("notes of the repository (a rewritten base) and of the cluster reach the cluster's result", () => {
     const noToken = prepared({ ...SETTINGS, tokens: {}, dryRun: true });
     const result = planOne(
