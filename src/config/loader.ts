@@ -7,6 +7,7 @@ import { folderCollisions } from './gitops-folders';
 import { secretFix } from './secret-fix';
 import { parseClusterYaml } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
+import { unreachableRelayIpWarnings } from './relay-ip-warnings';
 import { redactSecretLikeValues, secretLikeReason } from './secret-values';
 import { type KnownSecret } from './environment-secrets';
 import { clusterFileShape, type ClusterConfig, type ClusterConfigSchema } from './schema';
@@ -97,8 +98,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       const ofSelected = collisions.filter((c) => c.cluster === selected[0] || c.other === selected[0]);
       if (ofSelected.length > 0) throw new ConfigError(ofSelected.map((c) => c.message));
       for (const c of collisions) warn(`${c.message} (without --cluster this is an error)`);
-      for (const { file, config } of selected)
-        for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
+      for (const { file, config } of selected) for (const warning of clusterWarnings(file, config)) warn(warning);
       return selected;
     }
     problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
@@ -119,9 +119,13 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
-  for (const { file, config } of loaded)
-    for (const warning of secretReferencesSentElsewhere(file, config)) warn(warning);
+  for (const { file, config } of loaded) for (const warning of clusterWarnings(file, config)) warn(warning);
   return loaded;
+}
+
+/** What a valid cluster file likely gets wrong: told, never refused. */
+function clusterWarnings(file: string, config: ClusterConfig): string[] {
+  return [...secretReferencesSentElsewhere(file, config), ...unreachableRelayIpWarnings(file, config)];
 }
 
 /** The cluster files in the folder of `path`, other than it, that load. */
