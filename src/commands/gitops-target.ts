@@ -6,7 +6,7 @@ import { GlidepathError } from '../errors';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
-import { envValue, refuseSecretArgument, refuseSecretInFolder } from './options';
+import { envValue, refuseMissingFolder, refuseSecretArgument, refuseSecretInFolder } from './options';
 import { loadSupportedClusters } from './supported-clusters';
 
 export interface GitopsTargetValues {
@@ -52,6 +52,13 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   refuseSecretArgument('--base', values.base, context.env, 'the branch name');
   const cacheDir = values['cache-dir'];
   refuseSecretInFolder('--cache-dir', cacheDir, context.env);
+  refuseMissingFolder(
+    '--cache-dir',
+    cacheDir,
+    context,
+    'name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for .glidepath-cache',
+    true,
+  );
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);

@@ -132,12 +132,16 @@ export function refuseSecretInFolder(
   refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
 }
 
-/** Refuses a folder option that names no folder, before anything runs: git would fail in it much later. */
+/**
+ * Refuses a folder option that names no folder, before anything runs: git would fail in it much later. `mayBeMade`:
+ * a path that does not exist yet is fine (the run makes the folder), a file is not.
+ */
 export function refuseMissingFolder(
   option: string,
   path: string | undefined,
   context: Pick<CommandContext, 'env'>,
   fix: string,
+  mayBeMade = false,
 ): void {
   if (path === undefined) return;
   let problem: string | undefined;
@@ -145,6 +149,7 @@ export function refuseMissingFolder(
     if (!statSync(path).isDirectory()) problem = 'not a folder';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && mayBeMade) return;
     problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such folder' : `cannot read it (${code ?? 'error'})`;
   }
   if (problem !== undefined)

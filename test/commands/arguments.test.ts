@@ -220,6 +220,20 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     }
   });
 
+  it('pr and diff: a --cache-dir that is a file exits 2 before anything runs, naming it', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
+    for (const command of ['pr', 'diff']) {
+      clear();
+      const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none', '--cache-dir', file];
+      expect(await main(args, { render: renderOnce }), command).toBe(2);
+      expect(stderr).toEqual([
+        `error: --cache-dir ${file}: not a folder`,
+        'fix: name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for .glidepath-cache',
+      ]);
+    }
+  });
+
   it('suggests only names that are close', () => {
     expect(closestName('clsuter', ['cluster', 'clusters'])).toBe('cluster');
     expect(closestName('relayip', ['relay-ip', 'out'])).toBe('relay-ip');
