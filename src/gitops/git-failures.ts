@@ -27,7 +27,12 @@ const NETWORK = [
 const NO_ANSWER_FIX =
   "check that the remote answers (network, VPN, proxy, the host's status page) and run again; a rerun " +
   'continues where this one stopped';
-const NOT_A_REPO = [/does not appear to be a git repository/i, /repository .* not found/i, /not found/i];
+const NOT_A_REPO = [
+  /does not appear to be a git repository/i,
+  /repository .* not found/i,
+  /not found/i,
+  /invalid gitfile format/i,
+];
 
 /** What a failure's message needs of the git that failed: where its token came from, and its redaction. */
 export type FailedGit = Pick<Git, 'redact'> & { readonly options: Pick<GitOptions, 'tokenVariable'> };

@@ -36,6 +36,22 @@ describe('describeGitFailure', () => {
     );
   });
 
+  it('calls a local path that is a file bad input, not an unreachable remote', () => {
+    // What git 2.x prints when --repo names a regular file: the fix named the network.
+    const error = describeGitFailure(
+      failure('fatal: invalid gitfile format: /tmp/a-file\nfatal: Could not read from remote repository.\n'),
+      'fetch main from /tmp/a-file',
+      parseRemote('/tmp/a-file'),
+      gitWith(),
+    );
+    expect(error).toMatchObject({
+      kind: 'input',
+      message:
+        'git could not fetch main from /tmp/a-file: /tmp/a-file is not a git repository (fatal: invalid ' +
+        'gitfile format: /tmp/a-file)',
+    });
+  });
+
   it('calls an unreachable host a network failure', () => {
     const error = describeGitFailure(
       failure("fatal: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com\n"),
