@@ -1,9 +1,9 @@
 /** Which cluster files a run reads: every `*.yaml` of the clusters folder, or the one `--cluster` names. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { ConfigError } from './errors';
 import type { KnownSecret } from './environment-secrets';
-import { shownFile } from './shown-input';
+import { shownFile, shownWorkingDirectory } from './shown-input';
 
 export interface FileSelection {
   /** Folder of cluster files. */
@@ -32,8 +32,9 @@ export function selectFiles(options: FileSelection): string[] {
   }
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ConfigError([
-      `${shownFile(dir, options.knownSecrets)}/: no such folder; create it with one YAML file per cluster, or pass ` +
-        '--clusters DIR',
+      `${shownFile(dir, options.knownSecrets)}/: no such folder` +
+        (isAbsolute(dir) ? '' : ` in the working directory ${shownWorkingDirectory(options.knownSecrets)}`) +
+        '; create it with one YAML file per cluster, or pass --clusters DIR',
     ]);
   }
   const files = readdirSync(dir)

@@ -53,7 +53,7 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
   const problems: string[] = [];
   const knownSecrets = options.knownSecrets ?? [];
   if (options.relayIp !== undefined && options.cluster === undefined) {
-    throw new ConfigError(['--relay-ip: it applies to one cluster; add --cluster NAME']);
+    throw new ConfigError(['--relay-ip: it applies to one cluster: choose it with --cluster NAME (not --all)']);
   }
   const relayIpProblem =
     options.relayIp === undefined

@@ -89,8 +89,17 @@ export function shownWord(text: string, known: readonly KnownSecret[] = []): str
  */
 export function shownFile(path: string, known: readonly KnownSecret[] = []): string {
   const rel = relative(process.cwd(), path);
+  return shownPathText(rel === '' ? basename(path) : rel.startsWith('..') ? path : rel, known);
+}
+
+/** The working directory as shownFile shows a path: whole, with secret-looking parts masked. */
+export function shownWorkingDirectory(known: readonly KnownSecret[] = []): string {
+  return shownPathText(process.cwd(), known);
+}
+
+function shownPathText(path: string, known: readonly KnownSecret[]): string {
   return (
-    (rel === '' ? basename(path) : rel.startsWith('..') ? path : rel)
+    path
       .split('/')
       .map((part) => {
         const stem = part.replace(/\.ya?ml$/, '');
