@@ -55,6 +55,20 @@ describe('synth', () => {
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
   });
 
+  it('says which folder it removed when a cluster file is gone (glidepath wrote it)', async () => {
+    const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
+    const out = clusterDir({});
+    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
+    clear();
+    const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
+    expect(await main(['synth', '--clusters', prodOnly, '--out', out], { render: renderOnce })).toBe(0);
+    expect(clusterFolders(out)).toEqual(['prod']);
+    expect(stdout).toContain(
+      `${join(out, 'dev')}/ removed: glidepath wrote it, and no cluster of this render has it any more`,
+    );
+    expect(stdout.filter((line) => line.includes('removed'))).toHaveLength(1);
+  });
+
   it('--cluster renders one cluster and leaves the others in place', async () => {
     const dir = clusterDir({
       'a.yaml': validClusterFile({ name: 'prod' }),

@@ -85,10 +85,12 @@ export default defineCommand({
     const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
     refuseSecretInFolder('--out', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
+    const removed: string[] = [];
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })
       : await writeDistAsRendered(outDir, renderEach(configs, { render: context.render }), scope, {
           onWait: context.warn,
+          onRemoved: (folder) => removed.push(folder),
         });
     const json = (changes?: readonly string[]) =>
       synthJson(
@@ -136,6 +138,8 @@ export default defineCommand({
         context.print(`${asFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`);
       for (const file of values) context.print(`  ${file.path}`);
     }
+    for (const folder of removed)
+      context.print(`${asFolder(folder)} removed: glidepath wrote it, and no cluster of this render has it any more`);
     if (values.summary) {
       for (const config of configs)
         for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);

@@ -4,6 +4,7 @@
  * all of them are complete, so a failure or a kill leaves the old render or the new one, never a mix; a cluster
  * folder that already holds its render stays as it is.
  */
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { filesOf, type RenderedCluster, type RenderedFile } from '../render/rendered-file';
 import { holdsFile, isWrittenFolder, newEntryGroup } from './as-written';
@@ -28,11 +29,16 @@ import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-j
  */
 export type WriteScope = 'whole' | 'clusters';
 
+export interface WriteOptions extends LockOptions {
+  /** Called after the swap with each folder glidepath wrote earlier and removed (its cluster is gone). */
+  readonly onRemoved?: (folder: string) => void;
+}
+
 export function writeDist(
   outDir: string,
   clusters: readonly RenderedCluster[],
   scope: WriteScope,
-  options: LockOptions = {},
+  options: WriteOptions = {},
 ): void {
   const dist = openDist(outDir, scope, options);
   try {
@@ -52,7 +58,7 @@ export async function writeDistAsRendered(
   outDir: string,
   rendering: AsyncIterable<RenderedCluster>,
   scope: WriteScope,
-  options: LockOptions = {},
+  options: WriteOptions = {},
 ): Promise<RenderedCluster[]> {
   const dist = openDist(outDir, scope, options);
   const clusters: RenderedCluster[] = [];
@@ -83,7 +89,7 @@ interface DistWrite {
  * Takes the output folder's lock and readies it (a killed swap finished, leftovers removed, a foreign entry
  * refused), so that clusters can be staged one by one as they are rendered.
  */
-function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}): DistWrite {
+function openDist(outDir: string, scope: WriteScope, options: WriteOptions = {}): DistWrite {
   const created = makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
   let record: OutRecord;
@@ -137,7 +143,10 @@ function openDist(outDir: string, scope: WriteScope, options: LockOptions = {}):
           removeStaged();
           throw error;
         }
-        swapIn(outDir, journalFor(record, folders, staged, scope, clusters));
+        const journal = journalFor(record, folders, staged, scope, clusters);
+        const removed = journal.retire.map((r) => r.name).filter((name) => existsSync(join(outDir, name)));
+        swapIn(outDir, journal);
+        for (const name of removed) options.onRemoved?.(join(outDir, name));
       } finally {
         unlock();
       }
