@@ -119,6 +119,7 @@ function configMapNotes(
 ): string[] {
   const old = configMaps(before);
   const lines: string[] = [];
+  let wordDiffs = false;
   for (const [name, next] of configMaps(after)) {
     const previous = old.get(name);
     if (previous === undefined) continue;
@@ -135,11 +136,13 @@ function configMapNotes(
       }
       lines.push(`- changed \`${key}\``);
       const words = longLineWordDiffs(String(was), String(now), known);
-      if (words.length > 0) lines.push('', '  ```text', ...words.map((w) => `  ${w}`), '  ```');
+      if (words.length === 0) continue;
+      lines.push('', '  ```text', ...words.map((w) => `  ${w}`), '  ```');
+      wordDiffs = true;
     }
     lines.push('');
   }
-  if (lines.length > 0) lines.push('_Word diffs: `[-removed-]{+added+}`, with the text around each change._', '');
+  if (wordDiffs) lines.push('_Word diffs: `[-removed-]{+added+}`, with the text around each change._', '');
   return lines;
 }
 

@@ -54,6 +54,19 @@ describe('review notes', () => {
     expect(text).toMatch(/\[-[^\]]*… \d+ characters-\]/);
   });
 
+  it('the word diff legend comes only with a word diff: a short changed value has none', () => {
+    const configMap = (value: string) => ({
+      path: 'a.k8s.yaml',
+      content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: ns\ndata:\n  k: "${value}"\n`,
+    });
+    const notes = (was: string, now: string) =>
+      reviewNotes([configMap(was)], [configMap(now)], notesContext(base.veridor), []).join('\n');
+    const short = notes('600', '300');
+    expect(short).toContain('changed `k`');
+    expect(short).not.toContain('Word diffs');
+    expect(notes(`${'x'.repeat(120)} 600`, `${'x'.repeat(120)} 300`)).toContain('_Word diffs: ');
+  });
+
   it('a first render into an empty folder: only the checklist, for every tracked namespace', () => {
     const text = reviewNotes([], [valuesFile(base)], notesContext(base.veridor), []).join('\n');
     expect(text).not.toContain('values changed');
