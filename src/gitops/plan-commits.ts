@@ -106,8 +106,9 @@ function keepOrRefuse(plan: ClusterPlan, theirs: readonly BranchCommit[], undone
     'foreign-commit',
     `${result.branch} holds ${which}; the render replaces what ${them === 'it' ? 'it' : 'they'} changed ` +
       `(${firstThree(undone)}), so pushing it would undo ${them}: nothing was pushed for ${plan.cluster.name}`,
-    'make that change in the cluster file so that the render holds it (then delete the branch: ' +
-      `git push origin --delete ${result.branch}), or revert ${them} on ${result.branch}; then run again`,
+    'if the render can hold that change, make it in the cluster file (then delete the branch: ' +
+      `git push origin --delete ${result.branch}); otherwise revert ${them} on ${result.branch} (a change the ` +
+      'render cannot hold, such as a comment in a rendered file, is lost at the next render anyway); then run again',
   );
 }
 

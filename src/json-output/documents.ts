@@ -96,6 +96,7 @@ export function prJson(outcomes: readonly ClusterOutcome[], dryRun: boolean): Pr
     }
     const r = outcome.result;
     const change = r.pullRequest;
+    const { objects, files } = reviewParts(r.review);
     return {
       cluster: r.cluster,
       state: r.action,
@@ -107,7 +108,8 @@ export function prJson(outcomes: readonly ClusterOutcome[], dryRun: boolean): Pr
       pushed: r.pushed,
       ...(change !== undefined && change.url !== '' ? { url: change.url } : {}),
       ...(change !== undefined && change.number > 0 ? { number: change.number } : {}),
-      objects: reviewParts(r.review).objects,
+      objects,
+      files,
       closed: r.closed.map(({ number, url, branch }) => ({ number, url, branch })),
       notes: [...r.notes],
     };

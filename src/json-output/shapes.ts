@@ -120,6 +120,10 @@ export const prDocument = z
             .optional()
             .meta({ description: "GitHub's pull request number, GitLab's merge request iid" }),
           objects: z.array(objectChange).optional(),
+          files: z
+            .array(fileChange)
+            .optional()
+            .meta({ description: 'the changed files: a change that moves no object (a comment) has files only' }),
           closed: z
             .array(z.object({ number: z.number().int(), url: z.string(), branch: z.string() }).strict())
             .optional(),

@@ -142,7 +142,8 @@ describe.concurrent('pr: the base moved on under the branch', () => {
           `<person@example.test> ("reviewer: a line in the kustomization"); the render replaces what it changed ` +
           `(${kustomization}), so pushing it would undo it: nothing was pushed for prod`,
       );
-      expect(error.fix).toContain('make that change in the cluster file');
+      expect(error.fix).toContain('if the render can hold that change, make it in the cluster file');
+      expect(error.fix).toContain(`otherwise revert it on ${first.branch!}`);
       expect(await tip(s.remote, first.branch!)).toBe(reviewed);
       expect((await filesAt(s.remote, first.branch!))[kustomization]).toBe(edited);
       // A dry run says the same.

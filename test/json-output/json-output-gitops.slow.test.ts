@@ -58,6 +58,12 @@ describe.concurrent('diff and pr --json', () => {
       pushed: true,
     });
     expect(opened.clusters[0]!.branch).toMatch(/^glidepath\/prod\/[0-9a-f]{12}$/);
+    // The files as diff --json lists them: a change of comments alone moves no object, and shows only there.
+    expect(opened.clusters[0]).toMatchObject({
+      files: expect.arrayContaining([
+        { folder: 'clusters/prod/glidepath', path: 'rollouts-notifications.k8s.yaml', change: expect.any(String) },
+      ]),
+    });
     stdout.length = 0;
     expect(await main(prArgs(s), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(0);
     expect((documentOf('pr', stdout).clusters as { state: string }[])[0]!.state).toBe('up-to-date');
