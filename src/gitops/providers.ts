@@ -11,11 +11,16 @@ import { PROVIDERS, type ProviderName } from './change-host';
  * gitops.provider or --provider.
  */
 export function inferProvider(remote: RemoteUrl): ProviderName | undefined {
-  const host = hostName(remote)?.replace(/^www\./, '');
+  const host = publicHost(remote);
   if (host === 'github.com') return 'github';
   if (host === 'gitlab.com') return 'gitlab';
   if (host === 'gitea.com' || host === 'codeberg.org') return 'gitea';
   return undefined;
+}
+
+/** The remote's host as inferProvider reads it: `www.github.com` is github.com. */
+function publicHost(remote: RemoteUrl): string | undefined {
+  return hostName(remote)?.replace(/^www\./, '');
 }
 
 export function chooseProvider(
@@ -50,7 +55,7 @@ export function refuseMismatchedProvider(
   const given = override ?? configured;
   const hosted = inferProvider(remote);
   if (given === undefined || given === 'none' || hosted === undefined || given === hosted) return;
-  const host = hostName(remote)?.replace(/^www\./, '');
+  const host = publicHost(remote);
   throw new GitopsError(
     'input',
     `the gitops repo ${shown} is on ${host}, a ${hosted} host, but the provider is ${given}` +
