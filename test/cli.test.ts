@@ -69,6 +69,20 @@ describe('synth', () => {
     expect(stdout.filter((line) => line.includes('removed'))).toHaveLength(1);
   });
 
+  it('shows an output folder whose name holds a terminal escape with ? for it, in every line', async () => {
+    const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
+    const out = join(clusterDir({}), 'dist\x1b[2J');
+    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
+    const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
+    expect(await main(['synth', '--clusters', prodOnly, '--out', out], { render: renderOnce })).toBe(0);
+    expect(
+      stdout.some((line) =>
+        line.endsWith('dist?[2J/dev/ removed: glidepath wrote it, and no cluster of this render has it any more'),
+      ),
+    ).toBe(true);
+    expect(stdout.join('\n')).not.toContain('\x1b');
+  });
+
   it('--cluster renders one cluster and leaves the others in place', async () => {
     const dir = clusterDir({
       'a.yaml': validClusterFile({ name: 'prod' }),

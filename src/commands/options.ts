@@ -1,5 +1,5 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import type { ClusterLoadOptions } from '../clusters';
 import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment } from '../config/environment-secrets';
@@ -149,8 +149,13 @@ export function refuseMissingFolder(
     if (!statSync(path).isDirectory()) problem = 'not a folder';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && mayBeMade) return;
-    problem = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such folder' : `cannot read it (${code ?? 'error'})`;
+    const dangling = code === 'ENOENT' && lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    if (code === 'ENOENT' && mayBeMade && !dangling) return;
+    problem = dangling
+      ? 'a symbolic link to nothing'
+      : code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'no such folder'
+        : `cannot read it (${code ?? 'error'})`;
   }
   if (problem !== undefined)
     throw new GlidepathError(`${option} ${shownFile(path, secretsFromEnvironment(context.env))}: ${problem}`, fix);

@@ -151,7 +151,7 @@ export default defineCommand({
       ...settings,
       // --github-repo says the host is GitHub's.
       ...(settings.provider === undefined && values['github-repo'] !== undefined
-        ? { provider: 'github' as const }
+        ? { provider: 'github' as const, providerOption: '--github-repo' }
         : {}),
       clusters: clusters.filter((c) => !refused.has(c.config.name)),
       ...(unverified ? { unverified } : {}),

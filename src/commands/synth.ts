@@ -1,7 +1,7 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { join } from 'node:path';
 import { GlidepathError } from '../errors';
-import { asFolder } from '../output/out-dir-fs';
+import { shownFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters, renderEach } from '../render/render-pool';
 import { valuesFolderName, writeDistAsRendered } from '../output/write-dist';
@@ -119,8 +119,8 @@ export default defineCommand({
       for (const change of changes) context.print(change);
       context.print(
         changes.length === 0
-          ? `${asFolder(outDir)} is up to date`
-          : `${asFolder(outDir)} would change (${changes.length === 1 ? '1 file' : `${changes.length} files`}); ` +
+          ? `${shownFolder(outDir)} is up to date`
+          : `${shownFolder(outDir)} would change (${changes.length === 1 ? '1 file' : `${changes.length} files`}); ` +
               'run glidepath synth' +
               (values.out !== undefined ? ` --out ${shellWord(values.out)}` : ''),
       );
@@ -132,14 +132,18 @@ export default defineCommand({
     }
     for (const cluster of clusters) {
       const values = filesOf(cluster.files, 'values');
-      context.print(`${asFolder(join(outDir, cluster.name))} (${cluster.files.length - values.length} files)`);
+      context.print(`${shownFolder(join(outDir, cluster.name))} (${cluster.files.length - values.length} files)`);
       for (const file of filesOf(cluster.files, 'manifests')) context.print(`  ${file.path}`);
       if (values.length > 0)
-        context.print(`${asFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`);
+        context.print(
+          `${shownFolder(join(outDir, valuesFolderName(cluster.name)))} (${values.length} helm values files)`,
+        );
       for (const file of values) context.print(`  ${file.path}`);
     }
     for (const folder of removed)
-      context.print(`${asFolder(folder)} removed: glidepath wrote it, and no cluster of this render has it any more`);
+      context.print(
+        `${shownFolder(folder)} removed: glidepath wrote it, and no cluster of this render has it any more`,
+      );
     if (values.summary) {
       for (const config of configs)
         for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);

@@ -7,20 +7,44 @@ import { hostName, webRoot, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
 /**
- * github.com, gitlab.com, gitea.com and codeberg.org (Forgejo) tell their provider; any other host needs
- * gitops.provider or --provider.
+ * github.com, gitlab.com, gitea.com and codeberg.org (Forgejo), and their subdomains, tell their provider; any other
+ * host needs gitops.provider or --provider.
  */
 export function inferProvider(remote: RemoteUrl): ProviderName | undefined {
-  const host = publicHost(remote);
-  if (host === 'github.com') return 'github';
-  if (host === 'gitlab.com') return 'gitlab';
-  if (host === 'gitea.com' || host === 'codeberg.org') return 'gitea';
-  return undefined;
+  const host = hostName(remote);
+  return host === undefined ? undefined : domainOwner(host)?.provider;
 }
 
-/** The remote's host as inferProvider reads it: `www.github.com` is github.com. */
+/**
+ * The remote's host as inferProvider reads it: `www.github.com` and `github.com.` (the DNS root's trailing dot, which
+ * git and curl accept) are github.com.
+ */
 function publicHost(remote: RemoteUrl): string | undefined {
-  return hostName(remote)?.replace(/^www\./, '');
+  const host = hostName(remote);
+  return host === undefined ? undefined : bareHost(host);
+}
+
+function bareHost(host: string): string {
+  return host.replace(/\.+$/, '').replace(/^www\./, '');
+}
+
+/** Each provider's own domains: the host and every subdomain of it (api.github.com, gist.github.com) is theirs. */
+const PROVIDER_DOMAINS: Readonly<Record<string, Exclude<ProviderName, 'none'>>> = {
+  'github.com': 'github',
+  'gitlab.com': 'gitlab',
+  'gitea.com': 'gitea',
+  'codeberg.org': 'gitea',
+};
+
+/** The provider that owns a host's domain, if it is one of the public ones. */
+function domainOwner(host: string): { provider: Exclude<ProviderName, 'none'>; domain: string } | undefined {
+  const labels = bareHost(host).split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const domain = labels.slice(i).join('.');
+    const provider = PROVIDER_DOMAINS[domain];
+    if (provider !== undefined) return { provider, domain };
+  }
+  return undefined;
 }
 
 export function chooseProvider(
@@ -51,22 +75,52 @@ export function refuseMismatchedProvider(
   configured: ProviderName | undefined,
   override: ProviderName | undefined,
   shown: string,
+  overrideOption = '--provider',
 ): void {
   const given = override ?? configured;
   const hosted = inferProvider(remote);
   if (given === undefined || given === 'none' || hosted === undefined || given === hosted) return;
-  const host = publicHost(remote);
+  const shownHost = publicHost(remote);
+  const configuredToo =
+    configured !== undefined && configured !== 'none' && configured !== hosted
+      ? ` (and set gitops.provider to ${hosted}: it says ${configured})`
+      : '';
   throw new GitopsError(
     'input',
-    `the gitops repo ${shown} is on ${host}, a ${hosted} host, but the provider is ${given}` +
-      (override !== undefined ? ' (--provider)' : ' (gitops.provider)') +
-      `: ${TOKEN_VARIABLES[given]} would be sent to ${host}`,
+    `the gitops repo ${shown} is on ${shownHost}, a ${hosted} host, but the provider is ${given}` +
+      (override !== undefined ? ` (${overrideOption})` : ' (gitops.provider)') +
+      `: ${TOKEN_VARIABLES[given]} would be sent to ${shownHost}`,
     override === undefined
-      ? `set gitops.provider to ${hosted} in the cluster file, or remove it: ${host} tells its provider`
-      : `pass --provider ${hosted}, or leave --provider out: ${host} tells its provider` +
-          (configured !== undefined && configured !== 'none' && configured !== hosted
-            ? ` (and set gitops.provider to ${hosted}: it says ${configured})`
-            : ''),
+      ? `set gitops.provider to ${hosted} in the cluster file, or remove it: ${shownHost} tells its provider`
+      : overrideOption === '--provider'
+        ? `pass --provider ${hosted}, or leave --provider out: ${shownHost} tells its provider${configuredToo}`
+        : `leave ${overrideOption} out (it is for GitHub); ${shownHost} tells its provider${configuredToo}`,
+  );
+}
+
+/**
+ * Refuses an API address on another provider's domain (--api-url https://gitlab.com/api/v4 with provider github):
+ * the provider's token goes with every request to it. `from` names where the address came from.
+ */
+export function refuseMismatchedApi(apiUrl: string, provider: ProviderName, from: string): void {
+  if (provider === 'none') return;
+  let host: string;
+  try {
+    host = new URL(apiUrl).hostname.toLowerCase();
+  } catch {
+    throw new GitopsError(
+      'input',
+      `${from} is not a URL`,
+      `give the API's https:// address, e.g. ${API_EXAMPLES[provider]}`,
+    );
+  }
+  const owner = domainOwner(host);
+  if (owner === undefined || owner.provider === provider) return;
+  throw new GitopsError(
+    'input',
+    `${from} is on ${owner.domain}, a ${owner.provider} host, but the provider is ${provider}: ` +
+      `${TOKEN_VARIABLES[provider]} would be sent to ${owner.domain}`,
+    `give ${from} the ${provider} API of the gitops repo's host, or leave it out for the default`,
   );
 }
 
@@ -90,10 +144,15 @@ export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string
   const host = hostName(remote);
   const root = webRoot(remote);
   if (host === undefined || root === undefined || provider === 'none') return undefined;
-  if (provider === 'github')
-    return host === 'github.com' || host === 'www.github.com' ? 'https://api.github.com' : `${root}/api/v3`;
+  if (provider === 'github') return publicHost(remote) === 'github.com' ? 'https://api.github.com' : `${root}/api/v3`;
   return provider === 'gitea' ? `${root}/api/v1` : `${root}/api/v4`;
 }
+
+const API_EXAMPLES = {
+  github: 'https://api.github.com',
+  gitlab: 'https://gitlab.com/api/v4',
+  gitea: 'https://<host>/api/v1',
+} as const;
 
 /** The environment variable that holds a provider's token; `none` takes none (git's own credentials do). */
 export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_TOKEN' | 'GITEA_TOKEN' | undefined {

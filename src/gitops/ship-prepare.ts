@@ -4,7 +4,14 @@ import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
 import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
 import { CHANGE_NOUNS, type ProviderName } from './change-host';
 import { GITEA_TOKEN_SCOPES } from './gitea';
-import { chooseProvider, defaultApiUrl, providerToken, refuseMismatchedProvider, tokenVariable } from './providers';
+import {
+  chooseProvider,
+  defaultApiUrl,
+  providerToken,
+  refuseMismatchedApi,
+  refuseMismatchedProvider,
+  tokenVariable,
+} from './providers';
 import type { ShipCluster, ShipSettings } from './ship-types';
 import type { ClusterConfig } from '../config/schema';
 import { displayUrl, fullPath, type RemoteUrl, type RepoPath } from './remote';
@@ -48,10 +55,10 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
         `glidepath change instead of opening another`,
     );
   }
-  const apiUrl =
-    settings.apiUrl ??
-    (provider === 'github' ? settings.githubApiUrl : undefined) ??
-    defaultApiUrl(target.remote, provider);
+  const givenApiUrl = settings.apiUrl ?? (provider === 'github' ? settings.githubApiUrl : undefined);
+  if (givenApiUrl !== undefined)
+    refuseMismatchedApi(givenApiUrl, provider, settings.apiUrl !== undefined ? '--api-url' : 'GITHUB_API_URL');
+  const apiUrl = givenApiUrl ?? defaultApiUrl(target.remote, provider);
   const repoPath = settings.remotePath ?? target.remote.path;
   if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);
@@ -105,7 +112,13 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
 
 /** The provider; a dry run whose host nobody can tell goes on as `none`, saying so, since it contacts no API. */
 function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSettings, notes: string[]): ProviderName {
-  refuseMismatchedProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
+  refuseMismatchedProvider(
+    remote,
+    config.gitops.provider,
+    settings.provider,
+    displayUrl(remote),
+    settings.providerOption,
+  );
   try {
     return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
   } catch (error) {

@@ -40,6 +40,8 @@ export interface ShipSettings {
   readonly cacheRoot?: string;
   /** Overrides `gitops.provider` and what the remote's host tells. */
   readonly provider?: ProviderName;
+  /** The option that gave `provider`, for messages: --provider unless said (--github-repo). */
+  readonly providerOption?: string;
   /** GITHUB_TOKEN, GITLAB_TOKEN and GITEA_TOKEN: each provider takes its own. */
   readonly tokens?: ProviderTokens;
   /** The values of the environment's secret-named variables: masked wherever the base shows one. */

@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ConfigError } from '../config/errors';
+import { shownFile } from '../config/shown-input';
 import { entryKind, isSymbolicLink } from '../read-regular-file';
 import { FileSystemError, isErrnoError, onPath } from './fs-error';
 import { killPoint } from './kill-points';
@@ -26,10 +27,9 @@ import { TMP_PREFIX, uniqueSuffix } from './out-dir-names';
 export const FOLDER_MODE = 0o755;
 export const FILE_MODE = 0o644;
 
-/** The path as the user would type it: relative to the working directory when inside it. */
+/** The path as the user would type it (shownFile), and the working directory as `.`. */
 export function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+  return relative(process.cwd(), path) === '' ? '.' : shownFile(path);
 }
 
 /** A folder as the user should see it, ending in one `/`: `dist/`, `./`, `/` (never `//`). */

@@ -8,6 +8,7 @@ import { ConfigError } from '../config/errors';
 import { entryKind } from '../read-regular-file';
 import { onPath } from './fs-error';
 import { replaceFile, shown, shownFolder } from './out-dir-fs';
+import { printableText } from '../config/shown-input';
 import { isOwnEntry, isOwnName, KEPT, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
 import { readOwnFile } from './own-file';
 
@@ -83,16 +84,17 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
   const replaced: string[] = [];
   for (const entry of listed(outDir)) {
     if (isOwnEntry(entry)) continue;
+    const name = printableText(entry.name);
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (KEPT.has(entry.name)) {
-      replaced.push(`${entry.name} is ${entryKind(entry)}, not a file glidepath wrote`);
+      replaced.push(`${name} is ${entryKind(entry)}, not a file glidepath wrote`);
     } else if (files === undefined) {
-      foreign.push(entry.isDirectory() ? `${entry.name}/` : entry.name);
+      foreign.push(entry.isDirectory() ? `${name}/` : name);
     } else if (!entry.isDirectory()) {
-      replaced.push(`${entry.name} is now ${entryKind(entry)}; glidepath writes a folder`);
+      replaced.push(`${name} is now ${entryKind(entry)}; glidepath writes a folder`);
     } else {
       for (const inner of listed(join(outDir, entry.name))) {
-        const path = `${entry.name}/${inner.name}`;
+        const path = `${name}/${printableText(inner.name)}`;
         if (!files.includes(inner.name)) foreign.push(`${path}${inner.isDirectory() ? '/' : ''}`);
         else if (!inner.isFile()) replaced.push(`${path} is now ${entryKind(inner)}; glidepath writes regular files`);
       }

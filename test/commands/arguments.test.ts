@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -220,18 +220,25 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     }
   });
 
-  it('pr and diff: a --cache-dir that is a file exits 2 before anything runs, naming it', async () => {
+  it('pr and diff: a --cache-dir that is a file or a dangling link exits 2 before anything runs', async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
-    for (const command of ['pr', 'diff']) {
-      clear();
-      const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none', '--cache-dir', file];
-      expect(await main(args, { render: renderOnce }), command).toBe(2);
-      expect(stderr).toEqual([
-        `error: --cache-dir ${file}: not a folder`,
-        'fix: name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for .glidepath-cache',
-      ]);
-    }
+    const dangling = join(clusterDir({}), 'cache');
+    symlinkSync(join(dangling, '..', 'gone'), dangling);
+    for (const [path, problem] of [
+      [file, 'not a folder'],
+      [dangling, 'a symbolic link to nothing'],
+    ])
+      for (const command of ['pr', 'diff']) {
+        clear();
+        const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none', '--cache-dir', path!];
+        expect(await main(args, { render: renderOnce }), command).toBe(2);
+        expect(stderr).toEqual([
+          `error: --cache-dir ${path}: ${problem}`,
+          'fix: name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for ' +
+            '.glidepath-cache',
+        ]);
+      }
   });
 
   it('suggests only names that are close', () => {

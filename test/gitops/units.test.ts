@@ -5,7 +5,7 @@ import { GitopsError } from '../../src/gitops/errors';
 import { ownedFolder } from '../../src/gitops/folder';
 import { GITHUB_BODY_LIMIT, renderReviewMarkdown, summaryLine } from '../../src/gitops/markdown';
 import { basicCredentials, redact, secretForms } from '../../src/gitops/redact';
-import { defaultApiUrl } from '../../src/gitops/providers';
+import { defaultApiUrl, inferProvider } from '../../src/gitops/providers';
 import { prepareCluster } from '../../src/gitops/ship-prepare';
 import { diffAgainstGitops } from '../../src/gitops/diff';
 import { prodConfig, rendered } from './helpers/fixture';
@@ -257,6 +257,9 @@ describe('a provider that the host contradicts', () => {
     ['gitlab', 'git@github.com:acme/gitops.git', 'github.com, a github host', 'GITLAB_TOKEN'],
     ['gitea', 'https://www.github.com/acme/gitops.git', 'github.com, a github host', 'GITEA_TOKEN'],
     ['github', 'https://codeberg.org/acme/gitops.git', 'codeberg.org, a gitea host', 'GITHUB_TOKEN'],
+    // git and curl take the DNS root's trailing dot: gitlab.com. is gitlab.com.
+    ['github', 'https://gitlab.com./acme/gitops.git', 'gitlab.com, a gitlab host', 'GITHUB_TOKEN'],
+    ['gitlab', 'https://gist.github.com/acme/gitops.git', 'gist.github.com, a github host', 'GITLAB_TOKEN'],
   ] as const)(
     'gitops.provider %s for %s: pr and diff refuse it (exit 2), naming the token',
     async (given, repo, on, token) => {
@@ -286,6 +289,79 @@ describe('a provider that the host contradicts', () => {
       prepareCluster(cluster('https://gitlab.com/acme/gitops.git'), { provider: 'github', tokens: TOKENS }),
     ).toThrow(
       expect.objectContaining({ fix: expect.stringMatching(/^pass --provider gitlab, or leave --provider out/) }),
+    );
+  });
+
+  it('--github-repo on a host of another provider: the message and fix name --github-repo', () => {
+    expect(() =>
+      prepareCluster(cluster('https://gitlab.com/acme/gitops.git'), {
+        provider: 'github',
+        providerOption: '--github-repo',
+        tokens: TOKENS,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/but the provider is github \(--github-repo\): GITHUB_TOKEN/),
+        fix: expect.stringMatching(/^leave --github-repo out \(it is for GitHub\); gitlab\.com tells its provider/),
+      }),
+    );
+  });
+
+  it('a trailing dot or a subdomain tells the provider as the bare domain does', () => {
+    expect(inferProvider(parseRemote('https://gitlab.com./acme/gitops.git'))).toBe('gitlab');
+    expect(inferProvider(parseRemote('git@ssh.gitlab.com.:acme/gitops.git'))).toBe('gitlab');
+    expect(inferProvider(parseRemote('https://notgitlab.com/acme/gitops.git'))).toBeUndefined();
+    expect(inferProvider(parseRemote('https://gitlab.com.evil.example/acme/gitops.git'))).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'https://github.com/acme/gitops.git',
+      { apiUrl: 'https://gitlab.com/api/v4' },
+      '--api-url',
+      'gitlab.com, a gitlab',
+      'github',
+      'GITHUB_TOKEN',
+    ],
+    [
+      'https://github.com/acme/gitops.git',
+      { githubApiUrl: 'https://api.codeberg.org./v1' },
+      'GITHUB_API_URL',
+      'codeberg.org, a gitea',
+      'github',
+      'GITHUB_TOKEN',
+    ],
+    [
+      'https://gitlab.com/acme/gitops.git',
+      { apiUrl: 'https://api.github.com' },
+      '--api-url',
+      'github.com, a github',
+      'gitlab',
+      'GITLAB_TOKEN',
+    ],
+  ] as const)(
+    "an API address on another provider's domain is refused, dry run or not: %s with %o",
+    (repo, settings, from, on, provider, token) => {
+      for (const dryRun of [false, true])
+        expect(() => prepareCluster(cluster(repo), { ...settings, tokens: TOKENS, dryRun })).toThrow(
+          expect.objectContaining({
+            kind: 'input',
+            message:
+              `${from} is on ${on} host, but the provider is ${provider}: ` +
+              `${token} would be sent to ${on.split(',')[0]}`,
+          }),
+        );
+    },
+  );
+
+  it('an API address of the provider, or of a host that tells none (GitHub Enterprise), is taken', () => {
+    const github = cluster('https://github.com/acme/gitops.git');
+    for (const apiUrl of ['https://api.github.com', 'https://ghe.corp.example/api/v3'])
+      expect(prepareCluster(github, { apiUrl, tokens: TOKENS }).apiUrl).toBe(apiUrl);
+    // GITHUB_API_URL is for github clusters only: GitHub Actions sets it on every job.
+    const gitlab = cluster('https://gitlab.com/acme/gitops.git');
+    expect(prepareCluster(gitlab, { githubApiUrl: 'https://api.github.com', tokens: TOKENS }).apiUrl).toBe(
+      'https://gitlab.com/api/v4',
     );
   });
 

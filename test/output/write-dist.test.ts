@@ -94,6 +94,15 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(snapshot(out)).toEqual(before);
   });
 
+  it('names a foreign file whose name holds a terminal escape with ? for it', async () => {
+    const out = scratch();
+    expect(await synth('--out', out)).toBe(0);
+    writeFileSync(join(out, 'prod', 'notes\x1b[2J.md'), 'mine\n');
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr.join('\n')).toContain(': holds prod/notes?[2J.md, which glidepath did not write');
+    expect(stderr.join('\n')).not.toContain('\x1b');
+  });
+
   it('replaces its own clusters, removes the ones no longer rendered, keeps others with --cluster', async () => {
     const out = scratch();
     const one = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }) });
