@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ALSO_COVERED_TAG } from './test/helpers/also-covered.ts';
 
 /** `npm run test:slow` runs these (vitest.slow.config.ts). */
 const SLOW = 'test/**/*.slow.test.ts';
@@ -13,6 +14,9 @@ export default defineConfig({
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
     exclude: [SLOW],
+    // npm test leaves out the tests tagged also-covered (--tags-filter): the rest of npm test reaches all their code,
+    // and test:slow runs them (test/helpers/also-covered.ts).
+    tags: [{ name: ALSO_COVERED_TAG, description: 'the rest of npm test reaches all its code; runs in test:slow' }],
     // Sharing loaded modules between files (cdk8s, the schemas, Octokit) halves the suite's time. No test replaces
     // a module: the CLI takes its renderer and environment as arguments instead.
     isolate: false,

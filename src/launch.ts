@@ -144,6 +144,8 @@ export function launch(request: LaunchRequest): Promise<LaunchResult> {
         stderr: Buffer.concat(stderr),
       });
     });
+    // EPIPE when the child ends before reading its input; coverage ignores it: whether it happens is a race.
+    /* v8 ignore next */
     child.stdin.on('error', () => undefined);
     child.stdin.end(request.input);
   });

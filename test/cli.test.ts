@@ -9,6 +9,7 @@ import { renderCluster } from '../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
 import { capturePrintedLines } from './helpers/console';
 import { renderOnce } from './helpers/render-once';
+import { ALSO_COVERED } from './helpers/also-covered';
 
 const { stdout, stderr, clear } = capturePrintedLines();
 
@@ -43,7 +44,7 @@ function clusterFolders(out: string): string[] {
 }
 
 describe('synth', () => {
-  it('renders every cluster into <out>/<cluster>/ and replaces what was there', async () => {
+  it('renders every cluster into <out>/<cluster>/ and replaces what was there', ALSO_COVERED, async () => {
     const dir = clusterDir({
       'a.yaml': validClusterFile({ name: 'prod' }),
       'b.yaml': validClusterFile({ name: 'dev' }),
@@ -55,7 +56,7 @@ describe('synth', () => {
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
   });
 
-  it('says which folder it removed when a cluster file is gone (glidepath wrote it)', async () => {
+  it('says which folder it removed when a cluster file is gone (glidepath wrote it)', ALSO_COVERED, async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = clusterDir({});
     expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
@@ -83,7 +84,7 @@ describe('synth', () => {
     expect(stdout.join('\n')).not.toContain('\x1b');
   });
 
-  it('--cluster renders one cluster and leaves the others in place', async () => {
+  it('--cluster renders one cluster and leaves the others in place', ALSO_COVERED, async () => {
     const dir = clusterDir({
       'a.yaml': validClusterFile({ name: 'prod' }),
       'b.yaml': validClusterFile({ name: 'dev' }),
@@ -95,7 +96,7 @@ describe('synth', () => {
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
   });
 
-  it('--relay-ip changes only the relay address', async () => {
+  it('--relay-ip changes only the relay address', ALSO_COVERED, async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const before = clusterDir({});
     const after = clusterDir({});
@@ -129,7 +130,7 @@ describe('synth', () => {
     },
   );
 
-  it('--stdout writes one cluster as multi-document YAML and nothing to disk', async () => {
+  it('--stdout writes one cluster as multi-document YAML and nothing to disk', ALSO_COVERED, async () => {
     const dir = clusterDir({
       'a.yaml': validClusterFile({ name: 'prod' }),
       'b.yaml': validClusterFile({ name: 'dev' }),
@@ -252,25 +253,31 @@ describe('a folder of cluster files as a new user keeps it', () => {
     expect(stderr).toEqual([]);
   });
 
-  it("another cluster's broken file does not block --cluster, but it does block a run of every cluster", async () => {
-    const dir = clusterDir({
-      'prod.yaml': validClusterFile({ name: 'prod' }),
-      'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 },
-    });
-    const out = clusterDir({});
-    const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
-    expect(clusterFolders()).toEqual(['prod']);
-    expect(stderr).toEqual([
-      expect.stringMatching(
-        /^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/,
-      ),
-    ]);
-    stderr.length = 0;
-    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(2);
-    expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
-    expect(clusterFolders()).toEqual(['prod']);
-  });
+  it(
+    "another cluster's broken file does not block --cluster, but it does block a run of every cluster",
+    ALSO_COVERED,
+    async () => {
+      const dir = clusterDir({
+        'prod.yaml': validClusterFile({ name: 'prod' }),
+        'staging.yaml': { ...validClusterFile({ name: 'staging' }), extra: 1 },
+      });
+      const out = clusterDir({});
+      const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
+      expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(
+        0,
+      );
+      expect(clusterFolders()).toEqual(['prod']);
+      expect(stderr).toEqual([
+        expect.stringMatching(
+          /^warning: .*staging\.yaml was skipped: it is not a valid cluster file \(without --cluster this is an error\): .*staging\.yaml: extra: unknown key/,
+        ),
+      ]);
+      stderr.length = 0;
+      expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(2);
+      expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
+      expect(clusterFolders()).toEqual(['prod']);
+    },
+  );
 
   it('a broken file that may be the selected cluster still fails', async () => {
     const dir = clusterDir({

@@ -14,6 +14,7 @@ import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
 import { contextFor, objectsFor, planted } from '../verify/objects';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const HEX40 = '3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a';
 /** A low-entropy value that only the environment tells is a secret. */
@@ -115,7 +116,7 @@ describe('a secret planted in a cluster file', () => {
     }
   });
 
-  it('the planted values are the ones verify finds in rendered output (one detector)', () => {
+  it('the planted values are the ones verify finds in rendered output (one detector)', ALSO_COVERED, () => {
     const context = contextFor();
     const objects = objectsFor(context);
     const known = [{ name: 'GITHUB_TOKEN', value: ENV_TOKEN }];
@@ -147,52 +148,60 @@ describe('a secret planted in a cluster file', () => {
     }
   });
 
-  it('facts, check-live and a path --cluster judge files with the secrets of the environment too', async () => {
-    const file = fileWith('note', `prefix ${ENV_TOKEN}`);
-    const dir = clusterDir({ 'prod.yaml': file });
-    const rollout = 'test/notifcheck-scenarios/rollouts/02-image-update-stale.yaml';
-    for (const args of [
-      ['facts', '--cluster', 'prod', '--rollout', rollout],
-      ['check-live', '--cluster', 'prod'],
-      ['facts', '--cluster', ENV_TOKEN, '--rollout', rollout],
-    ]) {
+  it(
+    'facts, check-live and a path --cluster judge files with the secrets of the environment too',
+    ALSO_COVERED,
+    async () => {
+      const file = fileWith('note', `prefix ${ENV_TOKEN}`);
+      const dir = clusterDir({ 'prod.yaml': file });
+      const rollout = 'test/notifcheck-scenarios/rollouts/02-image-update-stale.yaml';
+      for (const args of [
+        ['facts', '--cluster', 'prod', '--rollout', rollout],
+        ['check-live', '--cluster', 'prod'],
+        ['facts', '--cluster', ENV_TOKEN, '--rollout', rollout],
+      ]) {
+        clear();
+        expect(await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env }), args.join(' ')).toBe(2);
+        expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
+      }
+      // A sibling of a file given by path that holds a secret is not a valid sibling: nothing of it is printed.
+      const siblings = clusterDir({
+        'prod.yaml': validClusterFile({ name: 'prod' }),
+        [`${ENV_TOKEN}.yaml`]: {
+          ...validClusterFile({ name: ENV_TOKEN }),
+          gitops: validClusterFile({ name: 'prod' }).gitops,
+        },
+      });
       clear();
-      expect(await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env }), args.join(' ')).toBe(2);
+      expect(await main(['verify', '--clusters', siblings, '--cluster', `${siblings}/prod.yaml`], { env })).toBe(0);
       expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
-    }
-    // A sibling of a file given by path that holds a secret is not a valid sibling: nothing of it is printed.
-    const siblings = clusterDir({
-      'prod.yaml': validClusterFile({ name: 'prod' }),
-      [`${ENV_TOKEN}.yaml`]: {
-        ...validClusterFile({ name: ENV_TOKEN }),
-        gitops: validClusterFile({ name: 'prod' }).gitops,
-      },
-    });
-    clear();
-    expect(await main(['verify', '--clusters', siblings, '--cluster', `${siblings}/prod.yaml`], { env })).toBe(0);
-    expect([...stdout, ...stderr].join('\n')).not.toContain(ENV_TOKEN);
-  });
+    },
+  );
 
-  it('synth refuses an output folder whose path holds a secret, and pr and diff such a cache folder', async () => {
-    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
-    for (const command of ['pr', 'diff']) {
-      const cache = join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`);
-      clear();
-      expect(await main([command, '--clusters', dir, '--cluster', 'prod', '--cache-dir', cache], { env })).toBe(2);
-      expect(stderr[0]).toMatch(/^error: --cache-dir: the path looks like a GitHub token/);
-      expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8/);
-      expect(existsSync(cache)).toBe(false);
-    }
-    for (const out of [join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`), join(clusterDir({}), ENV_TOKEN, 'dist')]) {
-      clear();
-      expect(await main(['synth', '--clusters', dir, '--out', out], { env })).toBe(2);
-      expect(stderr[0]).toMatch(
-        /^error: --out: the path (looks like a GitHub token|holds the value of the environment)/,
-      );
-      expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8|correct-horse/);
-      expect(existsSync(out)).toBe(false);
-    }
-  });
+  it(
+    'synth refuses an output folder whose path holds a secret, and pr and diff such a cache folder',
+    ALSO_COVERED,
+    async () => {
+      const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+      for (const command of ['pr', 'diff']) {
+        const cache = join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`);
+        clear();
+        expect(await main([command, '--clusters', dir, '--cluster', 'prod', '--cache-dir', cache], { env })).toBe(2);
+        expect(stderr[0]).toMatch(/^error: --cache-dir: the path looks like a GitHub token/);
+        expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8/);
+        expect(existsSync(cache)).toBe(false);
+      }
+      for (const out of [join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`), join(clusterDir({}), ENV_TOKEN, 'dist')]) {
+        clear();
+        expect(await main(['synth', '--clusters', dir, '--out', out], { env })).toBe(2);
+        expect(stderr[0]).toMatch(
+          /^error: --out: the path (looks like a GitHub token|holds the value of the environment)/,
+        );
+        expect([...stdout, ...stderr].join('\n')).not.toMatch(/Pq8Pq8|correct-horse/);
+        expect(existsSync(out)).toBe(false);
+      }
+    },
+  );
 
   it('a secret as a YAML anchor, tag (escaped too) or directive is refused as in a comment', async () => {
     const token = `ghp_${'Vb5'.repeat(12)}`;
@@ -212,7 +221,7 @@ describe('a secret planted in a cluster file', () => {
     }
   });
 
-  it('values that look a little like secrets and are not render, all of them in one file', async () => {
+  it('values that look a little like secrets and are not render, all of them in one file', ALSO_COVERED, async () => {
     const file = validClusterFile({ name: 'prod' });
     const context = { ...file.argocd.context, ...Object.fromEntries(NOT_SECRETS) };
     const dir = clusterDir({ 'prod.yaml': { ...file, argocd: { namespace: 'argocd-apps', context } } });

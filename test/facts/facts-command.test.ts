@@ -16,6 +16,7 @@ import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
 import { renderOnce } from '../helpers/render-once';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SCENARIOS = join(ROOT, 'test/notifcheck-scenarios');
@@ -62,6 +63,17 @@ const CASES = [
   ...scenarioFiles('argocd/retry-facts').map((file) => ({ file, option: '--application', cluster: RETRY_FILE })),
 ];
 
+/** The scenarios whose code the others reach, block for block: test:slow runs them (npm run test:coverage). */
+const ALSO_COVERED_SCENARIOS: ReadonlySet<string> = new Set([
+  'rollouts/02-image-update-stale.yaml',
+  'rollouts/03-rollback-shaped.yaml',
+  'rollouts/04-scale-only.yaml',
+  'rollouts/07-bad-image-abort-restart.yaml',
+  'rollouts/08-odd-shapes.yaml',
+  'argocd/sync-failure/03-revision-sources-and-odd-text.yaml',
+  'argocd/retry-facts/01-one-fact-per-retry.yaml',
+]);
+
 /** The bodies sent at each step, replayed by the test helper straight on the engine model. */
 function replayBodies(steps: readonly Json[], option: string, cluster: string): Json[][] {
   const [loaded] = loadClusters({ dir: join(ROOT, 'clusters'), cluster });
@@ -84,12 +96,13 @@ function replayBodies(steps: readonly Json[], option: string, cluster: string): 
 
 describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const))(
   'npm run facts on %s',
-  (_name, { file, option, cluster }) => {
+  (name, { file, option, cluster }) => {
     const steps = (parse(readFileSync(file, 'utf8')) as { steps: Json[] }).steps;
 
     it(
       'prints one entry per state and trigger, and the same bodies, state by state, as a replay on the engine ' +
         'model',
+      ALSO_COVERED_SCENARIOS.has(name) ? ALSO_COVERED : {},
       async () => {
         const entries = await factsJson(['--cluster', cluster, option, file]);
         expect([...new Set(entries.map((e) => e.state))]).toEqual(steps.map((_step, index) => index));
@@ -174,6 +187,7 @@ describe('npm run facts, one Rollout at a clock', () => {
   it(
     'warns of a missing release id, a namespace the prune does not clean and a missing label (fails before: no ' +
       'warning)',
+    ALSO_COVERED,
     async () => {
       const ok = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
       const dir = clusterDir({

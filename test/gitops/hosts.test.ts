@@ -12,6 +12,7 @@ import { startGiteaApiStandIn } from './helpers/gitea-api-stand-in';
 import { startGithubApiStandIn, type ApiStandIn } from './helpers/github-api-stand-in';
 import { startGitlabApiStandIn } from './helpers/gitlab-api-stand-in';
 import { closedPort } from './helpers/loopback';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const FAST = { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 };
 const PROVIDERS = ['github', 'gitlab', 'gitea'] as const;
@@ -61,7 +62,7 @@ describe.concurrent.each(PROVIDERS)('host %s', (provider) => {
     expect(await host.findOpen('glidepath/')).toEqual([]);
   });
 
-  it('a wrong token: an auth error that says the token was refused, and never shows it', async () => {
+  it('a wrong token: an auth error that says the token was refused, and never shows it', ALSO_COVERED, async () => {
     const api = await standIn(provider);
     const error = await failure(client(provider, api, { token: 'glpat-wrongToken0000' }).findOpen('glidepath/'));
     expect(error.kind).toBe('auth');

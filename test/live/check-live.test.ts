@@ -18,44 +18,49 @@ import {
   trackedRollout,
 } from './recorded-prod';
 import { useLiveHarness } from './harness';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const printed = capturePrintedLines();
 const { checkLive, kubectlCalls } = useLiveHarness(printed);
 
 describe('npm run check-live', () => {
-  it('says ready, exit 0, on a ready cluster, having only run kubectl get in the given context', async () => {
-    const { code, out, err } = await checkLive(readyProd().calls);
-    expect(err).toBe('');
-    expect(out).toContain(
-      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by ' +
-        'the Argo CD Application glidepath-prod (annotation)',
-    );
-    expect(out).toContain(
-      'ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)',
-    );
-    expect(out).toContain(
-      'ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1, as ' +
-        'rollouts.controllerVersion says',
-    );
-    expect(out).toContain(
-      'ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller ' +
-        'runs 3.1.8; argocd.version is unset, so glidepath renders for',
-    );
-    expect(out).toContain(
-      'ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, ' +
-        'checkin-api: 1, flight-api: 1, gate-api: 1)',
-    );
-    expect(out).toMatch(
-      /ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 51 keys/,
-    );
-    expect(out).toContain('ok   Applications labelled hangar.io/release-tracked=true in argocd-apps: 5:');
-    expect(out).toContain('ok   ConfigMap gate-api/veridor-config: holds veridor.json');
-    expect(out.split('\n').at(-1)).toBe('ready: every check passed');
-    expect(code).toBe(0);
-    const calls = kubectlCalls();
-    expect(calls.length).toBe(19);
-    for (const call of calls) expect(call).toMatch(/^--context prod-admin get \S/);
-  });
+  it(
+    'says ready, exit 0, on a ready cluster, having only run kubectl get in the given context',
+    ALSO_COVERED,
+    async () => {
+      const { code, out, err } = await checkLive(readyProd().calls);
+      expect(err).toBe('');
+      expect(out).toContain(
+        'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: rendered by glidepath, tracked by ' +
+          'the Argo CD Application glidepath-prod (annotation)',
+      );
+      expect(out).toContain(
+        'ok   Secret argo-rollouts/argo-rollouts-notification-secret: holds glidepath-relay-token (value not read)',
+      );
+      expect(out).toContain(
+        'ok   Argo Rollouts controller in argo-rollouts: Deployment argo-rollouts runs 1.9.1, as ' +
+          'rollouts.controllerVersion says',
+      );
+      expect(out).toContain(
+        'ok   Argo CD notifications controller in argocd-apps: Deployment argocd-apps-notifications-controller ' +
+          'runs 3.1.8; argocd.version is unset, so glidepath renders for',
+      );
+      expect(out).toContain(
+        'ok   Rollouts labelled hangar.io/release-tracked=true: 5 (baggage-api: 1, boarding-api: 1, ' +
+          'checkin-api: 1, flight-api: 1, gate-api: 1)',
+      );
+      expect(out).toMatch(
+        /ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 51 keys/,
+      );
+      expect(out).toContain('ok   Applications labelled hangar.io/release-tracked=true in argocd-apps: 5:');
+      expect(out).toContain('ok   ConfigMap gate-api/veridor-config: holds veridor.json');
+      expect(out.split('\n').at(-1)).toBe('ready: every check passed');
+      expect(code).toBe(0);
+      const calls = kubectlCalls();
+      expect(calls.length).toBe(19);
+      for (const call of calls) expect(call).toMatch(/^--context prod-admin get \S/);
+    },
+  );
 
   it('a missing Secret: the fix reads the token from a file, never from the command line', async () => {
     const { calls } = readyProd();

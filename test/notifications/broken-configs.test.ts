@@ -7,6 +7,7 @@ import { parse, stringify } from 'yaml';
 import { ConfigLoadError, loadConfigData } from '../../src/notifications/configmap/config-map';
 import { conditionKey } from '../../src/notifications/engine-facts';
 import { facts, newRollout, renderedConfigMapYaml, rolloutReplay } from './helpers/rollouts';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const TRIGGER_KEY = 'trigger.glidepath-rollout-state';
 
@@ -153,7 +154,7 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
 
 describe('the context read back in one pass', () => {
   // The engine keeps the last of a repeated key (judge:engine, case duplicate/context-key): the one reader does too.
-  it('keeps the last of a repeated key, as the engine does, and reads 2,000 keys', () => {
+  it('keeps the last of a repeated key, as the engine does, and reads 2,000 keys', ALSO_COVERED, () => {
     const data = renderedData();
     expect(loadConfigData({ ...data, context: 'a: "1"\nb: "2"\na: "3"\n' }, 'argocd').context).toEqual({
       a: '3',

@@ -9,6 +9,7 @@ import { notificationChecks } from '../helpers/notification-checks';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const { stdout, stderr } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
@@ -32,31 +33,35 @@ function problemsAfter(edit: (text: string) => string): string[] {
 }
 
 describe("a team's own notifications (extraData)", () => {
-  it("renders a ConfigMap holding both the team's keys and glidepath's, with the subscriptions appended", () => {
-    const rollouts = configMapData('rollouts-notifications.k8s.yaml');
-    expect(Object.keys(rollouts).sort()).toEqual([
-      'service.slack',
-      'service.webhook.glidepath-relay',
-      'subscriptions',
-      'template.glidepath-rollout-fact',
-      'template.rollout-degraded',
-      'trigger.glidepath-rollout-state',
-      'trigger.rollout-degraded',
-    ]);
-    expect(rollouts['service.slack']).toBe('token: $slack-token\nusername: rollouts-bot\n');
-    expect(parse(rollouts.subscriptions!)).toEqual([
-      {
-        recipients: ['glidepath-relay'],
-        triggers: ['glidepath-rollout-state'],
-        selector: 'hangar.io/release-tracked=true',
-      },
-      { recipients: ['slack:payments-deploys'], triggers: ['rollout-degraded'], selector: 'team=payments' },
-    ]);
-    const argocd = configMapData('argocd-notifications.k8s.yaml');
-    expect(argocd.defaultTriggers).toBe('- sync-succeeded\n');
-    expect(parse(argocd.context!)).toEqual({ argocdUrl: 'https://argocd.payments.test' });
-    expect(parse(argocd.subscriptions!)).toHaveLength(2);
-  });
+  it(
+    "renders a ConfigMap holding both the team's keys and glidepath's, with the subscriptions appended",
+    ALSO_COVERED,
+    () => {
+      const rollouts = configMapData('rollouts-notifications.k8s.yaml');
+      expect(Object.keys(rollouts).sort()).toEqual([
+        'service.slack',
+        'service.webhook.glidepath-relay',
+        'subscriptions',
+        'template.glidepath-rollout-fact',
+        'template.rollout-degraded',
+        'trigger.glidepath-rollout-state',
+        'trigger.rollout-degraded',
+      ]);
+      expect(rollouts['service.slack']).toBe('token: $slack-token\nusername: rollouts-bot\n');
+      expect(parse(rollouts.subscriptions!)).toEqual([
+        {
+          recipients: ['glidepath-relay'],
+          triggers: ['glidepath-rollout-state'],
+          selector: 'hangar.io/release-tracked=true',
+        },
+        { recipients: ['slack:payments-deploys'], triggers: ['rollout-degraded'], selector: 'team=payments' },
+      ]);
+      const argocd = configMapData('argocd-notifications.k8s.yaml');
+      expect(argocd.defaultTriggers).toBe('- sync-succeeded\n');
+      expect(parse(argocd.context!)).toEqual({ argocdUrl: 'https://argocd.payments.test' });
+      expect(parse(argocd.subscriptions!)).toHaveLength(2);
+    },
+  );
 
   it('passes the notification checks of verify, and an on- trigger name only warns', () => {
     const report = notificationChecks(fixtureConfig());
@@ -79,7 +84,8 @@ describe("a team's own notifications (extraData)", () => {
   });
 
   it(
-    'fails a team trigger that does not compile on the declared ' + 'engine release (the whole ConfigMap would stop)',
+    'fails a team trigger that does not compile on the declared engine release (the whole ConfigMap would stop)',
+    ALSO_COVERED,
     () => {
       const config = fixtureConfig();
       const on = (controllerVersion: string) => ({

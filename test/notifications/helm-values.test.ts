@@ -14,6 +14,7 @@ import { filesOf } from '../../src/render/rendered-file';
 import { notificationChecks } from '../helpers/notification-checks';
 import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const { stdout } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
@@ -96,7 +97,7 @@ describe('delivery: helm-values', () => {
     expect(chartNotificationsData('argo-cd', 'argocd', [{ notifications: { cm: { create: false } } }])).toBeUndefined();
   });
 
-  it('passes the notification checks of verify, on the ConfigMaps the charts would render', () => {
+  it('passes the notification checks of verify, on the ConfigMaps the charts would render', ALSO_COVERED, () => {
     const report = notificationChecks(helmMode);
     expect(report.violations).toEqual([]);
     expect(report.families.find((f) => f.family === 'notifications')?.objects).toBe(2);
@@ -128,7 +129,7 @@ describe('delivery: helm-values', () => {
     },
   );
 
-  it('npm run verify passes it, with every rule family', async () => {
+  it('npm run verify passes it, with every rule family', ALSO_COVERED, async () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
     expect(await main(['verify', '--clusters', dir])).toBe(0);
     expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, 7 objects, \d+ checks, 0 violations$/);

@@ -29,6 +29,7 @@ import { capturePrintedLines } from '../helpers/console';
 import { runChild } from './helpers/child-processes';
 import { writeChild } from './helpers/kill-harness';
 import { renderOnce } from '../helpers/render-once';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const { stdout, stderr } = capturePrintedLines();
 const isRoot = process.getuid?.() === 0;
@@ -84,15 +85,19 @@ describe('synth --out replaces only what glidepath wrote', () => {
     },
   );
 
-  it('refuses a file in a cluster folder it wrote, and replaces the folder once the file is gone', async () => {
-    const out = scratch();
-    expect(await synth('--out', out)).toBe(0);
-    writeFileSync(join(out, 'prod', 'notes.md'), 'mine\n');
-    const before = snapshot(out);
-    expect(await synth('--out', out)).toBe(2);
-    expect(stderr.join('\n')).toContain(': holds prod/notes.md, which glidepath did not write');
-    expect(snapshot(out)).toEqual(before);
-  });
+  it(
+    'refuses a file in a cluster folder it wrote, and replaces the folder once the file is gone',
+    ALSO_COVERED,
+    async () => {
+      const out = scratch();
+      expect(await synth('--out', out)).toBe(0);
+      writeFileSync(join(out, 'prod', 'notes.md'), 'mine\n');
+      const before = snapshot(out);
+      expect(await synth('--out', out)).toBe(2);
+      expect(stderr.join('\n')).toContain(': holds prod/notes.md, which glidepath did not write');
+      expect(snapshot(out)).toEqual(before);
+    },
+  );
 
   it('names a foreign file whose name holds a terminal escape with ? for it', async () => {
     const out = scratch();
@@ -148,69 +153,77 @@ describe('synth --out replaces only what glidepath wrote', () => {
     },
   );
 
-  it('leaves a folder that already holds its render as it is, replaces a changed one (before: both)', async () => {
-    const two = clusterDir({
-      'prod.yaml': validClusterFile({ name: 'prod' }),
-      'dev.yaml': validClusterFile({ name: 'dev' }),
-    });
-    const out = scratch();
-    const synthTwo = () => main(['synth', '--clusters', two, '--out', out], { render: renderOnce });
-    expect(await synthTwo()).toBe(0);
-    const identity = (path: string) => {
-      const stat = statSync(join(out, path));
-      return `${stat.ino} ${stat.mtimeMs}`;
-    };
-    const devFile = readdirSync(join(out, 'dev'))[0]!;
-    const before = { dev: identity('dev'), devFile: identity(join('dev', devFile)), prod: identity('prod') };
-    const prodFiles = readdirSync(join(out, 'prod'));
-    const inodes = (cluster: string) => prodFiles.map((name) => statSync(join(out, cluster, name)).ino);
-    const prodInodes = inodes('prod');
-    writeFileSync(
-      join(two, 'prod.yaml'),
-      stringify(validClusterFile({ name: 'prod', relay: { ip: '10.0.0.9', port: 30880 } })),
-    );
-    expect(await synthTwo()).toBe(0);
-    expect(identity('dev')).toBe(before.dev);
-    expect(identity(join('dev', devFile))).toBe(before.devFile);
-    expect(identity('prod')).not.toBe(before.prod);
-    expect(readFileSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 'utf8')).toContain('10.0.0.9');
-    // In the changed folder only the changed files are new: the others are the same files, linked into it.
-    const changed = prodFiles.filter((_, i) => inodes('prod')[i] !== prodInodes[i]);
-    expect(changed).toEqual(['argocd-notifications.k8s.yaml', 'rollouts-notifications.k8s.yaml']);
-    expect(prodFiles.map((name) => statSync(join(out, 'prod', name)).nlink)).toEqual(prodFiles.map(() => 1));
-    // A file edited by hand, or with another mode, is not this render: its folder is written again.
-    writeFileSync(join(out, 'dev', devFile), 'edited\n');
-    chmodSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 0o600);
-    expect(await synthTwo()).toBe(0);
-    expect(readFileSync(join(out, 'dev', devFile), 'utf8')).not.toBe('edited\n');
-    expect(statSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml')).mode & 0o777).toBe(0o644);
-    expect(readdirSync(out).filter((name) => name.startsWith('.glidepath-') && name !== '.glidepath-lock')).toEqual([
-      '.glidepath-out.json',
-    ]);
-  });
+  it(
+    'leaves a folder that already holds its render as it is, replaces a changed one (before: both)',
+    ALSO_COVERED,
+    async () => {
+      const two = clusterDir({
+        'prod.yaml': validClusterFile({ name: 'prod' }),
+        'dev.yaml': validClusterFile({ name: 'dev' }),
+      });
+      const out = scratch();
+      const synthTwo = () => main(['synth', '--clusters', two, '--out', out], { render: renderOnce });
+      expect(await synthTwo()).toBe(0);
+      const identity = (path: string) => {
+        const stat = statSync(join(out, path));
+        return `${stat.ino} ${stat.mtimeMs}`;
+      };
+      const devFile = readdirSync(join(out, 'dev'))[0]!;
+      const before = { dev: identity('dev'), devFile: identity(join('dev', devFile)), prod: identity('prod') };
+      const prodFiles = readdirSync(join(out, 'prod'));
+      const inodes = (cluster: string) => prodFiles.map((name) => statSync(join(out, cluster, name)).ino);
+      const prodInodes = inodes('prod');
+      writeFileSync(
+        join(two, 'prod.yaml'),
+        stringify(validClusterFile({ name: 'prod', relay: { ip: '10.0.0.9', port: 30880 } })),
+      );
+      expect(await synthTwo()).toBe(0);
+      expect(identity('dev')).toBe(before.dev);
+      expect(identity(join('dev', devFile))).toBe(before.devFile);
+      expect(identity('prod')).not.toBe(before.prod);
+      expect(readFileSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 'utf8')).toContain('10.0.0.9');
+      // In the changed folder only the changed files are new: the others are the same files, linked into it.
+      const changed = prodFiles.filter((_, i) => inodes('prod')[i] !== prodInodes[i]);
+      expect(changed).toEqual(['argocd-notifications.k8s.yaml', 'rollouts-notifications.k8s.yaml']);
+      expect(prodFiles.map((name) => statSync(join(out, 'prod', name)).nlink)).toEqual(prodFiles.map(() => 1));
+      // A file edited by hand, or with another mode, is not this render: its folder is written again.
+      writeFileSync(join(out, 'dev', devFile), 'edited\n');
+      chmodSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml'), 0o600);
+      expect(await synthTwo()).toBe(0);
+      expect(readFileSync(join(out, 'dev', devFile), 'utf8')).not.toBe('edited\n');
+      expect(statSync(join(out, 'prod', 'rollouts-notifications.k8s.yaml')).mode & 0o777).toBe(0o644);
+      expect(readdirSync(out).filter((name) => name.startsWith('.glidepath-') && name !== '.glidepath-lock')).toEqual([
+        '.glidepath-out.json',
+      ]);
+    },
+  );
 
-  it('writes again what a fresh write would not leave: other bytes, special mode bits, a link, an owner', async () => {
-    const out = scratch();
-    const synthOut = () => main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce });
-    expect(await synthOut()).toBe(0);
-    const written = snapshot(out);
-    const file = (cluster: string, name: string) => join(out, cluster, name);
-    // Invalid UTF-8 of the same length as the character it replaces reads back as the same text.
-    const notes = file('dev', 'argocd-notifications.k8s.yaml');
-    const bytes = readFileSync(notes);
-    const at = bytes.indexOf(Buffer.from(':'));
-    writeFileSync(notes, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 1)]));
-    chmodSync(file('dev', 'kustomization.yaml'), 0o6644);
-    chmodSync(join(out, 'prod'), 0o1755);
-    const userFile = join(scratch(), 'mine.yaml');
-    linkSync(file('prod', 'kustomization.yaml'), userFile);
-    if (isRoot) chownSync(file('prod', 'rollouts-notifications.k8s.yaml'), 65534, 65534);
-    expect(await synthOut()).toBe(0);
-    expect(snapshot(out)).toEqual(written);
-    expect(statSync(file('prod', 'kustomization.yaml')).nlink).toBe(1);
-    expect(statSync(file('prod', 'rollouts-notifications.k8s.yaml')).uid).toBe(process.getuid!());
-    expect(existsSync(userFile)).toBe(true);
-  });
+  it(
+    'writes again what a fresh write would not leave: other bytes, special mode bits, a link, an owner',
+    ALSO_COVERED,
+    async () => {
+      const out = scratch();
+      const synthOut = () => main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce });
+      expect(await synthOut()).toBe(0);
+      const written = snapshot(out);
+      const file = (cluster: string, name: string) => join(out, cluster, name);
+      // Invalid UTF-8 of the same length as the character it replaces reads back as the same text.
+      const notes = file('dev', 'argocd-notifications.k8s.yaml');
+      const bytes = readFileSync(notes);
+      const at = bytes.indexOf(Buffer.from(':'));
+      writeFileSync(notes, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 1)]));
+      chmodSync(file('dev', 'kustomization.yaml'), 0o6644);
+      chmodSync(join(out, 'prod'), 0o1755);
+      const userFile = join(scratch(), 'mine.yaml');
+      linkSync(file('prod', 'kustomization.yaml'), userFile);
+      if (isRoot) chownSync(file('prod', 'rollouts-notifications.k8s.yaml'), 65534, 65534);
+      expect(await synthOut()).toBe(0);
+      expect(snapshot(out)).toEqual(written);
+      expect(statSync(file('prod', 'kustomization.yaml')).nlink).toBe(1);
+      expect(statSync(file('prod', 'rollouts-notifications.k8s.yaml')).uid).toBe(process.getuid!());
+      expect(existsSync(userFile)).toBe(true);
+    },
+  );
 
   it('synth --check reports the files of a cluster folder given another mode, which synth writes again', async () => {
     const out = scratch();
@@ -463,7 +476,7 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it.skipIf(!mountable)('a full disk: the earlier render stays, no staged folder is left', async () => {
+  it.skipIf(!mountable)('a full disk: the earlier render stays, no staged folder is left', ALSO_COVERED, async () => {
     const dir = tmpfs('size=64k');
     const small = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop'] } }) });
     expect(await main(['synth', '--clusters', small, '--out', dir], { render: renderOnce })).toBe(0);

@@ -6,6 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../helpers/cluster-files';
 import type { ClusterFile } from '../../src/config/schema';
 import { renderedFile } from '../helpers/rendered-file';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 type Obj = {
   apiVersion: string;
@@ -178,7 +179,7 @@ describe('prune chart options', () => {
     ]);
   });
 
-  it('prune.namespace defaults to rollouts.namespace and can be set', () => {
+  it('prune.namespace defaults to rollouts.namespace and can be set', ALSO_COVERED, () => {
     const inRollouts = render({ rollouts: { namespace: 'rollouts-system' } });
     const where = (objects: Obj[]) =>
       [

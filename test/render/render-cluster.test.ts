@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { renderManifests } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 describe('renderManifests', () => {
   it(
-    'renders each cluster alone, whatever was rendered before ' + 'it: clusters that share charts share their bytes',
+    'renders each cluster alone, whatever was rendered before it: clusters that share charts share their bytes',
+    ALSO_COVERED,
     () => {
       const a = clusterConfig({ name: 'a', tracked: { namespaces: ['shop', 'billing'] } });
       const b = clusterConfig({

@@ -6,6 +6,7 @@ import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 /** Renders as synth does, plus one planted object. */
 function plantingRenderer(planted: string): Renderer {
@@ -15,7 +16,7 @@ function plantingRenderer(planted: string): Renderer {
 const { stdout, stderr } = capturePrintedLines();
 
 describe('npm run verify', () => {
-  it('passes every shipped cluster and prints how many objects and checks ran', async () => {
+  it('passes every shipped cluster and prints how many objects and checks ran', ALSO_COVERED, async () => {
     const shipped = loadClusters({ dir: 'clusters' });
     expect(shipped.map((c) => c.config.name)).toEqual(expect.arrayContaining(['dev', 'prod']));
     expect(await main(['verify'], { render: renderOnce })).toBe(0);
@@ -35,12 +36,12 @@ describe('npm run verify', () => {
     );
   });
 
-  it('--cluster verifies one cluster', async () => {
+  it('--cluster verifies one cluster', ALSO_COVERED, async () => {
     expect(await main(['verify', '--cluster', 'prod'], { render: renderOnce })).toBe(0);
     expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, /);
   });
 
-  it('--relay-ip reaches the render it verifies', async () => {
+  it('--relay-ip reaches the render it verifies', ALSO_COVERED, async () => {
     const rendered: string[] = [];
     const recording: Renderer = (config) => {
       rendered.push(config.relay.ip ?? 'none');
@@ -50,7 +51,7 @@ describe('npm run verify', () => {
     expect(rendered).toEqual(['10.9.8.7']);
   });
 
-  it('exits 1 on a violation and names the object, the rule and the fix', async () => {
+  it('exits 1 on a violation and names the object, the rule and the fix', ALSO_COVERED, async () => {
     const pod =
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: debug\n  namespace: shop\nspec:\n  containers:\n    - ' +
       'name: sh\n      image: busybox:1.36\n      securityContext:\n        privileged: true\n';
@@ -70,7 +71,7 @@ describe('npm run verify', () => {
     expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
   });
 
-  it('never prints a secret from the environment, even when it reaches the output', async () => {
+  it('never prints a secret from the environment, even when it reaches the output', ALSO_COVERED, async () => {
     const token = 'ghp_' + 'Zq9'.repeat(12);
     const leak =
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: shop\ndata:\n  token: ` + `"${token}"\n`;

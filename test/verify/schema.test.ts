@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchema, jsonPointerToField } from '../../src/verify/schema';
 import { contextFor, handBuilt, handBuiltConfigMap, objectsFor, planted } from './objects';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 const context = contextFor();
 const objects = objectsFor(context);
 
 describe('schema', () => {
-  it('validates every rendered object, including a ClusterAnalysisTemplate', () => {
+  it('validates every rendered object, including a ClusterAnalysisTemplate', ALSO_COVERED, () => {
     const clusterWide = contextFor({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } });
     for (const all of [objects, objectsFor(clusterWide)]) {
       const report = checkSchema(all);

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/clusters';
 import { clusterTriggerExpressions } from '../../src/verify/trigger-expressions';
 import { clusterConfig } from '../helpers/cluster-files';
+import { ALSO_COVERED } from '../helpers/also-covered';
 
 describe('every trigger expression of a cluster', () => {
-  it("lists glidepath's and the team's when and oncePer, from the ConfigMaps as rendered", () => {
+  it("lists glidepath's and the team's when and oncePer, from the ConfigMaps as rendered", ALSO_COVERED, () => {
     const loaded = loadClusterFile(join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml'));
     if ('problems' in loaded) throw new Error(loaded.problems.join('\n'));
     const expressions = clusterTriggerExpressions(loaded.config);

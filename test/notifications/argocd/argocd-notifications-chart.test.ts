@@ -5,6 +5,7 @@ import { clusterConfig } from '../../helpers/cluster-files';
 import { renderCluster } from '../../../src/render/render-cluster';
 import { loadClusters } from '../../../src/clusters';
 import { renderedArgocdYaml } from './helpers';
+import { ALSO_COVERED } from '../../helpers/also-covered';
 
 const CLUSTERS_DIR = join(import.meta.dirname, '../../../clusters');
 
@@ -41,7 +42,8 @@ describe('the Argo CD notifications chart', () => {
   });
 
   it(
-    'posts to the same relay as the Rollouts side, with the token as a reference into ' + 'argocd-notifications-secret',
+    'posts to the same relay as the Rollouts side, with the token as a reference into argocd-notifications-secret',
+    ALSO_COVERED,
     () => {
       const rendered = renderCluster(clusterConfig());
       const service = (file: string) =>
@@ -84,7 +86,7 @@ describe('the Argo CD notifications chart', () => {
     },
   );
 
-  it('adds the retry trigger and its template only with argocd.retryFacts: true', () => {
+  it('adds the retry trigger and its template only with argocd.retryFacts: true', ALSO_COVERED, () => {
     const { data } = configMap({ retryFacts: true });
     expect(parse(data['trigger.glidepath-sync-retry']!)).toEqual([
       {
@@ -106,13 +108,17 @@ describe('the Argo CD notifications chart', () => {
     expect(clusterConfig().argocd.retryFacts).toBe(false);
   });
 
-  it('on prod goes to the tenant instance argocd-apps only; the platform instance argocd gets no object', () => {
-    const [prod] = loadClusters({ dir: CLUSTERS_DIR, cluster: 'prod' });
-    const objects = renderCluster(prod!.config).flatMap((file) =>
-      parseAllDocuments(file.content).map((document) => document.toJS() as ConfigMap),
-    );
-    const notificationsConfigMaps = objects.filter((object) => object.metadata.name === 'argocd-notifications-cm');
-    expect(notificationsConfigMaps.map((object) => object.metadata.namespace)).toEqual(['argocd-apps']);
-    expect(objects.filter((object) => object.metadata.namespace === 'argocd')).toEqual([]);
-  });
+  it(
+    'on prod goes to the tenant instance argocd-apps only; the platform instance argocd gets no object',
+    ALSO_COVERED,
+    () => {
+      const [prod] = loadClusters({ dir: CLUSTERS_DIR, cluster: 'prod' });
+      const objects = renderCluster(prod!.config).flatMap((file) =>
+        parseAllDocuments(file.content).map((document) => document.toJS() as ConfigMap),
+      );
+      const notificationsConfigMaps = objects.filter((object) => object.metadata.name === 'argocd-notifications-cm');
+      expect(notificationsConfigMaps.map((object) => object.metadata.namespace)).toEqual(['argocd-apps']);
+      expect(objects.filter((object) => object.metadata.namespace === 'argocd')).toEqual([]);
+    },
+  );
 });
