@@ -1,4 +1,5 @@
-// `npm test`: the fast tests (vitest). Arguments go to vitest (`npm test -- test/cli.test.ts`). At the end it prints
+// `npm test`: the fast tests (vitest), without the tests tagged also-covered (test/helpers/also-covered.ts), which
+// test:slow runs. Arguments go to vitest (`npm test -- test/cli.test.ts`). At the end it prints
 // the run's wall time and CPU time: user + system of this process, vitest, its workers and every process they waited
 // for (git, kubectl, the CLI in a child), read from /proc. The type-check is part of `npm run lint`.
 import { spawn } from 'node:child_process';
@@ -29,7 +30,7 @@ function run(command, args, env) {
 
 const code = await run(
   join(ROOT, 'node_modules', '.bin', 'vitest'),
-  ['run', ...process.argv.slice(2)],
+  ['run', '--tags-filter=!also-covered', ...process.argv.slice(2)],
   vitestEnv(process.env),
 );
 const wall = process.uptime();
