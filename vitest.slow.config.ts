@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 120_000,
     pool: 'forks',
     ...(base.test?.globalSetup === undefined ? {} : { globalSetup: base.test.globalSetup }),
+    // The property tests hold tests tagged also-covered: vitest refuses a tag its config does not define.
+    ...(base.test?.tags === undefined ? {} : { tags: base.test.tags }),
     include: ['test/**/*.slow.test.ts', ...PROPERTY_TESTS],
     env: { PROPERTY_RUNS_SCALE: '5' },
     ...(base.test?.server === undefined ? {} : { server: base.test.server }),
