@@ -82,6 +82,12 @@ describe('synth', () => {
       ),
     ).toBe(true);
     expect(stdout.join('\n')).not.toContain('\x1b');
+    clear();
+    const both2 = clusterDir(both);
+    expect(await main(['synth', '--clusters', both2, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(stdout.some((line) => /^added {3}.*dist\?\[2J\/dev\//.test(line))).toBe(true);
+    expect(stdout.at(-1)).toMatch(/run glidepath synth --out .*dist\?\[2J'?$/);
+    expect(stdout.join('\n')).not.toContain('\x1b');
   });
 
   it('--cluster renders one cluster and leaves the others in place', ALSO_COVERED, async () => {

@@ -1,6 +1,7 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { join } from 'node:path';
 import { GlidepathError } from '../errors';
+import { printableText } from '../config/shown-input';
 import { shownFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters, renderEach } from '../render/render-pool';
@@ -116,13 +117,13 @@ export default defineCommand({
         context.print(jsonLine(json(changes)));
         return changes.length === 0 ? 'done' : 'changes';
       }
-      for (const change of changes) context.print(change);
+      for (const change of changes) context.print(printableText(change));
       context.print(
         changes.length === 0
           ? `${shownFolder(outDir)} is up to date`
           : `${shownFolder(outDir)} would change (${changes.length === 1 ? '1 file' : `${changes.length} files`}); ` +
               'run glidepath synth' +
-              (values.out !== undefined ? ` --out ${shellWord(values.out)}` : ''),
+              (values.out !== undefined ? ` --out ${shellWord(printableText(values.out))}` : ''),
       );
       return changes.length === 0 ? 'done' : 'changes';
     }

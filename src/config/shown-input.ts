@@ -92,6 +92,11 @@ export function shownFile(path: string, known: readonly KnownSecret[] = []): str
   return shownPathText(rel === '' ? basename(path) : rel.startsWith('..') ? path : rel, known);
 }
 
+/** A file or folder name (or a path relative to a shown folder) as shownFile shows each part of a path. */
+export function shownName(name: string, known: readonly KnownSecret[] = []): string {
+  return shownPathText(name, known);
+}
+
 /** The working directory as shownFile shows a path: whole, with secret-looking parts masked. */
 export function shownWorkingDirectory(known: readonly KnownSecret[] = []): string {
   return shownPathText(process.cwd(), known);

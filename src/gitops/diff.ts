@@ -16,7 +16,7 @@ import {
 } from './providers';
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
-import { displayUrl } from './remote';
+import { displayUrl, hostName } from './remote';
 import { blobIds, ownedContents, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
 import { hasChanges, type Review } from './review';
 import { notesContext, reviewNotes } from './review-notes';
@@ -57,22 +57,37 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   const rendered = renderedFolders(config, options.files);
   const target = clusterTarget(config, options.repo, options.base);
   refuseMismatchedProvider(target.remote, config.gitops.provider, options.provider, displayUrl(target.remote));
-  // Only the token's name depends on the provider here: a host it cannot tell is taken for GitHub (Enterprise).
-  const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote) ?? 'github';
-  const variable = tokenVariable(provider);
-  const token = providerToken(provider, options.tokens);
-  if (variable !== undefined && token !== undefined) {
-    checkToken(variable, token);
-    refuseCleartext(target.remote.url, 'the gitops repo', variable, options.allowInsecureHttp === true);
+  // Only the token depends on the provider here. A host nobody can tell gets none: GITHUB_TOKEN (which GitHub Actions
+  // sets on every job) went to a self-managed GitLab.
+  const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote);
+  const variable = provider === undefined ? undefined : tokenVariable(provider);
+  const token = provider === undefined ? undefined : providerToken(provider, options.tokens);
+  const credentials =
+    provider !== undefined && variable !== undefined && token !== undefined
+      ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable }
+      : undefined;
+  if (credentials !== undefined) {
+    checkToken(credentials.tokenVariable, credentials.token);
+    refuseCleartext(
+      target.remote.url,
+      'the gitops repo',
+      credentials.tokenVariable,
+      options.allowInsecureHttp === true,
+    );
   }
+  const notes =
+    provider === undefined && hostName(target.remote) !== undefined
+      ? [
+          `no provider is set for ${hostName(target.remote)}: the gitops repo was fetched without a token (set ` +
+            'gitops.provider, or pass --provider, to send its token)',
+        ]
+      : [];
   const opened = await openGitopsRepo(
     {
       remote: target.remote,
       ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
       ...(options.cacheRoot !== undefined ? { cacheRoot: options.cacheRoot } : {}),
-      ...(token !== undefined && variable !== undefined
-        ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable }
-        : {}),
+      ...credentials,
     },
     [target.base],
     target.branchPrefix,
@@ -90,13 +105,13 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
         `Compared with \`${target.base}\` of ${displayUrl(target.remote)} at ${baseCommit.slice(0, 12)}.`,
         ...(options.unverified === true ? [UNVERIFIED_NOTE] : []),
         ...(options.override !== undefined ? [overrideNote(options.override)] : []),
-        ...opened.notes.map((n) => `> ${n}`),
+        ...[...notes, ...opened.notes].map((n) => `> ${n}`),
       ],
       extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor), known),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `glidepath diff --cluster ${config.name}`,
     });
-    return { review, changed: hasChanges(review), markdown, baseCommit, notes: opened.notes };
+    return { review, changed: hasChanges(review), markdown, baseCommit, notes: [...notes, ...opened.notes] };
   } finally {
     opened.release();
   }

@@ -31,6 +31,8 @@ function bareHost(host: string): string {
 /** Each provider's own domains: the host and every subdomain of it (api.github.com, gist.github.com) is theirs. */
 const PROVIDER_DOMAINS: Readonly<Record<string, Exclude<ProviderName, 'none'>>> = {
   'github.com': 'github',
+  // GitHub Enterprise Cloud with data residency: <name>.ghe.com, its API at api.<name>.ghe.com.
+  'ghe.com': 'github',
   'gitlab.com': 'gitlab',
   'gitea.com': 'gitea',
   'codeberg.org': 'gitea',
@@ -137,15 +139,56 @@ export function parseProvider(value: string, known: readonly KnownSecret[] = [])
 }
 
 /**
- * github.com's API, GitHub Enterprise Server's `https://<host>/api/v3`, GitLab's `https://<host>/api/v4`, or Gitea's
- * `https://<host>/api/v1`.
+ * The API of the remote's host: github.com's (for every github.com host), `api.<name>.ghe.com`, gitlab.com's,
+ * gitea.com's or codeberg.org's; otherwise GitHub Enterprise Server's `https://<host>/api/v3`, GitLab's
+ * `https://<host>/api/v4`, or Gitea's `https://<host>/api/v1`.
  */
 export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string | undefined {
   const host = hostName(remote);
   const root = webRoot(remote);
   if (host === undefined || root === undefined || provider === 'none') return undefined;
-  if (provider === 'github') return publicHost(remote) === 'github.com' ? 'https://api.github.com' : `${root}/api/v3`;
+  // A provider's own hosts (ssh.github.com, altssh.gitlab.com) share its one API.
+  const owner = domainOwner(host);
+  if (owner?.provider === provider) {
+    if (owner.domain === 'github.com') return 'https://api.github.com';
+    if (owner.domain === 'ghe.com') return `https://api.${bareHost(host)}`;
+    return `https://${owner.domain}/api/${provider === 'gitea' ? 'v1' : 'v4'}`;
+  }
+  if (provider === 'github') return `${root}/api/v3`;
   return provider === 'gitea' ? `${root}/api/v1` : `${root}/api/v4`;
+}
+
+/**
+ * GITHUB_API_URL when it is the API of the remote's own host; GitHub Actions sets it on every job to the API of the
+ * GitHub the workflow runs on, which may be another than the gitops repo's (a GitHub Enterprise repo shipped from
+ * github.com). Another host's is left out, with a note: the token of the repo's host would go there.
+ */
+export function githubApiUrlFor(
+  remote: RemoteUrl,
+  githubApiUrl: string | undefined,
+  notes: string[],
+): string | undefined {
+  const host = hostName(remote);
+  if (githubApiUrl === undefined || host === undefined) return githubApiUrl;
+  let apiHost: string;
+  try {
+    apiHost = new URL(githubApiUrl.trim()).hostname;
+  } catch {
+    throw new GitopsError(
+      'input',
+      'GITHUB_API_URL is not a URL',
+      `give the API's https:// address, e.g. ${API_EXAMPLES.github}`,
+    );
+  }
+  const bare = bareHost(host);
+  const apiBare = bareHost(apiHost);
+  const bothGithubCom = domainOwner(host)?.domain === 'github.com' && domainOwner(apiHost)?.domain === 'github.com';
+  if (bothGithubCom || apiBare === bare || apiBare === `api.${bare}`) return githubApiUrl;
+  notes.push(
+    `GITHUB_API_URL (${apiHost}) is not the API of the gitops repo's host ${host}: it is left out, and the API of ` +
+      `${host} is used (pass --api-url to name another)`,
+  );
+  return undefined;
 }
 
 const API_EXAMPLES = {

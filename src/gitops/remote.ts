@@ -52,6 +52,8 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
         'use https://, ssh://, git@host:owner/repo.git, or a local path',
       );
     }
+    // The URL parser reads `\` as `/`, and git does not: they would reach different hosts.
+    if (text.includes('\\')) refuseAmbiguousHost('\\', value);
     let url: URL;
     try {
       url = new URL(text);
@@ -70,15 +72,27 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
           'instead; glidepath sends it as a header',
       );
     }
+    if (url.host.includes('@')) refuseAmbiguousHost('@', value);
     const path = repoPathOf(decodeURIComponent(url.pathname));
     return { url: text, protocol: scheme, host: url.host, ...(path ? { path } : {}) };
   }
   const scp = isAbsolute(text) || text.startsWith('.') ? null : SCP_LIKE.exec(text);
   if (scp !== null) {
+    if ((scp[1] ?? '').includes('@')) refuseAmbiguousHost('@', value);
     const path = repoPathOf(scp[2] ?? '');
     return { url: text, protocol: 'ssh', host: scp[1] ?? '', ...(path ? { path } : {}) };
   }
   return { url: resolve(baseDir, text), protocol: 'file' };
+}
+
+/** A `\\` or a second `@`: git, ssh and the URL parser would each read another host from the URL. */
+function refuseAmbiguousHost(what: '@' | '\\', value: string): void {
+  throw new GitopsError(
+    'input',
+    `gitops repo ${shownArgument(value)}: ${what === '@' ? 'a second "@"' : 'a "\\"'} makes git and glidepath read ` +
+      'different hosts from it',
+    'write the URL with one user name and no backslash, e.g. git@github.com:org/cluster-gitops.git',
+  );
 }
 
 function repoPathOf(path: string): RepoPath | undefined {
@@ -107,7 +121,20 @@ export function fullPath(path: RepoPath): string {
 
 /** The host name without a port, lower case. */
 export function hostName(remote: RemoteUrl): string | undefined {
-  return remote.host?.replace(/:\d+$/, '').toLowerCase();
+  const host = remote.host?.replace(/:\d+$/, '');
+  return host === undefined ? undefined : canonicalHost(host);
+}
+
+/**
+ * A host as the network reaches it: `gitlab%2ecom` and `ｇｉｔｌａｂ.com` are gitlab.com (git decodes an ssh:// URL's
+ * host, and the API URL built from it goes through the URL parser). A host the parser refuses stays as written.
+ */
+function canonicalHost(host: string): string {
+  try {
+    return new URL(`https://${host}`).hostname;
+  } catch {
+    return host.toLowerCase();
+  }
 }
 
 /** The host's web address: `https://<host>` (the remote's port kept for http(s) remotes only). */

@@ -7,6 +7,7 @@ import { GITEA_TOKEN_SCOPES } from './gitea';
 import {
   chooseProvider,
   defaultApiUrl,
+  githubApiUrlFor,
   providerToken,
   refuseMismatchedApi,
   refuseMismatchedProvider,
@@ -55,10 +56,20 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
         `glidepath change instead of opening another`,
     );
   }
-  const givenApiUrl = settings.apiUrl ?? (provider === 'github' ? settings.githubApiUrl : undefined);
-  if (givenApiUrl !== undefined)
-    refuseMismatchedApi(givenApiUrl, provider, settings.apiUrl !== undefined ? '--api-url' : 'GITHUB_API_URL');
+  const givenApiUrl =
+    settings.apiUrl ??
+    (provider === 'github' ? githubApiUrlFor(target.remote, settings.githubApiUrl, notes) : undefined);
   const apiUrl = givenApiUrl ?? defaultApiUrl(target.remote, provider);
+  if (apiUrl !== undefined)
+    refuseMismatchedApi(
+      apiUrl,
+      provider,
+      settings.apiUrl !== undefined
+        ? '--api-url'
+        : givenApiUrl !== undefined
+          ? 'GITHUB_API_URL'
+          : `the API address of the gitops repo ${displayUrl(target.remote)}`,
+    );
   const repoPath = settings.remotePath ?? target.remote.path;
   if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);
@@ -112,6 +123,16 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
 
 /** The provider; a dry run whose host nobody can tell goes on as `none`, saying so, since it contacts no API. */
 function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSettings, notes: string[]): ProviderName {
+  const configured = config.gitops.provider;
+  if (settings.providerOption === '--github-repo' && configured !== undefined && configured !== 'github') {
+    throw new GitopsError(
+      'input',
+      `--github-repo names a GitHub repository, but gitops.provider of ${config.name} is ${configured}: the run ` +
+        `would send GITHUB_TOKEN to ${displayUrl(remote)}`,
+      `pass --remote-path ${configured === 'gitlab' ? 'GROUP/NAME' : 'OWNER/NAME'} instead, or set gitops.provider ` +
+        'to github if the repo is on GitHub',
+    );
+  }
   refuseMismatchedProvider(
     remote,
     config.gitops.provider,

@@ -24,12 +24,23 @@ export function checkToken(variable: string, token: string): void {
   }
 }
 
+/** `http:` as the URL parser reads it: `http:/host` and ` http://host` are plain http too. */
+function isPlainHttp(url: string): boolean {
+  if (/^\s*http:/i.test(url)) return true;
+  try {
+    return new URL(url.trim()).protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 /** Refuses to send a token over http:// unless the person passed --allow-insecure-http. */
 export function refuseCleartext(url: string, what: string, variable: string, allowed: boolean): void {
-  if (allowed || !/^http:\/\//i.test(url)) return;
+  if (allowed || !isPlainHttp(url)) return;
   throw new GitopsError(
     'input',
-    `${what} ${url.replace(/^(http:\/\/)[^/@]+@/i, '$1')} is plain http://: ${variable} would travel in clear text`,
+    `${what} ${url.trim().replace(/^(http:\/*)[^/@]+@/i, '$1')} is plain http://: ${variable} would travel in ` +
+      'clear text',
     'use the https:// address, or pass --allow-insecure-http if this network is trusted (a local test host)',
   );
 }

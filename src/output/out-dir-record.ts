@@ -8,7 +8,7 @@ import { ConfigError } from '../config/errors';
 import { entryKind } from '../read-regular-file';
 import { onPath } from './fs-error';
 import { replaceFile, shown, shownFolder } from './out-dir-fs';
-import { printableText } from '../config/shown-input';
+import { shownName } from '../config/shown-input';
 import { isOwnEntry, isOwnName, KEPT, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
 import { readOwnFile } from './own-file';
 
@@ -84,7 +84,7 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
   const replaced: string[] = [];
   for (const entry of listed(outDir)) {
     if (isOwnEntry(entry)) continue;
-    const name = printableText(entry.name);
+    const name = shownName(entry.name);
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (KEPT.has(entry.name)) {
       replaced.push(`${name} is ${entryKind(entry)}, not a file glidepath wrote`);
@@ -94,7 +94,7 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
       replaced.push(`${name} is now ${entryKind(entry)}; glidepath writes a folder`);
     } else {
       for (const inner of listed(join(outDir, entry.name))) {
-        const path = `${name}/${printableText(inner.name)}`;
+        const path = `${name}/${shownName(inner.name)}`;
         if (!files.includes(inner.name)) foreign.push(`${path}${inner.isDirectory() ? '/' : ''}`);
         else if (!inner.isFile()) replaced.push(`${path} is now ${entryKind(inner)}; glidepath writes regular files`);
       }

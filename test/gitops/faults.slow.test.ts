@@ -5,7 +5,7 @@ import { diffAgainstGitops } from '../../src/gitops/diff';
 import { basicCredentials } from '../../src/gitops/redact';
 import { shipClusters } from '../../src/gitops/ship';
 import type { Scenario } from './helpers/fixture';
-import { closeScenarios, FOLDER, TOKEN, failure, rendered, scenario } from './helpers/fixture';
+import { closeScenarios, FOLDER, TOKEN, failure, prodConfig, rendered, scenario } from './helpers/fixture';
 import { startGitHttpStandIn } from './helpers/git-http-stand-in';
 import { closedPort, hangingServer } from './helpers/loopback';
 import { branches, commitFiles, git, tempDir, tip } from './helpers/git-repos';
@@ -232,6 +232,32 @@ describe.concurrent('pr faults', () => {
       expect(`${error.message} ${error.fix}`).not.toContain(basicCredentials(wrong));
     },
   );
+
+  it("diff sends no token to a host whose provider nobody set, and the provider's token once one is", async () => {
+    const s = await setUp();
+    const root = tempDir('http-root');
+    mkdirSync(join(root, 'hangar-io'));
+    symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
+    const host = await startGitHttpStandIn(root, TOKEN);
+    cleanups.push(() => host.close());
+    const repo = `${host.url}hangar-io/cluster-gitops.git`;
+    const config = prodConfig({}, repo);
+    const diff = (provider: 'github' | undefined, cache: string) =>
+      diffAgainstGitops({
+        config,
+        files: rendered(config),
+        cacheDir: join(tempDir('cache'), cache),
+        allowInsecureHttp: true,
+        tokens: { github: TOKEN },
+        ...(provider !== undefined ? { provider } : {}),
+      });
+    // GitHub Actions sets GITHUB_TOKEN on every job: it went to a self-managed GitLab's host.
+    await failure(diff(undefined, 'a'));
+    expect(host.authorizations).toEqual([]);
+    const result = await diff('github', 'b');
+    expect(result.changed).toBe(true);
+    expect(new Set(host.authorizations)).toEqual(new Set([`Basic ${basicCredentials(TOKEN)}`]));
+  });
 
   it('a symbolic link on the way to the folder is refused', async () => {
     const s = await setUp();

@@ -64,6 +64,9 @@ describe('refused before anything is fetched', () => {
       /the GitHub API http:\/\/127\.0\.0\.1:9 is plain http:\/\/: GITHUB_TOKEN would travel in clear text/,
     );
     expect(api.fix).toMatch(/--allow-insecure-http/);
+    // The URL parser reads both as http://127.0.0.1:9, and fetch sent the token there.
+    for (const apiUrl of ['http:/127.0.0.1:9/api/v3', ' http://127.0.0.1:9/api/v3', 'HTTP:\\127.0.0.1:9'])
+      expect(refusal({ ...SETTINGS, apiUrl }).message).toMatch(/is plain http:\/\/: GITHUB_TOKEN would travel/);
     const remote = refusal(SETTINGS, undefined, 'http://127.0.0.1:9/a/b.git');
     expect(remote.message).toMatch(/the gitops repo http:\/\/127\.0\.0\.1:9\/a\/b\.git is plain http:\/\//);
     const config = prodConfig({}, 'http://127.0.0.1:9/a/b.git');

@@ -230,17 +230,29 @@ describe('GITHUB_API_URL', () => {
     return { config, files: rendered(config) };
   };
   it.each([
-    ['gitea', 'https://git.example.com/o/r.git', 'https://git.example.com/api/v1'],
-    ['gitlab', 'https://git.example.com/o/r.git', 'https://git.example.com/api/v4'],
-    ['github', 'https://git.example.com/o/r.git', 'https://api.github.com'],
-  ] as const)('applies to github clusters only (%s)', (provider, repo, api) => {
-    const prepared = prepareCluster(cluster(repo), {
-      provider,
-      githubApiUrl: 'https://api.github.com',
-      tokens: { github: 't', gitlab: 't', gitea: 't' },
-    });
-    expect(prepared.apiUrl).toBe(api);
-  });
+    ['gitea', 'https://git.example.com/o/r.git', 'https://api.github.com', 'https://git.example.com/api/v1'],
+    ['gitlab', 'https://git.example.com/o/r.git', 'https://api.github.com', 'https://git.example.com/api/v4'],
+    ['github', 'https://github.com/o/r.git', 'https://api.github.com', 'https://api.github.com'],
+    ['github', 'git@ghe.example.com:o/r.git', 'https://ghe.example.com/api/v3', 'https://ghe.example.com/api/v3'],
+    // A GitHub Enterprise repo shipped from github.com's Actions: the GHE token went to api.github.com.
+    ['github', 'git@ghe.example.com:o/r.git', 'https://api.github.com', 'https://ghe.example.com/api/v3'],
+    // And the reverse: a github.com repo shipped from a GitHub Enterprise's Actions.
+    ['github', 'https://github.com/o/r.git', 'https://ghe.example.com/api/v3', 'https://api.github.com'],
+  ] as const)(
+    'applies to github clusters on the host it serves only (%s, %s, GITHUB_API_URL %s)',
+    (provider, repo, githubApiUrl, api) => {
+      const prepared = prepareCluster(cluster(repo), {
+        provider,
+        githubApiUrl,
+        tokens: { github: 't', gitlab: 't', gitea: 't' },
+      });
+      expect(prepared.apiUrl).toBe(api);
+      const leftOut = provider === 'github' && githubApiUrl !== api;
+      expect(
+        prepared.notes.some((n) => /^GITHUB_API_URL \(\S+\) is not the API of the gitops repo's host/.test(n)),
+      ).toBe(leftOut);
+    },
+  );
 });
 
 describe('a provider that the host contradicts', () => {
@@ -260,6 +272,10 @@ describe('a provider that the host contradicts', () => {
     // git and curl take the DNS root's trailing dot: gitlab.com. is gitlab.com.
     ['github', 'https://gitlab.com./acme/gitops.git', 'gitlab.com, a gitlab host', 'GITHUB_TOKEN'],
     ['gitlab', 'https://gist.github.com/acme/gitops.git', 'gist.github.com, a github host', 'GITLAB_TOKEN'],
+    // git decodes an ssh:// URL's host, and so does the URL parser of the API address built from it.
+    ['github', 'ssh://git@gitlab%2ecom/acme/gitops.git', 'gitlab.com, a gitlab host', 'GITHUB_TOKEN'],
+    ['gitlab', 'git@ｇｉｔｈｕｂ.com:acme/gitops.git', 'github.com, a github host', 'GITLAB_TOKEN'],
+    ['gitlab', 'https://acme.ghe.com/acme/gitops.git', 'acme.ghe.com, a github host', 'GITLAB_TOKEN'],
   ] as const)(
     'gitops.provider %s for %s: pr and diff refuse it (exit 2), naming the token',
     async (given, repo, on, token) => {
@@ -307,6 +323,24 @@ describe('a provider that the host contradicts', () => {
     );
   });
 
+  it('--github-repo with gitops.provider gitlab (a self-managed GitLab): refused, naming --remote-path', () => {
+    expect(() =>
+      prepareCluster(cluster('git@git.example.com:g/p.git', 'gitlab'), {
+        provider: 'github',
+        providerOption: '--github-repo',
+        tokens: TOKENS,
+        dryRun: true,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /^--github-repo names a GitHub repository, but gitops\.provider of \S+ is gitlab/,
+        ),
+        fix: expect.stringMatching(/^pass --remote-path GROUP\/NAME instead/),
+      }),
+    );
+  });
+
   it('a trailing dot or a subdomain tells the provider as the bare domain does', () => {
     expect(inferProvider(parseRemote('https://gitlab.com./acme/gitops.git'))).toBe('gitlab');
     expect(inferProvider(parseRemote('git@ssh.gitlab.com.:acme/gitops.git'))).toBe('gitlab');
@@ -314,20 +348,30 @@ describe('a provider that the host contradicts', () => {
     expect(inferProvider(parseRemote('https://gitlab.com.evil.example/acme/gitops.git'))).toBeUndefined();
   });
 
+  it("a provider's own hosts share its API (ssh.github.com, altssh.gitlab.com, <name>.ghe.com)", () => {
+    expect(defaultApiUrl(parseRemote('ssh://git@ssh.github.com:443/o/r.git'), 'github')).toBe('https://api.github.com');
+    expect(defaultApiUrl(parseRemote('ssh://git@altssh.gitlab.com:443/g/r.git'), 'gitlab')).toBe(
+      'https://gitlab.com/api/v4',
+    );
+    expect(defaultApiUrl(parseRemote('https://acme.ghe.com/o/r.git'), 'github')).toBe('https://api.acme.ghe.com');
+    expect(defaultApiUrl(parseRemote('git@codeberg.org:o/r.git'), 'gitea')).toBe('https://codeberg.org/api/v1');
+  });
+
+  it.each(['a@b@gitlab.com:g/p.git', 'https://ghe.example\\@gitlab.com/g/p.git'])(
+    'a remote from which git and glidepath could read different hosts is refused: %s',
+    (repo) => {
+      expect(() => parseRemote(repo)).toThrow(
+        expect.objectContaining({ kind: 'input', message: expect.stringMatching(/makes git and glidepath read/) }),
+      );
+    },
+  );
+
   it.each([
     [
       'https://github.com/acme/gitops.git',
       { apiUrl: 'https://gitlab.com/api/v4' },
       '--api-url',
       'gitlab.com, a gitlab',
-      'github',
-      'GITHUB_TOKEN',
-    ],
-    [
-      'https://github.com/acme/gitops.git',
-      { githubApiUrl: 'https://api.codeberg.org./v1' },
-      'GITHUB_API_URL',
-      'codeberg.org, a gitea',
       'github',
       'GITHUB_TOKEN',
     ],

@@ -99,13 +99,17 @@ describe('synth --out replaces only what glidepath wrote', () => {
     },
   );
 
-  it('names a foreign file whose name holds a terminal escape with ? for it', async () => {
+  it('shows a foreign file named with a terminal escape with ?, and masks one named like a token', async () => {
     const out = scratch();
     expect(await synth('--out', out)).toBe(0);
     writeFileSync(join(out, 'prod', 'notes\x1b[2J.md'), 'mine\n');
     expect(await synth('--out', out)).toBe(2);
     expect(stderr.join('\n')).toContain(': holds prod/notes?[2J.md, which glidepath did not write');
     expect(stderr.join('\n')).not.toContain('\x1b');
+    const token = `ghp_${'A1b2C3d4'.repeat(5)}`;
+    writeFileSync(join(out, 'prod', token), 'mine\n');
+    expect(await synth('--out', out)).toBe(2);
+    expect(stderr.join('\n')).not.toContain(token);
   });
 
   it('replaces its own clusters, removes the ones no longer rendered, keeps others with --cluster', async () => {
