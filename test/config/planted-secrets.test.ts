@@ -178,6 +178,15 @@ describe('a secret planted in a cluster file', () => {
     },
   );
 
+  it('synth names CDK8S_OUTDIR, not --out, when the folder that holds a secret came from it', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const out = join(clusterDir({}), `ghp_${'Pq8'.repeat(12)}`);
+    clear();
+    expect(await main(['synth', '--clusters', dir], { env: { ...env, CDK8S_OUTDIR: out } })).toBe(2);
+    expect(stderr[0]).toMatch(/^error: CDK8S_OUTDIR: the path looks like a GitHub token/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it(
     'synth refuses an output folder whose path holds a secret, and pr and diff such a cache folder',
     ALSO_COVERED,
