@@ -1,5 +1,6 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
-import { lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { ClusterLoadOptions } from '../clusters';
 import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment } from '../config/environment-secrets';
@@ -132,6 +133,15 @@ export function refuseSecretInFolder(
   refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
 }
 
+/** The path itself, or the nearest of its folders that exists, when it is a symbolic link to nothing. */
+function danglingLinkOnTheWay(path: string): string | undefined {
+  for (let at = resolve(path); ; at = dirname(at)) {
+    const link = lstatSync(at, { throwIfNoEntry: false });
+    if (link !== undefined) return link.isSymbolicLink() && !existsSync(at) ? at : undefined;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
 /**
  * Refuses a folder option that names no folder, before anything runs: git would fail in it much later. `mayBeMade`:
  * a path that does not exist yet is fine (the run makes the folder), a file is not.
@@ -149,13 +159,18 @@ export function refuseMissingFolder(
     if (!statSync(path).isDirectory()) problem = 'not a folder';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const dangling = code === 'ENOENT' && lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-    if (code === 'ENOENT' && mayBeMade && !dangling) return;
-    problem = dangling
-      ? 'a symbolic link to nothing'
-      : code === 'ENOENT' || code === 'ENOTDIR'
-        ? 'no such folder'
-        : `cannot read it (${code ?? 'error'})`;
+    const dangling = code === 'ENOENT' ? danglingLinkOnTheWay(path) : undefined;
+    if (code === 'ENOENT' && mayBeMade && dangling === undefined) return;
+    problem =
+      dangling === resolve(path)
+        ? 'a symbolic link to nothing'
+        : dangling !== undefined
+          ? `${shownFile(dangling, secretsFromEnvironment(context.env))} on its way is a symbolic link to nothing`
+          : code === 'ELOOP'
+            ? 'a loop of symbolic links'
+            : code === 'ENOENT' || code === 'ENOTDIR'
+              ? 'no such folder'
+              : `cannot read it (${code ?? 'error'})`;
   }
   if (problem !== undefined)
     throw new GlidepathError(`${option} ${shownFile(path, secretsFromEnvironment(context.env))}: ${problem}`, fix);

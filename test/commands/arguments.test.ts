@@ -228,6 +228,7 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     for (const [path, problem] of [
       [file, 'not a folder'],
       [dangling, 'a symbolic link to nothing'],
+      [join(dangling, 'sub'), `${dangling} on its way is a symbolic link to nothing`],
     ])
       for (const command of ['pr', 'diff']) {
         clear();
