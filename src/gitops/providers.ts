@@ -106,17 +106,7 @@ export function refuseMismatchedProvider(
  */
 export function refuseMismatchedApi(apiUrl: string, provider: ProviderName, from: string): void {
   if (provider === 'none') return;
-  let host: string;
-  try {
-    host = new URL(apiUrl).hostname.toLowerCase();
-  } catch {
-    throw new GitopsError(
-      'input',
-      `${from} is not a URL`,
-      `give the API's https:// address, e.g. ${API_EXAMPLES[provider]}`,
-    );
-  }
-  const owner = domainOwner(host);
+  const owner = domainOwner(apiHost(apiUrl, from, provider));
   if (owner === undefined || owner.provider === provider) return;
   throw new GitopsError(
     'input',
@@ -170,25 +160,29 @@ export function githubApiUrlFor(
 ): string | undefined {
   const host = hostName(remote);
   if (githubApiUrl === undefined || host === undefined) return githubApiUrl;
-  let apiHost: string;
+  const apiHostName = apiHost(githubApiUrl, 'GITHUB_API_URL', 'github');
+  const bare = bareHost(host);
+  const apiBare = bareHost(apiHostName);
+  const bothGithubCom = domainOwner(host)?.domain === 'github.com' && domainOwner(apiHostName)?.domain === 'github.com';
+  if (bothGithubCom || apiBare === bare || apiBare === `api.${bare}`) return githubApiUrl;
+  notes.push(
+    `GITHUB_API_URL (${apiHostName}) is not the API of the gitops repo's host ${host}: it is left out, and the API ` +
+      `of ${host} is used (pass --api-url to name another)`,
+  );
+  return undefined;
+}
+
+/** The host of an API address, as fetch reaches it; `from` names the option or variable that gave it. */
+function apiHost(apiUrl: string, from: string, provider: Exclude<ProviderName, 'none'>): string {
   try {
-    apiHost = new URL(githubApiUrl.trim()).hostname;
+    return new URL(apiUrl.trim()).hostname;
   } catch {
     throw new GitopsError(
       'input',
-      'GITHUB_API_URL is not a URL',
-      `give the API's https:// address, e.g. ${API_EXAMPLES.github}`,
+      `${from} is not a URL`,
+      `give the API's https:// address, e.g. ${API_EXAMPLES[provider]}`,
     );
   }
-  const bare = bareHost(host);
-  const apiBare = bareHost(apiHost);
-  const bothGithubCom = domainOwner(host)?.domain === 'github.com' && domainOwner(apiHost)?.domain === 'github.com';
-  if (bothGithubCom || apiBare === bare || apiBare === `api.${bare}`) return githubApiUrl;
-  notes.push(
-    `GITHUB_API_URL (${apiHost}) is not the API of the gitops repo's host ${host}: it is left out, and the API of ` +
-      `${host} is used (pass --api-url to name another)`,
-  );
-  return undefined;
 }
 
 const API_EXAMPLES = {

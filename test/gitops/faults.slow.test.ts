@@ -17,6 +17,16 @@ afterAll(async () => {
 });
 const setUp = () => scenario();
 
+/** The scenario's gitops repo served by a git-over-http stand-in that takes TOKEN. */
+async function overHttp(s: Scenario) {
+  const root = tempDir('http-root');
+  mkdirSync(join(root, 'hangar-io'));
+  symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
+  const host = await startGitHttpStandIn(root, TOKEN);
+  cleanups.push(() => host.close());
+  return { host, repo: `${host.url}hangar-io/cluster-gitops.git` };
+}
+
 const refsOf = (bare: string) => git(bare, ['for-each-ref']);
 const writes = (s: Scenario) => s.api.requests.filter((r) => r.method !== 'GET');
 
@@ -204,12 +214,7 @@ describe.concurrent('pr faults', () => {
       'auth error that never shows it',
     async () => {
       const s = await setUp();
-      const root = tempDir('http-root');
-      mkdirSync(join(root, 'hangar-io'));
-      symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
-      const host = await startGitHttpStandIn(root, TOKEN);
-      cleanups.push(() => host.close());
-      const repo = `${host.url}hangar-io/cluster-gitops.git`;
+      const { host, repo } = await overHttp(s);
 
       const result = await s.run({
         repo,
@@ -235,12 +240,7 @@ describe.concurrent('pr faults', () => {
 
   it("diff sends no token to a host whose provider nobody set, and the provider's token once one is", async () => {
     const s = await setUp();
-    const root = tempDir('http-root');
-    mkdirSync(join(root, 'hangar-io'));
-    symlinkSync(s.remote, join(root, 'hangar-io', 'cluster-gitops.git'));
-    const host = await startGitHttpStandIn(root, TOKEN);
-    cleanups.push(() => host.close());
-    const repo = `${host.url}hangar-io/cluster-gitops.git`;
+    const { host, repo } = await overHttp(s);
     const config = prodConfig({}, repo);
     const diff = (provider: 'github' | undefined, cache: string) =>
       diffAgainstGitops({
