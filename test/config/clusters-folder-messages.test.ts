@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadClusters } from '../../src/clusters';
 import { ConfigError } from '../../src/config/errors';
+import { shownWorkingDirectory } from '../../src/config/shown-input';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 function problems(load: () => unknown): readonly string[] {
@@ -17,8 +18,9 @@ function problems(load: () => unknown): readonly string[] {
 describe('the clusters folder', () => {
   it('a relative folder that does not exist: the message names the working directory it was looked for in', () => {
     expect(problems(() => loadClusters({ dir: 'no-such-clusters' }))).toEqual([
-      `no-such-clusters/: no such folder in the working directory ${process.cwd()}; create it with one YAML file ` +
-        'per cluster, or pass --clusters DIR',
+      // As shown: a folder name that looks like a token (mktemp's random suffix can) is masked.
+      `no-such-clusters/: no such folder in the working directory ${shownWorkingDirectory()}; create it with one ` +
+        'YAML file per cluster, or pass --clusters DIR',
     ]);
   });
 
