@@ -1,6 +1,7 @@
 /**
- * 36 secrets planted in a cluster file: every command refuses each one at load (exit 2, the field named, the
- * value never printed), and verify's check of rendered output, which shares the detector, finds the same values.
+ * 36 secrets planted in a cluster file: each is refused at load (exit 2, the field named, the value never printed)
+ * by one of the commands that load cluster files, in turn, so that each command refuses nine of them; verify's
+ * check of rendered output, which shares the detector, finds the same values.
  * None of the made-up values below is a real credential.
  */
 import { existsSync } from 'node:fs';
@@ -96,24 +97,25 @@ function fileWith(key: string, value: string) {
 }
 
 describe('a secret planted in a cluster file', () => {
-  it.each(PLANTED)('%s: every command refuses it at load and never prints it', async (_case, key, value, hidden) => {
+  // Every command reads cluster files through the same loader: each secret is tried with one command, in turn.
+  const commandsAtLoad = (out: string) => [
+    ['synth', '--out', out],
+    ['verify'],
+    ['diff', '--cluster', 'prod'],
+    ['pr', '--cluster', 'prod', '--dry-run'],
+  ];
+  const cases = PLANTED.map((planted, i) => [...planted, i % commandsAtLoad('').length] as const);
+
+  it.each(cases)('%s: refused at load and never printed', async (_case, key, value, hidden, command) => {
     const dir = clusterDir({ 'prod.yaml': fileWith(key, value) });
-    const out = clusterDir({});
-    const commands = [
-      ['synth', '--out', out],
-      ['verify'],
-      ['diff', '--cluster', 'prod'],
-      ['pr', '--cluster', 'prod', '--dry-run'],
-    ];
-    for (const args of commands) {
-      clear();
-      const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
-      const printed = [...stdout, ...stderr].join('\n');
-      expect(code, `${args[0]}: ${printed}`).toBe(2);
-      expect(stderr.join('\n')).toMatch(/prod\.yaml: argocd\.context(\.[\w-]+|\[ghp_… \d+ characters\]): /);
-      expect(stderr.join('\n')).toContain('a cluster file never carries secrets');
-      expect(printed).not.toContain(hidden);
-    }
+    const args = commandsAtLoad(clusterDir({}))[command]!;
+    clear();
+    const code = await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
+    const printed = [...stdout, ...stderr].join('\n');
+    expect(code, `${args[0]}: ${printed}`).toBe(2);
+    expect(stderr.join('\n')).toMatch(/prod\.yaml: argocd\.context(\.[\w-]+|\[ghp_… \d+ characters\]): /);
+    expect(stderr.join('\n')).toContain('a cluster file never carries secrets');
+    expect(printed).not.toContain(hidden);
   });
 
   it('the planted values are the ones verify finds in rendered output (one detector)', ALSO_COVERED, () => {
