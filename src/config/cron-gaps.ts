@@ -49,6 +49,15 @@ export function cronRunGaps(schedule: CronSchedule): CronRunGaps | undefined {
 
 const gapsBySchedule = new Map<string, CronRunGaps | undefined>();
 
+/** The days of one month that a schedule matches, as offsets from the month's first day. */
+interface MonthMatches {
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+  /** The most days between two matching days of the month (0 with fewer than two). */
+  readonly longestGap: number;
+}
+
 function walkCalendarCycle(fields: readonly CronFieldMatch[]): CronRunGaps | undefined {
   const [, , , month] = fields;
   if (!month) throw new Error('a parsed schedule has five fields');
@@ -56,35 +65,63 @@ function walkCalendarCycle(fields: readonly CronFieldMatch[]): CronRunGaps | und
   const firstTime = times[0];
   const lastTime = times[times.length - 1];
   if (firstTime === undefined || lastTime === undefined) return undefined;
-  let maxGap = 0;
-  for (let i = 1; i < times.length; i += 1) maxGap = Math.max(maxGap, times[i]! - times[i - 1]!);
+  let maxTimeGap = 0;
+  for (let i = 1; i < times.length; i += 1) maxTimeGap = Math.max(maxTimeGap, times[i]! - times[i - 1]!);
 
+  // A month's matching days depend only on its length and the weekday it starts on: each of those 28 pairs is
+  // worked out once, and the walk goes month by month.
+  const monthsSeen = new Map<number, MonthMatches | undefined>();
   let firstDay: number | undefined;
   let previousDay: number | undefined;
+  let longestDayGap = 0;
   let matchingDays = 0;
   let day = 0; // days since the cycle start
   let weekday = CYCLE_START_WEEKDAY;
   for (let year = CYCLE_START_YEAR; year < CYCLE_START_YEAR + CYCLE_YEARS; year += 1) {
     for (let monthNumber = 1; monthNumber <= 12; monthNumber += 1) {
       const length = daysInMonth(year, monthNumber);
-      if (!month.values.has(monthNumber)) {
-        day += length;
-        weekday = (weekday + length) % 7;
-        continue;
+      if (month.values.has(monthNumber)) {
+        const key = length * 7 + weekday;
+        if (!monthsSeen.has(key)) monthsSeen.set(key, monthMatches(fields, length, weekday));
+        const matches = monthsSeen.get(key);
+        if (matches !== undefined) {
+          matchingDays += matches.count;
+          if (previousDay !== undefined) longestDayGap = Math.max(longestDayGap, day + matches.first - previousDay);
+          longestDayGap = Math.max(longestDayGap, matches.longestGap);
+          firstDay ??= day + matches.first;
+          previousDay = day + matches.last;
+        }
       }
-      for (let date = 1; date <= length; date += 1, day += 1, weekday = (weekday + 1) % 7) {
-        if (!dayMatches(fields, date, weekday)) continue;
-        matchingDays += 1;
-        if (previousDay !== undefined)
-          maxGap = Math.max(maxGap, (day - previousDay) * MINUTES_PER_DAY - lastTime + firstTime);
-        firstDay ??= day;
-        previousDay = day;
-      }
+      day += length;
+      weekday = (weekday + length) % 7;
     }
   }
   if (firstDay === undefined || previousDay === undefined) return undefined;
-  maxGap = Math.max(maxGap, (firstDay + CYCLE_DAYS - previousDay) * MINUTES_PER_DAY - lastTime + firstTime);
+  // From the last run of a matching day to the first run of the next one; the cycle wraps to its first day.
+  const acrossDays = (days: number) => days * MINUTES_PER_DAY - lastTime + firstTime;
+  let maxGap = Math.max(maxTimeGap, acrossDays(firstDay + CYCLE_DAYS - previousDay));
+  if (longestDayGap > 0) maxGap = Math.max(maxGap, acrossDays(longestDayGap));
   return { maxGapMinutes: maxGap, runsPerDay: (matchingDays * times.length) / CYCLE_DAYS };
+}
+
+/** The days a schedule matches in a month of `length` days that starts on `startWeekday`; undefined for none. */
+function monthMatches(
+  fields: readonly CronFieldMatch[],
+  length: number,
+  startWeekday: number,
+): MonthMatches | undefined {
+  let first: number | undefined;
+  let last: number | undefined;
+  let count = 0;
+  let longestGap = 0;
+  for (let offset = 0; offset < length; offset += 1) {
+    if (!dayMatches(fields, offset + 1, (startWeekday + offset) % 7)) continue;
+    if (last !== undefined) longestGap = Math.max(longestGap, offset - last);
+    first ??= offset;
+    last = offset;
+    count += 1;
+  }
+  return first === undefined || last === undefined ? undefined : { first, last, count, longestGap };
 }
 
 /** The minutes of the day (hour * 60 + minute) the schedule runs at, ascending. */
