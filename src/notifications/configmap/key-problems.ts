@@ -6,18 +6,9 @@
  * key makes the engine refuse the whole ConfigMap, glidepath's keys with it: those are errors. What the engine
  * accepts but is likely a mistake (a key it reads nothing from, a duplicate key) is a warning.
  */
-import { literalTypeProblem } from '../expr/literal-types';
-import { ExprSyntaxError, parseExpr } from '../expr/parse';
-import {
-  engineSchema,
-  fieldOf,
-  knownEngineVersions,
-  unmarshalProblem,
-  type EngineSchema,
-  type GoType,
-} from './go-unmarshal';
-import { LabelSelectorError, parseLabelSelector } from '../../config/label-selector';
-import { GLIDEPATH_NAME_PREFIX, type EngineKey, type NotificationsEngine } from './engine-keys';
+import { engineSchema, knownEngineVersions, unmarshalProblem, type EngineSchema, type GoType } from './go-unmarshal';
+import type { EngineKey, NotificationsEngine } from './engine-keys';
+import { conditionProblems, selectorProblems } from './conditions-and-selectors';
 import { readKeys, type KeyRead } from './read-key';
 import type { Parsed, ValueProblem } from './read-value';
 import { parseTemplate, TemplateParseError } from '../model/go-template-parse';
@@ -28,9 +19,6 @@ export interface ExtraDataProblem extends ValueProblem {
 }
 
 type Problem = ValueProblem;
-
-const problemAt = (line: number | undefined, message: string): Problem =>
-  line === undefined ? { message } : { line, message };
 
 const STRING_LIST: GoType = { kind: 'list', elem: { kind: 'string', go: 'string' }, go: '[]string' };
 const STRING_MAP: GoType = { kind: 'map', elem: { kind: 'string', go: 'string' }, go: 'map[string]string' };
@@ -87,7 +75,7 @@ export function configMapProblems(
     // (once per schema: versions share them).
     const read = reads.get(key)!;
     const bySchema = new Map<EngineSchema | typeof ANY_SCHEMA, Problem[]>();
-    const templates: TemplateChecks = new Map();
+    const shared = schemaFreeChecks();
     const perVersion = notificationsEngines.map((version): readonly Problem[] => {
       const schema = engineSchema(version);
       if (schema === undefined)
@@ -104,7 +92,7 @@ export function configMapProblems(
       if (problems === undefined)
         bySchema.set(
           slot,
-          (problems = [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules, templates)]),
+          (problems = [...read.warnings, ...valueProblems(read.key, read.parsed, schema, rules, shared)]),
         );
       return problems;
     });
@@ -139,7 +127,7 @@ function valueProblems(
   parsed: Parsed,
   schema: EngineSchema,
   rules: 'engine' | 'team',
-  templates: TemplateChecks,
+  shared: SchemaFreeChecks,
 ): Problem[] {
   const typed = (type: GoType, converted = true): Problem[] => {
     const problem = unmarshalProblem(parsed.value, type, '', converted);
@@ -166,10 +154,10 @@ function valueProblems(
       return problems;
     }
     case 'template':
-      return [...typed(schema.notification), ...templatedProblems(parsed, schema, templates)].slice(0, 1);
+      return [...typed(schema.notification), ...templatedProblems(parsed, schema, shared)].slice(0, 1);
     case 'trigger': {
       const problems = typed({ kind: 'list', elem: schema.condition, go: '[]triggers.Condition' });
-      return problems.length > 0 ? problems : conditionProblems(parsed);
+      return problems.length > 0 ? problems : (shared.conditions ??= conditionProblems(parsed));
     }
     case 'subscriptions': {
       const problems = typed({ kind: 'list', elem: RAW_SUBSCRIPTION, go: 'subscriptions.DefaultSubscriptions' }, false);
@@ -184,19 +172,32 @@ function valueProblems(
 }
 
 /**
- * What parsing each template text gave, by the functions the engine lacks: a key is checked against the schema of
- * each engine version, and their templates parse alike but for two sets of lacking functions.
+ * What one key's checks find the same whatever the schema, worked out once for the key: it is checked against the
+ * schema of each engine version. Templates parse alike but for two sets of lacking functions.
  */
-type TemplateChecks = Map<string, Map<string, TemplateParseError | undefined>>;
+interface SchemaFreeChecks {
+  /** By the lacking functions (joined), then by template text. */
+  readonly templates: Map<string, Map<string, TemplateParseError | undefined>>;
+  /** The fields of the value a templated-field pattern names, by pattern. */
+  readonly fields: Map<string, { path: (string | number)[]; value: unknown }[]>;
+  /** The problems of a trigger's conditions. */
+  conditions?: Problem[];
+}
+
+function schemaFreeChecks(): SchemaFreeChecks {
+  return { templates: new Map(), fields: new Map() };
+}
 
 /** Every templated field present must parse as a Go template (a number or a boolean there is its text). */
-function templatedProblems(parsed: Parsed, schema: EngineSchema, templates: TemplateChecks): Problem[] {
+function templatedProblems(parsed: Parsed, schema: EngineSchema, shared: SchemaFreeChecks): Problem[] {
   const problems: Problem[] = [];
   const lackingKey = schema.lackingFunctions.join(' ');
-  let parses = templates.get(lackingKey);
-  if (parses === undefined) templates.set(lackingKey, (parses = new Map()));
+  let parses = shared.templates.get(lackingKey);
+  if (parses === undefined) shared.templates.set(lackingKey, (parses = new Map()));
   for (const pattern of schema.templated) {
-    for (const { path, value } of matching(parsed.value, pattern.split('.'), [])) {
+    let fields = shared.fields.get(pattern);
+    if (fields === undefined) shared.fields.set(pattern, (fields = matching(parsed.value, pattern.split('.'), [])));
+    for (const { path, value } of fields) {
       if (value === null || value === undefined || typeof value === 'object') continue;
       const text = String(value);
       if (!parses.has(text)) parses.set(text, templateProblem(text, new Set(schema.lackingFunctions)));
@@ -235,55 +236,6 @@ function matching(
   return entries
     .filter(([key]) => step === '*' || key.toLowerCase() === step.toLowerCase())
     .flatMap(([key, item]) => matching(item, rest, [...path, key]));
-}
-
-function conditionProblems(parsed: Parsed): Problem[] {
-  const conditions = Array.isArray(parsed.value) ? (parsed.value as (Record<string, unknown> | null)[]) : [];
-  return conditions.flatMap((condition, i) =>
-    (['when', 'oncePer'] as const).flatMap((field) => {
-      const value = fieldOf(condition, field);
-      if (value === undefined || value === null || value === '') return [];
-      try {
-        const problem = literalTypeProblem(parseExpr(String(value)));
-        return problem === undefined
-          ? []
-          : [problemAt(parsed.lineOf([i, field]), `[${i}].${field} does not compile: ${problem}`)];
-      } catch (error) {
-        if (!(error instanceof ExprSyntaxError)) throw error;
-        return [problemAt(parsed.lineOf([i, field]), `[${i}].${field} does not compile: ${error.message}`)];
-      }
-    }),
-  );
-}
-
-function selectorProblems(parsed: Parsed, rules: 'engine' | 'team'): Problem[] {
-  const subscriptions = Array.isArray(parsed.value) ? (parsed.value as (Record<string, unknown> | null)[]) : [];
-  return subscriptions.flatMap((subscription, i) => {
-    // Glidepath's own, not the engine's, rule: its services and triggers carry its facts only.
-    const own = (rules === 'team' ? (['recipients', 'triggers'] as const) : []).flatMap((field) =>
-      ((fieldOf(subscription, field) as unknown[] | undefined) ?? [])
-        .filter((name) => String(name).startsWith(GLIDEPATH_NAME_PREFIX))
-        .map((name) =>
-          problemAt(
-            parsed.lineOf([i, field]),
-            `[${i}].${field} names ${String(name)}: ` +
-              "glidepath's own services and triggers are not for other subscriptions",
-          ),
-        ),
-    );
-    const selector = fieldOf(subscription, 'selector');
-    if (typeof selector !== 'string') return own;
-    try {
-      parseLabelSelector(selector);
-      return own;
-    } catch (error) {
-      if (!(error instanceof LabelSelectorError)) throw error;
-      return [
-        ...own,
-        problemAt(parsed.lineOf([i, 'selector']), `[${i}].selector ${JSON.stringify(selector)}: ${error.message}`),
-      ];
-    }
-  });
 }
 
 /** The line of the field a Go unmarshal error names (`EmailOptions.port`), when it is at the top of the value. */
