@@ -22,7 +22,8 @@ export default defineConfig({
     isolate: false,
     // Most test code runs a few times, cold: TurboFan's optimizing compiles (background threads, counted in the CPU
     // time) rarely pay back before a file ends, and a larger young generation collects less often. Together about
-    // 1 to 2 s less CPU per run, measured in interleaved runs (docs/speed.md).
+    // 1 to 2 s less CPU per run, measured in interleaved runs (docs/speed.md). vitest's own process keeps TurboFan:
+    // its TypeScript transforms on a first run are slower without it.
     execArgv: ['--no-opt', '--max-semi-space-size=32'],
     // Transformed modules are kept in node_modules/.experimental-vitest-cache, keyed by content: a second run
     // skips the TypeScript transforms (about 1.5 s of the main process's CPU on this 2-core machine).

@@ -28,16 +28,9 @@ function run(command, args, env) {
   });
 }
 
-// vitest's own process too runs without TurboFan's optimizing compiles (see `execArgv` in vitest.config.ts).
 const code = await run(
-  process.execPath,
-  [
-    '--no-opt',
-    join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
-    'run',
-    '--tags-filter=!also-covered',
-    ...process.argv.slice(2),
-  ],
+  join(ROOT, 'node_modules', '.bin', 'vitest'),
+  ['run', '--tags-filter=!also-covered', ...process.argv.slice(2)],
   vitestEnv(process.env),
 );
 const wall = process.uptime();
