@@ -83,12 +83,9 @@ export default defineCommand({
     }
 
     if (values.out === '') throw new GlidepathError('--out is empty', 'give a folder');
-    const outDir = values.out ?? envValue(context.env, 'CDK8S_OUTDIR') ?? OUT_DIR_DEFAULT;
-    refuseSecretInFolder(
-      values.out === undefined && outDir !== OUT_DIR_DEFAULT ? 'CDK8S_OUTDIR' : '--out',
-      outDir,
-      context.env,
-    );
+    const fromEnvironment = values.out === undefined ? envValue(context.env, 'CDK8S_OUTDIR') : undefined;
+    const outDir = values.out ?? fromEnvironment ?? OUT_DIR_DEFAULT;
+    refuseSecretInFolder(fromEnvironment === undefined ? '--out' : 'CDK8S_OUTDIR', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
     const removed: string[] = [];
     const clusters = values.check

@@ -6,14 +6,7 @@ import type { RenderedFile } from '../render/render-cluster';
 import { clusterTarget, openGitopsRepo } from './gitops-repo';
 import { overrideNote, UNVERIFIED_NOTE } from './change-text';
 import { renderReviewMarkdown } from './markdown';
-import {
-  gitUserFor,
-  inferProvider,
-  providerToken,
-  refuseMismatchedProvider,
-  runSecrets,
-  tokenVariable,
-} from './providers';
+import { gitCredentials, inferProvider, refuseMismatchedProvider, runSecrets } from './providers';
 import type { ShipSettings } from './ship-types';
 import { missingBaseError } from './refs';
 import { displayUrl, hostName } from './remote';
@@ -60,12 +53,7 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
   // Only the token depends on the provider here. A host nobody can tell gets none: GITHUB_TOKEN (which GitHub Actions
   // sets on every job) went to a self-managed GitLab.
   const provider = options.provider ?? config.gitops.provider ?? inferProvider(target.remote);
-  const variable = provider === undefined ? undefined : tokenVariable(provider);
-  const token = provider === undefined ? undefined : providerToken(provider, options.tokens);
-  const credentials =
-    provider !== undefined && variable !== undefined && token !== undefined
-      ? { token, tokenUser: gitUserFor(provider), tokenVariable: variable }
-      : undefined;
+  const credentials = provider === undefined ? undefined : gitCredentials(provider, options.tokens);
   if (credentials !== undefined) {
     checkToken(credentials.tokenVariable, credentials.token);
     refuseCleartext(
@@ -75,11 +63,12 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
       options.allowInsecureHttp === true,
     );
   }
+  const host = hostName(target.remote);
   const notes =
-    provider === undefined && hostName(target.remote) !== undefined
+    provider === undefined && host !== undefined
       ? [
-          `no provider is set for ${hostName(target.remote)}: the gitops repo was fetched without a token (set ` +
-            'gitops.provider, or pass --provider, to send its token)',
+          `no provider is set for ${host}: the gitops repo was fetched without a token (set gitops.provider, or ` +
+            'pass --provider, to send its token)',
         ]
       : [];
   const opened = await openGitopsRepo(

@@ -221,6 +221,18 @@ export function providerToken(provider: ProviderName, tokens: ProviderTokens | u
   return given === '' ? undefined : given;
 }
 
+/** The token git sends for `provider`, with its variable and user name, when the environment gives one. */
+export function gitCredentials(
+  provider: ProviderName,
+  tokens: ProviderTokens | undefined,
+): { token: string; tokenUser: string; tokenVariable: string } | undefined {
+  const variable = tokenVariable(provider);
+  const token = providerToken(provider, tokens);
+  return variable === undefined || token === undefined
+    ? undefined
+    : { token, tokenUser: gitUserFor(provider), tokenVariable: variable };
+}
+
 /**
  * The Basic user name git sends the token with over https: GitHub's `x-access-token` (which Gitea takes too: any name
  * with the token as password), GitLab's `oauth2`.

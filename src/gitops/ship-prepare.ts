@@ -133,15 +133,9 @@ function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSett
         'to github if the repo is on GitHub',
     );
   }
-  refuseMismatchedProvider(
-    remote,
-    config.gitops.provider,
-    settings.provider,
-    displayUrl(remote),
-    settings.providerOption,
-  );
+  refuseMismatchedProvider(remote, configured, settings.provider, displayUrl(remote), settings.providerOption);
   try {
-    return chooseProvider(remote, config.gitops.provider, settings.provider, displayUrl(remote));
+    return chooseProvider(remote, configured, settings.provider, displayUrl(remote));
   } catch (error) {
     if (settings.dryRun !== true) throw error;
     notes.push(

@@ -223,12 +223,15 @@ describe('review and Markdown', () => {
   });
 });
 
+/** prod rendered, with its gitops repo at `repo` and, when given, its gitops.provider. */
+const clusterAt = (repo: string, provider?: 'github' | 'gitlab' | 'gitea' | 'none') => {
+  const config = prodConfig({}, repo);
+  const configured = { ...config, gitops: { ...config.gitops, ...(provider ? { provider } : {}) } };
+  return { config: configured, files: rendered(config) };
+};
+
 describe('GITHUB_API_URL', () => {
   // GitHub Actions sets it on every job: it sent a GitLab or Gitea token to api.github.com.
-  const cluster = (repo: string) => {
-    const config = prodConfig({}, repo);
-    return { config, files: rendered(config) };
-  };
   it.each([
     ['gitea', 'https://git.example.com/o/r.git', 'https://api.github.com', 'https://git.example.com/api/v1'],
     ['gitlab', 'https://git.example.com/o/r.git', 'https://api.github.com', 'https://git.example.com/api/v4'],
@@ -241,7 +244,7 @@ describe('GITHUB_API_URL', () => {
   ] as const)(
     'applies to github clusters on the host it serves only (%s, %s, GITHUB_API_URL %s)',
     (provider, repo, githubApiUrl, api) => {
-      const prepared = prepareCluster(cluster(repo), {
+      const prepared = prepareCluster(clusterAt(repo), {
         provider,
         githubApiUrl,
         tokens: { github: 't', gitlab: 't', gitea: 't' },
@@ -258,11 +261,6 @@ describe('GITHUB_API_URL', () => {
 describe('a provider that the host contradicts', () => {
   // git sends the token to the remote's host: GITHUB_TOKEN went to gitlab.com with provider github.
   const TOKENS = { github: 'ghp-token', gitlab: 'glpat-token', gitea: 'gitea-token' };
-  const cluster = (repo: string, provider?: 'github' | 'gitlab' | 'gitea' | 'none') => {
-    const config = prodConfig({}, repo);
-    const configured = { ...config, gitops: { ...config.gitops, ...(provider ? { provider } : {}) } };
-    return { config: configured, files: rendered(config) };
-  };
 
   it.each([
     ['github', 'https://gitlab.com/acme/gitops.git', 'gitlab.com, a gitlab host', 'GITHUB_TOKEN'],
@@ -285,7 +283,7 @@ describe('a provider that the host contradicts', () => {
       for (const dryRun of [false, true]) {
         let error: unknown;
         try {
-          prepareCluster(cluster(repo, given), { tokens: TOKENS, dryRun });
+          prepareCluster(clusterAt(repo, given), { tokens: TOKENS, dryRun });
         } catch (e) {
           error = e;
         }
@@ -293,7 +291,7 @@ describe('a provider that the host contradicts', () => {
         expect(error).toMatchObject({ kind: 'input', message: expect.stringMatching(message) });
         expect((error as GitopsError).fix).toMatch(/^set gitops\.provider to \w+ in the cluster file, or remove it/);
       }
-      await expect(diffAgainstGitops({ ...cluster(repo, given), tokens: TOKENS })).rejects.toMatchObject({
+      await expect(diffAgainstGitops({ ...clusterAt(repo, given), tokens: TOKENS })).rejects.toMatchObject({
         kind: 'input',
         message: expect.stringMatching(message),
       });
@@ -302,7 +300,7 @@ describe('a provider that the host contradicts', () => {
 
   it('--provider that the host contradicts: the fix names --provider', () => {
     expect(() =>
-      prepareCluster(cluster('https://gitlab.com/acme/gitops.git'), { provider: 'github', tokens: TOKENS }),
+      prepareCluster(clusterAt('https://gitlab.com/acme/gitops.git'), { provider: 'github', tokens: TOKENS }),
     ).toThrow(
       expect.objectContaining({ fix: expect.stringMatching(/^pass --provider gitlab, or leave --provider out/) }),
     );
@@ -310,7 +308,7 @@ describe('a provider that the host contradicts', () => {
 
   it('--github-repo on a host of another provider: the message and fix name --github-repo', () => {
     expect(() =>
-      prepareCluster(cluster('https://gitlab.com/acme/gitops.git'), {
+      prepareCluster(clusterAt('https://gitlab.com/acme/gitops.git'), {
         provider: 'github',
         providerOption: '--github-repo',
         tokens: TOKENS,
@@ -325,7 +323,7 @@ describe('a provider that the host contradicts', () => {
 
   it('--github-repo with gitops.provider gitlab (a self-managed GitLab): refused, naming --remote-path', () => {
     expect(() =>
-      prepareCluster(cluster('git@git.example.com:g/p.git', 'gitlab'), {
+      prepareCluster(clusterAt('git@git.example.com:g/p.git', 'gitlab'), {
         provider: 'github',
         providerOption: '--github-repo',
         tokens: TOKENS,
@@ -387,7 +385,7 @@ describe('a provider that the host contradicts', () => {
     "an API address on another provider's domain is refused, dry run or not: %s with %o",
     (repo, settings, from, on, provider, token) => {
       for (const dryRun of [false, true])
-        expect(() => prepareCluster(cluster(repo), { ...settings, tokens: TOKENS, dryRun })).toThrow(
+        expect(() => prepareCluster(clusterAt(repo), { ...settings, tokens: TOKENS, dryRun })).toThrow(
           expect.objectContaining({
             kind: 'input',
             message:
@@ -399,11 +397,11 @@ describe('a provider that the host contradicts', () => {
   );
 
   it('an API address of the provider, or of a host that tells none (GitHub Enterprise), is taken', () => {
-    const github = cluster('https://github.com/acme/gitops.git');
+    const github = clusterAt('https://github.com/acme/gitops.git');
     for (const apiUrl of ['https://api.github.com', 'https://ghe.corp.example/api/v3'])
       expect(prepareCluster(github, { apiUrl, tokens: TOKENS }).apiUrl).toBe(apiUrl);
     // GITHUB_API_URL is for github clusters only: GitHub Actions sets it on every job.
-    const gitlab = cluster('https://gitlab.com/acme/gitops.git');
+    const gitlab = clusterAt('https://gitlab.com/acme/gitops.git');
     expect(prepareCluster(gitlab, { githubApiUrl: 'https://api.github.com', tokens: TOKENS }).apiUrl).toBe(
       'https://gitlab.com/api/v4',
     );
@@ -411,11 +409,11 @@ describe('a provider that the host contradicts', () => {
 
   it('the provider the host tells, none, or any provider for a host that tells none (GitHub Enterprise) ship', () => {
     const ok = [
-      cluster('https://gitlab.com/acme/gitops.git', 'gitlab'),
-      cluster('https://gitlab.com/acme/gitops.git', 'none'),
-      cluster('https://gitlab.com/acme/gitops.git'),
-      cluster('https://ghe.corp.example/acme/gitops.git', 'github'),
-      cluster('https://git.corp.example/acme/gitops.git', 'gitlab'),
+      clusterAt('https://gitlab.com/acme/gitops.git', 'gitlab'),
+      clusterAt('https://gitlab.com/acme/gitops.git', 'none'),
+      clusterAt('https://gitlab.com/acme/gitops.git'),
+      clusterAt('https://ghe.corp.example/acme/gitops.git', 'github'),
+      clusterAt('https://git.corp.example/acme/gitops.git', 'gitlab'),
     ];
     for (const input of ok) expect(() => prepareCluster(input, { tokens: TOKENS })).not.toThrow();
   });
