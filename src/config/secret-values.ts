@@ -275,10 +275,14 @@ export function redactSecretLikeValues(
   return { data: copy, findings };
 }
 
-/** The first 4 characters and the length: enough to find the value, not enough to use it. */
+/** The first 4 characters (of a long text) and the length: enough to find the value, not enough to use it. */
 export function mask(value: string): string {
-  return `${value.slice(0, 4)}… ${value.length} characters`;
+  // A short secret (an 8-character password from the environment) would be half shown by its first 4 characters.
+  return `${value.length >= MASK_PREFIX_FROM ? value.slice(0, 4) : ''}… ${value.length} characters`;
 }
+
+/** The shortest text whose first 4 characters mask() shows (a token's kind: `ghp_`, `glpa`, `xoxb`). */
+const MASK_PREFIX_FROM = 16;
 
 /** What mask() returns. */
 export const MASKED = /^[^]{0,4}… \d+ characters$/u;

@@ -118,6 +118,18 @@ describe('a secret planted in a cluster file', () => {
     expect(printed).not.toContain(hidden);
   });
 
+  it('a short secret of the environment as a key name: none of its characters is shown', async () => {
+    const short = 's3cr3tXY';
+    const file = validClusterFile({ name: 'prod' });
+    const dir = clusterDir({ 'prod.yaml': { ...file, relay: { ...file.relay, [short]: 'x' } } });
+    clear();
+    expect(await main(['verify', '--clusters', dir], { env: { ...env, DB_PASSWORD: short } })).toBe(2);
+    expect(stderr.join('\n')).toContain(
+      'relay[… 8 characters]: the key name holds the value of the environment variable DB_PASSWORD',
+    );
+    expect([...stdout, ...stderr].join('\n')).not.toContain('s3cr');
+  });
+
   it('the planted values are the ones verify finds in rendered output (one detector)', ALSO_COVERED, () => {
     const context = contextFor();
     const objects = objectsFor(context);
