@@ -73,8 +73,9 @@ export function parseCron(schedule: string): CronSchedule {
     throw new CronError(`has white space before ${excerpt(fields[0]!)}, which Kubernetes refuses; remove it`);
   }
   if (fields.length !== 5) {
+    const counted = fields.length === 1 ? '1 field' : `${fields.length} fields`;
     throw new CronError(
-      `has ${fields.length} fields; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * ` +
+      `has ${counted}; write five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * ` +
         `*"${oddCharacterHint(schedule)}`,
     );
   }

@@ -10,6 +10,9 @@ import { cronSchedule, namespace, objectName, pinnedImage, uniqueNamespaces } fr
 /** The image Veridor's docs name as the default; it was never published. */
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
 
+/** Every 6 hours, at minute 17: docs/prune.md says why. */
+export const DEFAULT_PRUNE_SCHEDULE = '17 */6 * * *';
+
 export const prune = strict({
   schedule: cronSchedule
     .superRefine((value, ctx) => {
@@ -26,7 +29,7 @@ export const prune = strict({
         });
       }
     })
-    .default('17 */6 * * *')
+    .default(DEFAULT_PRUNE_SCHEDULE)
     .meta({
       description:
         'when the prune CronJob runs (CronJob syntax as Kubernetes reads it, `@every 6h` included; UTC: `timeZone: ' +

@@ -29,7 +29,7 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
     `  per key       ${budget.entryBytes} bytes (a ${budget.keyLength}-character key and its timestamp)`,
     `  engine cap    ${budget.engineMaxKeys} keys = ${kb(budget.engineMaxBytes)}, reached ` +
       `${hours(budget.hoursToEngineCap)} after a prune`,
-    `  prune         ${JSON.stringify(input.schedule)} (UTC): ${num(budget.prunesPerDay)} runs/day, at most ` +
+    `  prune         ${JSON.stringify(input.schedule)} (UTC): ${runsText(budget.prunesPerDay)}, at most ` +
       `${hours(budget.maxHoursBetweenPrunes)} apart`,
     `  worst case    ${budget.worstCaseKeys} keys = ${kb(budget.worstCaseBytes)} just before a prune, at the ` +
       `maximum rate: ${capNote}`,
@@ -41,8 +41,17 @@ function num(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
-function hours(value: number): string {
-  return value >= 48 ? `${oneDecimal(value / 24)} days` : `${oneDecimal(value)} h`;
+/** A duration given in hours, in the unit that reads best: `90 s`, `45 min`, `12.1 h`, `8.5 days`. */
+export function hours(value: number): string {
+  if (value >= 48) return `${oneDecimal(value / 24)} days`;
+  if (value >= 1) return `${oneDecimal(value)} h`;
+  return value * 60 >= 1 ? `${oneDecimal(value * 60)} min` : `${oneDecimal(value * 3600)} s`;
+}
+
+/** How often a schedule runs: `4 runs/day`, `1 run/day`, or one run every so many days when that is rarer. */
+export function runsText(perDay: number): string {
+  if (perDay >= 1) return `${num(perDay)} ${perDay === 1 ? 'run' : 'runs'}/day`;
+  return `1 run every ${oneDecimal(1 / perDay)} days on average`;
 }
 
 function kb(bytes: number): string {

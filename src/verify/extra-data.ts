@@ -15,10 +15,10 @@ import { featuresOf, type ExprFeature } from '../notifications/expr/features';
 import { parseExpr } from '../notifications/expr/parse';
 import { printExpr } from '../notifications/expr/print';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
-import { provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
+import { mentionsIdent, provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
 import { isRecord } from '../is-record';
 import { releaseProblems, type TriggerExpressionAt } from './notifications/engine-release';
-import { ENGINES } from './notifications/engines';
+import { ENGINES, EPOCH, evaluateText, variables } from './notifications/engines';
 import { objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
 
 type Problem = { message: string; fix: string };
@@ -64,7 +64,7 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const conditions = teamConditions(team);
     // The engine loads both; they are likely mistakes, not refusals.
     tally.warnEach(ref, 'references', () => referenceProblems(all, team, conditions));
-    tally.warnEach(ref, 'time-bucket', () => timeBucketProblems(conditions));
+    tally.warnEach(ref, 'time-bucket', () => timeBucketProblems(conditions, engine));
     // Syntax an older expr lacks (`??`, `?.[`) does not compile; `string(x)` does (a call of an unset variable) and
     // fails on every run: the engine loads that one, so it only warns.
     const expressions = conditionExpressions(conditions);
@@ -186,20 +186,50 @@ function conditionExpressions(conditions: readonly TeamCondition[]): TriggerExpr
   );
 }
 
-function timeBucketProblems(conditions: readonly TeamCondition[]): Problem[] {
+function timeBucketProblems(conditions: readonly TeamCondition[], engine: NotificationsEngine): Problem[] {
   return conditions.flatMap((condition) =>
     (['when', 'oncePer'] as const).flatMap((field) => {
       const text = condition[field];
       if (text === undefined) return [];
-      return untruncatedTimeDivisions(parseExpr(text)).map((division) => ({
+      const expr = parseExpr(text);
+      const divisions = untruncatedTimeDivisions(expr).map((division) => ({
         message:
           `${condition.at}.${field}: ${printExpr(division)} is a float, so the value changes every second: the ` +
           `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
         fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
       }));
+      if (divisions.length > 0 || field !== 'oncePer' || !mentionsIdent(expr, 'time')) return divisions;
+      // Any other oncePer that follows the clock too closely (`string(time.Now().Unix())`, `time.Now().String()`).
+      const steady = ENGINES[engine].steadyObject.object;
+      const values = new Set(
+        Array.from({ length: 10 }, (_, s) => evaluateText(expr, variables(engine, steady, EPOCH + s * 1000))),
+      );
+      const unmodelled = [...values].map((v) => UNMODELLED_TIME_METHOD.exec(v)?.[1]).find((m) => m !== undefined);
+      if (unmodelled !== undefined) {
+        return [
+          {
+            message:
+              `${condition.at}.oncePer ${JSON.stringify(text)} calls time.Time's ${unmodelled}(), which the engine ` +
+              `runs but verify's model does not: it cannot tell whether the value changes every second`,
+            fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
+          },
+        ];
+      }
+      if (values.size <= 2) return [];
+      return [
+        {
+          message:
+            `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in 10 seconds: the trigger ` +
+            `fires on every evaluation and fills the notified annotation glidepath's facts share`,
+          fix: 'bucket the time: string(int(time.Now().Unix() / N)), with N of minutes or more',
+        },
+      ];
     }),
   );
 }
+
+/** The model's error for a method of time.Time it lacks (only Unix() is modelled); the engine has them all. */
+const UNMODELLED_TIME_METHOD = /^error: cannot fetch (\w+) from time\.Time$/;
 
 function triggerNameWarnings(team: Readonly<Record<string, string>>, engine: NotificationsEngine): Problem[] {
   return Object.keys(team)

@@ -8,6 +8,7 @@ import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
 import { checkTeamNotifications } from './extra-data';
 import { checkPodSecurity } from './pod-security';
+import { checkPruneSchedule } from './prune-schedule';
 import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
 import { checkSecrets } from './secrets';
@@ -22,6 +23,7 @@ export const RULE_FAMILIES: readonly RuleFamily[] = [
   checkSecrets,
   checkNotifications,
   checkTeamNotifications,
+  checkPruneSchedule,
 ];
 
 export interface VerifyReport {

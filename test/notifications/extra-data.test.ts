@@ -178,6 +178,49 @@ describe("a team's own notifications (extraData)", () => {
     },
   );
 
+  /** verify's notification report on the fixture with a team trigger whose oncePer is `oncePer`. */
+  function withTeamOncePer(oncePer: string) {
+    const config = fixtureConfig();
+    const trigger = `- when: rollout.status?.phase == 'Degraded'\n  oncePer: ${oncePer}\n  send: [rollout-degraded]\n`;
+    const extraData = { ...config.rollouts.extraData, 'trigger.rollout-degraded': trigger };
+    return notificationChecks({ ...config, rollouts: { ...config.rollouts, extraData } });
+  }
+
+  it.each([
+    ['string(time.Now().Unix())', 10],
+    ['string(int(time.Now().Unix() / 2))', 5],
+  ])('verify warns on a team oncePer %s that follows the clock by the second', (oncePer, values) => {
+    const report = withTeamOncePer(oncePer);
+    expect(report.violations).toEqual([]);
+    expect(report.warnings).toEqual([
+      expect.objectContaining({
+        rule: 'extra-data/time-bucket',
+        message:
+          `trigger.rollout-degraded[0].oncePer ${JSON.stringify(oncePer)} takes ${values} values in 10 seconds: ` +
+          "the trigger fires on every evaluation and fills the notified annotation glidepath's facts share",
+      }),
+    ]);
+  });
+
+  it.each([
+    ['time.Now().String()', 'String'],
+    ["time.Now().Format('2006-01-02')", 'Format'],
+  ])('verify says it cannot judge a team oncePer %s, a time method the model lacks', (oncePer, method) => {
+    expect(withTeamOncePer(oncePer).warnings).toEqual([
+      {
+        object: expect.any(String),
+        rule: 'extra-data/time-bucket',
+        message: expect.stringContaining(`calls time.Time's ${method}(), which the engine runs but verify's model`),
+        fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
+      },
+    ]);
+  });
+
+  it('verify takes a team oncePer bucketed by the minute, or by the object, without a warning', () => {
+    for (const oncePer of ['string(int(time.Now().Unix() / 60))', 'rollout.metadata.name'])
+      expect(withTeamOncePer(oncePer).warnings).toEqual([]);
+  });
+
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
     expect(
       problemsAfter((t) =>

@@ -22,6 +22,13 @@ describe('prune fields of the cluster file', () => {
     ]);
   });
 
+  it('counts one field as one field', () => {
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: 'hourly' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "hourly" is not a CronJob schedule: has 1 field; write five ' +
+        '(minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
+    ]);
+  });
+
   it('refuses a schedule that never runs', () => {
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '0 0 30 2 *' } })).toEqual([
       'clusters/prod.yaml: prune.schedule: "0 0 30 2 *" never runs (no date matches it); the prune would never happen',

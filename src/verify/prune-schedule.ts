@@ -1,0 +1,66 @@
+/**
+ * The prune CronJob's schedule against the growth budget (docs/prune.md). Kubernetes runs any schedule, so these
+ * only warn: one too rare lets the notified annotation reach the engine's cap, whose evictions resend current states
+ * as duplicate facts; one too frequent resends every tracked Rollout's state at each run.
+ */
+import { PRUNE_NAME } from '../charts/prune-chart';
+import { parseCron } from '../config/cron';
+import { DEFAULT_PRUNE_SCHEDULE } from '../config/prune-veridor-schema';
+import { hours } from '../prune/budget-summary';
+import { growthBudget } from '../prune/growth-budget';
+import { isRecord } from '../is-record';
+import { objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
+
+/** More runs a day than this only multiply the resends: the engine sends each tracked Rollout's state after a run. */
+export const MAX_USEFUL_PRUNES_PER_DAY = 24;
+
+type Problem = { message: string; fix: string };
+
+export function checkPruneSchedule(objects: readonly RenderedObject[], context: VerifyContext): FamilyReport {
+  const tally = new Tally('prune');
+  for (const { manifest } of objects) {
+    if (manifest.kind !== 'CronJob' || manifest.metadata?.name !== PRUNE_NAME) continue;
+    const schedule = isRecord(manifest.spec) ? manifest.spec.schedule : undefined;
+    if (typeof schedule !== 'string') continue; // the schema family reports it
+    tally.warnEach(objectRef(manifest), 'schedule', () => scheduleProblems(schedule, context));
+  }
+  return tally.report();
+}
+
+function scheduleProblems(schedule: string, context: VerifyContext): Problem[] {
+  let budget;
+  try {
+    parseCron(schedule);
+    budget = growthBudget({
+      schedule,
+      resyncSeconds: context.config.rollouts.resyncSeconds,
+      heartbeatBucketSeconds: context.config.rollouts.heartbeatBucketSeconds,
+    });
+  } catch {
+    return []; // a schedule the cluster file schema refuses never reaches a render
+  }
+  const shown = `spec.schedule ${JSON.stringify(schedule)}`;
+  const fix = `set prune.schedule to run every few hours, e.g. ${JSON.stringify(DEFAULT_PRUNE_SCHEDULE)} (the default)`;
+  if (budget.reachesEngineCap) {
+    return [
+      {
+        message:
+          `${shown} leaves up to ${hours(budget.maxHoursBetweenPrunes)} between prunes, and the notified annotation ` +
+          `can reach the engine's ${budget.engineMaxKeys}-key cap ${hours(budget.hoursToEngineCap)} after one: ` +
+          'the engine then evicts keys, and an evicted key of a current state sends that state again',
+        fix: `${fix}; at most ${hours(budget.hoursToEngineCap)} apart`,
+      },
+    ];
+  }
+  if (budget.prunesPerDay > MAX_USEFUL_PRUNES_PER_DAY) {
+    return [
+      {
+        message:
+          `${shown} prunes ${Math.round(budget.prunesPerDay)} times a day: after each run the engine sends ` +
+          `every tracked Rollout's current state again, a duplicate fact per Rollout each time`,
+        fix: `${fix}; more than once an hour adds only duplicates`,
+      },
+    ];
+  }
+  return [];
+}
