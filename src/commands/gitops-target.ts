@@ -3,6 +3,7 @@ import type { LoadedCluster } from '../config/loader';
 import type { ClusterConfig } from '../config/schema';
 import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';
+import { DEFAULT_CACHE_ROOT } from '../gitops/cache';
 import { parseProvider, TOKEN_VARIABLES, type ProviderTokens } from '../gitops/providers';
 import type { ProviderName } from '../gitops/change-host';
 import type { CommandContext } from './command';
@@ -52,13 +53,23 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   refuseSecretArgument('--base', values.base, context.env, 'the branch name');
   const cacheDir = values['cache-dir'];
   refuseSecretInFolder('--cache-dir', cacheDir, context.env);
-  refuseMissingFolder(
-    '--cache-dir',
-    cacheDir,
-    context,
-    'name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for .glidepath-cache',
-    true,
-  );
+  if (cacheDir !== undefined) {
+    refuseMissingFolder(
+      '--cache-dir',
+      cacheDir,
+      context,
+      `name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for ${DEFAULT_CACHE_ROOT}`,
+      true,
+    );
+  } else {
+    refuseMissingFolder(
+      'the cache folder',
+      DEFAULT_CACHE_ROOT,
+      context,
+      `remove ${DEFAULT_CACHE_ROOT} (glidepath makes the folder), or pass --cache-dir with a folder`,
+      true,
+    );
+  }
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);

@@ -75,14 +75,21 @@ export function missingFolders(path: string, what: string): string[] {
   const missing: string[] = [];
   let existing = path;
   for (;;) {
-    const stat = statOrUndefined(existing);
-    if (stat?.isDirectory()) break;
+    const stat = folderState(existing);
+    if (stat !== 'loop' && stat?.isDirectory()) break;
     if (stat !== undefined || isSymbolicLink(existing)) {
-      const found = stat !== undefined ? `${entryKind(stat)}, not a folder` : 'a symbolic link to a missing path';
+      const found =
+        stat === 'loop'
+          ? 'a loop of symbolic links'
+          : stat !== undefined
+            ? `${entryKind(stat)}, not a folder`
+            : 'a symbolic link to a missing path';
       const fix =
-        stat !== undefined
-          ? 'pass a folder (glidepath writes one sub-folder per cluster into it)'
-          : 'create the folder it names, or remove the link';
+        stat === 'loop'
+          ? 'point the link at a folder, or remove it'
+          : stat !== undefined
+            ? 'pass a folder (glidepath writes one sub-folder per cluster into it)'
+            : 'create the folder it names, or remove the link';
       throw new ConfigError([
         existing === path
           ? `${shown(path)}: ${what} is ${found}; ${fix}`
@@ -116,6 +123,19 @@ function createdFolder(folder: string): boolean {
   } catch (error) {
     if (isErrnoError(error) && error.code === 'EEXIST' && statOrUndefined(folder)?.isDirectory()) return false;
     throw error;
+  }
+}
+
+/**
+ * What is at `path`: `loop` for a symbolic link that leads back to itself (or through more links than the system
+ * follows); undefined for nothing, or for a loop on the way to it, which its parent then shows.
+ */
+function folderState(path: string): Stats | 'loop' | undefined {
+  try {
+    return statOrUndefined(path);
+  } catch (error) {
+    if (!(error instanceof FileSystemError) || error.code !== 'ELOOP') throw error;
+    return isSymbolicLink(path) ? 'loop' : undefined;
   }
 }
 

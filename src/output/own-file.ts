@@ -22,9 +22,11 @@ export function readOwnFile(path: string, file: OwnFile): { text: string; mtimeM
   if ('bytes' in read) return { text: read.bytes.toString('utf8'), mtimeMs: read.stat.mtimeMs };
   let found: string;
   if ('failed' in read) {
-    if (read.failed !== 'ENOENT') throw new FileSystemError(file.shown, read.failed, 'cannot read');
-    if (!isSymbolicLink(path)) return undefined;
-    found = 'a symbolic link to a missing path';
+    const link = isSymbolicLink(path);
+    if (read.failed === 'ELOOP' && link) found = 'a loop of symbolic links';
+    else if (read.failed !== 'ENOENT') throw new FileSystemError(file.shown, read.failed, 'cannot read');
+    else if (!link) return undefined;
+    else found = 'a symbolic link to a missing path';
   } else {
     found =
       'tooLarge' in read

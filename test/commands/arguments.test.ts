@@ -242,6 +242,31 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       }
   });
 
+  it('pr and diff: the default .glidepath-cache as a loop or a dangling link exits 2 before anything', async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const cwd = process.cwd();
+    try {
+      for (const [target, problem] of [
+        ['.glidepath-cache', 'a loop of symbolic links'],
+        ['gone', 'a symbolic link to nothing'],
+      ]) {
+        process.chdir(clusterDir({}));
+        symlinkSync(target!, '.glidepath-cache');
+        for (const command of ['pr', 'diff']) {
+          clear();
+          const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none'];
+          expect(await main(args, { render: renderOnce }), command).toBe(2);
+          expect(stderr).toEqual([
+            `error: the cache folder .glidepath-cache: ${problem}`,
+            'fix: remove .glidepath-cache (glidepath makes the folder), or pass --cache-dir with a folder',
+          ]);
+        }
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('suggests only names that are close', () => {
     expect(closestName('clsuter', ['cluster', 'clusters'])).toBe('cluster');
     expect(closestName('relayip', ['relay-ip', 'out'])).toBe('relay-ip');

@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -47,6 +48,10 @@ function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
+    if (entry.isSymbolicLink()) {
+      out[path.slice(dir.length)] = `link to ${readlinkSync(path)}`;
+      continue;
+    }
     const mode = (statSync(path).mode & 0o777).toString(8);
     out[path.slice(dir.length)] = entry.isFile() ? `${mode} ${readFileSync(path, 'utf8')}` : `${mode} (folder)`;
   }
@@ -334,17 +339,18 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(readdirSync(dir)).toEqual(['somefile']);
   });
 
-  it('--check refuses what synth refuses: --out a file, a link to nothing or a path through one', async () => {
+  it('--check refuses what synth refuses: --out a file, a dangling link, a loop, or a path through one', async () => {
     const dir = scratch();
     const file = join(dir, 'somefile');
     writeFileSync(file, 'keep me\n');
     const dangling = join(dir, 'dist');
     symlinkSync(join(dir, 'gone'), dangling);
+    const loop = join(dir, 'loop');
+    symlinkSync(loop, loop);
     for (const check of [[], ['--check']]) {
       stderr.length = 0;
-      expect(await synth('--out', file, ...check)).toBe(2);
-      expect(await synth('--out', dangling, ...check)).toBe(2);
-      expect(await synth('--out', join(dangling, 'x'), ...check)).toBe(2);
+      for (const out of [file, dangling, join(dangling, 'x'), loop, join(loop, 'x')])
+        expect(await synth('--out', out, ...check)).toBe(2);
       expect(stderr).toEqual([
         `${file}: the output folder is a file, not a folder; pass a folder (glidepath writes one sub-folder per ` +
           `cluster into it)`,
@@ -354,9 +360,13 @@ describe('synth --out replaces only what glidepath wrote', () => {
         'nothing was written.',
         `${dangling}/x: the output folder cannot be created: ${dangling} is a symbolic link to a missing path`,
         'nothing was written.',
+        `${loop}: the output folder is a loop of symbolic links; point the link at a folder, or remove it`,
+        'nothing was written.',
+        `${loop}/x: the output folder cannot be created: ${loop} is a loop of symbolic links`,
+        'nothing was written.',
       ]);
     }
-    expect(readdirSync(dir).sort()).toEqual(['dist', 'somefile']);
+    expect(readdirSync(dir).sort()).toEqual(['dist', 'loop', 'somefile']);
   });
 
   it('refuses an empty --out, with --check too', async () => {
@@ -631,7 +641,7 @@ describe('a record or a journal that names paths outside the folder', () => {
 });
 
 describe("something else in place of glidepath's own files", () => {
-  it('a folder as the record, a link to a device as the journal, a huge record: exit 2 and the fix', async () => {
+  it('a folder as the record, a link to a device or a loop as the journal, a huge record: exit 2, a fix', async () => {
     const out = scratch();
     expect(await synth('--out', out)).toBe(0);
     const [record, journal] = [join(out, '.glidepath-out.json'), join(out, '.glidepath-swap.json')];
@@ -657,6 +667,9 @@ describe("something else in place of glidepath's own files", () => {
     await refused(
       `${journal}: is a symbolic link to a character device, not a file glidepath wrote; remove it, then synth again`,
     );
+    rmSync(journal);
+    symlinkSync(journal, journal);
+    await refused(`${journal}: is a loop of symbolic links, not a file glidepath wrote; remove it, then synth again`);
     rmSync(journal);
     // A link to a file of the right shape is not one glidepath wrote either, and is named as what it is.
     const copy = join(scratch(), 'record.json');
