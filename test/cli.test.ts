@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('synth', () => {
     expect(stdout.filter((line) => line.includes('removed'))).toHaveLength(1);
   });
 
-  it('shows an output folder whose name holds a terminal escape with ? for it, in every line', async () => {
+  it('shows a terminal escape in the output folder as ?, and in the hint as \\x1b that bash reads back', async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = join(clusterDir({}), 'dist\x1b[2J');
     expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
@@ -86,7 +87,10 @@ describe('synth', () => {
     const both2 = clusterDir(both);
     expect(await main(['synth', '--clusters', both2, '--out', out, '--check'], { render: renderOnce })).toBe(3);
     expect(stdout.some((line) => /^added {3}.*dist\?\[2J\/dev\//.test(line))).toBe(true);
-    expect(stdout.at(-1)).toMatch(/run glidepath synth --out .*dist\?\[2J'?$/);
+    // The hint types the escape as \x1b (ANSI-C quoting), so that it can be copied: bash reads back the path.
+    const hint = stdout.at(-1)!.replace(/^.* --out /, '');
+    expect(hint).toMatch(/^\$'.*dist\\x1b\[2J'$/);
+    expect(execFileSync('bash', ['-c', `printf %s ${hint}`], { encoding: 'utf8' })).toBe(out);
     expect(stdout.join('\n')).not.toContain('\x1b');
   });
 

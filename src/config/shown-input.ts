@@ -28,6 +28,11 @@ const UNPRINTABLE_BUT_LINES = /(?![\t\n])[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\
  * Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`. So could the line
  * and paragraph separators, which a terminal may break the line at. `lines`: tab and line break stay (a diff's text).
  */
+/** Whether `printableText` would replace a character of `text`. */
+export function hasUnprintable(text: string): boolean {
+  return text.search(UNPRINTABLE) !== -1;
+}
+
 export function printableText(text: string, keep?: 'lines'): string {
   return text.replace(keep === 'lines' ? UNPRINTABLE_BUT_LINES : UNPRINTABLE, '?');
 }
