@@ -16,8 +16,9 @@ export default defineCommand({
 
   async run(values, context) {
     const knownSecrets = secretValuesFromEnvironment(context.env);
-    const reports = loadSupportedClusters(values, context).map(({ file, config }) => {
-      const report = verifyCluster(config, { knownSecrets, render: context.render });
+    const reports = loadSupportedClusters(values, context).map(({ file, config, valueLine }) => {
+      const clusterFile = valueLine !== undefined ? { clusterFile: { file, valueLine } } : {};
+      const report = verifyCluster(config, { knownSecrets, render: context.render, ...clusterFile });
       if (!values.json) for (const line of formatReport(report, file)) context.print(line);
       return { report, file };
     });

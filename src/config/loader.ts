@@ -5,7 +5,7 @@ import { CLUSTER_FILE_NAME, isFilePath, selectFiles } from './cluster-file-selec
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
 import { secretFix } from './secret-fix';
-import { parseClusterYaml } from './parse-cluster-yaml';
+import { parseClusterYaml, type FirstValueLine } from './parse-cluster-yaml';
 import { readClusterText } from './read-cluster-file';
 import { unreachableRelayIpWarnings } from './relay-ip-warnings';
 import { redactSecretLikeValues, secretLikeReason } from './secret-values';
@@ -22,6 +22,8 @@ export interface LoadedCluster {
   /** The file as the user would type it (relative to the working directory). */
   readonly file: string;
   readonly config: ClusterConfig;
+  /** The first line of a field's value in the file, for findings that point into it. */
+  readonly valueLine?: FirstValueLine;
 }
 
 export interface LoadOptions {
@@ -231,7 +233,7 @@ export function loadClusterFile(
       problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine, parsed.scalarSource)],
     };
   if (problems.length > 0) return { file, ...name, problems };
-  return { file, config: result.data };
+  return { file, config: result.data, valueLine: parsed.firstValueLine };
 }
 
 /** Where a `__proto__` key is: the schema would drop it silently, and the Argo CD context would lose it. */

@@ -12,7 +12,15 @@ import { checkPruneSchedule } from './prune-schedule';
 import { checkRbac } from './rbac';
 import { checkSchema } from './schema';
 import { checkSecrets } from './secrets';
-import type { FamilyReport, Manifest, RenderedObject, RuleFamily, VerifyContext, Violation } from './types';
+import type {
+  ClusterFileLines,
+  FamilyReport,
+  Manifest,
+  RenderedObject,
+  RuleFamily,
+  VerifyContext,
+  Violation,
+} from './types';
 import { isRecord } from '../is-record';
 
 /** The rule families, in the order the report lists them. */
@@ -82,6 +90,8 @@ export interface VerifyClusterOptions {
   readonly knownSecrets?: readonly string[];
   /** @default renderCluster, exactly as synth renders */
   readonly render?: (config: ClusterConfig) => RenderedFile[];
+  /** Where the config's fields are in its file. @default findings name no line */
+  readonly clusterFile?: ClusterFileLines;
 }
 
 /**
@@ -102,5 +112,6 @@ export function verifyCluster(config: ClusterConfig, options: VerifyClusterOptio
   return verifyObjects(clusterObjects(config, options.render), {
     config,
     ...(options.knownSecrets ? { knownSecrets: options.knownSecrets } : {}),
+    ...(options.clusterFile ? { clusterFile: options.clusterFile } : {}),
   });
 }

@@ -1,4 +1,5 @@
 /** What every verify rule family takes and returns. */
+import type { FirstValueLine } from '../config/parse-cluster-yaml';
 import type { ClusterConfig } from '../config/schema';
 
 /** One Kubernetes object as rendered, with the file it came from. */
@@ -26,6 +27,14 @@ export interface VerifyContext {
    * The CLI fills it from the environment; tests pass their own.
    */
   readonly knownSecrets?: readonly string[];
+  /** The cluster file as the user names it, and where its fields are, for findings that point into it. */
+  readonly clusterFile?: ClusterFileLines;
+}
+
+export interface ClusterFileLines {
+  /** e.g. `clusters/prod.yaml` */
+  readonly file: string;
+  readonly valueLine: FirstValueLine;
 }
 
 export interface Violation {

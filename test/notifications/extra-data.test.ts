@@ -339,20 +339,30 @@ describe("a team's own notifications (extraData)", () => {
     expect(problems.join('\n')).not.toContain(token.slice(4));
   });
 
-  it('npm run verify prints a warning without failing', async () => {
-    const dir = clusterDir({
-      'payments.yaml': readFileSync(FIXTURE, 'utf8')
-        .replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]')
-        .replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:')
-        .replace('- sync-succeeded', '- on-sync-succeeded'),
-    });
+  it('npm run verify prints a warning without failing, with its line in the cluster file', async () => {
+    const text = readFileSync(FIXTURE, 'utf8')
+      .replace('triggers: [sync-succeeded]', 'triggers: [on-sync-succeeded]')
+      .replace('trigger.sync-succeeded:', 'trigger.on-sync-succeeded:')
+      .replace('- sync-succeeded', '- on-sync-succeeded')
+      .replace("oncePer: rollout.status?.currentPodHash ?? ''", 'oncePer: string(time.Now().Unix())');
+    const dir = clusterDir({ 'payments.yaml': text });
+    const lineOf = (written: string) => text.split('\n').findIndex((line) => line.includes(written)) + 1;
     expect(await main(['verify', '--clusters', dir])).toBe(0);
+    const file = join(dir, 'payments.yaml');
     expect(stdout).toContainEqual(
       expect.stringMatching(
-        /^ {2}! ConfigMap\/argocd-apps\/argocd-notifications-cm: extra-data\/trigger-names: trigger\.on-sync-succeeded starts with "on-"/,
+        new RegExp(
+          '^ {2}! ConfigMap/argocd-apps/argocd-notifications-cm: extra-data/trigger-names: trigger\\.on-sync-' +
+            `succeeded starts with "on-".* \\(${file} line ${lineOf('trigger.on-sync-succeeded:') + 1}\\)$`,
+        ),
       ),
     );
-    expect(stdout.at(-1)).toMatch(/, 0 violations, 1 warning$/);
+    expect(stdout).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`extra-data/time-bucket: .* takes 10 values .* \\(${file} line ${lineOf('oncePer: string(')}\\)$`),
+      ),
+    );
+    expect(stdout.at(-1)).toMatch(/, 0 violations, 2 warnings$/);
   });
 
   it('exits 2 and writes nothing when extraData is refused', async () => {

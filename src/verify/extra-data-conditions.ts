@@ -1,0 +1,226 @@
+/**
+ * The likely mistakes in a team's triggers and subscriptions (extraData) that the engine still loads: each finding
+ * names the key it is about and, where it can, the line inside that key's value.
+ */
+import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
+import { parseValue, type Parsed } from '../notifications/configmap/read-value';
+import { mentionsIdent, provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
+import { parseExpr } from '../notifications/expr/parse';
+import { printExpr } from '../notifications/expr/print';
+import { isRecord } from '../is-record';
+import type { TriggerExpressionAt } from './notifications/engine-release';
+import { ENGINES, EPOCH, evaluateText, variables } from './notifications/engines';
+
+/** A finding on one team key: `line`, when known, is 1-based inside the key's value. */
+export interface TeamProblem {
+  readonly key: string;
+  readonly line?: number;
+  readonly message: string;
+  readonly fix: string;
+}
+
+type ConditionField = 'when' | 'oncePer';
+
+export interface TeamCondition {
+  /** The trigger's key, e.g. `trigger.rollout-degraded`. */
+  readonly key: string;
+  /** How messages name it: `trigger.rollout-degraded[0]`. */
+  readonly at: string;
+  readonly when?: string;
+  readonly oncePer?: string;
+  readonly send: readonly string[];
+  /** The line of a field of the condition inside the key's value (of the condition itself without one). */
+  readonly lineOf: (field?: ConditionField | 'send') => number | undefined;
+}
+
+/** A team expression with the key and the line it is written on. */
+export type TeamExpression = TriggerExpressionAt & Pick<TeamProblem, 'key' | 'line'>;
+
+/** A value as the engine reads it (the ConfigMap reader's reading); the engine has accepted it (no refusals). */
+function readValue(text: string): Parsed | undefined {
+  const read = parseValue(text);
+  return 'parsed' in read ? read.parsed : undefined;
+}
+
+function asList(value: unknown): (Record<string, unknown> | null)[] {
+  return Array.isArray(value) ? (value as (Record<string, unknown> | null)[]) : [];
+}
+
+export function teamConditions(team: Readonly<Record<string, string>>): TeamCondition[] {
+  return Object.entries(team)
+    .filter(([key]) => key.startsWith('trigger.'))
+    .flatMap(([key, text]) => {
+      const parsed = readValue(text);
+      return asList(parsed?.value).map((condition: Record<string, unknown> | null, i) => ({
+        key,
+        at: `${key}[${i}]`,
+        ...(typeof condition?.when === 'string' && condition.when !== '' ? { when: condition.when } : {}),
+        ...(typeof condition?.oncePer === 'string' && condition.oncePer !== '' ? { oncePer: condition.oncePer } : {}),
+        send: Array.isArray(condition?.send) ? (condition.send as string[]) : [],
+        lineOf: (field?: ConditionField | 'send') => parsed?.lineOf(field === undefined ? [i] : [i, field]),
+      }));
+    });
+}
+
+/** Subscriptions and `send` lists must name what the ConfigMap defines: the engine drops the notification otherwise. */
+export function referenceProblems(
+  all: Readonly<Record<string, string>>,
+  team: Readonly<Record<string, string>>,
+  conditions: readonly TeamCondition[],
+): TeamProblem[] {
+  const names = (prefix: string) =>
+    new Set(
+      Object.keys(all)
+        .filter((key) => key.startsWith(prefix))
+        .map((key) => key.slice(prefix.length)),
+    );
+  const triggers = names('trigger.');
+  const templates = names('template.');
+  const services = new Set(
+    Object.keys(all)
+      .filter((key) => key.startsWith('service.'))
+      .map((key) => key.split('.')[2] ?? key.split('.')[1]!),
+  );
+  const problems: TeamProblem[] = [];
+  for (const condition of conditions) {
+    for (const template of condition.send) {
+      if (!templates.has(template))
+        problems.push({
+          key: condition.key,
+          ...lineField(condition.lineOf('send')),
+          message: `${condition.at}.send names template ${JSON.stringify(template)}, which is not defined`,
+          fix: `add template.${template} to extraData, or fix the name`,
+        });
+    }
+  }
+  const lists: [string, string][] = [
+    ['subscriptions', team.subscriptions ?? '[]'],
+    ...Object.entries(team).filter(([key]) => key === 'defaultTriggers' || key.startsWith('defaultTriggers.')),
+  ];
+  for (const [key, text] of lists) {
+    const parsed = readValue(text);
+    asList(parsed?.value).forEach((entry, i) => {
+      const at = { key, ...lineField(parsed?.lineOf([i])) };
+      const subscription = isRecord(entry) ? entry : { triggers: [entry] };
+      for (const trigger of (subscription.triggers as unknown[] | undefined) ?? []) {
+        if (!triggers.has(String(trigger)))
+          problems.push({
+            ...at,
+            message: `${key}[${i}] names trigger ${JSON.stringify(trigger)}, which is not defined`,
+            fix: `add trigger.${String(trigger)} to extraData, or fix the name`,
+          });
+      }
+      for (const recipient of (subscription.recipients as unknown[] | undefined) ?? []) {
+        const service = String(recipient).split(':')[0]!;
+        if (!services.has(service))
+          problems.push({
+            ...at,
+            message: `${key}[${i}] sends to service ${JSON.stringify(service)}, which is not defined`,
+            fix: `add service.<type>.${service} (or service.${service}) to extraData`,
+          });
+      }
+    });
+  }
+  return problems;
+}
+
+export function conditionExpressions(conditions: readonly TeamCondition[]): TeamExpression[] {
+  return conditions.flatMap((condition) =>
+    (['when', 'oncePer'] as const).flatMap((field) => {
+      const text = condition[field];
+      if (text === undefined) return [];
+      const at = `${condition.at}.${field}`;
+      return [{ at, expr: parseExpr(text), text, key: condition.key, ...lineField(condition.lineOf(field)) }];
+    }),
+  );
+}
+
+export function timeBucketProblems(conditions: readonly TeamCondition[], engine: NotificationsEngine): TeamProblem[] {
+  return conditions.flatMap((condition) =>
+    (['when', 'oncePer'] as const).flatMap((field) => {
+      const text = condition[field];
+      if (text === undefined) return [];
+      const where = { key: condition.key, ...lineField(condition.lineOf(field)) };
+      const expr = parseExpr(text);
+      const divisions = untruncatedTimeDivisions(expr).map((division) => ({
+        ...where,
+        message:
+          `${condition.at}.${field}: ${printExpr(division)} is a float, so the value changes every second: the ` +
+          `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
+        fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
+      }));
+      if (divisions.length > 0 || field !== 'oncePer' || !mentionsIdent(expr, 'time')) return divisions;
+      // Any other oncePer that follows the clock too closely (`string(time.Now().Unix())`, `time.Now().String()`).
+      const steady = ENGINES[engine].steadyObject.object;
+      const values = new Set(
+        Array.from({ length: 10 }, (_, s) => evaluateText(expr, variables(engine, steady, EPOCH + s * 1000))),
+      );
+      const unmodelled = [...values].map((v) => UNMODELLED_TIME_METHOD.exec(v)?.[1]).find((m) => m !== undefined);
+      if (unmodelled !== undefined) {
+        return [
+          {
+            ...where,
+            message:
+              `${condition.at}.oncePer ${JSON.stringify(text)} calls time.Time's ${unmodelled}(), which the engine ` +
+              `runs but verify's model does not: it cannot tell whether the value changes every second`,
+            fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
+          },
+        ];
+      }
+      if (values.size <= 2) return [];
+      return [
+        {
+          ...where,
+          message:
+            `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in 10 seconds: the trigger ` +
+            `fires on every evaluation and fills the notified annotation glidepath's facts share`,
+          fix: 'bucket the time: string(int(time.Now().Unix() / N)), with N of minutes or more',
+        },
+      ];
+    }),
+  );
+}
+
+/** The model's error for a method of time.Time it lacks (only Unix() is modelled); the engine has them all. */
+const UNMODELLED_TIME_METHOD = /^error: cannot fetch (\w+) from time\.Time$/;
+
+export function triggerNameWarnings(
+  team: Readonly<Record<string, string>>,
+  engine: NotificationsEngine,
+): TeamProblem[] {
+  return Object.keys(team)
+    .filter((key) => key.startsWith('trigger.on-'))
+    .map((key) => ({
+      key,
+      message:
+        engine === 'rollouts'
+          ? `${key} starts with "on-", the prefix of the triggers Argo Rollouts makes from Kubernetes events: ` +
+            `it can send twice (once per event, ignoring oncePer)`
+          : `${key} starts with "on-", the prefix of the Argo CD catalog's triggers: installing the catalog ` +
+            `would replace it`,
+      fix: `rename it without the prefix, e.g. trigger.${key.slice('trigger.on-'.length)}`,
+    }));
+}
+
+export function nilSafetyWarnings(conditions: readonly TeamCondition[], engine: NotificationsEngine): TeamProblem[] {
+  return conditions.flatMap((condition) => {
+    const when = condition.when === undefined ? undefined : parseExpr(condition.when);
+    return (['when', 'oncePer'] as const).flatMap((field) => {
+      const text = condition[field];
+      if (text === undefined) return [];
+      const guarded = field === 'oncePer' && when !== undefined ? provenPresent(when) : new Set<string>();
+      return [...new Set(unguardedReads(parseExpr(text), ENGINES[engine].objects, guarded))].map((read) => ({
+        key: condition.key,
+        ...lineField(condition.lineOf(field)),
+        message:
+          `${condition.at}.${field} reads ${read} without ?. or a != nil guard: the engine logs an error and ` +
+          `treats it as false`,
+        fix: 'use ?. for every step that may be missing, and ?? for a default',
+      }));
+    });
+  });
+}
+
+function lineField(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
+}
