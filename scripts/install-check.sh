@@ -51,4 +51,16 @@ done
 npx --no-install glidepath verify --clusters ./clusters
 npx --no-install glidepath synth --clusters ./clusters --out ./out --check
 node --input-type=module -e "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps'; if (veridorCanarySteps({ canaryUrl: 'http://a:8080' }).length < 2) process.exit(1);"
-echo "install-check: glidepath $version installed from $(basename "$tarball") into an empty project: synth, verify, canary-steps work"
+# A TypeScript project finds the library's types with every moduleResolution TypeScript 5 has: node16, nodenext and
+# bundler read the package's exports (from an ES module: the library is one), node10 (the old "node") its
+# typesVersions.
+consumer="import { veridorCanarySteps } from 'glidepath-gitops/canary-steps'; veridorCanarySteps({ canaryUrl: 'x' });"
+echo "$consumer" > consumer.mts
+echo "$consumer" > consumer.ts
+for check in node16:node16:mts nodenext:nodenext:mts esnext:bundler:mts commonjs:node10:ts; do
+  IFS=: read -r module resolution extension <<< "$check"
+  "$root/node_modules/typescript/bin/tsc" --noEmit --strict --module "$module" --moduleResolution "$resolution" \
+    "consumer.$extension" \
+    || { echo "install-check: TypeScript with moduleResolution $resolution does not find the library's types" >&2; exit 1; }
+done
+echo "install-check: glidepath $version installed from $(basename "$tarball") into an empty project: synth, verify, canary-steps (with its types) work"
