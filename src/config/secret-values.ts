@@ -27,8 +27,9 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\bBearer\s+(?!\$)[A-Za-z0-9._~+/-]{6,}=*/i, 'a bearer token'],
   [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, 'a GitHub token'],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub token'],
-  // Classic GitHub and many API tokens; not after `:` or `/`, where a 40-hex git commit names an image tag or a path.
-  [/(?<![0-9A-Za-z:@/._-])[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
+  // Classic GitHub and many API tokens; not after `:` or `/`, where a 40-hex git commit names an image tag or a path,
+  // nor as a URL's `ref=` (a git commit: kustomize remote bases, the GitHub contents API).
+  [/(?<![0-9A-Za-z:@/._-])(?<![?&]ref=)[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./, 'a JSON Web Token'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
   // GitLab's prefixed tokens: personal (glpat-, 20 characters, or the longer routable form with `.01.` and a

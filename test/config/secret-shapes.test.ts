@@ -112,6 +112,7 @@ describe('each detector has its look-alikes that are not secrets', () => {
     ['a 40-character path of capitalised words', 'Org/Repo/Blob/Main/Clusters/Prod12/Value'],
     ['an image digest', `registry.k8s.io/kubectl@sha256:${'0123456789abcdef'.repeat(4)}`],
     ['a git commit in a URL', 'https://github.com/org/repo/commit/3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a'],
+    ['a git commit as ref=', 'https://github.com/org/repo//deploy?ref=3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a'],
     ['a user name in a URL', 'https://deploy-bot@bitbucket.org/team/gitops.git'],
     ['the git user of an ssh URL', 'ssh://git@github.com/org/gitops.git'],
     ['a GitLab deploy-token user name', 'https://gitlab+deploy-token-123@gitlab.com/org/gitops.git'],
