@@ -1,5 +1,5 @@
 /**
- * The one cluster a read-only command (facts, check-live) works on; its bad input is reported without "nothing was
+ * The input of a read-only command (verify, facts, check-live): its bad input is reported without "nothing was
  * written".
  */
 import { ConfigError, ReadOnlyInputError } from '../config/errors';
@@ -14,8 +14,13 @@ export function loadReadOnlyCluster(
   cluster: string,
   context: Pick<CommandContext, 'env' | 'warn'>,
 ): LoadedCluster {
+  return readOnlyInput(() => loadClusters(loadOptions({ clusters: dir, cluster }, context))[0]!);
+}
+
+/** What `load` returns; its bad input is reported without "nothing was written" (the command writes nothing). */
+export function readOnlyInput<T>(load: () => T): T {
   try {
-    return loadClusters(loadOptions({ clusters: dir, cluster }, context))[0]!;
+    return load();
   } catch (error) {
     if (error instanceof ConfigError && !(error instanceof ReadOnlyInputError))
       throw new ReadOnlyInputError(error.problems);

@@ -5,6 +5,7 @@ import { jsonLine } from '../json-output/shapes';
 import { verifyCluster } from '../verify/run';
 import { defineCommand } from './command';
 import { clusterSelection, jsonOutput, relayIpOverride } from './options';
+import { readOnlyInput } from './read-only-cluster';
 import { loadSupportedClusters } from './supported-clusters';
 
 export default defineCommand({
@@ -16,7 +17,7 @@ export default defineCommand({
 
   async run(values, context) {
     const knownSecrets = secretValuesFromEnvironment(context.env);
-    const reports = loadSupportedClusters(values, context).map(({ file, config, valueLine }) => {
+    const reports = readOnlyInput(() => loadSupportedClusters(values, context)).map(({ file, config, valueLine }) => {
       const clusterFile = valueLine !== undefined ? { clusterFile: { file, valueLine } } : {};
       const report = verifyCluster(config, { knownSecrets, render: context.render, ...clusterFile });
       if (!values.json) for (const line of formatReport(report, file)) context.print(line);

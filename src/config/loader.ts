@@ -226,12 +226,11 @@ export function loadClusterFile(
     const first = parsed.firstValueLine(fieldPath);
     return first === undefined ? at(fieldPath) : ` (line ${first + line - 1})`;
   };
+  // A value redacted as a secret is reported already: the schema judged the placeholder, not what was written.
+  const redacted = new Set(secrets.findings.map((f) => JSON.stringify(f.rawPath)));
+  const issues = result.success ? [] : result.error.issues.filter((i) => !redacted.has(JSON.stringify(i.path)));
   if (!result.success)
-    return {
-      file,
-      ...name,
-      problems: [...problems, ...formatIssues(file, result.error.issues, at, atLine, parsed.scalarSource)],
-    };
+    return { file, ...name, problems: [...problems, ...formatIssues(file, issues, at, atLine, parsed.scalarSource)] };
   if (problems.length > 0) return { file, ...name, problems };
   return { file, config: result.data, valueLine: parsed.firstValueLine };
 }

@@ -5,6 +5,7 @@
  */
 
 import { MIN_KNOWN_SECRET_LENGTH, type KnownSecret } from './environment-secrets';
+import { percentDecoded } from './percent-decoded';
 
 import { characterClasses, isJoinedWords, shannonEntropy } from './text-shape';
 
@@ -30,7 +31,8 @@ const PATTERNS: readonly [RegExp, string][] = [
   // Classic GitHub and many API tokens; not after `:` or `/`, where a 40-hex git commit names an image tag or a path,
   // nor as a URL's `ref=` (a git commit: kustomize remote bases, the GitHub contents API).
   [/(?<![0-9A-Za-z:@/._-])(?<![?&]ref=)[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./, 'a JSON Web Token'],
+  // The whole token, its signature too: a message gives its length.
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, 'a JSON Web Token'],
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
   // GitLab's prefixed tokens: personal (glpat-, 20 characters, or the longer routable form with `.01.` and a
   // checksum), deploy (gldt-), pipeline trigger, runner, OAuth application, CI job, feed, incoming mail, agent, SCIM.
@@ -124,17 +126,6 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
   const decoded = percentDecoded(text);
   const inside = decoded === text ? undefined : plainSecretReason(decoded, known);
   return inside === undefined ? undefined : `holds percent-encoded text that ${inside.replace(/^looks like/, 'is')}`;
-}
-
-/** `text` with every `%xx` escape decoded as UTF-8 (an escape that is not valid UTF-8 stays as it is). */
-export function percentDecoded(text: string): string {
-  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
-    }
-  });
 }
 
 function plainSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
@@ -278,12 +269,13 @@ export function redactSecretLikeValues(
 
 /** The first 4 characters (of a long text) and the length: enough to find the value, not enough to use it. */
 export function mask(value: string): string {
-  // A short secret (an 8-character password from the environment) would be half shown by its first 4 characters.
-  return `${value.length >= MASK_PREFIX_FROM ? value.slice(0, 4) : ''}… ${value.length} characters`;
+  // Only a token's kind is shown: the first characters of a password (from the environment, or in a URL) are secret.
+  return `${TOKEN_KIND.test(value) ? value.slice(0, 4) : ''}… ${value.length} characters`;
 }
 
-/** The shortest text whose first 4 characters mask() shows (a token's kind: `ghp_`, `glpa`, `xoxb`). */
-const MASK_PREFIX_FROM = 16;
+/** The start of a token that names its kind, not its secret part: `ghp_`, `glpa`, `xoxb`, `eyJ`, `Bearer `. */
+const TOKEN_KIND =
+  /^(?:gh[opusr]_|github_pat_|gl[a-z]{1,5}-|xox[abprs]-|[sr]k_(?:live|test)_|eyJ|AKIA|ASIA|Bearer\s|Basic\s|-----BEGIN )/i;
 
 /** What mask() returns. */
 export const MASKED = /^[^]{0,4}… \d+ characters$/u;

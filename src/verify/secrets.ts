@@ -3,7 +3,8 @@
  * secretRef/secretKeyRef); it never holds one. Messages name the field and show at most a masked prefix.
  */
 import { parse } from 'yaml';
-import { mask, percentDecoded, secretLikeReason } from '../config/secret-values';
+import { percentDecoded } from '../config/percent-decoded';
+import { mask, secretLikeReason } from '../config/secret-values';
 import { isSecretEnvName, MIN_KNOWN_SECRET_LENGTH } from '../config/environment-secrets';
 import {
   asArray,

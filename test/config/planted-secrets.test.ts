@@ -156,7 +156,7 @@ describe('a secret planted in a cluster file', () => {
       await main([args[0]!, '--clusters', dir, ...args.slice(1)], { env });
       const printed = [...stdout, ...stderr].join('\n');
       expect(printed).toContain('/ghp_… 40 characters.yaml: name: the file holds cluster "prod"; rename the file');
-      expect(printed).toContain('/corr… 28 characters.yaml: ');
+      expect(printed).toContain('/… 28 characters.yaml: ');
       expect(printed).not.toContain('Kw3Kw3');
       expect(printed).not.toContain(ENV_TOKEN);
     }
@@ -333,7 +333,7 @@ describe('a secret on the command line', () => {
     for (const [args, error] of [
       [['facts', '--cluster', 'prod', '--rollout', rollout, '--now', token], `--now: ${masked} is not an RFC 3339`],
       [['facts', '--cluster', 'prod', '--rollout', `/tmp/${token}.yaml`], '/tmp/ghp_… 40 characters.yaml: '],
-      [['facts', '--cluster', 'prod', '--application', `/tmp/${ENV_TOKEN}/a.yaml`], '/tmp/corr… 28 characters/'],
+      [['facts', '--cluster', 'prod', '--application', `/tmp/${ENV_TOKEN}/a.yaml`], '/tmp/… 28 characters/'],
       [['diff', '--cluster', 'prod', '--provider', ENV_TOKEN], 'error: --provider a value that holds the value of'],
       [['pr', '--cluster', 'prod', '--gitlab-auth', token], `error: --gitlab-auth ${masked} is not private-token`],
     ] as const) {

@@ -27,7 +27,7 @@ describe('the secret detector on long text', () => {
   it('a removed line of 10 MB is masked whole, not a stack overflow', () => {
     const line = `-${'a'.repeat(10_000_000)}`;
     expect(secretLikeReason(line)).toMatch(/^is too long to check for secrets \(10000001 characters\)$/);
-    expect(maskSecretLike(line, [])).toBe('-aaa… 10000001 characters');
+    expect(maskSecretLike(line, [])).toBe('… 10000001 characters');
   });
 
   it('a URL with a password and an ordinary scheme is still found', () => {

@@ -47,7 +47,7 @@ const PLACES: readonly [string, (value: string) => object, RegExp][] = [
   [
     'argocd.context key',
     (v) => ({ ...base(), argocd: { namespace: 'argocd-apps', context: { [v]: 'x' } } }),
-    /argocd\.context\[[^\]]+… \d+ characters\]: /,
+    /argocd\.context\[[^\]]*… \d+ characters\]: /,
   ],
   [
     'extraData',
@@ -135,6 +135,43 @@ describe('each detector has its look-alikes that are not secrets', () => {
     const lookAlikes = ['PATH', 'PWD', 'OLDPWD', 'OAUTH_CALLBACK', 'AUTH_URL', 'PATTERN', 'PASSAGE', 'HOME'];
     const env = Object.fromEntries([...names, ...lookAlikes].map((name) => [name, value]));
     expect(secretsFromEnvironment(env).map((s) => s.name)).toEqual(names);
+  });
+
+  it('the password in any URL of the environment, and webhook URLs and DSNs, are secrets too', () => {
+    const env = {
+      DATABASE_URL: 'postgres://app:Zq8x%2FPw3n@db.internal/x',
+      REDIS_URL: 'redis://cache:6379',
+      SLACK_WEBHOOK: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
+      SENTRY_DSN: 'https://0123456789abcdef@o1.ingest.sentry.io/1',
+    };
+    expect(secretsFromEnvironment(env)).toEqual([
+      { name: 'DATABASE_URL (its password)', value: 'Zq8x%2FPw3n' },
+      { name: 'DATABASE_URL (its password)', value: 'Zq8x/Pw3n' },
+      { name: 'SLACK_WEBHOOK', value: env.SLACK_WEBHOOK },
+      { name: 'SENTRY_DSN', value: env.SENTRY_DSN },
+    ]);
+    const planted = { ...base(), prune: { ...base().prune, schedule: '17 */6 * * Zq8x/Pw3n' } };
+    const problems = problemsOf(planted, secretsFromEnvironment(env));
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^clusters\/prod\.yaml: prune\.schedule: holds the value of the environment variable DATABASE_URL \(its password\); /,
+      ),
+    ]);
+    expect(problems.join('\n')).not.toContain('Pw3n');
+  });
+
+  it('a mask shows the kind of a token, never the first characters of a password or a hex token', () => {
+    expect(secretLikeReason('ghp_abcdefghijklmnopqrstuvwxyz0123456789')).toBe(
+      'looks like a GitHub token (ghp_… 40 characters)',
+    );
+    expect(secretLikeReason('x 3f9a0c1d2e4b5a6978f0e1d2c3b4a5968778695a')).toBe(
+      'looks like a 40-character hex token (… 40 characters)',
+    );
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(43)}`;
+    expect(secretLikeReason(jwt)).toBe(`looks like a JSON Web Token (eyJh… ${jwt.length} characters)`);
+    const known = [{ name: 'DB_PASSWORD', value: 'S3cr3tPassw0rdXYZ' }];
+    const dir = clusterDir({ 'prod.yaml': { ...base(), relay: { ...base().relay, [known[0]!.value]: 'x' } } });
+    expect(() => loadClusters({ dir, knownSecrets: known })).toThrow(/relay\[… 17 characters\]: the key name holds/);
   });
 
   it('base64 that decodes to a secret is judged by what it holds', () => {

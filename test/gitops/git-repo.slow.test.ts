@@ -161,7 +161,7 @@ describe('GitCliRepo', () => {
       // Somebody else's words, shown in messages and the change: a secret of the environment there is masked.
       const known = [{ name: 'MY_PAT', value: 'person@example.test' }];
       const masked = await foreignChanges(repo, commits.moved, [commits.reviewer], known);
-      expect(masked.get(commits.reviewer)!.commits[0]!.author).toBe('Test Person <per… 21 characters');
+      expect(masked.get(commits.reviewer)!.commits[0]!.author).toBe('Test Person … 21 characters');
     },
   );
 

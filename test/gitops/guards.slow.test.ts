@@ -183,7 +183,7 @@ describe.concurrent('the provider token', () => {
       cacheDir: s.cacheDir,
       ...settings,
     });
-    expect(review.markdown).toContain('-  env: corr… 28 characters');
+    expect(review.markdown).toContain('-  env: … 28 characters');
     expect(JSON.stringify(review)).not.toContain(token);
     const result = await s.run({ provider: 'none', token: undefined, tokens: { github: token }, bodyDir, ...settings });
     expect(result).toMatchObject({ action: 'opened', pushed: true });

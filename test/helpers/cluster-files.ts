@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { loadClusterFile } from '../../src/clusters';
+import type { KnownSecret } from '../../src/config/environment-secrets';
 import { type ClusterConfig, type ClusterFile } from '../../src/config/schema';
 import { clusterConfigSchema } from '../../src/clusters';
 
@@ -39,9 +40,9 @@ export function clusterDir(files: Record<string, unknown>): string {
  * The problems of `content` as `clusters/prod.yaml` (no problems: an empty list), each without its position: the
  * messages are what these tests check; test/cli.test.ts checks the positions.
  */
-export function problemsOf(content: unknown): string[] {
+export function problemsOf(content: unknown, knownSecrets: readonly KnownSecret[] = []): string[] {
   const dir = clusterDir({ 'prod.yaml': content });
-  const result = loadClusterFile(join(dir, 'prod.yaml'));
+  const result = loadClusterFile(join(dir, 'prod.yaml'), undefined, knownSecrets);
   if (!('problems' in result)) return [];
   return result.problems.map((p) => p.replace(`${dir}/`, 'clusters/').replace(/ \(line \d+, column \d+\)$/, ''));
 }

@@ -65,10 +65,11 @@ describe('npm run verify', () => {
     expect(stdout.at(-1)).toMatch(/violations \(fix them, then run glidepath verify again\)$/);
   });
 
-  it('exits 2 on a bad cluster file, like synth', async () => {
+  it('exits 2 on a bad cluster file, like synth, without saying it wrote nothing: it never writes', async () => {
     const dir = clusterDir({ 'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 } });
     expect(await main(['verify', '--clusters', dir])).toBe(2);
     expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
+    expect(stderr.join('\n')).not.toContain('nothing was written');
   });
 
   it('never prints a secret from the environment, even when it reaches the output', ALSO_COVERED, async () => {
