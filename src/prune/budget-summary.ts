@@ -38,20 +38,21 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
 }
 
 function num(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  return String(Number(value.toFixed(2)));
 }
 
-/** A duration given in hours, in the unit that reads best: `90 s`, `45 min`, `12.1 h`, `8.5 days`. */
+/** A duration given in hours, in the unit that reads best: `45 s`, `61 min`, `12.1 h`, `8.5 days`. */
 export function hours(value: number): string {
   if (value >= 48) return `${oneDecimal(value / 24)} days`;
-  if (value >= 1) return `${oneDecimal(value)} h`;
+  if (value >= 2) return `${oneDecimal(value)} h`;
   return value * 60 >= 1 ? `${oneDecimal(value * 60)} min` : `${oneDecimal(value * 3600)} s`;
 }
 
-/** How often a schedule runs: `4 runs/day`, `1 run/day`, or one run every so many days when that is rarer. */
+/** How often a schedule runs: `4 runs/day`, `1 run/day`, `24.41 runs/day`, or `1 run every 25 h on average`. */
 export function runsText(perDay: number): string {
-  if (perDay >= 1) return `${num(perDay)} ${perDay === 1 ? 'run' : 'runs'}/day`;
-  return `1 run every ${oneDecimal(1 / perDay)} days on average`;
+  if (perDay < 1) return `1 run every ${hours(24 / perDay)} on average`;
+  const shown = num(perDay);
+  return `${shown} ${shown === '1' ? 'run' : 'runs'}/day`;
 }
 
 function kb(bytes: number): string {

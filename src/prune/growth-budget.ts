@@ -139,7 +139,7 @@ export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
     prunesPerDay: gaps.runsPerDay,
     worstCaseKeys,
     worstCaseBytes: notifiedAnnotationBytes(worstCaseKeys, entryBytes),
-    reachesEngineCap: uncapped >= NOTIFIED_HISTORY_MAX,
+    reachesEngineCap: uncapped > NOTIFIED_HISTORY_MAX,
     kubernetesAnnotationsMaxBytes: KUBERNETES_ANNOTATIONS_MAX_BYTES,
   };
 }

@@ -6,7 +6,7 @@
 import { PRUNE_NAME } from '../charts/prune-chart';
 import { parseCron } from '../config/cron';
 import { DEFAULT_PRUNE_SCHEDULE } from '../config/prune-veridor-schema';
-import { hours } from '../prune/budget-summary';
+import { hours, runsText } from '../prune/budget-summary';
 import { growthBudget } from '../prune/growth-budget';
 import { isRecord } from '../is-record';
 import { objectRef, Tally, type FamilyReport, type RenderedObject, type VerifyContext } from './types';
@@ -28,37 +28,45 @@ export function checkPruneSchedule(objects: readonly RenderedObject[], context: 
 }
 
 function scheduleProblems(schedule: string, context: VerifyContext): Problem[] {
-  let budget;
-  try {
-    parseCron(schedule);
-    budget = growthBudget({
-      schedule,
+  const budgetOf = (candidate: string) =>
+    growthBudget({
+      schedule: candidate,
       resyncSeconds: context.config.rollouts.resyncSeconds,
       heartbeatBucketSeconds: context.config.rollouts.heartbeatBucketSeconds,
     });
+  let budget;
+  try {
+    parseCron(schedule);
+    budget = budgetOf(schedule);
   } catch {
     return []; // a schedule the cluster file schema refuses never reaches a render
   }
   const shown = `spec.schedule ${JSON.stringify(schedule)}`;
-  const fix = `set prune.schedule to run every few hours, e.g. ${JSON.stringify(DEFAULT_PRUNE_SCHEDULE)} (the default)`;
+  const capHours = budget.hoursToEngineCap;
   if (budget.reachesEngineCap) {
+    const example = budgetOf(DEFAULT_PRUNE_SCHEDULE).reachesEngineCap
+      ? `"@every ${Math.max(1, Math.floor((capHours * 60) / 2))}m"`
+      : `${JSON.stringify(DEFAULT_PRUNE_SCHEDULE)} (the default)`;
     return [
       {
         message:
           `${shown} leaves up to ${hours(budget.maxHoursBetweenPrunes)} between prunes, and the notified annotation ` +
-          `can reach the engine's ${budget.engineMaxKeys}-key cap ${hours(budget.hoursToEngineCap)} after one: ` +
-          'the engine then evicts keys, and an evicted key of a current state sends that state again',
-        fix: `${fix}; at most ${hours(budget.hoursToEngineCap)} apart`,
+          `can reach the engine's ${budget.engineMaxKeys}-key cap ${hours(capHours)} after one: the engine then ` +
+          'evicts keys, and an evicted key of a current state sends that state again',
+        fix:
+          `set prune.schedule to run at least every ${hours(capHours)}, e.g. ${example}` +
+          (capHours < 1 ? '; or lengthen rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast' : ''),
       },
     ];
   }
-  if (budget.prunesPerDay > MAX_USEFUL_PRUNES_PER_DAY) {
+  // More often than hourly only adds resends, unless the annotation fills up within the hour.
+  if (budget.prunesPerDay > MAX_USEFUL_PRUNES_PER_DAY && capHours > 1) {
     return [
       {
         message:
-          `${shown} prunes ${Math.round(budget.prunesPerDay)} times a day: after each run the engine sends ` +
-          `every tracked Rollout's current state again, a duplicate fact per Rollout each time`,
-        fix: `${fix}; more than once an hour adds only duplicates`,
+          `${shown} prunes more than once an hour (${runsText(budget.prunesPerDay)}): after each run the engine ` +
+          `sends every tracked Rollout's current state again, a duplicate fact per Rollout each time`,
+        fix: `set prune.schedule to run every few hours, e.g. ${JSON.stringify(DEFAULT_PRUNE_SCHEDULE)} (the default)`,
       },
     ];
   }

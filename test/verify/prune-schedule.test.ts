@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import type { ClusterFile } from '../../src/config/schema';
 import { budgetSummaryLines, clusterBudgetInput } from '../../src/prune/budget-summary';
 import { checkPruneSchedule } from '../../src/verify/prune-schedule';
 import { contextFor, objectsFor, planted } from './objects';
 
 const CRONJOB = 'CronJob/argo-rollouts/glidepath-notified-prune';
+const IMAGE = 'registry.k8s.io/kubectl:v1.28.15';
 
-function warningsFor(schedule: string) {
-  const context = contextFor({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', schedule } });
+function warningsFor(schedule: string, rollouts: Partial<ClusterFile['rollouts']> = {}) {
+  const context = contextFor({ prune: { image: IMAGE, schedule }, rollouts: rollouts as ClusterFile['rollouts'] });
   const report = checkPruneSchedule(objectsFor(context), context);
   expect(report.violations).toEqual([]);
   return report.warnings ?? [];
 }
 
 describe('the prune schedule against the growth budget', () => {
-  it('passes the default, hourly and every two hours', () => {
-    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h']) expect(warningsFor(schedule)).toEqual([]);
+  it('passes the default, hourly, every two hours, and a gap just inside the cap (12 h 6 min of 12.1 h)', () => {
+    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 12h6m'])
+      expect(warningsFor(schedule), schedule).toEqual([]);
   });
 
   it.each([
@@ -29,21 +32,40 @@ describe('the prune schedule against the growth budget', () => {
         message: expect.stringMatching(
           new RegExp(`leaves up to ${gap} between prunes, .*100-key cap 12.1 h after one: .*sends that state again$`),
         ),
-        fix: 'set prune.schedule to run every few hours, e.g. "17 */6 * * *" (the default); at most 12.1 h apart',
+        fix: 'set prune.schedule to run at least every 12.1 h, e.g. "17 */6 * * *" (the default)',
       },
     ]);
   });
 
   it.each([
-    ['* * * * *', 1440],
-    ['@every 1s', 86400],
-  ])('warns when %s prunes more often than hourly: each run resends every state', (schedule, times) => {
+    ['* * * * *', '1440 runs/day'],
+    ['@every 1s', '86400 runs/day'],
+    ['@every 59m', '24.41 runs/day'],
+  ])('warns when %s prunes more often than hourly: each run resends every state', (schedule, runs) => {
     expect(warningsFor(schedule)).toEqual([
       expect.objectContaining({
         rule: 'prune/schedule',
-        message: expect.stringContaining(`prunes ${times} times a day: after each run the engine sends every`),
-        fix: expect.stringMatching(/more than once an hour adds only duplicates$/),
+        message: expect.stringContaining(`prunes more than once an hour (${runs}): after each run the engine sends`),
+        fix: 'set prune.schedule to run every few hours, e.g. "17 */6 * * *" (the default)',
       }),
+    ]);
+  });
+
+  it('asks for what the heartbeat needs when the cap comes within the hour, never for the default it refuses', () => {
+    const fast = { resyncSeconds: 60, heartbeatBucketSeconds: 30 };
+    expect(warningsFor('@every 20m', fast)).toEqual([]);
+    expect(warningsFor('*/10 * * * *', fast)).toEqual([]);
+    expect(warningsFor('17 */6 * * *', fast)).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining('100-key cap 48.2 min after one'),
+        fix:
+          'set prune.schedule to run at least every 48.2 min, e.g. "@every 24m"; or lengthen ' +
+          'rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast',
+      }),
+    ]);
+    expect(warningsFor('@hourly', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([]);
+    expect(warningsFor('17 */6 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([
+      expect.objectContaining({ fix: 'set prune.schedule to run at least every 5.7 h, e.g. "@every 172m"' }),
     ]);
   });
 
@@ -58,11 +80,16 @@ describe('the summary of the growth budget', () => {
   it.each([
     ['17 */6 * * *', '4 runs/day, at most 6 h apart'],
     ['0 0 * * *', '1 run/day, at most 24 h apart'],
+    ['@every 23h59m', '1 run/day, at most 24 h apart'],
+    ['@every 59m59s', '24.01 runs/day, at most 60 min apart'],
+    ['@every 61m', '23.61 runs/day, at most 61 min apart'],
     ['* * * * *', '1440 runs/day, at most 1 min apart'],
     ['@every 1s', '86400 runs/day, at most 1 s apart'],
+    ['@every 25h', '1 run every 25 h on average, at most 25 h apart'],
+    ['@every 47h59m', '1 run every 48 h on average, at most 48 h apart'],
     ['@yearly', '1 run every 365.2 days on average, at most 366 days apart'],
   ])('says how often %s prunes in words that read', (schedule, text) => {
-    const { config } = contextFor({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', schedule } });
+    const { config } = contextFor({ prune: { image: IMAGE, schedule } });
     const line = budgetSummaryLines(clusterBudgetInput(config)).find((l) => l.startsWith('  prune '));
     expect(line).toBe(`  prune         ${JSON.stringify(schedule)} (UTC): ${text}`);
   });
