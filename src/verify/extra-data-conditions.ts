@@ -135,54 +135,59 @@ export function conditionExpressions(conditions: readonly TeamCondition[]): Team
   );
 }
 
+/**
+ * A team oncePer that changes every evaluation or so: each value is a key of the notified annotation glidepath's facts
+ * share. (A `when` adds no keys: a float in it is harmless.)
+ */
 export function timeBucketProblems(conditions: readonly TeamCondition[], engine: NotificationsEngine): TeamProblem[] {
-  return conditions.flatMap((condition) =>
-    (['when', 'oncePer'] as const).flatMap((field) => {
-      const text = condition[field];
-      if (text === undefined) return [];
-      const where = { key: condition.key, ...lineField(condition.lineOf(field)) };
-      const expr = parseExpr(text);
-      const divisions = untruncatedTimeDivisions(expr).map((division) => ({
-        ...where,
-        message:
-          `${condition.at}.${field}: ${printExpr(division)} is a float, so the value changes every second: the ` +
-          `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
-        fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
-      }));
-      if (divisions.length > 0 || field !== 'oncePer' || !mentionsIdent(expr, 'time')) return divisions;
-      // Any other oncePer that follows the clock too closely (`string(time.Now().Unix())`, `time.Now().String()`).
-      const steady = ENGINES[engine].steadyObject.object;
-      const values = new Set(
-        Array.from({ length: 10 }, (_, s) => evaluateText(expr, variables(engine, steady, EPOCH + s * 1000))),
-      );
-      const unmodelled = [...values].map((v) => UNMODELLED_TIME_METHOD.exec(v)?.[1]).find((m) => m !== undefined);
-      if (unmodelled !== undefined) {
-        return [
-          {
-            ...where,
-            message:
-              `${condition.at}.oncePer ${JSON.stringify(text)} calls time.Time's ${unmodelled}(), which the engine ` +
-              `runs but verify's model does not: it cannot tell whether the value changes every second`,
-            fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
-          },
-        ];
-      }
-      if (values.size <= 2) return [];
+  return conditions.flatMap((condition) => {
+    const text = condition.oncePer;
+    if (text === undefined) return [];
+    const where = { key: condition.key, ...lineField(condition.lineOf('oncePer')) };
+    const expr = parseExpr(text);
+    const divisions = untruncatedTimeDivisions(expr).map((division) => ({
+      ...where,
+      message:
+        `${condition.at}.oncePer: ${printExpr(division)} is a float, so the value changes every second: the ` +
+        `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
+      fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
+    }));
+    if (divisions.length > 0 || !(mentionsIdent(expr, 'time') || mentionsIdent(expr, 'now'))) return divisions;
+    // Any other oncePer that follows the clock too closely: its values over two minutes, one a second.
+    const steady = ENGINES[engine].steadyObject.object;
+    const values = new Set(
+      Array.from({ length: WINDOW_SECONDS }, (_, s) => evaluateText(expr, variables(engine, steady, EPOCH + s * 1000))),
+    );
+    const unmodelled = [...values].map((v) => NOT_MODELLED.exec(v)?.[1]).find((what) => what !== undefined);
+    if (unmodelled !== undefined) {
       return [
         {
           ...where,
           message:
-            `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in 10 seconds: the trigger ` +
-            `fires on every evaluation and fills the notified annotation glidepath's facts share`,
-          fix: 'bucket the time: string(int(time.Now().Unix() / N)), with N of minutes or more',
+            `${condition.at}.oncePer ${JSON.stringify(text)} uses ${unmodelled}, which the engine runs but ` +
+            `verify's model does not: it cannot tell whether the value changes every second`,
+          fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
         },
       ];
-    }),
-  );
+    }
+    if (values.size <= 2) return [];
+    return [
+      {
+        ...where,
+        message:
+          `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in ${WINDOW_SECONDS} ` +
+          `seconds: the trigger fires again and again and fills the notified annotation glidepath's facts share`,
+        fix: 'bucket the time by a minute or more: string(int(time.Now().Unix() / N)) with N >= 60',
+      },
+    ];
+  });
 }
 
-/** The model's error for a method of time.Time it lacks (only Unix() is modelled); the engine has them all. */
-const UNMODELLED_TIME_METHOD = /^error: cannot fetch (\w+) from time\.Time$/;
+/** A bucket shorter than a minute takes more than two values in this many seconds. */
+const WINDOW_SECONDS = 120;
+
+/** The model's error for what it does not evaluate (`now()`, time.Time's `Format()`); the engine runs them. */
+const NOT_MODELLED = /^error: the engine model does not cover (.+?) \(the engine accepts it\)/;
 
 export function triggerNameWarnings(
   team: Readonly<Record<string, string>>,

@@ -110,6 +110,13 @@ describe('evaluating with expr-lang semantics', () => {
     expect(run('string(6 / 2)')).toBe('3');
   });
 
+  it("calls time.Time's Unix(); its other methods are not modelled, and a name that is no method is an error", () => {
+    expect(run('time.Now().Unix()', rolloutEnv({}, new Date(1784707407_000)))).toBe(1784707407n);
+    expect(() => run('time.Now().Format("2006")')).toThrow(/does not cover time\.Time's Format\(\)/);
+    expect(() => run('time.Now().UnixNano()')).toThrow(/does not cover time\.Time's UnixNano\(\)/);
+    expect(() => run('time.Now().Nope()')).toThrow(new ExprEvalError('cannot fetch Nope from time.Time'));
+  });
+
   it('prints floats like Go %v', () => {
     expect(formatGoFloat(29745123.45)).toBe('2.974512345e+07');
     expect(formatGoFloat(123456.5)).toBe('123456.5');

@@ -187,38 +187,47 @@ describe("a team's own notifications (extraData)", () => {
   }
 
   it.each([
-    ['string(time.Now().Unix())', 10],
-    ['string(int(time.Now().Unix() / 2))', 5],
-  ])('verify warns on a team oncePer %s that follows the clock by the second', (oncePer, values) => {
+    ['string(time.Now().Unix())', 120],
+    ['string(int(time.Now().Unix() / 2))', 60],
+    ['string(int(time.Now().Unix() / 5))', 24],
+    ['string(int(time.Now().Unix() / 59))', 3],
+  ])('verify warns on a team oncePer %s that follows the clock closer than a minute', (oncePer, values) => {
     const report = withTeamOncePer(oncePer);
     expect(report.violations).toEqual([]);
     expect(report.warnings).toEqual([
       expect.objectContaining({
         rule: 'extra-data/time-bucket',
         message:
-          `trigger.rollout-degraded[0].oncePer ${JSON.stringify(oncePer)} takes ${values} values in 10 seconds: ` +
-          "the trigger fires on every evaluation and fills the notified annotation glidepath's facts share",
+          `trigger.rollout-degraded[0].oncePer ${JSON.stringify(oncePer)} takes ${values} values in 120 seconds: ` +
+          "the trigger fires again and again and fills the notified annotation glidepath's facts share",
       }),
     ]);
   });
 
   it.each([
-    ['time.Now().String()', 'String'],
-    ["time.Now().Format('2006-01-02')", 'Format'],
-  ])('verify says it cannot judge a team oncePer %s, a time method the model lacks', (oncePer, method) => {
+    ['time.Now().String()', "time.Time's String()"],
+    ["time.Now().Format('2006-01-02')", "time.Time's Format()"],
+    ['string(now().Unix())', 'the expr-lang builtin now()'],
+    ['string(-time.Now().Unix())', 'the expr-lang unary - -time.Now().Unix()'],
+  ])('verify says it cannot judge a team oncePer %s, which the model does not evaluate', (oncePer, what) => {
     expect(withTeamOncePer(oncePer).warnings).toEqual([
       {
         object: expect.any(String),
         rule: 'extra-data/time-bucket',
-        message: expect.stringContaining(`calls time.Time's ${method}(), which the engine runs but verify's model`),
+        message: expect.stringContaining(`uses ${what}, which the engine runs but verify's model does not`),
         fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
       },
     ]);
   });
 
-  it('verify takes a team oncePer bucketed by the minute, or by the object, without a warning', () => {
+  it('verify takes a oncePer bucketed by the minute, or by the object, and a float in when, without a warning', () => {
     for (const oncePer of ['string(int(time.Now().Unix() / 60))', 'rollout.metadata.name'])
       expect(withTeamOncePer(oncePer).warnings).toEqual([]);
+    const config = fixtureConfig();
+    const trigger =
+      '- when: time.Now().Unix() / 60 > 0\n  oncePer: rollout.metadata.name\n  send: [rollout-degraded]\n';
+    const extraData = { ...config.rollouts.extraData, 'trigger.rollout-degraded': trigger };
+    expect(notificationChecks({ ...config, rollouts: { ...config.rollouts, extraData } }).warnings).toEqual([]);
   });
 
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
@@ -359,7 +368,7 @@ describe("a team's own notifications (extraData)", () => {
     );
     expect(stdout).toContainEqual(
       expect.stringMatching(
-        new RegExp(`extra-data/time-bucket: .* takes 10 values .* \\(${file} line ${lineOf('oncePer: string(')}\\)$`),
+        new RegExp(`extra-data/time-bucket: .* takes 120 values .* \\(${file} line ${lineOf('oncePer: string(')}\\)$`),
       ),
     );
     expect(stdout.at(-1)).toMatch(/, 0 violations, 2 warnings$/);

@@ -117,12 +117,25 @@ export function fetch(object: GoValue, key: GoValue): GoValue {
   if (object instanceof GoTime && typeof key === 'string' && key in TIME_METHODS) {
     return new GoFunction(key, (args) => TIME_METHODS[key]!(object, args));
   }
+  if (object instanceof GoTime && typeof key === 'string' && GO_TIME_METHODS.has(key)) {
+    throw new NotModelledError(`time.Time's ${key}()`);
+  }
   throw new ExprEvalError(`cannot fetch ${formatGoValue(key)} from ${goTypeName(object)}`);
 }
 
 const TIME_METHODS: Readonly<Record<string, (time: GoTime, args: readonly GoValue[]) => GoValue>> = {
   Unix: (time) => time.unix(),
 };
+
+/** The value methods of Go 1.26's time.Time (`go doc time.Time`): expr calls any; the model has TIME_METHODS. */
+const GO_TIME_METHODS: ReadonlySet<string> = new Set(
+  (
+    'Add AddDate After AppendBinary AppendFormat AppendText Before Clock Compare Date Day Equal Format GoString ' +
+    'GobEncode Hour ISOWeek In IsDST IsZero Local Location MarshalBinary MarshalJSON MarshalText Minute Month ' +
+    'Nanosecond Round Second String Sub Truncate UTC Unix UnixMicro UnixMilli UnixNano Weekday Year YearDay Zone ' +
+    'ZoneBounds'
+  ).split(' '),
+);
 
 /** runtime.Equal: numbers compare by value across int and float; other kinds must match exactly. */
 export function goEqual(left: GoValue, right: GoValue): boolean {
