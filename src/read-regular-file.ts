@@ -67,6 +67,17 @@ export function isSymbolicLink(path: string): boolean {
   }
 }
 
+/** A symbolic link that leads back to itself, or through more links than the system follows (ELOOP). */
+export function isSymbolicLinkLoop(path: string): boolean {
+  if (!isSymbolicLink(path)) return false;
+  try {
+    statSync(path);
+    return false;
+  } catch (error) {
+    return codeOf(error) === 'ELOOP';
+  }
+}
+
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }

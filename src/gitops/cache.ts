@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { isSymbolicLink, isSymbolicLinkLoop } from '../read-regular-file';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { displayUrl, type RemoteUrl } from './remote';
@@ -62,6 +63,17 @@ export interface BareCache {
  * its own (a working checkout, or a folder inside another repository) or whose origin is another repository.
  */
 export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promise<BareCache> {
+  const foreign = (why: string): never => {
+    throw new GitopsError(
+      'foreign-checkout',
+      `the cache folder ${dir} ${why}`,
+      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run ` +
+        `again, or pass --cache-dir with another folder`,
+    );
+  };
+  // A link to nothing, or a loop, is not a missing cache: git would be asked to build one through it.
+  if (isSymbolicLink(dir) && !existsSync(dir))
+    foreign(isSymbolicLinkLoop(dir) ? 'is a loop of symbolic links' : 'is a symbolic link to a missing path');
   // An empty folder (e.g. made by mktemp) is as good as none.
   if (existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).length === 0) rmdirSync(dir);
   if (!existsSync(dir)) {
@@ -87,14 +99,6 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
     }
   }
 
-  const foreign = (why: string): never => {
-    throw new GitopsError(
-      'foreign-checkout',
-      `the cache folder ${dir} ${why}`,
-      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run ` +
-        `again, or pass --cache-dir with another folder`,
-    );
-  };
   if (!statSync(dir).isDirectory()) foreign('is not a folder');
   const cache = git.at(dir);
   // One process reads both settings, from the folder as a repository of its own: GIT_DIR stops git from looking

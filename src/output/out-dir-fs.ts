@@ -19,7 +19,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { shownFile } from '../config/shown-input';
-import { entryKind, isSymbolicLink } from '../read-regular-file';
+import { entryKind, isSymbolicLink, isSymbolicLinkLoop } from '../read-regular-file';
 import { FileSystemError, isErrnoError, onPath } from './fs-error';
 import { killPoint } from './kill-points';
 import { TMP_PREFIX, uniqueSuffix } from './out-dir-names';
@@ -93,7 +93,7 @@ export function missingFolders(path: string, what: string): string[] {
       throw new ConfigError([
         existing === path
           ? `${shown(path)}: ${what} is ${found}; ${fix}`
-          : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is ${found}`,
+          : `${shown(path)}: ${what} cannot be created: ${shown(existing)} is ${found}; ${fix}`,
       ]);
     }
     missing.unshift(existing);
@@ -127,15 +127,16 @@ function createdFolder(folder: string): boolean {
 }
 
 /**
- * What is at `path`: `loop` for a symbolic link that leads back to itself (or through more links than the system
- * follows); undefined for nothing, or for a loop on the way to it, which its parent then shows.
+ * What is at `path`: `loop` for a symbolic link that leads back to itself; undefined for nothing, or for a loop on
+ * the way to it, which its parent then shows.
  */
 function folderState(path: string): Stats | 'loop' | undefined {
+  if (isSymbolicLinkLoop(path)) return 'loop';
   try {
     return statOrUndefined(path);
   } catch (error) {
-    if (!(error instanceof FileSystemError) || error.code !== 'ELOOP') throw error;
-    return isSymbolicLink(path) ? 'loop' : undefined;
+    if (error instanceof FileSystemError && error.code === 'ELOOP') return undefined;
+    throw error;
   }
 }
 

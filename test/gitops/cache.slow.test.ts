@@ -2,7 +2,7 @@
  * The bare cache refuses any folder that is not its own, and leaves it as it was; a local checkout given as the gitops
  * repo must be clean. State is set up directly (git init, a config line), not by running `pr`.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCache, refuseDirtyLocalRepo } from '../../src/gitops/cache';
@@ -47,6 +47,25 @@ describe.concurrent('the cache', () => {
     await expect(openCache(cli, parseRemote(`${remote.url}x`), cacheDir)).rejects.toMatchObject({
       kind: 'foreign-checkout',
     });
+  });
+
+  it('a link to nothing or a loop of links in its place is refused and left alone', async () => {
+    const dir = tempDir('links');
+    const dangling = join(dir, 'dangling');
+    symlinkSync(join(dir, 'gone'), dangling);
+    const loop = join(dir, 'loop');
+    symlinkSync(loop, loop);
+    for (const [cacheDir, what] of [
+      [dangling, 'is a symbolic link to a missing path'],
+      [loop, 'is a loop of symbolic links'],
+    ] as const) {
+      await expect(openCache(cli, REMOTE, cacheDir)).rejects.toMatchObject({
+        kind: 'foreign-checkout',
+        message: `the cache folder ${cacheDir} ${what}`,
+        fix: expect.stringMatching(/--cache-dir/),
+      });
+    }
+    expect(readdirSync(dir).sort()).toEqual(['dangling', 'loop']);
   });
 
   it('a working checkout, a plain folder inside one, or its git folder is refused', async () => {

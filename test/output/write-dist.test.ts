@@ -334,7 +334,10 @@ describe('synth --out replaces only what glidepath wrote', () => {
         `cluster into it)`,
     );
     expect(await synth('--out', join(file, 'x'))).toBe(2);
-    expect(stderr.at(-2)).toBe(`${file}/x: the output folder cannot be created: ${file} is a file, not a folder`);
+    expect(stderr.at(-2)).toBe(
+      `${file}/x: the output folder cannot be created: ${file} is a file, not a folder; pass a folder (glidepath ` +
+        'writes one sub-folder per cluster into it)',
+    );
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
     expect(readdirSync(dir)).toEqual(['somefile']);
   });
@@ -358,11 +361,13 @@ describe('synth --out replaces only what glidepath wrote', () => {
         `${dangling}: the output folder is a symbolic link to a missing path; create the folder it names, or ` +
           `remove the link`,
         'nothing was written.',
-        `${dangling}/x: the output folder cannot be created: ${dangling} is a symbolic link to a missing path`,
+        `${dangling}/x: the output folder cannot be created: ${dangling} is a symbolic link to a missing path; ` +
+          'create the folder it names, or remove the link',
         'nothing was written.',
         `${loop}: the output folder is a loop of symbolic links; point the link at a folder, or remove it`,
         'nothing was written.',
-        `${loop}/x: the output folder cannot be created: ${loop} is a loop of symbolic links`,
+        `${loop}/x: the output folder cannot be created: ${loop} is a loop of symbolic links; point the link at a ` +
+          'folder, or remove it',
         'nothing was written.',
       ]);
     }
