@@ -6,6 +6,7 @@ import { secretLikeReason } from '../config/secret-values';
 import { secretsFromEnvironment } from '../config/environment-secrets';
 import { shownFile } from '../config/shown-input';
 import { GlidepathError } from '../errors';
+import { isSymbolicLinkLoop } from '../read-regular-file';
 import type { CommandContext, OptionSpec } from './command';
 
 export const CLUSTERS_DIR_DEFAULT = 'clusters';
@@ -133,6 +134,16 @@ export function refuseSecretInFolder(
   refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
 }
 
+/** The path itself or the first of its folders that is a loop of symbolic links. */
+function loopOnTheWay(path: string): string | undefined {
+  const parts = resolve(path).split('/');
+  for (let i = 2; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    if (isSymbolicLinkLoop(at)) return at;
+  }
+  return undefined;
+}
+
 /** The path itself, or the nearest of its folders that exists, when it is a symbolic link to nothing. */
 function danglingLinkOnTheWay(path: string): string | undefined {
   for (let at = resolve(path); ; at = dirname(at)) {
@@ -160,17 +171,21 @@ export function refuseMissingFolder(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const dangling = code === 'ENOENT' ? danglingLinkOnTheWay(path) : undefined;
+    const loop = code === 'ELOOP' ? loopOnTheWay(path) : undefined;
     if (code === 'ENOENT' && mayBeMade && dangling === undefined) return;
+    const shownOnTheWay = (at: string) => shownFile(at, secretsFromEnvironment(context.env));
     problem =
       dangling === resolve(path)
         ? 'a symbolic link to nothing'
         : dangling !== undefined
-          ? `${shownFile(dangling, secretsFromEnvironment(context.env))} on its way is a symbolic link to nothing`
-          : code === 'ELOOP'
-            ? 'a loop of symbolic links'
-            : code === 'ENOENT' || code === 'ENOTDIR'
-              ? 'no such folder'
-              : `cannot read it (${code ?? 'error'})`;
+          ? `${shownOnTheWay(dangling)} on its way is a symbolic link to nothing`
+          : loop !== undefined && loop !== resolve(path)
+            ? `${shownOnTheWay(loop)} on its way is a loop of symbolic links`
+            : code === 'ELOOP'
+              ? 'a loop of symbolic links'
+              : code === 'ENOENT' || code === 'ENOTDIR'
+                ? 'no such folder'
+                : `cannot read it (${code ?? 'error'})`;
   }
   if (problem !== undefined)
     throw new GlidepathError(`${option} ${shownFile(path, secretsFromEnvironment(context.env))}: ${problem}`, fix);

@@ -64,6 +64,10 @@ function issueMessage(issue: z.core.$ZodIssue, sourceOf: (path: readonly Propert
         `${unquotedHint(issue.input, sourceOf(issue.path))}`
       );
     }
+    if (issue.expected === 'int' && typeof issue.input === 'number' && Number.isFinite(issue.input)) {
+      const nearest = Math.round(issue.input);
+      return `must be a whole number, got ${String(issue.input)}; write it without a fraction, e.g. ${nearest}`;
+    }
     if (issue.expected === 'number' && typeof issue.input === 'number') {
       const written = sourceOf(issue.path);
       return (

@@ -220,15 +220,19 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     }
   });
 
-  it('pr and diff: a --cache-dir that is a file or a dangling link exits 2 before anything runs', async () => {
+  it('pr and diff: a --cache-dir that is a file, a dangling link or a loop exits 2 before anything runs', async () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const file = join(clusterDir({ 'a.txt': 'x' }), 'a.txt');
     const dangling = join(clusterDir({}), 'cache');
     symlinkSync(join(dangling, '..', 'gone'), dangling);
+    const loop = join(clusterDir({}), 'loop');
+    symlinkSync(loop, loop);
     for (const [path, problem] of [
       [file, 'not a folder'],
       [dangling, 'a symbolic link to nothing'],
       [join(dangling, 'sub'), `${dangling} on its way is a symbolic link to nothing`],
+      [loop, 'a loop of symbolic links'],
+      [join(loop, 'sub'), `${loop} on its way is a loop of symbolic links`],
     ])
       for (const command of ['pr', 'diff']) {
         clear();

@@ -29,6 +29,13 @@ describe('cluster file messages', () => {
     expect(await verifyFile(text)).toContain('relay.port: must be a finite number; YAML reads "1e400" as Infinity');
   });
 
+  it('rollouts.resyncSeconds: 90.5: must be a whole number, with the nearest one (before: expected int)', async () => {
+    const text = `${base}rollouts:\n  resyncSeconds: 90.5\n`;
+    expect(await verifyFile(text)).toContain(
+      'rollouts.resyncSeconds: must be a whole number, got 90.5; write it without a fraction, e.g. 91',
+    );
+  });
+
   it(
     'kubernetesVersion: 1.30 (a number to YAML): says to quote it, not that "1.3" is wrong (fails before: got ' +
       'number "1.3")',
