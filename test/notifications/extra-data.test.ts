@@ -178,58 +178,6 @@ describe("a team's own notifications (extraData)", () => {
     },
   );
 
-  /** verify's notification report on the fixture with a team trigger whose oncePer is `oncePer`. */
-  function withTeamOncePer(oncePer: string) {
-    const config = fixtureConfig();
-    const trigger = `- when: rollout.status?.phase == 'Degraded'\n  oncePer: ${oncePer}\n  send: [rollout-degraded]\n`;
-    const extraData = { ...config.rollouts.extraData, 'trigger.rollout-degraded': trigger };
-    return notificationChecks({ ...config, rollouts: { ...config.rollouts, extraData } });
-  }
-
-  it.each([
-    ['string(time.Now().Unix())', 120],
-    ['string(int(time.Now().Unix() / 2))', 60],
-    ['string(int(time.Now().Unix() / 5))', 24],
-    ['string(int(time.Now().Unix() / 59))', 3],
-  ])('verify warns on a team oncePer %s that follows the clock closer than a minute', (oncePer, values) => {
-    const report = withTeamOncePer(oncePer);
-    expect(report.violations).toEqual([]);
-    expect(report.warnings).toEqual([
-      expect.objectContaining({
-        rule: 'extra-data/time-bucket',
-        message:
-          `trigger.rollout-degraded[0].oncePer ${JSON.stringify(oncePer)} takes ${values} values in 120 seconds: ` +
-          "the trigger fires again and again and fills the notified annotation glidepath's facts share",
-      }),
-    ]);
-  });
-
-  it.each([
-    ['time.Now().String()', "time.Time's String()"],
-    ["time.Now().Format('2006-01-02')", "time.Time's Format()"],
-    ['string(now().Unix())', 'the expr-lang builtin now()'],
-    ['string(-time.Now().Unix())', 'the expr-lang unary - -time.Now().Unix()'],
-  ])('verify says it cannot judge a team oncePer %s, which the model does not evaluate', (oncePer, what) => {
-    expect(withTeamOncePer(oncePer).warnings).toEqual([
-      {
-        object: expect.any(String),
-        rule: 'extra-data/time-bucket',
-        message: expect.stringContaining(`uses ${what}, which the engine runs but verify's model does not`),
-        fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
-      },
-    ]);
-  });
-
-  it('verify takes a oncePer bucketed by the minute, or by the object, and a float in when, without a warning', () => {
-    for (const oncePer of ['string(int(time.Now().Unix() / 60))', 'rollout.metadata.name'])
-      expect(withTeamOncePer(oncePer).warnings).toEqual([]);
-    const config = fixtureConfig();
-    const trigger =
-      '- when: time.Now().Unix() / 60 > 0\n  oncePer: rollout.metadata.name\n  send: [rollout-degraded]\n';
-    const extraData = { ...config.rollouts.extraData, 'trigger.rollout-degraded': trigger };
-    expect(notificationChecks({ ...config, rollouts: { ...config.rollouts, extraData } }).warnings).toEqual([]);
-  });
-
   it('refuses a key glidepath renders and any glidepath- name, naming the key', () => {
     expect(
       problemsAfter((t) =>

@@ -7,9 +7,13 @@ import { contextFor, objectsFor, planted } from './objects';
 const CRONJOB = 'CronJob/argo-rollouts/glidepath-notified-prune';
 const IMAGE = 'registry.k8s.io/kubectl:v1.28.15';
 
+/** The rendered objects of one cluster: each test plants its schedule in the CronJob, as a render would write it. */
+const rendered = objectsFor(contextFor());
+
 function warningsFor(schedule: string, rollouts: Partial<ClusterFile['rollouts']> = {}) {
-  const context = contextFor({ prune: { image: IMAGE, schedule }, rollouts: rollouts as ClusterFile['rollouts'] });
-  const report = checkPruneSchedule(objectsFor(context), context);
+  const context = contextFor({ rollouts: rollouts as ClusterFile['rollouts'] });
+  const cronJob = planted(rendered, 'CronJob', (m) => (m.spec.schedule = schedule));
+  const report = checkPruneSchedule([cronJob], context);
   expect(report.violations).toEqual([]);
   return report.warnings ?? [];
 }
@@ -70,9 +74,8 @@ describe('the prune schedule against the growth budget', () => {
   });
 
   it('reads the schedule the CronJob was rendered with', () => {
-    const context = contextFor();
-    const rare = planted(objectsFor(context), 'CronJob', (m) => (m.spec.schedule = '@monthly'));
-    expect(checkPruneSchedule([rare], context).warnings).toHaveLength(1);
+    const context = contextFor({ prune: { image: IMAGE, schedule: '@monthly' } });
+    expect(checkPruneSchedule(objectsFor(context), context).warnings).toHaveLength(1);
   });
 });
 

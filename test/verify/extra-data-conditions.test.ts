@@ -1,0 +1,54 @@
+/** A team's oncePer against the clock: the checks over the conditions of its trigger keys, without a render. */
+import { describe, expect, it } from 'vitest';
+import { teamConditions, timeBucketProblems } from '../../src/verify/extra-data-conditions';
+
+function bucketProblems(oncePer: string, when = "rollout.status?.phase == 'Degraded'") {
+  const trigger = `- when: ${when}\n  oncePer: ${oncePer}\n  send: [rollout-degraded]\n`;
+  return timeBucketProblems(teamConditions({ 'trigger.rollout-degraded': trigger }), 'rollouts');
+}
+
+describe("a team's oncePer and the clock", () => {
+  it.each([
+    ['string(time.Now().Unix())', 120],
+    ['string(int(time.Now().Unix() / 2))', 60],
+    ['string(int(time.Now().Unix() / 5))', 24],
+    ['string(int(time.Now().Unix() / 59))', 3],
+  ])('%s follows the clock closer than a minute: a warning at its line', (oncePer, values) => {
+    expect(bucketProblems(oncePer)).toEqual([
+      {
+        key: 'trigger.rollout-degraded',
+        line: 2,
+        message:
+          `trigger.rollout-degraded[0].oncePer ${JSON.stringify(oncePer)} takes ${values} values in 120 seconds: ` +
+          "the trigger fires again and again and fills the notified annotation glidepath's facts share",
+        fix: 'bucket the time by a minute or more: string(int(time.Now().Unix() / N)) with N >= 60',
+      },
+    ]);
+  });
+
+  it.each([
+    ['time.Now().String()', "time.Time's String()"],
+    ["time.Now().Format('2006-01-02')", "time.Time's Format()"],
+    ['string(now().Unix())', 'the expr-lang builtin now()'],
+    ['string(-time.Now().Unix())', 'the expr-lang unary - -time.Now().Unix()'],
+  ])('%s uses what the model does not evaluate: it says it cannot judge it', (oncePer, what) => {
+    expect(bucketProblems(oncePer)).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining(`uses ${what}, which the engine runs but verify's model does not`),
+        fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
+      }),
+    ]);
+  });
+
+  it('a float division is named as one', () => {
+    expect(bucketProblems('string(time.Now().Unix() / 60)')).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/oncePer: time\.Now\(\)\.Unix\(\) \/ 60 is a float/) }),
+    ]);
+  });
+
+  it('a bucket of a minute, a field of the object, and a float in when pass', () => {
+    expect(bucketProblems('string(int(time.Now().Unix() / 60))')).toEqual([]);
+    expect(bucketProblems('rollout.metadata.name')).toEqual([]);
+    expect(bucketProblems('rollout.metadata.name', 'time.Now().Unix() / 60 > 0')).toEqual([]);
+  });
+});
