@@ -159,7 +159,7 @@ export function loadClusterFile(
   const file = shownFile(path, knownSecrets);
   const read = readClusterText(path);
   if ('problem' in read) return { file, problems: [`${file}: ${read.problem}`] };
-  const parsed = parseClusterYaml(read.text);
+  const parsed = parseClusterYaml(read.text, knownSecrets);
   if ('problems' in parsed) return { file, problems: parsed.problems.map((p) => `${file}: ${p}`) };
   const name = typeof parsed.data.name === 'string' ? { name: parsed.data.name } : {};
   const at = (fieldPath: readonly PropertyKey[], key?: string) => {

@@ -5,6 +5,7 @@
 import { isPair, isScalar, isSeq, Lexer, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { locator, scalarSourceFinder, type Locate } from './yaml-position';
 import { isRecord } from '../is-record';
+import type { KnownSecret } from './environment-secrets';
 import { mask, secretLikeReason } from './secret-values';
 import { shownPath } from './shown-input';
 
@@ -38,7 +39,10 @@ const TOO_DEEP =
   'not a cluster file: its lists and mappings nest thousands of levels deep, more than the YAML reader can follow ' +
   '(a cluster file nests a few levels)';
 
-export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: string[] } {
+export function parseClusterYaml(
+  text: string,
+  knownSecrets: readonly KnownSecret[] = [],
+): ParsedClusterYaml | { problems: string[] } {
   const lineCounter = new LineCounter();
   // The library's own unique-keys check compares each key with every earlier one of its mapping: 70,000 keys took
   // half a minute. duplicateKeyOffsets() does the same check once, with a set per mapping.
@@ -66,8 +70,8 @@ export function parseClusterYaml(text: string): ParsedClusterYaml | { problems: 
     }),
     ...duplicateKeys(doc).map(
       ({ offset, first, path }) =>
-        `${at(offset)}: not valid YAML: Map keys must be unique: ${shownDuplicate(path())} is given twice in its ` +
-        `mapping (first on line ${lineCounter.linePos(first).line}); keep one of them`,
+        `${at(offset)}: not valid YAML: Map keys must be unique: ${shownDuplicate(path(), knownSecrets)} is given ` +
+        `twice in its mapping (first on line ${lineCounter.linePos(first).line}); keep one of them`,
     ),
   ];
   if (problems.length > 0) return { problems };
@@ -165,8 +169,9 @@ function keyName(key: unknown): PropertyKey {
 }
 
 /** The repeated key's path, with a key that looks like a secret cut to what the secret detector shows. */
-function shownDuplicate(path: readonly PropertyKey[]): string {
-  return shownPath(path.map((key) => (typeof key === 'string' && secretLikeReason(key) ? mask(key) : key)));
+function shownDuplicate(path: readonly PropertyKey[], knownSecrets: readonly KnownSecret[]): string {
+  const secret = (key: PropertyKey) => secretLikeReason(String(key), knownSecrets) !== undefined;
+  return shownPath(path.map((key) => (typeof key !== 'symbol' && secret(key) ? mask(String(key)) : key)));
 }
 
 const MARKUP_KINDS: Readonly<Record<string, YamlMarkup['kind']>> = {

@@ -213,6 +213,13 @@ export function findSecretLikeValues(
     const reason = secretLikeReason(data, known);
     return reason ? [{ path, rawPath: path, reason, by: 'value' }] : [];
   }
+  // A number is checked against the environment's secrets only (a PIN): its digits are no token's shape.
+  if (typeof data === 'number' || typeof data === 'bigint') {
+    const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && String(data).includes(value));
+    return secret
+      ? [{ path, rawPath: path, reason: `holds the value of the environment variable ${secret.name}`, by: 'value' }]
+      : [];
+  }
   if (Array.isArray(data)) return data.flatMap((item, i) => findSecretLikeValues(item, known, [...path, i], seen));
   if (typeof data === 'object' && data !== null) {
     return Object.entries(data).flatMap(([key, value]) => {
@@ -273,9 +280,16 @@ export function mask(value: string): string {
   return `${TOKEN_KIND.test(value) ? value.slice(0, 4) : ''}… ${value.length} characters`;
 }
 
-/** The start of a token that names its kind, not its secret part: `ghp_`, `glpa`, `xoxb`, `eyJ`, `Bearer `. */
-const TOKEN_KIND =
-  /^(?:gh[opusr]_|github_pat_|gl[a-z]{1,5}-|xox[abprs]-|[sr]k_(?:live|test)_|eyJ|AKIA|ASIA|Bearer\s|Basic\s|-----BEGIN )/i;
+/**
+ * A token whose first characters name its kind, not its secret part (`ghp_`, `glpa`, `xoxb`, `eyJh`, `Bear`): the
+ * marker, in its case, followed by a token's shape. Anything else (a password that starts `Gladys-` or `asia`) shows
+ * none of its characters.
+ */
+const TOKEN_KIND = new RegExp(
+  '^(?:gh[opusr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|gl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat|ffct)-' +
+    '[0-9A-Za-z_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|eyJ[A-Za-z0-9_-]{8,}\\.|' +
+    '(?:AKIA|ASIA)[0-9A-Z]{16}|Bearer |Basic |-----BEGIN )',
+);
 
 /** What mask() returns. */
 export const MASKED = /^[^]{0,4}… \d+ characters$/u;

@@ -90,6 +90,22 @@ describe('duplicate keys inside a ConfigMap value (extraData), read as YAML 1.1'
   });
 });
 
+describe('a repeated key that is a secret of the environment', () => {
+  it('is masked, a number too', () => {
+    const known = [
+      { name: 'DB_PASSWORD', value: 'S3cr3tPassw0rdXYZ' },
+      { name: 'PIN_PASSWORD', value: '12345678901' },
+    ];
+    const text = 'extra:\n  S3cr3tPassw0rdXYZ: 1\n  S3cr3tPassw0rdXYZ: 2\n  12345678901: 1\n  12345678901: 2\n';
+    const parsed = parseClusterYaml(text, known);
+    const found = 'problems' in parsed ? parsed.problems : [];
+    expect(found).toEqual([
+      `line 3, column 3: ${UNIQUE}: extra[… 17 characters] ${TWICE} 2); keep one of them`,
+      `line 5, column 3: ${UNIQUE}: extra[… 11 characters] ${TWICE} 4); keep one of them`,
+    ]);
+  });
+});
+
 describe('markup: comments, anchors and tags', () => {
   it('are what the lexer reads as such, with their lines', () => {
     const parsed = parseClusterYaml(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile, loadClusters } from '../../src/clusters';
-import { secretLikeReason } from '../../src/config/secret-values';
+import { mask, secretLikeReason } from '../../src/config/secret-values';
 import { secretsFromEnvironment } from '../../src/config/environment-secrets';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
@@ -137,27 +137,66 @@ describe('each detector has its look-alikes that are not secrets', () => {
     expect(secretsFromEnvironment(env).map((s) => s.name)).toEqual(names);
   });
 
-  it('the password in any URL of the environment, and webhook URLs and DSNs, are secrets too', () => {
+  it('the password in any URL of the environment, and the key of a webhook or DSN variable, are secrets too', () => {
     const env = {
-      DATABASE_URL: 'postgres://app:Zq8x%2FPw3n@db.internal/x',
-      REDIS_URL: 'redis://cache:6379',
+      DATABASE_URL: 'postgres://app:Zq8x%2FP@w3n@db.internal/x',
+      JDBC_URL: 'jdbc:postgresql://app:JdbcPass99@db/app',
+      REDIS_URLS: 'redis://:FirstPass1@h1,redis://:SecondPass2@h2',
       SLACK_WEBHOOK: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
       SENTRY_DSN: 'https://0123456789abcdef@o1.ingest.sentry.io/1',
+      // Addresses, not keys: no path, a short one, or a name that does not end in WEBHOOK, WEBHOOK_URL or DSN.
+      ARGOCD_WEBHOOK_URL: 'https://argocd.dev.hangar.internal',
+      RELAY_WEBHOOK_URL: 'http://10.0.0.7:30880/outcome/prod',
+      WEBHOOK_NAMESPACE: 'argo-rollouts',
+      DSN_HOST: 'db.example.internal',
+      REDIS_URL: 'redis://cache:6379',
     };
     expect(secretsFromEnvironment(env)).toEqual([
-      { name: 'DATABASE_URL (its password)', value: 'Zq8x%2FPw3n' },
-      { name: 'DATABASE_URL (its password)', value: 'Zq8x/Pw3n' },
+      { name: 'DATABASE_URL (its password)', value: 'Zq8x%2FP@w3n' },
+      { name: 'DATABASE_URL (its password)', value: 'Zq8x/P@w3n' },
+      { name: 'JDBC_URL (its password)', value: 'JdbcPass99' },
+      { name: 'REDIS_URLS (its password)', value: 'FirstPass1' },
+      { name: 'REDIS_URLS (its password)', value: 'SecondPass2' },
       { name: 'SLACK_WEBHOOK', value: env.SLACK_WEBHOOK },
+      { name: 'SLACK_WEBHOOK (its key)', value: '/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX' },
       { name: 'SENTRY_DSN', value: env.SENTRY_DSN },
+      { name: 'SENTRY_DSN (its key)', value: '0123456789abcdef' },
     ]);
-    const planted = { ...base(), prune: { ...base().prune, schedule: '17 */6 * * Zq8x/Pw3n' } };
+    const planted = { ...base(), prune: { ...base().prune, schedule: '17 */6 * * Zq8x/P@w3n' } };
     const problems = problemsOf(planted, secretsFromEnvironment(env));
     expect(problems).toEqual([
       expect.stringMatching(
         /^clusters\/prod\.yaml: prune\.schedule: holds the value of the environment variable DATABASE_URL \(its password\); /,
       ),
     ]);
-    expect(problems.join('\n')).not.toContain('Pw3n');
+    expect(problems.join('\n')).not.toContain('P@w3n');
+    const webhookPath = {
+      ...base(),
+      argocd: {
+        namespace: 'argocd-apps',
+        context: { note: 'hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX' },
+      },
+    };
+    expect(problemsOf(webhookPath, secretsFromEnvironment(env))).toEqual([
+      expect.stringMatching(
+        /argocd\.context\.note: holds the value of the environment variable SLACK_WEBHOOK \(its key\)/,
+      ),
+    ]);
+  });
+
+  it('a number that is a secret of the environment (a PIN) is refused and never printed, a fraction too', () => {
+    const known = [{ name: 'PIN_PASSWORD', value: '12345678901' }];
+    const file = { ...base(), kubernetesVersion: 12345678901, relay: { ...base().relay, port: 12345678901.5 } };
+    const problems = problemsOf(file, known);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^clusters\/prod\.yaml: kubernetesVersion: holds the value of the environment variable PIN_PASSWORD; /,
+      ),
+      expect.stringMatching(
+        /^clusters\/prod\.yaml: relay\.port: holds the value of the environment variable PIN_PASSWORD; /,
+      ),
+    ]);
+    expect(problems.join('\n')).not.toContain('2345678901');
   });
 
   it('a mask shows the kind of a token, never the first characters of a password or a hex token', () => {
@@ -169,6 +208,15 @@ describe('each detector has its look-alikes that are not secrets', () => {
     );
     const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(43)}`;
     expect(secretLikeReason(jwt)).toBe(`looks like a JSON Web Token (eyJh… ${jwt.length} characters)`);
+    for (const password of [
+      'Gladys-1985!x',
+      'asiaTrip2024',
+      'AKIAbcde1234',
+      'eyJ4abcdefg',
+      'gldt-short',
+      'bearer xyz1',
+    ])
+      expect(mask(password), password).toBe(`… ${password.length} characters`);
     const known = [{ name: 'DB_PASSWORD', value: 'S3cr3tPassw0rdXYZ' }];
     const dir = clusterDir({ 'prod.yaml': { ...base(), relay: { ...base().relay, [known[0]!.value]: 'x' } } });
     expect(() => loadClusters({ dir, knownSecrets: known })).toThrow(/relay\[… 17 characters\]: the key name holds/);
