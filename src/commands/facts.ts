@@ -8,6 +8,7 @@ import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../fac
 import { factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/configmap/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
+import { maskSecretLike } from '../gitops/redact';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
@@ -72,13 +73,15 @@ export default defineCommand({
     const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!), known);
     for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
     const reports = evaluateFacts(loaded, mode, states);
+    // A value of the input that is a secret (a token as a release id) reaches the bodies: it is shown masked.
+    const print = (line: string) => context.print(maskSecretLike(line, known));
     if (values.json) {
-      context.print(factsJson(reports));
+      print(factsJson(reports));
     } else {
       const header =
         `cluster ${config.name} (${file}): ${mode.configMapName} as rendered (${manifest.path}); the relay ` +
         `token is shown as its $key reference`;
-      for (const line of factsText(header, reports)) context.print(line);
+      for (const line of factsText(header, reports)) print(line);
     }
     return 'done';
   },

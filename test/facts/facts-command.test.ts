@@ -267,6 +267,26 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(text).toMatch(/\n8 states, 4 facts sent$/);
   });
 
+  it('masks a secret the Rollout carries into the bodies, for people and in --json', async () => {
+    const token = `ghp_${'Zq9x'.repeat(9)}`;
+    const password = 'S3cr3tPassw0rdXYZ';
+    const text = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' })
+      .replace('rel-9', password)
+      .replace('uid: u-1', `uid: ${token}`);
+    const file = join(clusterDir({ 'r.yaml': text }), 'r.yaml');
+    const env = { ...process.env, DB_PASSWORD: password };
+    for (const json of [[], ['--json']]) {
+      printed.clear();
+      const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
+      expect(await main(args, { render: renderOnce, env })).toBe(0);
+      const out = printed.stdout.join('\n');
+      expect(out).toContain('… 17 characters');
+      expect(out).toContain('ghp_… 40 characters');
+      for (const secret of [token, password, password.slice(0, 4)]) expect(out).not.toContain(secret);
+      if (json.length > 0) expect(() => JSON.parse(out)).not.toThrow();
+    }
+  });
+
   it('says a single Rollout state once, with no name it does not have (it printed "state 0 (state 0)")', async () => {
     const dir = clusterDir({
       'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }),
