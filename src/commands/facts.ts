@@ -1,6 +1,7 @@
 /** `facts`: what the relay would receive for a Rollout or an Application, state by state, and why. */
 import { ReadOnlyInputError } from '../config/errors';
 import { secretsFromEnvironment } from '../config/environment-secrets';
+import { maskSecretLike } from '../config/masked-text';
 import { shownArgument } from '../config/shown-input';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
@@ -8,7 +9,6 @@ import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../fac
 import { factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/configmap/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
-import { maskSecretLike } from '../gitops/redact';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';

@@ -53,23 +53,18 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
   refuseSecretArgument('--base', values.base, context.env, 'the branch name');
   const cacheDir = values['cache-dir'];
   refuseSecretInFolder('--cache-dir', cacheDir, context.env);
-  if (cacheDir !== undefined) {
-    refuseMissingFolder(
-      '--cache-dir',
-      cacheDir,
-      context,
-      `name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for ${DEFAULT_CACHE_ROOT}`,
-      true,
-    );
-  } else {
-    refuseMissingFolder(
-      'the cache folder',
-      DEFAULT_CACHE_ROOT,
-      context,
-      `remove ${DEFAULT_CACHE_ROOT} (glidepath makes the folder), or pass --cache-dir with a folder`,
-      true,
-    );
-  }
+  const [cacheOption, cacheFix] =
+    cacheDir !== undefined
+      ? [
+          '--cache-dir',
+          'name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for ' +
+            DEFAULT_CACHE_ROOT,
+        ]
+      : [
+          'the cache folder',
+          `remove ${DEFAULT_CACHE_ROOT} (glidepath makes the folder), or pass --cache-dir with a folder`,
+        ];
+  refuseMissingFolder(cacheOption, cacheDir ?? DEFAULT_CACHE_ROOT, context, cacheFix, true);
   const tokens = Object.fromEntries(
     Object.entries(TOKEN_VARIABLES).flatMap(([provider, variable]) => {
       const token = envValue(context.env, variable);

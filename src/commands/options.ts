@@ -134,14 +134,12 @@ export function refuseSecretInFolder(
   refuseSecretArgument(option, path, env, 'the path', 'a folder name never holds a token: choose another');
 }
 
-/** The path itself or the first of its folders that is a loop of symbolic links. */
+/** The path itself, or the nearest of its folders, when it is a loop of symbolic links. */
 function loopOnTheWay(path: string): string | undefined {
-  const parts = resolve(path).split('/');
-  for (let i = 2; i <= parts.length; i++) {
-    const at = parts.slice(0, i).join('/');
+  for (let at = resolve(path); ; at = dirname(at)) {
     if (isSymbolicLinkLoop(at)) return at;
+    if (dirname(at) === at) return undefined;
   }
-  return undefined;
 }
 
 /** The path itself, or the nearest of its folders that exists, when it is a symbolic link to nothing. */

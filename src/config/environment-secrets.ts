@@ -41,8 +41,9 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
     const found: KnownSecret[] = isSecretEnvName(name) ? [{ name, value }] : [];
     for (const [url, userInfo, rest] of value.matchAll(URL_PARTS)) {
       const password = userInfo?.includes(':') ? userInfo.slice(userInfo.indexOf(':') + 1) : undefined;
-      for (const part of [password, percentDecoded(password ?? '')])
-        if (part) found.push({ name: `${name} (its password)`, value: part });
+      if (password !== undefined)
+        for (const part of [password, percentDecoded(password)])
+          found.push({ name: `${name} (its password)`, value: part });
       if (KEYED_URL_NAME.test(name) && (userInfo !== undefined || (rest?.length ?? 0) >= MIN_KEYED_PATH_LENGTH)) {
         found.push({ name, value: url });
         for (const part of [userInfo, rest]) if (part) found.push({ name: `${name} (its key)`, value: part });

@@ -22,23 +22,26 @@ export interface SecretFinding {
   readonly by: 'value' | 'key-name';
 }
 
-const PATTERNS: readonly [RegExp, string][] = [
+/** A pattern whose match starts with its token's kind (`ghp_`, `glpat-`, `Bearer`): mask() shows those characters. */
+const NAMES_KIND = 'names its kind';
+
+const PATTERNS: readonly (readonly [RegExp, string, typeof NAMES_KIND?])[] = [
   // PEM (RSA, EC, OPENSSH, ...) and OpenPGP's armour (`-----BEGIN PGP PRIVATE KEY BLOCK-----`).
-  [/-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/, 'a private key'],
-  [/\bBearer\s+(?!\$)[A-Za-z0-9._~+/-]{6,}=*/i, 'a bearer token'],
-  [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, 'a GitHub token'],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub token'],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/, 'a private key', NAMES_KIND],
+  [/\bBearer\s+(?!\$)[A-Za-z0-9._~+/-]{6,}=*/i, 'a bearer token', NAMES_KIND],
+  [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, 'a GitHub token', NAMES_KIND],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, 'a GitHub token', NAMES_KIND],
   // Classic GitHub and many API tokens; not after `:` or `/`, where a 40-hex git commit names an image tag or a path,
   // nor as a URL's `ref=` (a git commit: kustomize remote bases, the GitHub contents API).
   [/(?<![0-9A-Za-z:@/._-])(?<![?&]ref=)[0-9a-f]{40}(?![0-9A-Za-z])/, 'a 40-character hex token'],
   // The whole token, its signature too: a message gives its length.
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, 'a JSON Web Token'],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, 'a JSON Web Token', NAMES_KIND],
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key', NAMES_KIND],
   // GitLab's prefixed tokens: personal (glpat-, 20 characters, or the longer routable form with `.01.` and a
   // checksum), deploy (gldt-), pipeline trigger, runner, OAuth application, CI job, feed, incoming mail, agent, SCIM.
-  [/\bgl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat|ffct)-[0-9A-Za-z_-]{20,}/, 'a GitLab token'],
-  [/\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}/, 'a Stripe secret key'],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
+  [/\bgl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat|ffct)-[0-9A-Za-z_-]{20,}/, 'a GitLab token', NAMES_KIND],
+  [/\b[sr]k_(?:live|test)_[0-9A-Za-z]{10,}/, 'a Stripe secret key', NAMES_KIND],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token', NAMES_KIND],
   [/\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i, 'a Slack webhook URL'],
   // A scheme is short: an unbounded one made every word of `a-b-c-...` scan to the end (quadratic, minutes). A longer
   // one is still a URL: the match then starts at `://`.
@@ -128,9 +131,15 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
   return inside === undefined ? undefined : `holds percent-encoded text that ${inside.replace(/^looks like/, 'is')}`;
 }
 
-function plainSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
+/** Why `text` holds a secret of the environment, or undefined. */
+function knownSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
   const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && text.includes(value));
-  if (secret) return `holds the value of the environment variable ${secret.name}`;
+  return secret && `holds the value of the environment variable ${secret.name}`;
+}
+
+function plainSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
+  const knownReason = knownSecretReason(text, known);
+  if (knownReason !== undefined) return knownReason;
   for (const [pattern, what] of PATTERNS) {
     const match = pattern.exec(text);
     if (match) return `looks like ${what} (${mask(match[0])})`;
@@ -215,10 +224,8 @@ export function findSecretLikeValues(
   }
   // A number is checked against the environment's secrets only (a PIN): its digits are no token's shape.
   if (typeof data === 'number' || typeof data === 'bigint') {
-    const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && String(data).includes(value));
-    return secret
-      ? [{ path, rawPath: path, reason: `holds the value of the environment variable ${secret.name}`, by: 'value' }]
-      : [];
+    const reason = knownSecretReason(String(data), known);
+    return reason ? [{ path, rawPath: path, reason, by: 'value' }] : [];
   }
   if (Array.isArray(data)) return data.flatMap((item, i) => findSecretLikeValues(item, known, [...path, i], seen));
   if (typeof data === 'object' && data !== null) {
@@ -277,19 +284,14 @@ export function redactSecretLikeValues(
 /** The first 4 characters (of a long text) and the length: enough to find the value, not enough to use it. */
 export function mask(value: string): string {
   // Only a token's kind is shown: the first characters of a password (from the environment, or in a URL) are secret.
-  return `${TOKEN_KIND.test(value) ? value.slice(0, 4) : ''}… ${value.length} characters`;
+  return `${namesItsKind(value) ? value.slice(0, 4) : ''}… ${value.length} characters`;
 }
 
-/**
- * A token whose first characters name its kind, not its secret part (`ghp_`, `glpa`, `xoxb`, `eyJh`, `Bear`): the
- * marker, in its case, followed by a token's shape. Anything else (a password that starts `Gladys-` or `asia`) shows
- * none of its characters.
- */
-const TOKEN_KIND = new RegExp(
-  '^(?:gh[opusr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|gl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat|ffct)-' +
-    '[0-9A-Za-z_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|eyJ[A-Za-z0-9_-]{8,}\\.|' +
-    '(?:AKIA|ASIA)[0-9A-Z]{16}|Bearer |Basic |-----BEGIN )',
-);
+/** A token of a known kind and shape from its first character on, in its case: `ghp_…`, not `asiaTrip2024`. */
+function namesItsKind(value: string): boolean {
+  const kinds = PATTERNS.filter(([, , kind]) => kind === NAMES_KIND).map(([pattern]) => pattern);
+  return [...kinds, BASIC_AUTH].some((pattern) => pattern.exec(value)?.index === 0);
+}
 
 /** What mask() returns. */
 export const MASKED = /^[^]{0,4}… \d+ characters$/u;

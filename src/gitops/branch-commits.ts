@@ -4,7 +4,7 @@
  */
 import type { KnownSecret } from '../config/environment-secrets';
 import { isGlidepathCommit } from './change-text';
-import { maskSecretLike } from './redact';
+import { maskSecretLike } from '../config/masked-text';
 import type { GitopsRepo, LoggedCommit } from './repo';
 
 export interface BranchCommit {

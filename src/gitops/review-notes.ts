@@ -5,7 +5,7 @@
 import { diffLines, diffWordsWithSpace } from 'diff';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
 import type { KnownSecret } from '../config/environment-secrets';
-import { maskSecretLike } from './redact';
+import { maskSecretLike } from '../config/masked-text';
 import type { FolderFile } from './repo';
 import { parseYamlDocuments } from './review';
 

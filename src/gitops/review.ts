@@ -5,7 +5,7 @@ import { duplicateKeyOffsets } from '../config/parse-cluster-yaml';
 import { isRecord } from '../is-record';
 import { VALUES_FILE } from './cluster-values';
 import type { KnownSecret } from '../config/environment-secrets';
-import { maskSecretLike } from './redact';
+import { maskSecretLike } from '../config/masked-text';
 import type { FolderFile } from './repo';
 
 export type Change = 'added' | 'changed' | 'removed';

@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/clusters';
 import { secretLikeReason } from '../../src/config/secret-values';
-import { maskSecretLike } from '../../src/gitops/redact';
+import { maskSecretLike } from '../../src/config/masked-text';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 describe('the secret detector on long text', () => {
