@@ -6,8 +6,10 @@ import { shownArgument } from '../config/shown-input';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
-import { factsWarnings } from '../facts/warnings';
+import { commitReleaseIds, factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/configmap/config-map';
+import { exprSemantics } from '../notifications/engine-versions';
+import { declaredRows } from '../notifications/support/engine-support';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
@@ -72,9 +74,11 @@ export default defineCommand({
     const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
     const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!), known);
     for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
-    const reports = evaluateFacts(loaded, mode, states);
+    const { row } = declaredRows(mode === ROLLOUTS_MODE ? 'rollouts' : 'argocd', config);
+    const reports = evaluateFacts(loaded, mode, states, row === undefined ? {} : { exprSemantics: exprSemantics(row) });
     // A value of the input that is a secret (a token as a release id) reaches the bodies: it is shown masked.
-    const print = (line: string) => context.print(maskSecretLike(line, known));
+    const commits = commitReleaseIds(states);
+    const print = (line: string) => context.print(maskSecretLike(line, known, commits));
     if (values.json) {
       print(factsJson(reports));
     } else {

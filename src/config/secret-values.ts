@@ -132,7 +132,7 @@ export function secretLikeReason(text: string, known: readonly KnownSecret[] = [
 }
 
 /** Why `text` holds a secret of the environment, or undefined. */
-function knownSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
+export function knownSecretReason(text: string, known: readonly KnownSecret[]): string | undefined {
   const secret = known.find(({ value }) => value.length >= MIN_KNOWN_SECRET_LENGTH && text.includes(value));
   return secret && `holds the value of the environment variable ${secret.name}`;
 }

@@ -3,7 +3,12 @@
  * the other, and says for each state and trigger whether a fact is sent, why, and its body.
  */
 import type { LoadedConfig } from '../notifications/model/loaded-config';
-import { NotificationsEngine, type Outcome, type ReconcileResult } from '../notifications/model/engine';
+import {
+  NotificationsEngine,
+  type EngineOptions,
+  type Outcome,
+  type ReconcileResult,
+} from '../notifications/model/engine';
 import type { EngineMode } from '../notifications/model/modes';
 import { fromJson, type GoMap } from '../notifications/model/values';
 import { explainFalse } from './explain';
@@ -30,8 +35,13 @@ export interface StateReport {
   readonly entries: readonly FactEntry[];
 }
 
-export function evaluateFacts(config: LoadedConfig, mode: EngineMode, states: readonly InputState[]): StateReport[] {
-  const engine = new NotificationsEngine(config, mode);
+export function evaluateFacts(
+  config: LoadedConfig,
+  mode: EngineMode,
+  states: readonly InputState[],
+  options: EngineOptions = {},
+): StateReport[] {
+  const engine = new NotificationsEngine(config, mode, options);
   let carried: string | undefined;
   return states.map((state, index) => {
     let object = state.object;

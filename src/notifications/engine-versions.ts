@@ -3,6 +3,7 @@
  * and whether its expr has the features glidepath's expressions need.
  */
 import { EXPR_FEATURE_SYNTAX, type ExprFeature } from './expr/features';
+import type { ExprSemantics } from './model/expr-eval';
 import { ENGINE_NAMES, ENGINE_RELEASES, type Engine, type EngineRelease } from './engine-releases';
 
 /**
@@ -16,6 +17,18 @@ export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   conversions: '1.15.1',
   'optional-index': '1.16.9',
 };
+
+/**
+ * antonmedv/expr before this version divides two integers as Go does (`7 / 2` is 3, `x / 0` an error); from it on,
+ * `/` always returns a float. Run on v1.9.0, v1.10.0, v1.11.0, v1.12.0 and v1.12.5; `npm run judge:expr` compares
+ * the model's values with each release's.
+ */
+const FLOAT_DIVISION_SINCE = '1.10.0';
+
+/** How the expr of this row evaluates what differs between the releases of the table. */
+export function exprSemantics(row: EngineRelease): ExprSemantics {
+  return { integerDivision: compareReleases(row.expr.version, FLOAT_DIVISION_SINCE) < 0 };
+}
 
 export function compareReleases(a: string, b: string): number {
   const [pa, pb] = [a, b].map((text) => text.split('.').map(Number));

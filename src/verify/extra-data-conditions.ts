@@ -3,6 +3,9 @@
  * names the key it is about and, where it can, the line inside that key's value.
  */
 import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
+import { ENGINE_NAMES, type EngineRelease } from '../notifications/engine-releases';
+import { exprSemantics, missingFeatures } from '../notifications/engine-versions';
+import type { ExprSemantics } from '../notifications/model/expr-eval';
 import { parseValue, type Parsed } from '../notifications/configmap/read-value';
 import { mentionsIdent, provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
 import { parseExpr } from '../notifications/expr/parse';
@@ -137,27 +140,44 @@ export function conditionExpressions(conditions: readonly TeamCondition[]): Team
 
 /**
  * A team oncePer that changes every evaluation or so: each value is a key of the notified annotation glidepath's facts
- * share. (A `when` adds no keys: a float in it is harmless.)
+ * share. (A `when` adds no keys: a float in it is harmless.) `rows`: the engine releases the cluster runs now and
+ * after an upgrade; `/` of two integers is a bucket on the oldest expr and a float on the others.
  */
-export function timeBucketProblems(conditions: readonly TeamCondition[], engine: NotificationsEngine): TeamProblem[] {
+export function timeBucketProblems(
+  conditions: readonly TeamCondition[],
+  engine: NotificationsEngine,
+  rows: readonly EngineRelease[],
+): TeamProblem[] {
+  const bucket = bucketFix(rows);
+  const floatRow = rows.find((row) => !exprSemantics(row).integerDivision);
+  const semantics = [...new Map(rows.map((row) => [JSON.stringify(exprSemantics(row)), exprSemantics(row)])).values()];
   return conditions.flatMap((condition) => {
     const text = condition.oncePer;
     if (text === undefined) return [];
     const where = { key: condition.key, ...lineField(condition.lineOf('oncePer')) };
     const expr = parseExpr(text);
-    const divisions = untruncatedTimeDivisions(expr).map((division) => ({
-      ...where,
-      message:
-        `${condition.at}.oncePer: ${printExpr(division)} is a float, so the value changes every second: the ` +
-        `trigger fires on every evaluation and fills the notified annotation glidepath's facts share`,
-      fix: 'truncate the bucket: string(int(time.Now().Unix() / N))',
-    }));
-    if (divisions.length > 0 || !(mentionsIdent(expr, 'time') || mentionsIdent(expr, 'now'))) return divisions;
-    // Any other oncePer that follows the clock too closely: its values over two minutes, one a second.
+    const problems =
+      floatRow === undefined
+        ? []
+        : untruncatedTimeDivisions(expr).map((division) => ({
+            ...where,
+            message:
+              `${condition.at}.oncePer: ${printExpr(division)} ${whenAFloat(rows, floatRow)} the value changes ` +
+              `every second: the trigger fires on every evaluation and fills the notified annotation glidepath's ` +
+              `facts share`,
+            fix: `truncate the bucket: ${bucket}`,
+          }));
+    if (problems.length > 0 || !(mentionsIdent(expr, 'time') || mentionsIdent(expr, 'now'))) return problems;
+    // Any other oncePer that follows the clock too closely: its values over two minutes, one a second, as each
+    // release evaluates it.
     const steady = ENGINES[engine].steadyObject.object;
-    const values = new Set(
-      Array.from({ length: WINDOW_SECONDS }, (_, s) => evaluateText(expr, variables(engine, steady, EPOCH + s * 1000))),
-    );
+    const valuesOf = (rules: ExprSemantics) =>
+      new Set(
+        Array.from({ length: WINDOW_SECONDS }, (_, s) =>
+          evaluateText(expr, variables(engine, steady, EPOCH + s * 1000), rules),
+        ),
+      );
+    const values = semantics.map(valuesOf).reduce((most, set) => (set.size > most.size ? set : most), new Set());
     const unmodelled = [...values].map((v) => NOT_MODELLED.exec(v)?.[1]).find((what) => what !== undefined);
     if (unmodelled !== undefined) {
       return [
@@ -166,7 +186,7 @@ export function timeBucketProblems(conditions: readonly TeamCondition[], engine:
           message:
             `${condition.at}.oncePer ${JSON.stringify(text)} uses ${unmodelled}, which the engine runs but ` +
             `verify's model does not: it cannot tell whether the value changes every second`,
-          fix: 'check it with npm run notifcheck, or bucket the time: string(int(time.Now().Unix() / N))',
+          fix: `check it with npm run notifcheck, or bucket the time: ${bucket}`,
         },
       ];
     }
@@ -177,10 +197,34 @@ export function timeBucketProblems(conditions: readonly TeamCondition[], engine:
         message:
           `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in ${WINDOW_SECONDS} ` +
           `seconds: the trigger fires again and again and fills the notified annotation glidepath's facts share`,
-        fix: 'bucket the time by a minute or more: string(int(time.Now().Unix() / N)) with N >= 60',
+        fix: `bucket the time by a minute or more: ${bucket} with N >= 60`,
       },
     ];
   });
+}
+
+/**
+ * When a division is a float: on every release, or from the first release whose expr makes it one (the cluster
+ * upgrading to it).
+ */
+function whenAFloat(rows: readonly EngineRelease[], floatRow: EngineRelease): string {
+  const integerRow = rows.find((row) => exprSemantics(row).integerDivision);
+  if (integerRow === undefined) return 'is a float, so';
+  const from = `${ENGINE_NAMES[floatRow.engine]} ${floatRow.from}`;
+  return (
+    `divides integers before ${from} (${integerRow.expr.module} v${integerRow.expr.version}) but is a float ` +
+    `from ${from} on: after that upgrade`
+  );
+}
+
+/**
+ * The time bucket to offer: glidepath's own form where every release has `int()` and `string()`; else one that every
+ * expr release evaluates to the same integer (`/` of integers is a float from antonmedv/expr v1.10.0 on).
+ */
+function bucketFix(rows: readonly EngineRelease[]): string {
+  return rows.every((row) => missingFeatures(row, ['conversions']).length === 0)
+    ? 'string(int(time.Now().Unix() / N))'
+    : 'time.Now().Unix() - time.Now().Unix() % N';
 }
 
 /** A bucket shorter than a minute takes more than two values in this many seconds. */

@@ -8,8 +8,7 @@ import { splitOwnedData } from '../notifications/config/extra-data';
 import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import { extraDataProblems } from '../notifications/configmap/key-problems';
 import type { ClusterConfig } from '../config/schema';
-import { engineRelease, rowsFrom } from '../notifications/engine-versions';
-import { declaredReleases } from '../notifications/support/engine-support';
+import { declaredRows } from '../notifications/support/engine-support';
 import { featuresOf, type ExprFeature } from '../notifications/expr/features';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { isRecord } from '../is-record';
@@ -67,7 +66,9 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const conditions = teamConditions(team);
     // The engine loads both; they are likely mistakes, not refusals.
     tally.warnEach(ref, 'references', () => placed(referenceProblems(all, team, conditions)));
-    tally.warnEach(ref, 'time-bucket', () => placed(timeBucketProblems(conditions, engine)));
+    tally.warnEach(ref, 'time-bucket', () =>
+      placed(timeBucketProblems(conditions, engine, declaredRows(engine, context.config).fromNowOn)),
+    );
     // Syntax an older expr lacks (`??`, `?.[`) does not compile; `string(x)` does (a call of an unset variable) and
     // fails on every run: the engine loads that one, so it only warns.
     const expressions = conditionExpressions(conditions);
@@ -101,11 +102,8 @@ function inClusterFile(
  * read more fields, and refuse what this one ignores). A release outside the table (reported beside) takes them all.
  */
 function engineVersionsOf(engine: NotificationsEngine, config: ClusterConfig): string[] {
-  const releases = declaredReleases(config);
-  const [table, release] =
-    engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
-  const row = engineRelease(table, release);
-  return [...new Set((row === undefined ? rowsFrom(table, release) : [row]).flatMap((r) => r.notificationsEngine))];
+  const { row, fromNowOn } = declaredRows(engine, config);
+  return [...new Set((row === undefined ? fromNowOn : [row]).flatMap((r) => r.notificationsEngine))];
 }
 
 const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set(['nil-coalescing', 'optional-index']);

@@ -287,6 +287,23 @@ describe('npm run facts, one Rollout at a clock', () => {
     }
   });
 
+  it('shows a release id that is a git commit (40 hex digits), unless the environment holds it as secret', async () => {
+    const commit = '3f2c9a1b7d4e5f60718293a4b5c6d7e8f9012345';
+    const text = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace('rel-9', commit);
+    const file = join(clusterDir({ 'r.yaml': text }), 'r.yaml');
+    const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', '--json'];
+    for (const [env, shown] of [
+      [process.env, true],
+      [{ ...process.env, GIT_TOKEN: commit }, false],
+    ] as const) {
+      printed.clear();
+      expect(await main(args, { render: renderOnce, env })).toBe(0);
+      const out = printed.stdout.join('\n');
+      expect(JSON.parse(out)[0].body.releaseId).toBe(shown ? commit : '… 40 characters');
+      expect(out.includes(commit)).toBe(shown);
+    }
+  });
+
   it('says a single Rollout state once, with no name it does not have (it printed "state 0 (state 0)")', async () => {
     const dir = clusterDir({
       'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }),

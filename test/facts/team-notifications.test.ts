@@ -92,4 +92,21 @@ describe("facts and check-live on a team's own notifications", () => {
       ['argocd-notifications-cm', ['glidepath-relay-token', 'slack-token']],
     ]);
   });
+
+  it("evaluates a team's expressions as the declared release's expr does: / of integers on Argo CD 2.6.1", async () => {
+    const onRelease = PAYMENTS.replace(/^argocd:/m, 'argocd:\n  version: 2.6.1').replace(
+      'oncePer: app.status.operationState.finishedAt',
+      'oncePer: time.Now().Unix() / 7',
+    );
+    const dir = clusterDir({ 'payments.yaml': onRelease });
+    const application = join(
+      import.meta.dirname,
+      '../notifcheck-scenarios/argocd/sync-failure/02-two-failures-then-succeeded.yaml',
+    );
+    printed.clear();
+    const args = ['facts', '--clusters', dir, '--cluster', 'payments', '--application', application];
+    expect(await main(args, { render: renderOnce })).toBe(0);
+    // expr v1.9.0 gives 249838286 for 1748868000 / 7; from v1.10.0 on, 2.4983828571428573e+08.
+    expect(printed.stdout.join('\n')).toMatch(/sync-succeeded: SENT: a new oncePer value \(\d+\)/);
+  });
 });

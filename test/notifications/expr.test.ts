@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as x from '../../src/notifications/expr/ast';
 import { ExprSyntaxError, parseExpr } from '../../src/notifications/expr/parse';
 import { printExpr } from '../../src/notifications/expr/print';
+import { exprSemantics, rowsFrom } from '../../src/notifications/engine-versions';
 import { ExprEvalError, evaluate } from '../../src/notifications/model/expr-eval';
 import { timeHelpers } from '../../src/notifications/model/modes';
 import { formatGoFloat, fromJson, type GoMap } from '../../src/notifications/model/values';
@@ -108,6 +109,18 @@ describe('evaluating with expr-lang semantics', () => {
     expect(run('string(int(time.Now().Unix() / 600))')).toBe('2914764');
     expect(run('7 / 2')).toBe(3.5);
     expect(run('string(6 / 2)')).toBe('3');
+  });
+
+  it('divides integers as Go does under antonmedv/expr before v1.10.0 (Argo CD 2.6 and 2.7), floats as before', () => {
+    const [old, current] = [rowsFrom('argo-cd', '2.6.1')[0]!, rowsFrom('argo-cd', '2.8.0')[0]!].map(exprSemantics);
+    const under = (text: string, semantics = old) => evaluate(parseExpr(text), rolloutEnv({}), semantics);
+    expect(under('7 / 2')).toBe(3n);
+    expect(under('-7 / 2')).toBe(-3n);
+    expect(under('7 / 2.0')).toBe(3.5);
+    expect(under('time.Now().Unix() / 3600')).toBe(485794n);
+    expect(() => under('7 / (2 - 2)')).toThrow(new ExprEvalError('integer divide by zero'));
+    expect(under('7 / 2', current)).toBe(3.5);
+    expect(under('7 / (2 - 2)', current)).toBe(Infinity);
   });
 
   it("calls time.Time's Unix(); its other methods are not modelled, and a name that is no method is an error", () => {

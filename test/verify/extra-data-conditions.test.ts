@@ -1,10 +1,21 @@
 /** A team's oncePer against the clock: the checks over the conditions of its trigger keys, without a render. */
 import { describe, expect, it } from 'vitest';
+import { rowsFrom } from '../../src/notifications/engine-versions';
 import { teamConditions, timeBucketProblems } from '../../src/verify/extra-data-conditions';
 
 function bucketProblems(oncePer: string, when = "rollout.status?.phase == 'Degraded'") {
   const trigger = `- when: ${when}\n  oncePer: ${oncePer}\n  send: [rollout-degraded]\n`;
-  return timeBucketProblems(teamConditions({ 'trigger.rollout-degraded': trigger }), 'rollouts');
+  return timeBucketProblems(
+    teamConditions({ 'trigger.rollout-degraded': trigger }),
+    'rollouts',
+    rowsFrom('argo-rollouts', '1.9.0'),
+  );
+}
+
+/** On Argo CD 2.6.1 (antonmedv/expr v1.9.0: `/` of integers is an integer, and no int() or string()) and later. */
+function argocd261Problems(oncePer: string) {
+  const trigger = `- when: app.status.operationState.phase == 'Failed'\n  oncePer: ${oncePer}\n  send: [app-failed]\n`;
+  return timeBucketProblems(teamConditions({ 'trigger.app-failed': trigger }), 'argocd', rowsFrom('argo-cd', '2.6.1'));
 }
 
 describe("a team's oncePer and the clock", () => {
@@ -50,5 +61,27 @@ describe("a team's oncePer and the clock", () => {
     expect(bucketProblems('string(int(time.Now().Unix() / 60))')).toEqual([]);
     expect(bucketProblems('rollout.metadata.name')).toEqual([]);
     expect(bucketProblems('rollout.metadata.name', 'time.Now().Unix() / 60 > 0')).toEqual([]);
+  });
+
+  it('on Argo CD 2.6.1 a division of integers is a bucket until 2.8.0, and the fix is one that 2.6.1 can run', () => {
+    // Run on the real expr: v1.9.0 gives 498972 for time.Now().Unix() / 3600, v1.10.0 and later 498972.74.
+    expect(argocd261Problems('time.Now().Unix() / 3600')).toEqual([
+      {
+        key: 'trigger.app-failed',
+        line: 2,
+        message:
+          'trigger.app-failed[0].oncePer: time.Now().Unix() / 3600 divides integers before Argo CD 2.8.0 ' +
+          '(github.com/antonmedv/expr v1.9.0) but is a float from Argo CD 2.8.0 on: after that upgrade the value ' +
+          "changes every second: the trigger fires on every evaluation and fills the notified annotation glidepath's " +
+          'facts share',
+        fix: 'truncate the bucket: time.Now().Unix() - time.Now().Unix() % N',
+      },
+    ]);
+    expect(argocd261Problems('time.Now().Unix() - time.Now().Unix() % 3600')).toEqual([]);
+    expect(argocd261Problems('time.Now().Unix() % 5')).toEqual([
+      expect.objectContaining({
+        fix: 'bucket the time by a minute or more: time.Now().Unix() - time.Now().Unix() % N with N >= 60',
+      }),
+    ]);
   });
 });

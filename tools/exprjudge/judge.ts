@@ -1,7 +1,8 @@
 /**
  * `npm run judge:expr`: builds the Go judge once per expr and sprig version of the engine release table
- * (src/notifications/engine-releases.ts, the only list of versions), runs it on the cases of ./cases.ts and
- * ends with `N passed, M failed` (exit 1 on any failure, 2 on a setup problem).
+ * (src/notifications/engine-releases.ts, the only list of versions), runs it on the cases of ./cases.ts, compares
+ * the model's values with the release's on ./value-cases.ts, and ends with `N passed, M failed` (exit 1 on any
+ * failure, 2 on a setup problem).
  *
  *   npm run judge:expr                      judge every row
  *   npm run judge:expr -- --update-modfiles write the missing modfiles/<build>.mod/.sum (go get; commit them)
@@ -20,6 +21,7 @@ import { ENGINE_NAMES, ENGINE_RELEASES, type Engine } from '../../src/notificati
 import { buildGoTool, goToolBinary, goToolCache, GoToolError, runGo } from '../go-tool.mjs';
 import { buildsOf, type JudgeBuild } from './builds';
 import { controlConfigMaps, expectations, notificationConfigMaps, ODD_OBJECTS, shippedClusters } from './cases';
+import { agrees, valueCases } from './value-cases';
 
 const JUDGE_DIR = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(JUDGE_DIR, '..', '..');
@@ -70,6 +72,7 @@ function main(argv: readonly string[]): number {
         .filter((cm) => cm.engine === row.engine)
         .map((cm) => ({ row, cm, ref: `${ENGINE_NAMES[row.engine]} ${row.from}+ | ${cm.ref}` })),
     );
+    const values = rows.flatMap((row) => valueCases(row, `${ENGINE_NAMES[row.engine]} ${row.from}+`));
     const answer = runJudge(
       binary,
       cases.map(({ cm, row, ref }) => ({
@@ -79,6 +82,7 @@ function main(argv: readonly string[]): number {
         oncePerAlways: row.oncePerAlways,
         data: cm.data,
       })),
+      values.map(({ model: _model, ...asked }) => asked),
     );
     const linkProblem = wrongLinkedVersions(build, answer.linked);
     let buildFailed = 0;
@@ -105,11 +109,21 @@ function main(argv: readonly string[]): number {
         console.log(`FAIL ${ref} ${item}: the judge did not report it`);
       }
     }
+    for (const { ref, model } of values) {
+      const real = answer.values.find((value) => value.ref === ref)?.value ?? '(not reported)';
+      if (!linkProblem && agrees(model, real)) {
+        passed += 1;
+        continue;
+      }
+      failed += 1;
+      buildFailed += 1;
+      console.log(`FAIL ${ref}: the model gives ${model}, ${linkProblem ?? `the release ${real}`}`);
+    }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `${buildFailed === 0 ? 'ok  ' : 'FAIL'} ${build.name}: ` +
         `${rows.map((row) => `${ENGINE_NAMES[row.engine]} ${row.from}+`).join(', ')} (${cases.length} ` +
-        `ConfigMaps, ${seconds} s)`,
+        `ConfigMaps, ${values.length} values, ${seconds} s)`,
     );
   }
   if (argv.includes('--notes')) notes.forEach((note) => console.log(note));
@@ -142,15 +156,18 @@ function declaredOverrides(argv: readonly string[]): Partial<Record<Engine, stri
   return overrides;
 }
 
-function runJudge(
-  binary: string,
-  configMaps: readonly object[],
-): { linked: Record<string, string>; results: JudgeResult[] } {
-  const input = JSON.stringify({ configMaps, objects: ODD_OBJECTS });
+interface JudgeAnswer {
+  readonly linked: Record<string, string>;
+  readonly results: JudgeResult[];
+  readonly values: { readonly ref: string; readonly value: string }[];
+}
+
+function runJudge(binary: string, configMaps: readonly object[], values: readonly object[]): JudgeAnswer {
+  const input = JSON.stringify({ configMaps, objects: ODD_OBJECTS, values });
   const result = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.error) throw result.error;
   if (result.status !== 0) throw new GoToolError(`exprjudge exited with ${result.status}: ${result.stderr}`);
-  return JSON.parse(result.stdout) as { linked: Record<string, string>; results: JudgeResult[] };
+  return JSON.parse(result.stdout) as JudgeAnswer;
 }
 
 /** The binary must link exactly the versions its row names (a stale or wrong modfile would judge another library). */

@@ -20,6 +20,7 @@ import (
 type job struct {
 	ConfigMaps []configMap              `json:"configMaps"`
 	Objects    map[string][]namedObject `json:"objects"`
+	Values     []valueCase              `json:"values"`
 }
 
 type configMap struct {
@@ -69,7 +70,8 @@ func main() {
 	}
 	out := json.NewEncoder(os.Stdout)
 	out.SetEscapeHTML(false)
-	if err := out.Encode(map[string]any{"linked": linkedVersions(), "results": results}); err != nil {
+	answer := map[string]any{"linked": linkedVersions(), "results": results, "values": judgeValues(in.Values)}
+	if err := out.Encode(answer); err != nil {
 		fmt.Fprintf(os.Stderr, "exprjudge: %v\n", err)
 		os.Exit(1)
 	}

@@ -3,7 +3,7 @@
  * and the `verify` command: select destinations by subscription, evaluate each subscribed trigger's
  * conditions, keep the notified annotation, render and "send" the webhook requests.
  */
-import { evaluate } from './expr-eval';
+import { evaluate, type ExprSemantics } from './expr-eval';
 import type { LoadedConfig, LoadedCondition } from './loaded-config';
 import type { EngineMode } from './modes';
 import { NOTIFIED_ANNOTATION, stateKey } from '../engine-facts';
@@ -75,6 +75,8 @@ export interface ReconcileResult {
 export interface EngineOptions {
   /** Values of the notifications Secret for `$key` in service settings. @default {} */
   readonly secrets?: Readonly<Record<string, string>>;
+  /** How the release's expr evaluates (exprSemantics of its row). @default FLOAT_DIVISION */
+  readonly exprSemantics?: ExprSemantics;
 }
 
 export class NotificationsEngine {
@@ -187,7 +189,7 @@ export class NotificationsEngine {
     let triggered = false;
     let whenError: string | undefined;
     try {
-      triggered = evaluate(condition.when, variables) === true;
+      triggered = evaluate(condition.when, variables, this.options.exprSemantics) === true;
     } catch (error) {
       if (error instanceof NotModelledError)
         return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };
@@ -197,7 +199,7 @@ export class NotificationsEngine {
     let oncePerError: string | undefined;
     if (triggered && condition.oncePer !== undefined) {
       try {
-        oncePer = formatGoValue(evaluate(condition.oncePer, variables));
+        oncePer = formatGoValue(evaluate(condition.oncePer, variables, this.options.exprSemantics));
       } catch (error) {
         if (error instanceof NotModelledError)
           return { trigger, condition: condition.index, triggered: false, oncePer: '', unmodelled: error.message };

@@ -1,8 +1,9 @@
 /**
  * Evaluates the expression AST with expr-lang v1.16's semantics where they decide what the engine sends:
- * `/` always returns a float; `string()` is Go's `%v`; reading a field of nil is an error unless the step is
- * `?.` (which makes the whole chain nil); unknown variables are nil (the engines compile without an env);
- * `and`/`or` need booleans; `x in ["a", "b"]` is a string-set lookup (nil is not in it, a non-string errors).
+ * `/` returns a float (but divides two integers as Go does under `integerDivision`: antonmedv/expr before v1.10.0);
+ * `string()` is Go's `%v`; reading a field of nil is an error unless the step is `?.` (which makes the whole chain
+ * nil); unknown variables are nil (the engines compile without an env); `and`/`or` need booleans;
+ * `x in ["a", "b"]` is a string-set lookup (nil is not in it, a non-string errors).
  */
 import type { BinaryOperator, Expr } from '../expr/ast';
 import { NotModelledError } from './not-modelled';
@@ -15,9 +16,17 @@ export class ExprEvalError extends Error {
   }
 }
 
+/** What differs between the expr releases of the engine table in evaluating an expression. */
+export interface ExprSemantics {
+  /** `7 / 2` is 3 and `x / 0` an error, as in Go; otherwise `/` always returns a float. */
+  readonly integerDivision: boolean;
+}
+
+export const FLOAT_DIVISION: ExprSemantics = { integerDivision: false };
+
 /** The value of `expr` in `env`; throws `ExprEvalError` where expr-lang returns an error. */
-export function evaluate(expr: Expr, env: GoMap): GoValue {
-  const value = evalNode(expr, env);
+export function evaluate(expr: Expr, env: GoMap, semantics: ExprSemantics = FLOAT_DIVISION): GoValue {
+  const value = evalNode(expr, env, semantics);
   return value === SHORT_CIRCUIT ? null : value;
 }
 
@@ -25,12 +34,12 @@ export function evaluate(expr: Expr, env: GoMap): GoValue {
 const SHORT_CIRCUIT = Symbol('short-circuit');
 type ChainValue = GoValue | typeof SHORT_CIRCUIT;
 
-function evalNode(expr: Expr, env: GoMap): ChainValue {
+function evalNode(expr: Expr, env: GoMap, semantics: ExprSemantics): ChainValue {
   switch (expr.kind) {
     case 'literal':
       return expr.value;
     case 'array':
-      return expr.items.map((item) => evaluate(item, env));
+      return expr.items.map((item) => evaluate(item, env, semantics));
     case 'emptyMap':
       return {};
     case 'ident':
@@ -40,38 +49,39 @@ function evalNode(expr: Expr, env: GoMap): ChainValue {
       return env[expr.name] ?? null;
     case 'member':
     case 'index': {
-      const object = evalNode(expr.object, env);
+      const object = evalNode(expr.object, env, semantics);
       if (object === SHORT_CIRCUIT || (object === null && expr.optional)) return SHORT_CIRCUIT;
-      const key = expr.kind === 'member' ? expr.property : evaluate(expr.index, env);
+      const key = expr.kind === 'member' ? expr.property : evaluate(expr.index, env, semantics);
       return fetch(object, key);
     }
     case 'call': {
-      const callee = evalNode(expr.callee, env);
+      const callee = evalNode(expr.callee, env, semantics);
       if (callee === SHORT_CIRCUIT) return SHORT_CIRCUIT;
       if (!(callee instanceof GoFunction)) throw new ExprEvalError(`${goTypeName(callee)} is not a function`);
-      return callee.call(expr.args.map((arg) => evaluate(arg, env)));
+      return callee.call(expr.args.map((arg) => evaluate(arg, env, semantics)));
     }
     case 'not': {
-      const operand = evaluate(expr.operand, env);
+      const operand = evaluate(expr.operand, env, semantics);
       if (typeof operand !== 'boolean') throw new ExprEvalError(`invalid operation: not ${goTypeName(operand)}`);
       return !operand;
     }
     case 'binary':
-      return evalBinary(expr.operator, expr.left, expr.right, env);
+      return evalBinary(expr, env, semantics);
     case 'unmodelled':
       throw new NotModelledError(`the expr-lang ${expr.form} ${expr.text}`);
   }
 }
 
-function evalBinary(operator: BinaryOperator, leftExpr: Expr, rightExpr: Expr, env: GoMap): GoValue {
+function evalBinary(expr: Extract<Expr, { kind: 'binary' }>, env: GoMap, semantics: ExprSemantics): GoValue {
+  const { operator, left: leftExpr, right: rightExpr } = expr;
   if (operator === 'and' || operator === 'or') {
-    const left = requireBool(evaluate(leftExpr, env), operator);
+    const left = requireBool(evaluate(leftExpr, env, semantics), operator);
     if (operator === 'and' ? !left : left) return left;
-    return requireBool(evaluate(rightExpr, env), operator);
+    return requireBool(evaluate(rightExpr, env, semantics), operator);
   }
-  const left = evaluate(leftExpr, env);
-  if (operator === '??') return left ?? evaluate(rightExpr, env);
-  const right = evaluate(rightExpr, env);
+  const left = evaluate(leftExpr, env, semantics);
+  if (operator === '??') return left ?? evaluate(rightExpr, env, semantics);
+  const right = evaluate(rightExpr, env, semantics);
   switch (operator) {
     case '==':
       return goEqual(left, right);
@@ -89,7 +99,7 @@ function evalBinary(operator: BinaryOperator, leftExpr: Expr, rightExpr: Expr, e
     case 'endsWith':
       return stringTest(operator, left, right);
     default:
-      return arithmetic(operator, left, right);
+      return arithmetic(operator, left, right, semantics);
   }
 }
 
@@ -211,26 +221,31 @@ function stringTest(operator: 'contains' | 'startsWith' | 'endsWith', left: GoVa
       : left.endsWith(right);
 }
 
-function arithmetic(operator: BinaryOperator, left: GoValue, right: GoValue): GoValue {
+function arithmetic(operator: BinaryOperator, left: GoValue, right: GoValue, semantics: ExprSemantics): GoValue {
   if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
   if (!isNumber(left) || !isNumber(right)) {
     throw new ExprEvalError(
       `invalid operation: ${operator} (mismatched types ${goTypeName(left)} and ${goTypeName(right)})`,
     );
   }
-  if (operator === '/') return Number(left) / Number(right); // always a float in expr-lang
-  if (operator === '%') {
-    if (typeof left !== 'bigint' || typeof right !== 'bigint')
-      throw new ExprEvalError('invalid operation: % needs integers');
-    if (right === 0n) throw new ExprEvalError('integer divide by zero');
-    return left % right;
+  const integers = typeof left === 'bigint' && typeof right === 'bigint';
+  if (operator === '/' && !(integers && semantics.integerDivision)) return Number(left) / Number(right);
+  if (!integers) {
+    if (operator === '%') throw new ExprEvalError('invalid operation: % needs integers');
+    const [a, b] = [Number(left), Number(right)];
+    return operator === '+' ? a + b : operator === '-' ? a - b : a * b;
   }
-  if (typeof left === 'bigint' && typeof right === 'bigint') {
-    return BigInt.asIntN(64, operator === '+' ? left + right : operator === '-' ? left - right : left * right);
-  }
-  const [a, b] = [Number(left), Number(right)];
-  return operator === '+' ? a + b : operator === '-' ? a - b : a * b;
+  if ((operator === '/' || operator === '%') && right === 0n) throw new ExprEvalError('integer divide by zero');
+  return BigInt.asIntN(64, INTEGER_OPERATIONS[operator as keyof typeof INTEGER_OPERATIONS](left, right));
 }
+
+const INTEGER_OPERATIONS = {
+  '+': (a: bigint, b: bigint) => a + b,
+  '-': (a: bigint, b: bigint) => a - b,
+  '*': (a: bigint, b: bigint) => a * b,
+  '/': (a: bigint, b: bigint) => a / b,
+  '%': (a: bigint, b: bigint) => a % b,
+};
 
 function unary(name: string, convert: (value: GoValue) => GoValue): (args: readonly GoValue[]) => GoValue {
   return (args) => {

@@ -5,7 +5,9 @@
  */
 import type { ClusterConfig } from '../../config/schema';
 import { argocdExprFeatures } from '../argocd/sync-failure-fact';
-import { lowestSupported, releaseProblem } from '../engine-versions';
+import type { NotificationsEngine } from '../configmap/engine-keys';
+import type { EngineRelease } from '../engine-releases';
+import { engineRelease, lowestSupported, releaseProblem, rowsFrom } from '../engine-versions';
 import { rolloutExprFeatures } from '../rollouts/rollout-fact';
 
 const ROLLOUTS_NEEDS = rolloutExprFeatures();
@@ -22,6 +24,17 @@ export function declaredReleases(config: EngineFields): { readonly rollouts: str
     rollouts: config.rollouts.controllerVersion ?? DEFAULT_ROLLOUTS_RELEASE,
     argocd: config.argocd.version ?? DEFAULT_ARGOCD_RELEASE,
   };
+}
+
+/** The row of the engine table that covers the release a cluster runs of one engine, with the rows after it. */
+export function declaredRows(
+  engine: NotificationsEngine,
+  config: EngineFields,
+): { readonly row: EngineRelease | undefined; readonly fromNowOn: EngineRelease[] } {
+  const releases = declaredReleases(config);
+  const [table, release] =
+    engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
+  return { row: engineRelease(table, release), fromNowOn: rowsFrom(table, release) };
 }
 
 export interface EngineVersionProblem {

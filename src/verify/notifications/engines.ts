@@ -1,7 +1,7 @@
 /** What the notifications rules know of each engine: its variables, the objects it may meet, its resync. */
 import type { RootObjects } from '../../notifications/expr/analyze';
 import type { LoadedConfig } from '../../notifications/model/loaded-config';
-import { evaluate } from '../../notifications/model/expr-eval';
+import { evaluate, type ExprSemantics } from '../../notifications/model/expr-eval';
 import type { Expr } from '../../notifications/expr/ast';
 import { ARGOCD_MODE, ROLLOUTS_MODE, type EngineMode } from '../../notifications/model/modes';
 import { formatGoValue, fromJson, type GoMap } from '../../notifications/model/values';
@@ -64,9 +64,9 @@ export function conditions(loaded: LoadedConfig) {
 }
 
 /** The value as the engine would print it, or the evaluation error as text. */
-export function evaluateText(expr: Expr, env: GoMap): string {
+export function evaluateText(expr: Expr, env: GoMap, semantics?: ExprSemantics): string {
   try {
-    return formatGoValue(evaluate(expr, env));
+    return formatGoValue(evaluate(expr, env, semantics));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
