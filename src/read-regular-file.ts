@@ -78,6 +78,21 @@ export function isSymbolicLinkLoop(path: string): boolean {
   }
 }
 
+/** What a symbolic link at `path` leads to, as messages say it: a loop, a missing path, or somewhere. */
+export function symbolicLinkKind(path: string): string {
+  try {
+    statSync(path);
+    return 'a symbolic link';
+  } catch (error) {
+    const code = codeOf(error);
+    return code === 'ELOOP'
+      ? 'a loop of symbolic links'
+      : code === 'ENOENT'
+        ? 'a symbolic link to a missing path'
+        : 'a symbolic link';
+  }
+}
+
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }

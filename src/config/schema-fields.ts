@@ -16,12 +16,16 @@ export const pinnedImage = z.string().superRefine((value, ctx) => {
   const problem = pinnedImageProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+/** A schedule's error names one of its fields, which may come after the 16th character: shown up to this. */
+const SHOWN_SCHEDULE = 64;
+
 export const cronSchedule = z.string().superRefine((value, ctx) => {
   try {
     parseCron(value);
   } catch (error) {
     if (!(error instanceof CronError)) throw error;
-    ctx.addIssue({ code: 'custom', message: `${excerpt(value)} is not a CronJob schedule: ${error.message}` });
+    const message = `${excerpt(value, SHOWN_SCHEDULE)} is not a CronJob schedule: ${error.message}`;
+    ctx.addIssue({ code: 'custom', message });
   }
 });
 export const uniqueNamespaces = z

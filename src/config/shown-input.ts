@@ -37,11 +37,14 @@ export function printableText(text: string, keep?: 'lines'): string {
   return text.replace(keep === 'lines' ? UNPRINTABLE_BUT_LINES : UNPRINTABLE, '?');
 }
 
-/** The value quoted, or its first characters and its length: never more than a few characters of it. */
-export function excerpt(text: string): string {
+/**
+ * The value quoted, or its first characters and its length: never more than a few characters of it (`shown`, for a
+ * value whose shape a field's check has already read, such as a schedule).
+ */
+export function excerpt(text: string, shown = MAX_SHOWN): string {
   const printable = printableText(text);
-  if (text.length <= MAX_SHOWN) return JSON.stringify(printable);
-  return `${JSON.stringify(`${printable.slice(0, MAX_SHOWN - 4)}…`)} (${text.length} characters)`;
+  if (text.length <= shown) return JSON.stringify(printable);
+  return `${JSON.stringify(`${printable.slice(0, shown - 4)}…`)} (${text.length} characters)`;
 }
 
 export function shownKey(key: PropertyKey): string | number {
@@ -76,10 +79,13 @@ export function shownValue(value: unknown, known: readonly KnownSecret[] = []): 
   return typeof value === 'string' || text.length > MAX_SHOWN ? excerpt(text) : text;
 }
 
-/** A command-line value quoted whole, or, when it looks like a secret, only what the secret detector shows of it. */
+/**
+ * A command-line value quoted whole, or, when it looks like a secret, only what the secret detector shows of it, in
+ * brackets: `unknown command [a value that looks like a GitHub token (ghp_… 40 characters)]`.
+ */
 export function shownArgument(text: string, known: readonly KnownSecret[] = []): string {
   const reason = secretLikeReason(text, known);
-  return reason === undefined ? JSON.stringify(text) : `a value that ${reason}`;
+  return reason === undefined ? JSON.stringify(text) : `[a value that ${reason}]`;
 }
 
 /** A word of the command line as typed (a command, `--clusetr`), or what shownArgument shows of a secret-like one. */

@@ -5,7 +5,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
-import { entryKind } from '../read-regular-file';
+import { entryKind, symbolicLinkKind } from '../read-regular-file';
 import { onPath } from './fs-error';
 import { replaceFile, shown, shownFolder } from './out-dir-fs';
 import { shownName } from '../config/shown-input';
@@ -87,7 +87,8 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
     const name = shownName(entry.name);
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (KEPT.has(entry.name)) {
-      replaced.push(`${name} is ${entryKind(entry)}, not a file glidepath wrote`);
+      const kind = entry.isSymbolicLink() ? symbolicLinkKind(join(outDir, entry.name)) : entryKind(entry);
+      replaced.push(`${name} is ${kind}, not a file glidepath wrote`);
     } else if (files === undefined) {
       foreign.push(entry.isDirectory() ? `${name}/` : name);
     } else if (!entry.isDirectory()) {

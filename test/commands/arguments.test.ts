@@ -177,8 +177,8 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     const token = `ghp_${'Tq7'.repeat(12)}`;
     const secret = 'correct-horse-battery-staple';
     const env = { ...process.env, GITHUB_TOKEN: secret };
-    const masked = 'a value that looks like a GitHub token (ghp_… 40 characters)';
-    const inEnvironment = 'a value that holds the value of the environment variable GITHUB_TOKEN';
+    const masked = '[a value that looks like a GitHub token (ghp_… 40 characters)]';
+    const inEnvironment = '[a value that holds the value of the environment variable GITHUB_TOKEN]';
     for (const [argv, error] of [
       [[token], `error: unknown command ${masked}`],
       [[`--${token}`], `error: ${masked} needs a command before it`],

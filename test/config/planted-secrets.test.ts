@@ -329,12 +329,12 @@ describe('a secret on the command line', () => {
   it('values that are only named in a message (not one of the choices, not a time, a file) are masked', async () => {
     const clusters = dir();
     const rollout = 'test/notifcheck-scenarios/rollouts/02-image-update-stale.yaml';
-    const masked = 'a value that looks like a GitHub token (ghp_… 40 characters)';
+    const masked = '[a value that looks like a GitHub token (ghp_… 40 characters)]';
     for (const [args, error] of [
       [['facts', '--cluster', 'prod', '--rollout', rollout, '--now', token], `--now: ${masked} is not an RFC 3339`],
       [['facts', '--cluster', 'prod', '--rollout', `/tmp/${token}.yaml`], '/tmp/ghp_… 40 characters.yaml: '],
       [['facts', '--cluster', 'prod', '--application', `/tmp/${ENV_TOKEN}/a.yaml`], '/tmp/… 28 characters/'],
-      [['diff', '--cluster', 'prod', '--provider', ENV_TOKEN], 'error: --provider a value that holds the value of'],
+      [['diff', '--cluster', 'prod', '--provider', ENV_TOKEN], 'error: --provider [a value that holds the value of'],
       [['pr', '--cluster', 'prod', '--gitlab-auth', token], `error: --gitlab-auth ${masked} is not private-token`],
     ] as const) {
       clear();

@@ -47,12 +47,12 @@ describe('command-line values that look like secrets', () => {
   const token = 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
   it('are shown masked in --relay-ip and --cluster messages', () => {
     expect(loadProblems({ cluster: 'prod', relayIp: token })).toEqual([
-      '--relay-ip: a value that looks like a GitHub token (ghp_… 40 characters) is not an IPv4 or IPv6 address; ' +
+      '--relay-ip: [a value that looks like a GitHub token (ghp_… 40 characters)] is not an IPv4 or IPv6 address; ' +
         'e.g. --relay-ip 192.168.1.78',
     ]);
     const [problem] = loadProblems({ cluster: token });
     expect(problem).toMatch(
-      /^--cluster: no cluster named a value that looks like a GitHub token \(ghp_… 40 characters\) in /,
+      /^--cluster: no cluster named \[a value that looks like a GitHub token \(ghp_… 40 characters\)\] in /,
     );
   });
 });

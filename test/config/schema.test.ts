@@ -110,6 +110,11 @@ describe('cluster file schema', () => {
       'clusters/prod.yaml: prune.schedule: "every hour" is not a CronJob schedule: has 2 fields; write five ' +
         '(minute hour day-of-month month day-of-week), e.g. "17 */6 * * *"',
     ]);
+    // A schedule is shown whole up to 64 characters: its message is about a field that may be past the 16th.
+    expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '*/15 9-17 * * 1-5,7-8' } })).toEqual([
+      'clusters/prod.yaml: prune.schedule: "*/15 9-17 * * 1-5,7-8" is not a CronJob schedule: day of week: 8 is ' +
+        'out of range 0-6 (in "7-8")',
+    ]);
   });
 
   it('refuses bad, untagged and latest image references', () => {

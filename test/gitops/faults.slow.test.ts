@@ -342,7 +342,7 @@ describe.concurrent('pr faults', () => {
         const error = await failure(run());
         expect(error.kind).toBe('missing-base');
         expect(error.message).toMatch(
-          /^the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in /,
+          /^the base branch \[a value that holds the value of the environment variable GITHUB_TOKEN\] does not exist in /,
         );
       }
     },

@@ -107,12 +107,12 @@ describe('missingBaseError', () => {
       'the base branch "production" does not exist in /srv/gitops.git',
     );
     expect(missingBaseError(remote, `ghp_${'Lm2'.repeat(12)}`).message).toBe(
-      'the base branch a value that looks like a GitHub token (ghp_… 40 characters) does not exist in ' +
+      'the base branch [a value that looks like a GitHub token (ghp_… 40 characters)] does not exist in ' +
         '/srv/gitops.git',
     );
     const known = [{ name: 'GITHUB_TOKEN', value: 'correct-horse-battery-staple' }];
     expect(missingBaseError(remote, 'correct-horse-battery-staple', known).message).toBe(
-      'the base branch a value that holds the value of the environment variable GITHUB_TOKEN does not exist in ' +
+      'the base branch [a value that holds the value of the environment variable GITHUB_TOKEN] does not exist in ' +
         '/srv/gitops.git',
     );
   });

@@ -687,6 +687,16 @@ describe("something else in place of glidepath's own files", () => {
     );
     rmSync(record);
     writeFileSync(record, written);
+    // synth --check reads the folder without taking the lock: a lock that is a loop is named as one.
+    const lock = join(out, '.glidepath-lock');
+    symlinkSync(lock, lock);
+    stderr.length = 0;
+    expect(await synth('--out', out, '--check')).toBe(2);
+    expect(stderr[0]).toBe(
+      `${out}/: .glidepath-lock is a loop of symbolic links, not a file glidepath wrote, so it leaves this folder ` +
+        'untouched; remove that entry or move it away (the next synth writes it again)',
+    );
+    rmSync(lock);
     // Read no further than the cap (a record is about 1 KiB a cluster), and left as it is.
     truncateSync(record, 64 * 1024 * 1024 + 1);
     stderr.length = 0;

@@ -51,8 +51,8 @@ describe('npm run steps', () => {
       '--weight: must be an integer from 1 to 99, got "1e1"',
       '--weight: must be an integer from 1 to 99, got "0x10"',
       '--weight: must be an integer from 1 to 99, got ""',
-      '--weight: must be an integer from 1 to 99, got a value that holds the value of the environment variable ' +
-        'GITHUB_TOKEN',
+      '--weight: must be an integer from 1 to 99, got [a value that holds the value of the environment variable ' +
+        'GITHUB_TOKEN]',
     ]);
   });
 
