@@ -6,7 +6,7 @@
 import type { ClusterConfig } from '../../config/schema';
 import { argocdExprFeatures } from '../argocd/sync-failure-fact';
 import type { NotificationsEngine } from '../configmap/engine-keys';
-import type { EngineRelease } from '../engine-releases';
+import type { Engine, EngineRelease } from '../engine-releases';
 import { engineRelease, lowestSupported, releaseProblem, rowsFrom } from '../engine-versions';
 import { rolloutExprFeatures } from '../rollouts/rollout-fact';
 
@@ -26,15 +26,19 @@ export function declaredReleases(config: EngineFields): { readonly rollouts: str
   };
 }
 
-/** The row of the engine table that covers the release a cluster runs of one engine, with the rows after it. */
+const TABLE_ENGINE = { rollouts: 'argo-rollouts', argocd: 'argo-cd' } as const satisfies Record<string, Engine>;
+
+/**
+ * The release a cluster runs of one engine, the row of the engine table that covers it, and the rows it runs now or
+ * after an upgrade.
+ */
 export function declaredRows(
   engine: NotificationsEngine,
   config: EngineFields,
-): { readonly row: EngineRelease | undefined; readonly fromNowOn: EngineRelease[] } {
-  const releases = declaredReleases(config);
-  const [table, release] =
-    engine === 'rollouts' ? (['argo-rollouts', releases.rollouts] as const) : (['argo-cd', releases.argocd] as const);
-  return { row: engineRelease(table, release), fromNowOn: rowsFrom(table, release) };
+): { readonly release: string; readonly row: EngineRelease | undefined; readonly fromNowOn: EngineRelease[] } {
+  const release = declaredReleases(config)[engine];
+  const table = TABLE_ENGINE[engine];
+  return { release, row: engineRelease(table, release), fromNowOn: rowsFrom(table, release) };
 }
 
 export interface EngineVersionProblem {

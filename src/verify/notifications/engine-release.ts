@@ -3,17 +3,15 @@
  * release: expr before v1.16 does not parse `?.[`, before v1.15 has no `string()`. One trigger that does not
  * compile makes the engine refuse the whole ConfigMap.
  */
-import { missingFeatures, rowsFrom } from '../../notifications/engine-versions';
-import type { Engine as TableEngine } from '../../notifications/engine-releases';
+import { missingFeatures } from '../../notifications/engine-versions';
 import { ENGINE_NAMES } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
-import { declaredReleases } from '../../notifications/support/engine-support';
+import { declaredRows } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';
 import type { Expr } from '../../notifications/expr/ast';
 import { conditions, type Engine } from './engines';
 import type { NotificationRule, Problem } from './rule';
 
-const TABLE_ENGINE = { rollouts: 'argo-rollouts', argocd: 'argo-cd' } as const satisfies Record<string, TableEngine>;
 const RELEASE_FIELD = { rollouts: 'rollouts.controllerVersion', argocd: 'argocd.version' } as const;
 
 export const engineRelease: NotificationRule = {
@@ -44,9 +42,7 @@ export function releaseProblems(
   config: ClusterConfig,
   expressions: readonly TriggerExpressionAt[],
 ): Problem[] {
-  const releases = declaredReleases(config);
-  const declared = engine === 'rollouts' ? releases.rollouts : releases.argocd;
-  const rows = rowsFrom(TABLE_ENGINE[engine], declared);
+  const { release: declared, fromNowOn: rows } = declaredRows(engine, config);
   return expressions.flatMap(({ at, expr, text }) => {
     const needs = featuresOf([expr]);
     const failing = rows.filter((row) => missingFeatures(row, needs).length > 0);
