@@ -6,7 +6,8 @@ import { shownArgument } from '../config/shown-input';
 import { evaluateFacts } from '../facts/evaluate';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
-import { commitReleaseIds, factsWarnings } from '../facts/warnings';
+import { commitsOf } from '../facts/commits';
+import { factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/configmap/config-map';
 import { exprSemantics } from '../notifications/engine-versions';
 import { declaredRows } from '../notifications/support/engine-support';
@@ -77,7 +78,7 @@ export default defineCommand({
     const { row } = declaredRows(mode === ROLLOUTS_MODE ? 'rollouts' : 'argocd', config);
     const reports = evaluateFacts(loaded, mode, states, row === undefined ? {} : { exprSemantics: exprSemantics(row) });
     // A value of the input that is a secret (a token as a release id) reaches the bodies: it is shown masked.
-    const commits = commitReleaseIds(states);
+    const commits = commitsOf(states);
     const print = (line: string) => context.print(maskSecretLike(line, known, commits));
     if (values.json) {
       print(factsJson(reports));

@@ -11,15 +11,6 @@ function stringMap(value: unknown): Readonly<Record<string, unknown>> {
   return isRecord(value) ? value : {};
 }
 
-/** The release ids of the states that are git commits (40 hex digits): `facts` shows them unmasked. */
-export function commitReleaseIds(states: readonly InputState[]): string[] {
-  const ids = states.map((state) => {
-    const metadata = stringMap(isRecord(state.object) ? state.object.metadata : undefined);
-    return stringMap(metadata.annotations)[RELEASE_ID_ANNOTATION];
-  });
-  return [...new Set(ids.filter((id): id is string => typeof id === 'string' && /^[0-9a-f]{40}$/.test(id)))];
-}
-
 /** One warning per problem and object, in the order the objects first appear. */
 export function factsWarnings(states: readonly InputState[], kind: ObjectKind, config: ClusterConfig): string[] {
   const warnings = new Set<string>();

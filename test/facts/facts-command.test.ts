@@ -304,6 +304,36 @@ describe('npm run facts, one Rollout at a clock', () => {
     }
   });
 
+  it("shows an Application's revision that is a git commit (helper-19: it was masked as a token)", async () => {
+    const scenario = readFileSync(join(SCENARIOS, 'argocd/sync-failure/02-two-failures-then-succeeded.yaml'), 'utf8');
+    const commit = 'aa11bb22cc33dd44ee55ff6677889900aabbccdd';
+    const file = join(clusterDir({ 'app.yaml': scenario.replaceAll('9f1c2e7a4b', commit) }), 'app.yaml');
+    printed.clear();
+    const args = ['facts', '--cluster', 'prod', '--application', file, '--json'];
+    expect(await main(args, { render: renderOnce })).toBe(0);
+    expect(printed.stdout.join('\n')).toContain(`"revision": "${commit}"`);
+  });
+
+  it('masks a commit that is part of a secret of the environment, and the secret beside it', async () => {
+    // helper-19: the commit was taken out of each line before the secret was looked for, so the rest of it showed.
+    const commit = '3f5e1c0a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f';
+    const secret = `${commit}Zq9XvB2m`;
+    const healthy = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
+    const newer = rollout({ phase: 'Healthy', observedGeneration: '4', currentPodHash: 'ccc' })
+      .replace('rel-9', secret)
+      .replace('generation: 3', 'generation: 4');
+    const text = `${healthy.replace('rel-9', commit)}\n---\n${newer}`;
+    const file = join(clusterDir({ 'r.yaml': text }), 'r.yaml');
+    for (const json of [[], ['--json']]) {
+      printed.clear();
+      const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
+      expect(await main(args, { render: renderOnce, env: { ...process.env, GITHUB_TOKEN: secret } })).toBe(0);
+      const out = printed.stdout.join('\n');
+      expect(out).toContain('… 48 characters');
+      expect(out).not.toContain(commit.slice(0, 8));
+    }
+  });
+
   it('says a single Rollout state once, with no name it does not have (it printed "state 0 (state 0)")', async () => {
     const dir = clusterDir({
       'one.yaml': rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }),
