@@ -3,6 +3,7 @@
  * and whether its expr has the features glidepath's expressions need.
  */
 import { EXPR_FEATURE_SYNTAX, type ExprFeature } from './expr/features';
+import type { CheckerRules } from './expr/literal-types';
 import type { ExprSemantics } from './model/expr-eval';
 import { ENGINE_NAMES, ENGINE_RELEASES, type Engine, type EngineRelease } from './engine-releases';
 
@@ -28,6 +29,17 @@ const FLOAT_DIVISION_SINCE = '1.10.0';
 /** How the expr of this row evaluates what differs between the releases of the table. */
 export function exprSemantics(row: EngineRelease): ExprSemantics {
   return { integerDivision: compareReleases(row.expr.version, FLOAT_DIVISION_SINCE) < 0 };
+}
+
+/**
+ * From this version on, the checker takes every `/` for a float64 (`x / 60 % 24` does not compile); from v1.10.0 to
+ * v1.13.0 it compiles and fails on every run. Run on v1.9.0, v1.12.5, v1.13.0, v1.14.0, v1.14.3 and v1.15.0.
+ */
+const FLOAT_DIVISION_CHECKED_SINCE = '1.14.0';
+
+/** What the checker of this row's expr refuses at compile time. */
+export function checkerRules(row: EngineRelease): CheckerRules {
+  return { divisionIsFloat: compareReleases(row.expr.version, FLOAT_DIVISION_CHECKED_SINCE) >= 0 };
 }
 
 export function compareReleases(a: string, b: string): number {

@@ -5,7 +5,6 @@
 import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
 import { ENGINE_NAMES, type EngineRelease } from '../notifications/engine-releases';
 import { exprSemantics, missingFeatures } from '../notifications/engine-versions';
-import type { ExprSemantics } from '../notifications/model/expr-eval';
 import { parseValue, type Parsed } from '../notifications/configmap/read-value';
 import { mentionsIdent, provenPresent, unguardedReads, untruncatedTimeDivisions } from '../notifications/expr/analyze';
 import { parseExpr } from '../notifications/expr/parse';
@@ -140,8 +139,9 @@ export function conditionExpressions(conditions: readonly TeamCondition[]): Team
 
 /**
  * A team oncePer that changes every evaluation or so: each value is a key of the notified annotation glidepath's facts
- * share. (A `when` adds no keys: a float in it is harmless.) `rows`: the engine releases the cluster runs now and
- * after an upgrade; `/` of two integers is a bucket on the oldest expr and a float on the others.
+ * share. (A `when` adds no keys: a float in it is harmless.) Its values over two minutes, one a second, are counted
+ * as each release of `rows` (the cluster's, now and after an upgrade) evaluates it: `/` of two integers is an integer
+ * on antonmedv/expr before v1.10.0 and a float after.
  */
 export function timeBucketProblems(
   conditions: readonly TeamCondition[],
@@ -149,36 +149,30 @@ export function timeBucketProblems(
   rows: readonly EngineRelease[],
 ): TeamProblem[] {
   const bucket = bucketFix(rows);
-  const floatRow = rows.find((row) => !exprSemantics(row).integerDivision);
-  const semantics = [...new Map(rows.map((row) => [JSON.stringify(exprSemantics(row)), exprSemantics(row)])).values()];
+  // The first row of each way of evaluating, in the order the cluster meets them.
+  const firsts = rows.filter(
+    (row, i) =>
+      rows.findIndex((other) => JSON.stringify(exprSemantics(other)) === JSON.stringify(exprSemantics(row))) === i,
+  );
+  const steady = ENGINES[engine].steadyObject.object;
   return conditions.flatMap((condition) => {
     const text = condition.oncePer;
     if (text === undefined) return [];
-    const where = { key: condition.key, ...lineField(condition.lineOf('oncePer')) };
     const expr = parseExpr(text);
-    const problems =
-      floatRow === undefined
-        ? []
-        : untruncatedTimeDivisions(expr).map((division) => ({
-            ...where,
-            message:
-              `${condition.at}.oncePer: ${printExpr(division)} ${whenAFloat(rows, floatRow)} the value changes ` +
-              `every second: the trigger fires on every evaluation and fills the notified annotation glidepath's ` +
-              `facts share`,
-            fix: `truncate the bucket: ${bucket}`,
-          }));
-    if (problems.length > 0 || !(mentionsIdent(expr, 'time') || mentionsIdent(expr, 'now'))) return problems;
-    // Any other oncePer that follows the clock too closely: its values over two minutes, one a second, as each
-    // release evaluates it.
-    const steady = ENGINES[engine].steadyObject.object;
-    const valuesOf = (rules: ExprSemantics) =>
-      new Set(
+    if (!(mentionsIdent(expr, 'time') || mentionsIdent(expr, 'now'))) return [];
+    const where = { key: condition.key, ...lineField(condition.lineOf('oncePer')) };
+    const counted = firsts.map((first) => ({
+      first,
+      values: new Set(
         Array.from({ length: WINDOW_SECONDS }, (_, s) =>
-          evaluateText(expr, variables(engine, steady, EPOCH + s * 1000), rules),
+          evaluateText(expr, variables(engine, steady, EPOCH + s * 1000), exprSemantics(first)),
         ),
-      );
-    const values = semantics.map(valuesOf).reduce((most, set) => (set.size > most.size ? set : most), new Set());
-    const unmodelled = [...values].map((v) => NOT_MODELLED.exec(v)?.[1]).find((what) => what !== undefined);
+      ),
+    }));
+    const unmodelled = counted
+      .flatMap(({ values }) => [...values])
+      .map((v) => NOT_MODELLED.exec(v)?.[1])
+      .find((what) => what !== undefined);
     if (unmodelled !== undefined) {
       return [
         {
@@ -190,30 +184,33 @@ export function timeBucketProblems(
         },
       ];
     }
-    if (values.size <= 2) return [];
+    const failing = counted.find(({ values }) => values.size > 2);
+    if (failing === undefined) return [];
+    const [division] = untruncatedTimeDivisions(expr);
+    const floatHint =
+      division !== undefined && !exprSemantics(failing.first).integerDivision
+        ? ` (${printExpr(division)} is a float)`
+        : '';
+    const now = failing.first === rows[0];
     return [
       {
         ...where,
         message:
-          `${condition.at}.oncePer ${JSON.stringify(text)} takes ${values.size} values in ${WINDOW_SECONDS} ` +
-          `seconds: the trigger fires again and again and fills the notified annotation glidepath's facts share`,
+          `${condition.at}.oncePer ${JSON.stringify(text)} takes ${failing.values.size} values in ` +
+          `${WINDOW_SECONDS} seconds${floatHint}${now ? '' : ` ${sinceUpgrade(rows[0]!, failing.first)}`}: ` +
+          `${now ? '' : 'after that upgrade '}the trigger fires again and again and fills the notified annotation ` +
+          `glidepath's facts share`,
         fix: `bucket the time by a minute or more: ${bucket} with N >= 60`,
       },
     ];
   });
 }
 
-/**
- * When a division is a float: on every release, or from the first release whose expr makes it one (the cluster
- * upgrading to it).
- */
-function whenAFloat(rows: readonly EngineRelease[], floatRow: EngineRelease): string {
-  const integerRow = rows.find((row) => exprSemantics(row).integerDivision);
-  if (integerRow === undefined) return 'is a float, so';
-  const from = `${ENGINE_NAMES[floatRow.engine]} ${floatRow.from}`;
+/** ` from Argo CD 2.8.0 on (before it, ... v1.9.0 divides integers)`: where a later release evaluates otherwise. */
+function sinceUpgrade(current: EngineRelease, later: EngineRelease): string {
   return (
-    `divides integers before ${from} (${integerRow.expr.module} v${integerRow.expr.version}) but is a float ` +
-    `from ${from} on: after that upgrade`
+    `from ${ENGINE_NAMES[later.engine]} ${later.from} on (before it, ${current.expr.module} v${current.expr.version} ` +
+    `divides integers)`
   );
 }
 

@@ -132,6 +132,35 @@ describe("a team's own notifications (extraData)", () => {
     );
   });
 
+  it('a % of a division fails verify where the checker refuses it, and warns where an upgrade does (helper-19)', () => {
+    // Run on the real expr: v1.9.0 runs time.Now().Unix() / 3600 % 24, v1.12.5 fails at run time ("float64 % int"),
+    // v1.14.0 and later refuse to compile it: `/` is a float64 there, and % takes integers.
+    const on = (version: string) => {
+      const config = fixtureConfig();
+      const trigger =
+        "- when: app.status.operationState.phase == 'Failed'\n" +
+        '  oncePer: time.Now().Unix() / 3600 % 24\n' +
+        '  send: [app-team]\n';
+      const extraData = { ...config.argocd.extraData, 'trigger.app-team': trigger };
+      return notificationChecks({ ...config, argocd: { ...config.argocd, version, extraData } });
+    };
+    const refused = on('3.1.0').violations.filter((v) => v.rule === 'extra-data/engine-release');
+    expect(refused.map((v) => v.message)).toEqual([
+      expect.stringContaining(
+        'oncePer "time.Now().Unix() / 3600 % 24" does not compile on github.com/expr-lang/expr v1.17.5 of Argo CD ' +
+          '3.1.0 (invalid operation: % (mismatched types float64 and int)): the engine refuses the whole ConfigMap',
+      ),
+    ]);
+    const later = on('2.6.1');
+    expect(later.violations.filter((v) => v.rule.startsWith('extra-data/'))).toEqual([]);
+    expect(later.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([
+      expect.stringContaining(
+        'fails on every evaluation on github.com/antonmedv/expr v1.12.5 of Argo CD 2.8.0 (after an upgrade) ' +
+          '(invalid operation: % (mismatched types float64 and int)); from Argo CD 2.9.0 on it does not compile',
+      ),
+    ]);
+  });
+
   it("lets a team's webhook use its own Secret key, but not a literal token", () => {
     const config = fixtureConfig();
     const withWebhook = (header: string) => ({
@@ -173,7 +202,9 @@ describe("a team's own notifications (extraData)", () => {
       expect(report.violations).toEqual([]);
       expect(report.warnings.map((v) => `${v.rule}: ${v.message.split(',')[0]}`)).toEqual([
         'extra-data/references: subscriptions[0] names trigger "rollout-paused"',
-        'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer: time.Now().Unix() / 60 is a float',
+        'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer "string(time.Now().Unix() / 60)" takes 120 ' +
+          'values in 120 seconds (time.Now().Unix() / 60 is a float): the trigger fires again and again and fills ' +
+          "the notified annotation glidepath's facts share",
       ]);
     },
   );

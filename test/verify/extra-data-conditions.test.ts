@@ -53,8 +53,15 @@ describe("a team's oncePer and the clock", () => {
 
   it('a float division is named as one', () => {
     expect(bucketProblems('string(time.Now().Unix() / 60)')).toEqual([
-      expect.objectContaining({ message: expect.stringMatching(/oncePer: time\.Now\(\)\.Unix\(\) \/ 60 is a float/) }),
+      expect.objectContaining({
+        message: expect.stringMatching(/takes 120 values in 120 seconds \(time\.Now\(\)\.Unix\(\) \/ 60 is a float\)/),
+      }),
     ]);
+  });
+
+  it('a division whose value stays put passes: a whole bucket divided, a comparison (helper-19)', () => {
+    expect(bucketProblems('string((time.Now().Unix() - time.Now().Unix() % 3600) / 3600)')).toEqual([]);
+    expect(bucketProblems('string(time.Now().Unix() / 3600 > 498000)')).toEqual([]);
   });
 
   it('a bucket of a minute, a field of the object, and a float in when pass', () => {
@@ -70,11 +77,11 @@ describe("a team's oncePer and the clock", () => {
         key: 'trigger.app-failed',
         line: 2,
         message:
-          'trigger.app-failed[0].oncePer: time.Now().Unix() / 3600 divides integers before Argo CD 2.8.0 ' +
-          '(github.com/antonmedv/expr v1.9.0) but is a float from Argo CD 2.8.0 on: after that upgrade the value ' +
-          "changes every second: the trigger fires on every evaluation and fills the notified annotation glidepath's " +
-          'facts share',
-        fix: 'truncate the bucket: time.Now().Unix() - time.Now().Unix() % N',
+          'trigger.app-failed[0].oncePer "time.Now().Unix() / 3600" takes 120 values in 120 seconds ' +
+          '(time.Now().Unix() / 3600 is a float) from Argo CD 2.8.0 on (before it, github.com/antonmedv/expr v1.9.0 ' +
+          'divides integers): after that upgrade the trigger fires again and again and fills the notified annotation ' +
+          "glidepath's facts share",
+        fix: 'bucket the time by a minute or more: time.Now().Unix() - time.Now().Unix() % N with N >= 60',
       },
     ]);
     expect(argocd261Problems('time.Now().Unix() - time.Now().Unix() % 3600')).toEqual([]);
@@ -83,5 +90,16 @@ describe("a team's oncePer and the clock", () => {
         fix: 'bucket the time by a minute or more: time.Now().Unix() - time.Now().Unix() % N with N >= 60',
       }),
     ]);
+  });
+
+  it('on Argo CD 2.6.1 a float or a short bucket warns for now, not after an upgrade (helper-19)', () => {
+    for (const [oncePer, values] of [
+      ['time.Now().Unix() / 3600.0', 120],
+      ['time.Now().Unix() / 2', 60],
+    ] as const) {
+      const [problem] = argocd261Problems(oncePer);
+      expect(problem?.message).toContain(`takes ${values} values in 120 seconds`);
+      expect(problem?.message).not.toContain('upgrade');
+    }
   });
 });

@@ -3,7 +3,8 @@
  * release: expr before v1.16 does not parse `?.[`, before v1.15 has no `string()`. One trigger that does not
  * compile makes the engine refuse the whole ConfigMap.
  */
-import { missingFeatures } from '../../notifications/engine-versions';
+import { checkerRules, exprSemantics, missingFeatures } from '../../notifications/engine-versions';
+import { literalTypeProblem, type CheckerRules } from '../../notifications/expr/literal-types';
 import { ENGINE_NAMES } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredRows } from '../../notifications/support/engine-support';
@@ -75,4 +76,57 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
     );
   if (missing.includes('optional-index')) return ' (read a key as (m ?? {})["key"], not m?.["key"])';
   return '';
+}
+
+/** What the run of a release whose `/` makes a float finds, where its checker does not (v1.10.0 to v1.13.0). */
+const FLOAT_DIVISION_AT_RUN: CheckerRules = { divisionIsFloat: true };
+
+/**
+ * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
+ * does not compile from v1.14.0 on and fails on every evaluation before (v1.9.0 divides integers: it works).
+ * `now`: refused by the declared release, so the engine refuses the whole ConfigMap; `later`: the rest, each with
+ * the release where it starts to fail.
+ */
+export function typeProblems(
+  engine: Engine,
+  config: ClusterConfig,
+  expressions: readonly TriggerExpressionAt[],
+): { now: Problem[]; later: Problem[] } {
+  const { row: declaredRow, fromNowOn: rows } = declaredRows(engine, config);
+  const now: Problem[] = [];
+  const later: Problem[] = [];
+  for (const { at, expr, text } of expressions) {
+    const failures = rows.flatMap((row) => {
+      const compile = literalTypeProblem(expr, checkerRules(row));
+      const run = exprSemantics(row).integerDivision ? undefined : literalTypeProblem(expr, FLOAT_DIVISION_AT_RUN);
+      return compile !== undefined
+        ? [{ row, how: 'does not compile', problem: compile }]
+        : run !== undefined
+          ? [{ row, how: 'fails on every evaluation', problem: run }]
+          : [];
+    });
+    const [first] = failures;
+    if (first === undefined) continue;
+    const onDeclared = first.row === declaredRow;
+    const { expr: library, engine: table, from } = first.row;
+    const where = `${library.module} v${library.version} of ${ENGINE_NAMES[table]} ${from}`;
+    const refused = failures.find((failure) => failure.how === 'does not compile');
+    const consequence =
+      refused === undefined
+        ? ''
+        : refused.row === declaredRow
+          ? ": the engine refuses the whole ConfigMap, glidepath's facts included"
+          : `; from ${ENGINE_NAMES[refused.row.engine]} ${refused.row.from} on it does not compile, and the engine ` +
+            "would refuse the whole ConfigMap, glidepath's facts included";
+    const problem = {
+      message:
+        `${at} ${JSON.stringify(text)} ${first.how} on ${where}${onDeclared ? '' : ' (after an upgrade)'} ` +
+        `(${first.problem})${consequence}`,
+      fix:
+        'truncate the division before % (int(a / b) % n, where every release has int(): expr v1.15.1 on): / is a ' +
+        'float from antonmedv/expr v1.10.0 on, and % takes integers',
+    };
+    (onDeclared && first.how === 'does not compile' ? now : later).push(problem);
+  }
+  return { now, later };
 }
