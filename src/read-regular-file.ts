@@ -78,18 +78,14 @@ export function isSymbolicLinkLoop(path: string): boolean {
   }
 }
 
-/** What a symbolic link at `path` leads to, as messages say it: a loop, a missing path, or somewhere. */
+/** What a symbolic link at `path` leads to, as messages say it: a loop, a missing path, a file, a device... */
 export function symbolicLinkKind(path: string): string {
   try {
-    statSync(path);
-    return 'a symbolic link';
+    return `a symbolic link to ${entryKind(statSync(path))}`;
   } catch (error) {
     const code = codeOf(error);
-    return code === 'ELOOP'
-      ? 'a loop of symbolic links'
-      : code === 'ENOENT'
-        ? 'a symbolic link to a missing path'
-        : 'a symbolic link';
+    if (code === 'ELOOP') return 'a loop of symbolic links';
+    return code === 'ENOENT' ? 'a symbolic link to a missing path' : 'a symbolic link';
   }
 }
 

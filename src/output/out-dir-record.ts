@@ -2,14 +2,23 @@
  * The record of what glidepath wrote into an output folder, and the check that the folder holds nothing else:
  * glidepath replaces only what it wrote, so a folder with anything else in it is refused, untouched.
  */
-import { readdirSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config/errors';
 import { entryKind, symbolicLinkKind } from '../read-regular-file';
 import { onPath } from './fs-error';
 import { replaceFile, shown, shownFolder } from './out-dir-fs';
 import { shownName } from '../config/shown-input';
-import { isOwnEntry, isOwnName, KEPT, isPlainName, OWN_FILE_MAX_BYTES, RECORD } from './out-dir-names';
+import {
+  isOwnEntry,
+  isOwnName,
+  KEPT,
+  isPlainName,
+  LOCK,
+  LOCK_BREAK,
+  OWN_FILE_MAX_BYTES,
+  RECORD,
+} from './out-dir-names';
 import { readOwnFile } from './own-file';
 
 /** Cluster folder name -> the files glidepath wrote into it. */
@@ -83,7 +92,7 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
   const foreign: string[] = [];
   const replaced: string[] = [];
   for (const entry of listed(outDir)) {
-    if (isOwnEntry(entry)) continue;
+    if (isOwnEntry(entry) || isLinkedLock(outDir, entry)) continue;
     const name = shownName(entry.name);
     const files = Object.hasOwn(record, entry.name) ? record[entry.name]! : undefined;
     if (KEPT.has(entry.name)) {
@@ -102,6 +111,16 @@ function foreignEntries(outDir: string, record: OutRecord): { foreign: string[];
     }
   }
   return { foreign: foreign.sort(), replaced: replaced.sort() };
+}
+
+/** A lock that is a symbolic link to a file: the lock reads it through, as synth does (holder-lock.ts). */
+function isLinkedLock(outDir: string, entry: Dirent): boolean {
+  if (!entry.isSymbolicLink() || (entry.name !== LOCK && entry.name !== LOCK_BREAK)) return false;
+  try {
+    return statSync(join(outDir, entry.name)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function listed(folder: string): Dirent[] {

@@ -682,8 +682,8 @@ describe("something else in place of glidepath's own files", () => {
     rmSync(record);
     symlinkSync(copy, record);
     await refused(
-      `${out}/: .glidepath-out.json is a symbolic link, not a file glidepath wrote, so it leaves this folder ` +
-        'untouched; remove that entry or move it away (the next synth writes it again)',
+      `${out}/: .glidepath-out.json is a symbolic link to a file, not a file glidepath wrote, so it leaves this ` +
+        'folder untouched; remove that entry or move it away (the next synth writes it again)',
     );
     rmSync(record);
     writeFileSync(record, written);
@@ -696,6 +696,13 @@ describe("something else in place of glidepath's own files", () => {
       `${out}/: .glidepath-lock is a loop of symbolic links, not a file glidepath wrote, so it leaves this folder ` +
         'untouched; remove that entry or move it away (the next synth writes it again)',
     );
+    rmSync(lock);
+    // A lock that links to a file is a lock, as synth reads it (helper-19: --check refused what synth accepts).
+    const elsewhere = join(scratch(), 'lock');
+    writeFileSync(elsewhere, 'x');
+    symlinkSync(elsewhere, lock);
+    stderr.length = 0;
+    expect(await synth('--out', out, '--check')).toBe(0);
     rmSync(lock);
     // Read no further than the cap (a record is about 1 KiB a cluster), and left as it is.
     truncateSync(record, 64 * 1024 * 1024 + 1);
