@@ -138,6 +138,9 @@ function parseRange(item: string, field: CronField): Range {
   const rangeAndStep = item.split('/');
   const lowAndHigh = rangeAndStep[0]!.split('-');
   const problem = (why: string) => new CronError(`${field.name}: ${excerpt(item)} ${why}`);
+  // About one number of the item: said once when the item is that number alone.
+  const numberProblem = (part: string, what: string) =>
+    part === item ? problem(`is ${what}`) : problem(`has ${excerpt(part)}, which is ${what}`);
   let start: bigint;
   let end: bigint;
   let star = false;
@@ -147,14 +150,14 @@ function parseRange(item: string, field: CronField): Range {
     end = BigInt(field.max);
     star = true;
   } else {
-    start = parseValue(lowAndHigh[0]!, field, problem);
+    start = parseValue(lowAndHigh[0]!, field, numberProblem);
     if (lowAndHigh.length > 2) throw problem('has more than one "-"; write a range as low-high');
-    end = lowAndHigh.length === 2 ? parseValue(lowAndHigh[1]!, field, problem) : start;
+    end = lowAndHigh.length === 2 ? parseValue(lowAndHigh[1]!, field, numberProblem) : start;
   }
   let step = 1n;
   if (rangeAndStep.length > 2) throw problem('has more than one "/"; write a step as range/step');
   if (rangeAndStep.length === 2) {
-    step = parseNumber(rangeAndStep[1]!, problem);
+    step = parseNumber(rangeAndStep[1]!, numberProblem);
     // `N/step` means N to the field's maximum.
     if (lowAndHigh.length === 1) end = BigInt(field.max);
     if (step > 1n) star = false;
@@ -170,7 +173,9 @@ function parseRange(item: string, field: CronField): Range {
   return { start: Number(start), end: Number(end), step: Number(step > 100n ? 100n : step), star };
 }
 
-function parseValue(text: string, field: CronField, problem: (why: string) => CronError): bigint {
+type NumberProblem = (part: string, what: string) => CronError;
+
+function parseValue(text: string, field: CronField, problem: NumberProblem): bigint {
   const byName = field.names?.indexOf(goToLower(text)) ?? -1;
   if (byName >= 0) return BigInt(byName + field.min);
   return parseNumber(text, problem, field.names ? ` or a name (${field.names.join(', ')})` : '');
@@ -179,12 +184,11 @@ function parseValue(text: string, field: CronField, problem: (why: string) => Cr
 const INT64_MAX = (1n << 63n) - 1n;
 
 /** Go's `strconv.Atoi` (optional sign, ASCII digits, int64 range), then robfig/cron's refusal of negatives. */
-function parseNumber(text: string, problem: (why: string) => CronError, orName = ''): bigint {
-  if (!/^[+-]?[0-9]+$/.test(text))
-    throw problem(`has ${excerpt(text)}, which is not a number${orName}${oddCharacterHint(text)}`);
+function parseNumber(text: string, problem: NumberProblem, orName = ''): bigint {
+  if (!/^[+-]?[0-9]+$/.test(text)) throw problem(text, `not a number${orName}${oddCharacterHint(text)}`);
   const value = BigInt(text);
-  if (value > INT64_MAX || value < -INT64_MAX - 1n) throw problem(`has ${text}, which is too large`);
-  if (value < 0n) throw problem(`has the negative number ${text}`);
+  if (value > INT64_MAX || value < -INT64_MAX - 1n) throw problem(text, 'too large');
+  if (value < 0n) throw problem(text, 'a negative number');
   return value;
 }
 

@@ -19,6 +19,20 @@ describe('parseCron reads schedules as the Kubernetes API server does', () => {
     },
   );
 
+  it('names a bad number once when it is the whole item, and within the item otherwise (helper-19)', () => {
+    expect(() => parseCron('17 */6 * * MON-FRI,xyz')).toThrow(
+      new CronError('day of week: "xyz" is not a number or a name (sun, mon, tue, wed, thu, fri, sat)'),
+    );
+    expect(() => parseCron('17 */6 * * 1-xyz')).toThrow(
+      new CronError(
+        'day of week: "1-xyz" has "xyz", which is not a number or a name (sun, mon, tue, wed, thu, fri, sat)',
+      ),
+    );
+    expect(() => parseCron('17 */-6 * * *')).toThrow(
+      new CronError('hour: "*/-6" has "-6", which is a negative number'),
+    );
+  });
+
   it('names the white space around a descriptor as the fix', () => {
     expect(() => parseCron('@daily ')).toThrow('remove the white space around "@daily"');
     expect(() => parseCron(' @daily')).toThrow('has white space before "@daily", which Kubernetes refuses; remove it');

@@ -125,6 +125,10 @@ describe("a team's own notifications (extraData)", () => {
     };
     const [problem] = notificationChecks(on).violations.filter((v) => v.rule === 'extra-data/engine-release');
     expect(problem?.message).toContain('uses `??` (nil coalescing), which github.com/antonmedv/expr v1.9.0');
+    // The release the file declares is named, not the first release of its row (helper-19: "of Argo CD 2.6.10").
+    const on272 = { ...on, argocd: { ...on.argocd, version: '2.7.2' } };
+    const [on272Problem] = notificationChecks(on272).violations.filter((v) => v.rule === 'extra-data/engine-release');
+    expect(on272Problem?.message).toContain('v1.9.0 of Argo CD 2.7.2 lacks (argocd.version: 2.7.2)');
     // Both forms the fix names were run on expr v1.9.0: it refuses `??`, and evaluates the conditional, m nil or not.
     expect(problem?.fix).toBe(
       'rewrite it without them (write a != nil ? a : b for a ?? b, and read a key as (m != nil ? m["key"] : nil), ' +

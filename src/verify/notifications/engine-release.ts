@@ -43,7 +43,7 @@ export function releaseProblems(
   config: ClusterConfig,
   expressions: readonly TriggerExpressionAt[],
 ): Problem[] {
-  const { release: declared, fromNowOn: rows } = declaredRows(engine, config);
+  const { release: declared, row: declaredRow, fromNowOn: rows } = declaredRows(engine, config);
   return expressions.flatMap(({ at, expr, text }) => {
     const needs = featuresOf([expr]);
     const failing = rows.filter((row) => missingFeatures(row, needs).length > 0);
@@ -56,7 +56,8 @@ export function releaseProblems(
       {
         message:
           `${at} ${JSON.stringify(text)} uses ${lacks}, which ${first.expr.module} v${first.expr.version} of ` +
-          `${ENGINE_NAMES[first.engine]} ${first.from} lacks (${RELEASE_FIELD[engine]}: ${declared})`,
+          `${ENGINE_NAMES[first.engine]} ${first === declaredRow ? declared : first.from} lacks ` +
+          `(${RELEASE_FIELD[engine]}: ${declared})`,
         fix:
           `rewrite it without them${rewriteHint(failing.flatMap((row) => missingFeatures(row, needs)))}, ` +
           'or set the field to a release that has them (docs/engine-versions.md)',
@@ -92,7 +93,7 @@ export function typeProblems(
   config: ClusterConfig,
   expressions: readonly TriggerExpressionAt[],
 ): { now: Problem[]; later: Problem[] } {
-  const { row: declaredRow, fromNowOn: rows } = declaredRows(engine, config);
+  const { release: declared, row: declaredRow, fromNowOn: rows } = declaredRows(engine, config);
   const now: Problem[] = [];
   const later: Problem[] = [];
   for (const { at, expr, text } of expressions) {
@@ -109,7 +110,7 @@ export function typeProblems(
     if (first === undefined) continue;
     const onDeclared = first.row === declaredRow;
     const { expr: library, engine: table, from } = first.row;
-    const where = `${library.module} v${library.version} of ${ENGINE_NAMES[table]} ${from}`;
+    const where = `${library.module} v${library.version} of ${ENGINE_NAMES[table]} ${onDeclared ? declared : from}`;
     const refused = failures.find((failure) => failure.how === 'does not compile');
     const consequence =
       refused === undefined
