@@ -17,7 +17,12 @@ export const GIT_COMMIT = /^[0-9a-f]{40}$/;
  * whole word although a classic GitHub token has their shape; one that shares text with a secret of the environment
  * is masked wherever it stands.
  */
-export function maskSecretLike(text: string, known: readonly KnownSecret[], commits: readonly string[] = []): string {
+export function maskSecretLike(text: string, secrets: readonly KnownSecret[], commits: readonly string[] = []): string {
+  // JSON (a fact's body, `--json`) writes a secret's `"` and `\` escaped: both forms are looked for.
+  const known = [
+    ...secrets,
+    ...secrets.map(({ name, value }) => ({ name, value: JSON.stringify(value).slice(1, -1) })),
+  ];
   const valid = commits.filter((commit) => GIT_COMMIT.test(commit));
   const hidden = valid.filter((commit) => sharesKnownSecret(commit, known));
   const shown = valid

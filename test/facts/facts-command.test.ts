@@ -314,6 +314,21 @@ describe('npm run facts, one Rollout at a clock', () => {
     expect(printed.stdout.join('\n')).toContain(`"revision": "${commit}"`);
   });
 
+  it('masks a secret with a quote or a backslash, which JSON writes escaped (helper-20)', async () => {
+    const secret = 'Zq9"XvB2mK7p\\zz';
+    const text = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' }).replace(
+      'rel-9',
+      JSON.stringify(secret),
+    );
+    const file = join(clusterDir({ 'r.yaml': text }), 'r.yaml');
+    for (const json of [[], ['--json']]) {
+      printed.clear();
+      const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
+      expect(await main(args, { render: renderOnce, env: { ...process.env, DB_PASSWORD: secret } })).toBe(0);
+      expect(printed.stdout.join('\n')).not.toMatch(/XvB2mK7p/);
+    }
+  });
+
   it('masks a commit that is part of a secret of the environment, and the secret beside it', async () => {
     // helper-19: the commit was taken out of each line before the secret was looked for, so the rest of it showed.
     const commit = '3f5e1c0a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f';
