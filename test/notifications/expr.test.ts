@@ -102,6 +102,14 @@ describe('parsing the printed text back', () => {
   );
 });
 
+describe('reading deeply nested expressions', () => {
+  it('reads nesting past its stack as not judged, not as a crash (helper-20: RangeError at 2,000 brackets)', () => {
+    const text = `${'('.repeat(5000)}app.spec.replicas${')'.repeat(5000)} > 1`;
+    expect(parseExpr(text)).toMatchObject({ kind: 'unmodelled', form: 'nesting deeper than glidepath reads' });
+    expect(() => run(text)).toThrow(/does not cover the expr-lang nesting deeper than glidepath reads/);
+  });
+});
+
 describe('evaluating with expr-lang semantics', () => {
   it('divides into a float, whose string() is Go %v', () => {
     expect(run('string(time.Now().Unix() / 60)', rolloutEnv({}, new Date(1784707407_000)))).toBe('2.974512345e+07');

@@ -155,6 +155,16 @@ describe("a team's own notifications (extraData)", () => {
           '3.1.0 (invalid operation: % (mismatched types float64 and int)): the engine refuses the whole ConfigMap',
       ),
     ]);
+    // The run of v1.12.5 checks the operands of % only: `/ 2 and true` runs there, and stops compiling at 2.9.0.
+    const config = fixtureConfig();
+    const andTrue = `- when: app.spec.replicas / 2 and true\n  send: [app-team]\n`;
+    const extraData = { ...config.argocd.extraData, 'trigger.app-team': andTrue };
+    const on28 = notificationChecks({ ...config, argocd: { ...config.argocd, version: '2.8.0', extraData } });
+    expect(on28.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([
+      expect.stringContaining(
+        'does not compile on github.com/antonmedv/expr v1.15.2 of Argo CD 2.9.0 (after an upgrade)',
+      ),
+    ]);
     const later = on('2.6.1');
     expect(later.violations.filter((v) => v.rule.startsWith('extra-data/'))).toEqual([]);
     expect(later.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([

@@ -17,7 +17,14 @@ const UNMODELLED_PRECEDENCE: Readonly<Record<string, number>> = { matches: 20, '
 const UNARY_PRECEDENCE = 90;
 
 export function parseExpr(source: string): Expr {
-  return new Parser(source).parseAll();
+  try {
+    return new Parser(source).parseAll();
+  } catch (error) {
+    // expr compiles thousands of nested brackets; this reader runs out of stack first. Not judged, never a crash.
+    if (!(error instanceof RangeError)) throw error;
+    const text = source.length > 24 ? `${source.slice(0, 20)}…` : source;
+    return { kind: 'unmodelled', form: 'nesting deeper than glidepath reads', text, parts: [] };
+  }
 }
 
 class Parser {
