@@ -36,10 +36,17 @@ export function exprSemantics(row: EngineRelease): ExprSemantics {
  * v1.13.0 it compiles and fails on every run. Run on v1.9.0, v1.12.5, v1.13.0, v1.14.0, v1.14.3 and v1.15.0.
  */
 const FLOAT_DIVISION_CHECKED_SINCE = '1.14.0';
+/** From this version on, `%` of an unknown and an integer is an integer (`x % 2 == "a"` does not compile). */
+const INT_REMAINDER_CHECKED_SINCE = '1.17.5';
 
-/** What the checker of this row's expr refuses at compile time. */
+/** What the checker of this row's expr refuses at compile time (`npm run judge:engine` holds the cases). */
 export function checkerRules(row: EngineRelease): CheckerRules {
-  return { divisionIsFloat: compareReleases(row.expr.version, FLOAT_DIVISION_CHECKED_SINCE) >= 0 };
+  const since = (version: string) => compareReleases(row.expr.version, version) >= 0;
+  return {
+    divisionIsFloat: since(FLOAT_DIVISION_CHECKED_SINCE),
+    unknownTakesNumberType: !since(FLOAT_DIVISION_SINCE),
+    remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
+  };
 }
 
 export function compareReleases(a: string, b: string): number {

@@ -1,8 +1,9 @@
 /**
- * The type errors expr-lang's checker finds at compile time without an environment (the engines compile with none):
- * only where both operands are literals, or operations on literals, is the type known. `"a" + 1` does not compile;
- * `rollout.x + 1` does (rollout is unknown until it runs). From antonmedv/expr v1.14.0 on the checker also takes
- * every `/` for a float64, whatever its operands: `rollout.x / 60 % 24` does not compile there.
+ * The type errors expr-lang's checker finds at compile time without an environment (the engines compile with none).
+ * A variable's type is unknown until it runs, so a type is known where literals, operators and builtins decide it:
+ * `"a" + 1` does not compile, `rollout.x + 1` does. Releases differ (`npm run judge:engine` holds the cases):
+ * from antonmedv/expr v1.14.0 on every `/` is a float64, so `rollout.x / 60 % 24` does not compile there; v1.9.0
+ * gives an operation on an unknown and a number the number's type; `**` is a float64 on every release.
  */
 import type { Expr } from './ast';
 
@@ -11,10 +12,18 @@ type Known = 'int' | 'float64' | 'string' | 'bool' | 'nil';
 export interface CheckerRules {
   /** `/` is a float64 even where its operands are unknown (antonmedv/expr v1.14.0 and later). */
   readonly divisionIsFloat: boolean;
+  /** An arithmetic operation on an unknown and a number has the number's type (antonmedv/expr v1.9.0). */
+  readonly unknownTakesNumberType: boolean;
+  /** `%` of an unknown and an integer is an integer (expr-lang v1.17.5 and later). */
+  readonly remainderIsInt: boolean;
 }
 
 /** What every expr release's checker refuses. */
-export const EVERY_CHECKER: CheckerRules = { divisionIsFloat: false };
+export const EVERY_CHECKER: CheckerRules = {
+  divisionIsFloat: false,
+  unknownTakesNumberType: false,
+  remainderIsInt: false,
+};
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
   try {
@@ -29,6 +38,15 @@ export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECK
 class LiteralTypeError extends Error {}
 
 const NUMBER = new Set<Known | undefined>(['int', 'float64']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+const STRING_TESTS = new Set(['contains', 'startsWith', 'endsWith', 'operator matches']);
+
+const isNumberOrUnknown = (type: Known | undefined) => type === undefined || NUMBER.has(type);
+const shown = (type: Known | undefined) => type ?? 'interface {}';
+
+function mismatch(operator: string, left: Known | undefined, right: Known | undefined): LiteralTypeError {
+  return new LiteralTypeError(`invalid operation: ${operator} (mismatched types ${shown(left)} and ${shown(right)})`);
+}
 
 function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
   switch (expr.kind) {
@@ -37,44 +55,92 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       if (typeof expr.value === 'bigint') return 'int';
       if (typeof expr.value === 'number') return 'float64';
       return typeof expr.value === 'string' ? 'string' : 'bool';
-    case 'binary': {
-      const left = typeOf(expr.left, rules);
-      const right = typeOf(expr.right, rules);
-      const mismatch = () =>
-        new LiteralTypeError(`invalid operation: ${expr.operator} (mismatched types ${left} and ${right})`);
-      const unknownOrNumber = [left, right].every((type) => type === undefined || NUMBER.has(type));
-      if (expr.operator === '/' && rules.divisionIsFloat && unknownOrNumber) return 'float64';
-      if (left === undefined || right === undefined) return undefined;
-      switch (expr.operator) {
-        case '+':
-          if (left === 'string' && right === 'string') return 'string';
-          if (NUMBER.has(left) && NUMBER.has(right)) return left === 'int' && right === 'int' ? 'int' : 'float64';
-          throw mismatch();
-        case '-':
-        case '*':
-          if (NUMBER.has(left) && NUMBER.has(right)) return left === 'int' && right === 'int' ? 'int' : 'float64';
-          throw mismatch();
-        case '%':
-          if (left === 'int' && right === 'int') return 'int';
-          throw mismatch();
-        case '/':
-          // Before v1.14.0 the checker takes a division of two integers for an integer.
-          if (NUMBER.has(left) && NUMBER.has(right)) return left === 'int' && right === 'int' ? 'int' : 'float64';
-          throw mismatch();
-        case '<':
-        case '<=':
-        case '>':
-        case '>=':
-          if ((NUMBER.has(left) && NUMBER.has(right)) || (left === 'string' && right === 'string')) return 'bool';
-          throw mismatch();
-        case 'and':
-        case 'or':
-          if (left === 'bool' && right === 'bool') return 'bool';
-          throw mismatch();
-        default:
-          return undefined;
-      }
+    case 'not': {
+      const operand = typeOf(expr.operand, rules);
+      if (operand !== undefined && operand !== 'bool')
+        throw new LiteralTypeError(`invalid operation: not (mismatched type ${operand})`);
+      return 'bool';
     }
+    case 'binary':
+      return binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
+    case 'unmodelled':
+      return unmodelledType(
+        expr.form,
+        expr.parts.map((part) => typeOf(part, rules)),
+      );
+    default:
+      return undefined;
+  }
+}
+
+function binaryType(
+  operator: string,
+  left: Known | undefined,
+  right: Known | undefined,
+  rules: CheckerRules,
+): Known | undefined {
+  if (ARITHMETIC.has(operator) && isNumberOrUnknown(left) && isNumberOrUnknown(right)) {
+    if (operator === '/' && rules.divisionIsFloat) return 'float64';
+    // % takes integers: a float on either side is refused, whatever the other is.
+    if (operator === '%' && (left === 'float64' || right === 'float64')) throw mismatch(operator, left, right);
+    if (left === undefined || right === undefined) {
+      const known = left ?? right;
+      if (known !== undefined && rules.unknownTakesNumberType) return known;
+      return operator === '%' && known === 'int' && rules.remainderIsInt ? 'int' : undefined;
+    }
+    return left === 'int' && right === 'int' ? 'int' : 'float64';
+  }
+  if (STRING_TESTS.has(operator)) {
+    if ([left, right].some((type) => type !== undefined && type !== 'string')) throw mismatch(operator, left, right);
+    return 'bool';
+  }
+  if (left === undefined || right === undefined) return undefined;
+  switch (operator) {
+    case '+':
+      if (left === 'string' && right === 'string') return 'string';
+      throw mismatch(operator, left, right);
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+      throw mismatch(operator, left, right);
+    case '==':
+    case '!=':
+      // Numbers compare with numbers, nil with anything; other types only with their own.
+      if (left === right || left === 'nil' || right === 'nil' || (NUMBER.has(left) && NUMBER.has(right))) return 'bool';
+      throw mismatch(operator, left, right);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      if ((NUMBER.has(left) && NUMBER.has(right)) || (left === 'string' && right === 'string')) return 'bool';
+      throw mismatch(operator, left, right);
+    case 'and':
+    case 'or':
+      if (left === 'bool' && right === 'bool') return 'bool';
+      throw mismatch(operator, left, right);
+    default:
+      return undefined;
+  }
+}
+
+/** The forms the model reads but does not evaluate: `-x`, `a ** b`, `a matches b`, `c ? a : b`. */
+function unmodelledType(form: string, parts: readonly (Known | undefined)[]): Known | undefined {
+  const [first, second, third] = parts;
+  switch (form) {
+    case 'unary -':
+    case 'unary +':
+      if (!isNumberOrUnknown(first)) throw new LiteralTypeError(`invalid operation: ${form.slice(-1)} ${first}`);
+      return first;
+    case 'operator **':
+    case 'operator ^':
+      return isNumberOrUnknown(first) && isNumberOrUnknown(second) ? 'float64' : undefined;
+    case 'operator matches':
+      return binaryType(form, first, second, EVERY_CHECKER);
+    case 'conditional':
+      if (first !== undefined && first !== 'bool')
+        throw new LiteralTypeError(`non-bool expression (type ${first}) used as condition`);
+      return second !== undefined && second === third ? second : undefined;
     default:
       return undefined;
   }

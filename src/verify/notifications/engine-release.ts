@@ -4,7 +4,7 @@
  * compile makes the engine refuse the whole ConfigMap.
  */
 import { checkerRules, exprSemantics, missingFeatures } from '../../notifications/engine-versions';
-import { literalTypeProblem, type CheckerRules } from '../../notifications/expr/literal-types';
+import { EVERY_CHECKER, literalTypeProblem, type CheckerRules } from '../../notifications/expr/literal-types';
 import { ENGINE_NAMES } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredRows } from '../../notifications/support/engine-support';
@@ -80,7 +80,7 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
 }
 
 /** What the run of a release whose `/` makes a float finds, where its checker does not (v1.10.0 to v1.13.0). */
-const FLOAT_DIVISION_AT_RUN: CheckerRules = { divisionIsFloat: true };
+const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true };
 
 /**
  * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
