@@ -9,13 +9,14 @@ import { ENGINE_NAMES, ENGINE_RELEASES, type Engine, type EngineRelease } from '
 
 /**
  * The first expr version in the table that has each feature; every earlier one lacks it (`?.` is in all of
- * them). Without `conversions`, expr compiles `string(x)` as a call of the unset variable `string`, which fails
- * on every run.
+ * them). Without a builtin, expr compiles `string(x)` as a call of the unset variable `string`, which fails on every
+ * run. `int()` and `float()` came before `string()` (run on v1.9.0, v1.10.0, v1.12.5, v1.13.0 and v1.15.1).
  */
 export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   'optional-member': '1.9.0',
   'nil-coalescing': '1.12.5',
-  conversions: '1.15.1',
+  'number-conversions': '1.12.5',
+  'string-conversion': '1.15.1',
   'optional-index': '1.16.9',
 };
 

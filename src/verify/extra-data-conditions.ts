@@ -219,7 +219,7 @@ function sinceUpgrade(current: EngineRelease, later: EngineRelease): string {
  * expr release evaluates to the same integer (`/` of integers is a float from antonmedv/expr v1.10.0 on).
  */
 function bucketFix(rows: readonly EngineRelease[]): string {
-  return rows.every((row) => missingFeatures(row, ['conversions']).length === 0)
+  return rows.every((row) => missingFeatures(row, ['number-conversions', 'string-conversion']).length === 0)
     ? 'string(int(time.Now().Unix() / N))'
     : 'time.Now().Unix() - time.Now().Unix() % N';
 }

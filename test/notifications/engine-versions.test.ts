@@ -117,7 +117,7 @@ describe('engine versions in the cluster file', () => {
   it('refuses a Rollouts release whose expr lacks string(), naming the expr and the lowest supported release', () => {
     expect(issues({ rollouts: { controllerVersion: '1.6.0' } })).toEqual([
       expect.stringMatching(
-        /^rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 builds its notifications with github\.com\/antonmedv\/expr v1\.13\.0, which lacks the builtins .*string\(\).*; the lowest supported release is 1\.6\.2/,
+        /^rollouts\.controllerVersion: Argo Rollouts 1\.6\.0 builds its notifications with github\.com\/antonmedv\/expr v1\.13\.0, which lacks the builtin `string\(\)`, used by glidepath's Rollouts trigger; the lowest supported release is 1\.6\.2/,
       ),
     ]);
     expect(issues({ rollouts: { controllerVersion: '1.6.2' } })).toEqual([]);

@@ -165,6 +165,14 @@ describe("a team's own notifications (extraData)", () => {
         'does not compile on github.com/antonmedv/expr v1.15.2 of Argo CD 2.9.0 (after an upgrade)',
       ),
     ]);
+    // int() is there from expr v1.12.5 (Argo CD 2.8), string() from v1.15.1: the fix for 2.8 draws no warning.
+    const truncated = `- when: int(app.spec.replicas / 60) % 24 == 1\n  send: [app-team]\n`;
+    const withInt = { ...config.argocd.extraData, 'trigger.app-team': truncated };
+    const on28Int = notificationChecks({
+      ...config,
+      argocd: { ...config.argocd, version: '2.8.0', extraData: withInt },
+    });
+    expect(on28Int.warnings.filter((v) => v.rule === 'extra-data/engine-release')).toEqual([]);
     const later = on('2.6.1');
     expect(later.violations.filter((v) => v.rule.startsWith('extra-data/'))).toEqual([]);
     expect(later.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([

@@ -66,7 +66,8 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
   'no-feature': (root) => `${root}.metadata.name != ""`,
   'optional-member': (root) => `${root}.metadata.annotations?.absent != "x"`,
   'nil-coalescing': (root) => `(${root}.status ?? "none") != "x"`,
-  conversions: (root) => `string(${root}.metadata.name) != ""`,
+  'number-conversions': () => 'int(1.5) == 1',
+  'string-conversion': (root) => `string(${root}.metadata.name) != ""`,
   'optional-index': (root) => `${root}.metadata?.["name"] != nil`,
   'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
 };

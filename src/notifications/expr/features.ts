@@ -4,18 +4,29 @@
  */
 import { childrenOf, type Expr } from './ast';
 
-export const EXPR_FEATURES = ['optional-member', 'nil-coalescing', 'conversions', 'optional-index'] as const;
+export const EXPR_FEATURES = [
+  'optional-member',
+  'nil-coalescing',
+  'number-conversions',
+  'string-conversion',
+  'optional-index',
+] as const;
 export type ExprFeature = (typeof EXPR_FEATURES)[number];
 
 /** How each feature reads, for messages. */
 export const EXPR_FEATURE_SYNTAX: Readonly<Record<ExprFeature, string>> = {
   'optional-member': '`?.` (optional member)',
   'nil-coalescing': '`??` (nil coalescing)',
-  conversions: 'the builtins `string()`, `int()` and `float()`',
+  'number-conversions': 'the builtins `int()` and `float()`',
+  'string-conversion': 'the builtin `string()`',
   'optional-index': '`?.[...]` (optional index)',
 };
 
-const CONVERSIONS: ReadonlySet<string> = new Set(['string', 'int', 'float']);
+const CONVERSIONS: Readonly<Record<string, ExprFeature>> = {
+  int: 'number-conversions',
+  float: 'number-conversions',
+  string: 'string-conversion',
+};
 
 /** Every feature used anywhere in `exprs`, in EXPR_FEATURES order. */
 export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
@@ -24,8 +35,8 @@ export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
     if (expr.kind === 'member' && expr.optional) found.add('optional-member');
     if (expr.kind === 'index' && expr.optional) found.add('optional-index');
     if (expr.kind === 'binary' && expr.operator === '??') found.add('nil-coalescing');
-    if (expr.kind === 'call' && expr.callee.kind === 'ident' && CONVERSIONS.has(expr.callee.name))
-      found.add('conversions');
+    if (expr.kind === 'call' && expr.callee.kind === 'ident' && Object.hasOwn(CONVERSIONS, expr.callee.name))
+      found.add(CONVERSIONS[expr.callee.name]!);
     childrenOf(expr).forEach(visit);
   };
   exprs.forEach(visit);
