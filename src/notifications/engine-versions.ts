@@ -34,9 +34,9 @@ export function exprSemantics(row: EngineRelease): ExprSemantics {
 
 /**
  * From this version on, the checker takes every `/` for a float64 (`x / 60 % 24` does not compile); from v1.10.0 to
- * v1.13.0 it compiles and fails on every run. Run on v1.9.0, v1.12.5, v1.13.0, v1.14.0, v1.14.3 and v1.15.0.
+ * v1.14.0 it compiles and fails on every run. Run on v1.9.0, v1.12.5, v1.13.0, v1.14.0, v1.14.1, v1.14.3, v1.15.0.
  */
-const FLOAT_DIVISION_CHECKED_SINCE = '1.14.0';
+const FLOAT_DIVISION_CHECKED_SINCE = '1.14.1';
 /** From this version on, `%` of an unknown and an integer is an integer (`x % 2 == "a"` does not compile). */
 const INT_REMAINDER_CHECKED_SINCE = '1.17.5';
 

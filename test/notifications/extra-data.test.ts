@@ -138,7 +138,7 @@ describe("a team's own notifications (extraData)", () => {
 
   it('a % of a division fails verify where the checker refuses it, and warns where an upgrade does (helper-19)', () => {
     // Run on the real expr: v1.9.0 runs time.Now().Unix() / 3600 % 24, v1.12.5 fails at run time ("float64 % int"),
-    // v1.14.0 and later refuse to compile it: `/` is a float64 there, and % takes integers.
+    // v1.14.1 and later refuse to compile it: `/` is a float64 there, and % takes integers.
     const on = (version: string) => {
       const config = fixtureConfig();
       const trigger =

@@ -2,7 +2,7 @@
  * The type errors expr-lang's checker finds at compile time without an environment (the engines compile with none).
  * A variable's type is unknown until it runs, so a type is known where literals, operators and builtins decide it:
  * `"a" + 1` does not compile, `rollout.x + 1` does. Releases differ (`npm run judge:engine` holds the cases):
- * from antonmedv/expr v1.14.0 on every `/` is a float64, so `rollout.x / 60 % 24` does not compile there; v1.9.0
+ * from antonmedv/expr v1.14.1 on every `/` is a float64, so `rollout.x / 60 % 24` does not compile there; v1.9.0
  * gives an operation on an unknown and a number the number's type; `**` is a float64 on every release.
  */
 import type { Expr } from './ast';
@@ -10,7 +10,7 @@ import type { Expr } from './ast';
 type Known = 'int' | 'float64' | 'string' | 'bool' | 'nil';
 
 export interface CheckerRules {
-  /** `/` is a float64 even where its operands are unknown (antonmedv/expr v1.14.0 and later). */
+  /** `/` is a float64 even where its operands are unknown (antonmedv/expr v1.14.1 and later). */
   readonly divisionIsFloat: boolean;
   /** An arithmetic operation on an unknown and a number has the number's type (antonmedv/expr v1.9.0). */
   readonly unknownTakesNumberType: boolean;

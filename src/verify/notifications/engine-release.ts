@@ -79,12 +79,12 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
   return '';
 }
 
-/** What the run of a release whose `/` makes a float finds, where its checker does not (v1.10.0 to v1.13.0). */
+/** What the run of a release whose `/` makes a float finds, where its checker does not (v1.10.0 to v1.14.0). */
 const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true };
 
 /**
  * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
- * does not compile from v1.14.0 on and fails on every evaluation before (v1.9.0 divides integers: it works).
+ * does not compile from v1.14.1 on and fails on every evaluation before (v1.9.0 divides integers: it works).
  * `now`: refused by the declared release, so the engine refuses the whole ConfigMap; `later`: the rest, each with
  * the release where it starts to fail.
  */
