@@ -10,6 +10,8 @@ import { clusterDir } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
 import { ALSO_COVERED } from '../helpers/also-covered';
+import { parseExpr } from '../../src/notifications/expr/parse';
+import { releaseProblems, typeProblems } from '../../src/verify/notifications/engine-release';
 
 const { stdout, stderr } = capturePrintedLines();
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
@@ -126,8 +128,9 @@ describe("a team's own notifications (extraData)", () => {
     const [problem] = notificationChecks(on).violations.filter((v) => v.rule === 'extra-data/engine-release');
     expect(problem?.message).toContain('uses `??` (nil coalescing), which github.com/antonmedv/expr v1.9.0');
     // The release the file declares is named, not the first release of its row (helper-19: "of Argo CD 2.6.10").
+    const text = `(app.metadata.annotations ?? {})["team"] == 'payments'`;
     const on272 = { ...on, argocd: { ...on.argocd, version: '2.7.2' } };
-    const [on272Problem] = notificationChecks(on272).violations.filter((v) => v.rule === 'extra-data/engine-release');
+    const [on272Problem] = releaseProblems('argocd', on272, [{ at: 'when', expr: parseExpr(text), text }]);
     expect(on272Problem?.message).toContain('v1.9.0 of Argo CD 2.7.2 lacks (argocd.version: 2.7.2)');
     // Both forms the fix names were run on expr v1.9.0: it refuses `??`, and evaluates the conditional, m nil or not.
     expect(problem?.fix).toBe(
@@ -155,32 +158,32 @@ describe("a team's own notifications (extraData)", () => {
           '3.1.0 (invalid operation: % (mismatched types float64 and int)): the engine refuses the whole ConfigMap',
       ),
     ]);
+    // Without a render: what verify's engine-release family adds for one expression, release by release.
+    const messages = (version: string, text: string) => {
+      const config = fixtureConfig();
+      const declared = { ...config, argocd: { ...config.argocd, version } };
+      const at = [{ at: 'trigger.app-team[0].when', expr: parseExpr(text), text }];
+      const { now, later } = typeProblems('argocd', declared, at);
+      return [
+        ...releaseProblems('argocd', declared, at).map((p) => `release: ${p.message}`),
+        ...now.map((p) => `fails: ${p.message}`),
+        ...later.map((p) => `warns: ${p.message}`),
+      ];
+    };
+    expect(messages('2.6.1', 'time.Now().Unix() / 3600 % 24 == 0')).toEqual([
+      'warns: trigger.app-team[0].when "time.Now().Unix() / 3600 % 24 == 0" fails on every evaluation on ' +
+        'github.com/antonmedv/expr v1.12.5 of Argo CD 2.8.0 (after an upgrade) (invalid operation: % (mismatched ' +
+        'types float64 and int)); from Argo CD 2.9.0 on it does not compile, and the engine would refuse the whole ' +
+        "ConfigMap, glidepath's facts included",
+    ]);
     // The run of v1.12.5 checks the operands of % only: `/ 2 and true` runs there, and stops compiling at 2.9.0.
-    const config = fixtureConfig();
-    const andTrue = `- when: app.spec.replicas / 2 and true\n  send: [app-team]\n`;
-    const extraData = { ...config.argocd.extraData, 'trigger.app-team': andTrue };
-    const on28 = notificationChecks({ ...config, argocd: { ...config.argocd, version: '2.8.0', extraData } });
-    expect(on28.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([
-      expect.stringContaining(
-        'does not compile on github.com/antonmedv/expr v1.15.2 of Argo CD 2.9.0 (after an upgrade)',
+    expect(messages('2.8.0', 'app.spec.replicas / 2 and true')).toEqual([
+      expect.stringMatching(
+        /^warns: .* does not compile on github\.com\/antonmedv\/expr v1\.15\.2 of Argo CD 2\.9\.0 \(after an upgrade\)/,
       ),
     ]);
     // int() is there from expr v1.12.5 (Argo CD 2.8), string() from v1.15.1: the fix for 2.8 draws no warning.
-    const truncated = `- when: int(app.spec.replicas / 60) % 24 == 1\n  send: [app-team]\n`;
-    const withInt = { ...config.argocd.extraData, 'trigger.app-team': truncated };
-    const on28Int = notificationChecks({
-      ...config,
-      argocd: { ...config.argocd, version: '2.8.0', extraData: withInt },
-    });
-    expect(on28Int.warnings.filter((v) => v.rule === 'extra-data/engine-release')).toEqual([]);
-    const later = on('2.6.1');
-    expect(later.violations.filter((v) => v.rule.startsWith('extra-data/'))).toEqual([]);
-    expect(later.warnings.filter((v) => v.rule === 'extra-data/engine-release').map((v) => v.message)).toEqual([
-      expect.stringContaining(
-        'fails on every evaluation on github.com/antonmedv/expr v1.12.5 of Argo CD 2.8.0 (after an upgrade) ' +
-          '(invalid operation: % (mismatched types float64 and int)); from Argo CD 2.9.0 on it does not compile',
-      ),
-    ]);
+    expect(messages('2.8.0', 'int(app.spec.replicas / 60) % 24 == 1')).toEqual([]);
   });
 
   it("lets a team's webhook use its own Secret key, but not a literal token", () => {
