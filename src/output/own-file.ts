@@ -4,7 +4,7 @@
  * glidepath writes) is refused in one line that names it and the fix, exit 2, without blocking.
  */
 import { ConfigError } from '../config/errors';
-import { isSymbolicLink, readRegularFile } from '../read-regular-file';
+import { isSymbolicLink, readRegularFile, symbolicLinkKind } from '../read-regular-file';
 import { FileSystemError } from './fs-error';
 
 export interface OwnFile {
@@ -23,15 +23,14 @@ export function readOwnFile(path: string, file: OwnFile): { text: string; mtimeM
   let found: string;
   if ('failed' in read) {
     const link = isSymbolicLink(path);
-    if (read.failed === 'ELOOP' && link) found = 'a loop of symbolic links';
-    else if (read.failed !== 'ENOENT') throw new FileSystemError(file.shown, read.failed, 'cannot read');
-    else if (!link) return undefined;
-    else found = 'a symbolic link to a missing path';
+    if (read.failed === 'ENOENT' && !link) return undefined;
+    if (!link || (read.failed !== 'ENOENT' && read.failed !== 'ELOOP'))
+      throw new FileSystemError(file.shown, read.failed, 'cannot read');
+    found = symbolicLinkKind(path); // a loop, or a link to a missing path
+  } else if ('tooLarge' in read) {
+    found = `larger than ${mebibytes(file.maxBytes)}`;
   } else {
-    found =
-      'tooLarge' in read
-        ? `larger than ${mebibytes(file.maxBytes)}`
-        : `${isSymbolicLink(path) ? 'a symbolic link to ' : ''}${read.notRegular}`;
+    found = isSymbolicLink(path) ? symbolicLinkKind(path) : read.notRegular;
   }
   throw new ConfigError([`${file.shown}: is ${found}, not a file glidepath wrote; ${file.fix(found)}`]);
 }

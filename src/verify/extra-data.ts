@@ -76,10 +76,9 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     const releaseFindings = (chosen: readonly TeamExpression[]) =>
       placed(chosen.flatMap((at) => releaseProblems(engine, context.config, [at]).map((p) => ({ ...at, ...p }))));
     // A type the checker refuses (`x / 60 % 24`: `/` is a float) fails like missing syntax, but on the newer releases.
+    const types = expressions.map((at) => ({ at, ...typeProblems(engine, context.config, [at]) }));
     const typeFindings = (when: 'now' | 'later') =>
-      placed(
-        expressions.flatMap((at) => typeProblems(engine, context.config, [at])[when].map((p) => ({ ...at, ...p }))),
-      );
+      placed(types.flatMap((found) => found[when].map((p) => ({ ...found.at, ...p }))));
     tally.checkEach(ref, 'engine-release', () => [
       ...releaseFindings(expressions.filter(isSyntax)),
       ...typeFindings('now'),
