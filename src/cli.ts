@@ -3,12 +3,14 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { closestName } from './closest-name';
+import { validateClusterText } from './clusters';
 import { commandHelp, parseCommandArguments } from './commands/arguments';
 import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { secretsFromEnvironment } from './config/environment-secrets';
 import { mask, secretLikeReason } from './config/secret-values';
 import { shownArgument, shownWord } from './config/shown-input';
+import type { ClusterTextValidator } from './config/validate-cluster-text';
 import { VERSION } from './version';
 import { GlidepathError } from './errors';
 import { FileSystemError, isErrnoError } from './output/fs-error';
@@ -28,6 +30,8 @@ const EXIT_CODES: Readonly<Record<Outcome | 'failure' | 'bad-input', number>> = 
 export interface CliOptions {
   /** @default renderCluster */
   readonly render?: Renderer;
+  /** @default validateClusterText */
+  readonly validate?: ClusterTextValidator;
   /** @default runKubectl, the kubectl on PATH */
   readonly kubectl?: KubectlRunner;
   /** @default process.env */
@@ -94,6 +98,7 @@ export async function main(argv: readonly string[], options: CliOptions = {}): P
     }
     const context: CommandContext = {
       render: options.render ?? renderCluster,
+      validate: options.validate ?? validateClusterText,
       kubectl: options.kubectl ?? runKubectl,
       env,
       print,

@@ -9,7 +9,7 @@ import { KUSTOMIZATION_FILE } from '../src/render/kustomization';
 import { renderCluster } from '../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from './helpers/cluster-files';
 import { capturePrintedLines } from './helpers/console';
-import { renderOnce } from './helpers/render-once';
+import { REMEMBERED } from './helpers/remembered';
 import { ALSO_COVERED } from './helpers/also-covered';
 
 const { stdout, stderr, clear } = capturePrintedLines();
@@ -51,7 +51,7 @@ describe('synth', () => {
       'b.yaml': validClusterFile({ name: 'dev' }),
     });
     const out = withPreviousDist();
-    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
     expect(readdirSync(join(out, 'prod'))).not.toContain('old.k8s.yaml');
     expect(readdirSync(join(out, 'prod'))).toContain('veridor-gate-shop.k8s.yaml');
@@ -60,10 +60,10 @@ describe('synth', () => {
   it('says which folder it removed when a cluster file is gone (glidepath wrote it)', ALSO_COVERED, async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = clusterDir({});
-    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], REMEMBERED)).toBe(0);
     clear();
     const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
-    expect(await main(['synth', '--clusters', prodOnly, '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', prodOnly, '--out', out], REMEMBERED)).toBe(0);
     expect(clusterFolders(out)).toEqual(['prod']);
     expect(stdout).toContain(
       `${join(out, 'dev')}/ removed: glidepath wrote it, and no cluster of this render has it any more`,
@@ -74,9 +74,9 @@ describe('synth', () => {
   it('shows a terminal escape in the output folder as ?, and in the hint as \\x1b that bash reads back', async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = join(clusterDir({}), 'dist\x1b[2J');
-    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], REMEMBERED)).toBe(0);
     const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
-    expect(await main(['synth', '--clusters', prodOnly, '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', prodOnly, '--out', out], REMEMBERED)).toBe(0);
     expect(
       stdout.some((line) =>
         line.endsWith('dist?[2J/dev/ removed: glidepath wrote it, and no cluster of this render has it any more'),
@@ -85,7 +85,7 @@ describe('synth', () => {
     expect(stdout.join('\n')).not.toContain('\x1b');
     clear();
     const both2 = clusterDir(both);
-    expect(await main(['synth', '--clusters', both2, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(await main(['synth', '--clusters', both2, '--out', out, '--check'], REMEMBERED)).toBe(3);
     expect(stdout.some((line) => /^added {3}.*dist\?\[2J\/dev\//.test(line))).toBe(true);
     // The hint types the escape as \x1b (ANSI-C quoting), so that it can be copied: bash reads back the path.
     const hint = stdout.at(-1)!.replace(/^.* --out /, '');
@@ -100,9 +100,9 @@ describe('synth', () => {
       'b.yaml': validClusterFile({ name: 'dev' }),
     });
     const out = clusterDir({});
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'dev'], REMEMBERED)).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev']);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], REMEMBERED)).toBe(0);
     expect(clusterFolders(out)).toEqual(['dev', 'prod']);
   });
 
@@ -110,12 +110,10 @@ describe('synth', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
     const before = clusterDir({});
     const after = clusterDir({});
-    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'], { render: renderOnce })).toBe(
-      0,
-    );
+    expect(await main(['synth', '--clusters', dir, '--out', before, '--cluster', 'prod'], REMEMBERED)).toBe(0);
     expect(
       await main(['synth', '--clusters', dir, '--out', after, '--cluster', 'prod', '--relay-ip', '10.1.2.3'], {
-        render: renderOnce,
+        ...REMEMBERED,
       }),
     ).toBe(0);
     const a = tree(before);
@@ -127,7 +125,7 @@ describe('synth', () => {
   });
 
   it('--help explains the command', async () => {
-    expect(await main(['synth', '--help'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--help'], REMEMBERED)).toBe(0);
     expect(stdout.join('\n')).toContain('--relay-ip IP');
   });
 
@@ -135,7 +133,7 @@ describe('synth', () => {
     '%s --help names no file of this repository that an installed package lacks',
     async (command) => {
       clear();
-      expect(await main([command, '--help'], { render: renderOnce })).toBe(0);
+      expect(await main([command, '--help'], REMEMBERED)).toBe(0);
       expect(stdout.join('\n')).not.toMatch(/\b(test|src|scripts|e2e)\//);
     },
   );
@@ -147,7 +145,7 @@ describe('synth', () => {
     });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout'], REMEMBERED)).toBe(0);
     expect(stdout).toHaveLength(1);
     const documents = parseAllDocuments(`${stdout[0]}\n`) as Document[];
     // Every object but kustomize's Kustomization, which kubectl apply -f - refuses (no such API resource).
@@ -165,11 +163,9 @@ describe('synth', () => {
       'prod.yaml': validClusterFile({ name: 'prod' }),
       'dev.yaml': validClusterFile({ name: 'dev' }),
     });
-    expect(await main(['synth', '--clusters', dir, '--stdout'], { render: renderOnce })).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--stdout'], REMEMBERED)).toBe(2);
     expect(stderr).toEqual(['error: --stdout writes one cluster, and 2 are selected', 'fix: add --cluster NAME']);
-    expect(
-      await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'], { render: renderOnce }),
-    ).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--cluster', 'prod', '--stdout', '--summary'], REMEMBERED)).toBe(2);
   });
 
   it('--check exits 3 when the output folder would change, 0 when it is current, and writes nothing', async () => {
@@ -179,14 +175,14 @@ describe('synth', () => {
     });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], REMEMBERED)).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'prod', 'old.k8s.yaml')}`);
     expect(stdout).toContain(`added   ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
     expect(tree(out)).toEqual(before);
 
-    expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], REMEMBERED)).toBe(0);
     expect(stdout).toEqual([`${out}/ is up to date`]);
     // A killed synth's staged and retired folders link to the current files; the next synth removes them first.
     const leftovers = [
@@ -198,24 +194,22 @@ describe('synth', () => {
       for (const name of readdirSync(join(out, 'prod'))) linkSync(join(out, 'prod', name), join(leftover, name));
     }
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], REMEMBERED)).toBe(0);
     expect(stdout).toEqual([`${out}/ is up to date`]);
     for (const leftover of leftovers) rmSync(leftover, { recursive: true });
 
     // A mode synth would set back is a change too (it was up to date for --check, and rewritten by synth).
     chmodSync(join(out, 'prod', 'kustomization.yaml'), 0o600);
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], REMEMBERED)).toBe(3);
     expect(stdout).toContain(`changed ${join(out, 'prod', 'kustomization.yaml')}`);
     chmodSync(join(out, 'prod', 'kustomization.yaml'), 0o644);
 
     writeFileSync(join(out, 'dev', 'veridor-gate-shop.k8s.yaml'), 'edited by hand\n');
     clear();
-    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], { render: renderOnce })).toBe(3);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--check'], REMEMBERED)).toBe(3);
     expect(stdout[0]).toBe(`changed ${join(out, 'dev', 'veridor-gate-shop.k8s.yaml')}`);
-    expect(
-      await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce }),
-    ).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], REMEMBERED)).toBe(0);
     // A cluster glidepath rendered earlier (its record says so) that is no longer in the clusters folder.
     mkdirSync(join(out, 'gone'));
     writeFileSync(join(out, 'gone', 'x.k8s.yaml'), 'kind: Old\n');
@@ -224,14 +218,12 @@ describe('synth', () => {
       join(out, '.glidepath-out.json'),
       JSON.stringify({ ...record, clusters: { ...record.clusters, gone: ['x.k8s.yaml'] } }),
     );
-    expect(
-      await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], { render: renderOnce }),
-    ).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod', '--check'], REMEMBERED)).toBe(0);
     clear();
     expect(
       await main(
         ['synth', '--clusters', clusterDir({ 'a.yaml': validClusterFile({ name: 'prod' }) }), '--out', out, '--check'],
-        { render: renderOnce },
+        REMEMBERED,
       ),
     ).toBe(3);
     expect(stdout).toContain(`removed ${join(out, 'gone', 'x.k8s.yaml')}`);
@@ -241,7 +233,7 @@ describe('synth', () => {
 describe('a folder of cluster files as a new user keeps it', () => {
   it('warns when a file is named unlike the cluster it holds', async () => {
     const dir = clusterDir({ 'staging.yaml': validClusterFile({ name: 'prod' }) });
-    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({})], REMEMBERED)).toBe(0);
     expect(stderr).toEqual([
       expect.stringMatching(
         /^warning: .*staging\.yaml: name: the file holds cluster "prod"; rename the file to prod\.yaml, or set name: staging if "staging" is the cluster's name/,
@@ -257,7 +249,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
           '--out',
           clusterDir({}),
         ],
-        { render: renderOnce },
+        REMEMBERED,
       ),
     ).toBe(0);
     expect(stderr).toEqual([]);
@@ -273,9 +265,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
       });
       const out = clusterDir({});
       const clusterFolders = () => readdirSync(out).filter((name) => !name.startsWith('.'));
-      expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], { render: renderOnce })).toBe(
-        0,
-      );
+      expect(await main(['synth', '--clusters', dir, '--out', out, '--cluster', 'prod'], REMEMBERED)).toBe(0);
       expect(clusterFolders()).toEqual(['prod']);
       expect(stderr).toEqual([
         expect.stringMatching(
@@ -283,7 +273,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
         ),
       ]);
       stderr.length = 0;
-      expect(await main(['synth', '--clusters', dir, '--out', out], { render: renderOnce })).toBe(2);
+      expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(2);
       expect(stderr.join('\n')).toMatch(/staging\.yaml: extra: unknown key/);
       expect(clusterFolders()).toEqual(['prod']);
     },
@@ -294,9 +284,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
       'prod.yaml': { ...validClusterFile({ name: 'prod' }), extra: 1 },
       'dev.yaml': validClusterFile({ name: 'dev' }),
     });
-    expect(
-      await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'], { render: renderOnce }),
-    ).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', clusterDir({}), '--cluster', 'prod'], REMEMBERED)).toBe(2);
     expect(stderr.join('\n')).toMatch(/prod\.yaml: extra: unknown key/);
   });
 
@@ -312,7 +300,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
     ].join('\n');
     expect(
       await main(['synth', '--clusters', clusterDir({ 'prod.yaml': text }), '--out', clusterDir({})], {
-        render: renderOnce,
+        ...REMEMBERED,
       }),
     ).toBe(2);
     const lines = stderr.join('\n');
@@ -394,7 +382,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
     const dir = clusterDir({ 'ok.yaml': validClusterFile({ name: 'fine' }), ...files });
     const out = withPreviousDist();
     const before = tree(out);
-    expect(await main(['synth', '--clusters', dir, '--out', out, ...args], { render: renderOnce })).toBe(2);
+    expect(await main(['synth', '--clusters', dir, '--out', out, ...args], REMEMBERED)).toBe(2);
     expect(stderr.join('\n')).toMatch(message);
     expect(stderr.at(-1)).toBe('nothing was written.');
     expect(tree(out)).toEqual(before);
@@ -402,7 +390,7 @@ describe('bad input exits 2, names the file and field, and writes nothing', () =
   });
 
   it('an unknown option exits 2 with the usage', async () => {
-    expect(await main(['synth', '--clsuter', 'prod'], { render: renderOnce })).toBe(2);
+    expect(await main(['synth', '--clsuter', 'prod'], REMEMBERED)).toBe(2);
     expect(stderr.join('\n')).toContain('error: --clsuter is not an option of synth');
     expect(stderr.join('\n')).toContain('did you mean --cluster?');
   });

@@ -1,4 +1,5 @@
 /** The shape every command module has: its options, its usage text and `run()`. */
+import type { ClusterTextValidator } from '../config/validate-cluster-text';
 import type { ClusterConfig } from '../config/schema';
 import type { KubectlRunner } from '../live/kubectl';
 import type { RenderedFile } from '../render/render-cluster';
@@ -9,6 +10,8 @@ export type Renderer = (config: ClusterConfig) => RenderedFile[];
 /** What a command may use from outside itself. */
 export interface CommandContext {
   readonly render: Renderer;
+  /** A cluster file's text into its config; tests inject one that remembers each text's result. */
+  readonly validate: ClusterTextValidator;
   /** How check-live runs kubectl. */
   readonly kubectl: KubectlRunner;
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -1,5 +1,5 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
-import type { LoadedCluster } from '../config/loader';
+import type { LoadedCluster } from '../config/validate-cluster-text';
 import type { ClusterConfig } from '../config/schema';
 import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
 import { GlidepathError } from '../errors';

@@ -81,10 +81,11 @@ export function loadOptions(
     readonly cluster?: string | undefined;
     readonly 'relay-ip'?: string | undefined;
   },
-  context: Pick<CommandContext, 'env' | 'warn'>,
+  context: Pick<CommandContext, 'env' | 'warn' | 'validate'>,
 ): ClusterLoadOptions {
   return {
     dir: values.clusters,
+    validate: context.validate,
     knownSecrets: secretsFromEnvironment(context.env),
     warn: context.warn,
     ...(values.cluster !== undefined ? { cluster: values.cluster } : {}),

@@ -3,7 +3,7 @@
  * written".
  */
 import { ConfigError, ReadOnlyInputError } from '../config/errors';
-import { type LoadedCluster } from '../config/loader';
+import { type LoadedCluster } from '../config/validate-cluster-text';
 import { loadClusters } from '../clusters';
 import type { CommandContext } from './command';
 import { loadOptions } from './options';
@@ -12,7 +12,7 @@ import { loadOptions } from './options';
 export function loadReadOnlyCluster(
   dir: string,
   cluster: string,
-  context: Pick<CommandContext, 'env' | 'warn'>,
+  context: Pick<CommandContext, 'env' | 'warn' | 'validate'>,
 ): LoadedCluster {
   return readOnlyInput(() => loadClusters(loadOptions({ clusters: dir, cluster }, context))[0]!);
 }

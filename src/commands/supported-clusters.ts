@@ -2,7 +2,7 @@
  * The selected cluster files, loaded, and refused when an engine release they declare cannot run glidepath's triggers.
  */
 import { ConfigError } from '../config/errors';
-import { type LoadedCluster } from '../config/loader';
+import { type LoadedCluster } from '../config/validate-cluster-text';
 import { loadClusters } from '../clusters';
 import { engineVersionProblems } from '../notifications/support/engine-support';
 import { loadOptions } from './options';

@@ -1,5 +1,5 @@
 /** `pr` and `diff` run verify's rules on the render they ship or compare, and refuse one that violates them. */
-import type { LoadedCluster } from '../config/loader';
+import type { LoadedCluster } from '../config/validate-cluster-text';
 import type { ClusterConfig } from '../config/schema';
 import { GlidepathError } from '../errors';
 import type { RenderedFile } from '../render/render-cluster';

@@ -6,7 +6,7 @@ import { main } from '../../src/cli';
 import { closestName } from '../../src/closest-name';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 
 const { stdout, stderr, clear } = capturePrintedLines();
 
@@ -208,7 +208,7 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       const args = ['pr', '--clusters', dir, '--cluster', 'prod', '--repo', join(missing, 'repo.git')];
       expect(
         await main([...args, '--provider', 'none', '--dry-run', '--cache-dir', cache, '--source-dir', sourceDir], {
-          render: renderOnce,
+          ...REMEMBERED,
         }),
       ).toBe(2);
       expect(stderr).toEqual([
@@ -237,7 +237,7 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       for (const command of ['pr', 'diff']) {
         clear();
         const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none', '--cache-dir', path!];
-        expect(await main(args, { render: renderOnce }), command).toBe(2);
+        expect(await main(args, REMEMBERED), command).toBe(2);
         expect(stderr).toEqual([
           `error: --cache-dir ${path}: ${problem}`,
           'fix: name a folder (glidepath makes it when it does not exist), or leave --cache-dir out for ' +
@@ -259,7 +259,7 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
         for (const command of ['pr', 'diff']) {
           clear();
           const args = [command, '--clusters', dir, '--cluster', 'prod', '--provider', 'none'];
-          expect(await main(args, { render: renderOnce }), command).toBe(2);
+          expect(await main(args, REMEMBERED), command).toBe(2);
           expect(stderr).toEqual([
             `error: the cache folder .glidepath-cache: ${problem}`,
             'fix: remove .glidepath-cache (glidepath makes the folder), or pass --cache-dir with a folder',

@@ -4,13 +4,13 @@ import { stringify } from 'yaml';
 import { main } from '../../src/cli';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 
 const { stderr } = capturePrintedLines();
 
 async function verifyFile(text: string): Promise<string> {
   const dir = clusterDir({ 'prod.yaml': text });
-  expect(await main(['verify', '--clusters', dir], { render: renderOnce })).toBe(2);
+  expect(await main(['verify', '--clusters', dir], REMEMBERED)).toBe(2);
   return stderr.join('\n');
 }
 

@@ -13,7 +13,7 @@ import { secretLikeReason } from '../../src/config/secret-values';
 import { checkSecrets } from '../../src/verify/secrets';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
-import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 import { contextFor, objectsFor, planted } from '../verify/objects';
 import { ALSO_COVERED } from '../helpers/also-covered';
 
@@ -272,7 +272,7 @@ describe('a secret on the command line', () => {
       const cache = join(clusterDir({}), 'cache');
       clear();
       const args = [command, '--clusters', clusters, '--cluster', 'prod', '--cache-dir', cache, option, value];
-      expect(await main(args, { env, render: renderOnce }), args.join(' ')).toBe(2);
+      expect(await main(args, { env, ...REMEMBERED }), args.join(' ')).toBe(2);
       expect(stderr[0]).toContain(error);
       expect(printed()).not.toMatch(never);
       expect(existsSync(cache)).toBe(false);
@@ -294,9 +294,7 @@ describe('a secret on the command line', () => {
     ] as const) {
       clear();
       const args = ['pr', '--clusters', clusters, '--cluster', 'prod', '--repo', missing, '--provider', 'none'];
-      expect(await main([...args, '--dry-run', ...extra], { env: { ...env, ...variables }, render: renderOnce })).toBe(
-        2,
-      );
+      expect(await main([...args, '--dry-run', ...extra], { env: { ...env, ...variables }, ...REMEMBERED })).toBe(2);
       expect(stderr[0]).toContain(error);
       expect(stderr[1]).toMatch(/^fix: give this repository's web page without credentials/);
       expect(printed()).not.toMatch(never);
@@ -338,7 +336,7 @@ describe('a secret on the command line', () => {
       [['pr', '--cluster', 'prod', '--gitlab-auth', token], `error: --gitlab-auth ${masked} is not private-token`],
     ] as const) {
       clear();
-      expect(await main([args[0], '--clusters', clusters, ...args.slice(1)], { env, render: renderOnce })).toBe(2);
+      expect(await main([args[0], '--clusters', clusters, ...args.slice(1)], { env, ...REMEMBERED })).toBe(2);
       expect(stderr[0], args.join(' ')).toContain(error);
       expect(printed()).not.toMatch(never);
     }

@@ -16,6 +16,7 @@ import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
 import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -43,7 +44,7 @@ interface Entry {
 
 async function factsJson(args: string[]): Promise<Entry[]> {
   printed.clear();
-  const code = await main(['facts', ...args, '--json'], { render: renderOnce });
+  const code = await main(['facts', ...args, '--json'], REMEMBERED);
   // The scenarios' objects sit in any namespace, some without the release id: warnings only (see factsWarnings).
   expect(printed.stderr.filter((line) => !line.startsWith('warning: '))).toEqual([]);
   expect(code).toBe(0);
@@ -278,7 +279,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     for (const json of [[], ['--json']]) {
       printed.clear();
       const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
-      expect(await main(args, { render: renderOnce, env })).toBe(0);
+      expect(await main(args, { ...REMEMBERED, env })).toBe(0);
       const out = printed.stdout.join('\n');
       expect(out).toContain('… 17 characters');
       expect(out).toContain('ghp_… 40 characters');
@@ -297,7 +298,7 @@ describe('npm run facts, one Rollout at a clock', () => {
       [{ ...process.env, GIT_TOKEN: commit }, false],
     ] as const) {
       printed.clear();
-      expect(await main(args, { render: renderOnce, env })).toBe(0);
+      expect(await main(args, { ...REMEMBERED, env })).toBe(0);
       const out = printed.stdout.join('\n');
       expect(JSON.parse(out)[0].body.releaseId).toBe(shown ? commit : '… 40 characters');
       expect(out.includes(commit)).toBe(shown);
@@ -310,7 +311,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     const file = join(clusterDir({ 'app.yaml': scenario.replaceAll('9f1c2e7a4b', commit) }), 'app.yaml');
     printed.clear();
     const args = ['facts', '--cluster', 'prod', '--application', file, '--json'];
-    expect(await main(args, { render: renderOnce })).toBe(0);
+    expect(await main(args, REMEMBERED)).toBe(0);
     expect(printed.stdout.join('\n')).toContain(`"revision": "${commit}"`);
   });
 
@@ -324,7 +325,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     for (const json of [[], ['--json']]) {
       printed.clear();
       const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
-      expect(await main(args, { render: renderOnce, env: { ...process.env, DB_PASSWORD: secret } })).toBe(0);
+      expect(await main(args, { ...REMEMBERED, env: { ...process.env, DB_PASSWORD: secret } })).toBe(0);
       expect(printed.stdout.join('\n')).not.toMatch(/XvB2mK7p/);
     }
   });
@@ -342,7 +343,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     for (const json of [[], ['--json']]) {
       printed.clear();
       const args = ['facts', '--cluster', 'prod', '--rollout', file, '--now', '2026-12-01T09:00:00Z', ...json];
-      expect(await main(args, { render: renderOnce, env: { ...process.env, GITHUB_TOKEN: secret } })).toBe(0);
+      expect(await main(args, { ...REMEMBERED, env: { ...process.env, GITHUB_TOKEN: secret } })).toBe(0);
       const out = printed.stdout.join('\n');
       expect(out).toContain('… 48 characters');
       expect(out).not.toContain(commit.slice(0, 8));
@@ -366,7 +367,7 @@ describe('npm run facts on bad input', () => {
     const dir = clusterDir(files);
     printed.clear();
     const code = await main(['facts', ...args.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a))], {
-      render: renderOnce,
+      ...REMEMBERED,
     });
     expect(code).toBe(2);
     expect(printed.stdout).toEqual([]);

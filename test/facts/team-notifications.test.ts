@@ -13,6 +13,7 @@ import { expectedNotifications } from '../../src/live/expected';
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 
 const printed = capturePrintedLines();
 const PAYMENTS = readFileSync(join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml'), 'utf8');
@@ -45,7 +46,7 @@ async function facts(clusterText: string): Promise<{ code: number | string; out:
       '--now',
       '2026-12-01T09:00:00Z',
     ],
-    { render: renderOnce },
+    REMEMBERED,
   );
   return { code, out: [...printed.stdout, ...printed.stderr].join('\n') };
 }
@@ -105,7 +106,7 @@ describe("facts and check-live on a team's own notifications", () => {
     );
     printed.clear();
     const args = ['facts', '--clusters', dir, '--cluster', 'payments', '--application', application];
-    expect(await main(args, { render: renderOnce })).toBe(0);
+    expect(await main(args, REMEMBERED)).toBe(0);
     // expr v1.9.0 gives 249838286 for 1748868000 / 7; from v1.10.0 on, 2.4983828571428573e+08.
     expect(printed.stdout.join('\n')).toMatch(/sync-succeeded: SENT: a new oncePer value \(\d+\)/);
   });

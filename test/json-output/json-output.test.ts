@@ -11,6 +11,7 @@ import { JSON_DOCUMENTS, jsonDocumentSchema } from '../../src/json-output/shapes
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines, cliLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 import { readyProd } from '../live/recorded-prod';
 import { useLiveHarness } from '../live/harness';
 import { documentOf, SCHEMA_DIR, validators, type DocumentName } from './documents';
@@ -53,7 +54,7 @@ describe('verify --json', () => {
 
   it('every shipped cluster, no violation: ok, exit 0', ALSO_COVERED, async () => {
     const { stdout, sinks } = cliLines();
-    expect(await main(['verify', '--json'], { ...sinks, render: renderOnce })).toBe(0);
+    expect(await main(['verify', '--json'], { ...sinks, ...REMEMBERED })).toBe(0);
     const document = documentOf('verify', stdout);
     expect(document.ok).toBe(true);
     expect((document.clusters as { cluster: string }[]).map((c) => c.cluster)).toEqual(
@@ -89,7 +90,7 @@ describe('synth --json', () => {
     expect(
       await main(['synth', '--clusters', clusters, '--out', out, '--summary', '--json'], {
         ...sinks,
-        render: renderOnce,
+        ...REMEMBERED,
       }),
     ).toBe(0);
     const document = documentOf('synth', stdout) as {
@@ -114,7 +115,7 @@ describe('synth --json', () => {
     expect(
       await main(['synth', '--clusters', clusters, '--out', out, '--check', '--json'], {
         ...sinks,
-        render: renderOnce,
+        ...REMEMBERED,
       }),
     ).toBe(0);
     expect(documentOf('synth', stdout)).toMatchObject({ written: false, changes: [] });

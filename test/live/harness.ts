@@ -12,7 +12,7 @@ import type { KubectlRunner } from '../../src/live/kubectl';
 import type { PrintedLines } from '../helpers/console';
 import type { Answer } from './recorded-prod';
 import { startStandInApiServer } from './stand-in-api-server';
-import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 
 export interface LiveRun {
   readonly code: number;
@@ -63,7 +63,7 @@ export function useLiveHarness(printed: PrintedLines) {
   async function run(args: readonly string[], kubectl?: KubectlRunner): Promise<LiveRun> {
     printed.clear();
     const code = await main(['check-live', '--cluster', 'prod', ...args], {
-      render: renderOnce,
+      ...REMEMBERED,
       ...(kubectl === undefined ? {} : { kubectl }),
     });
     return { code, out: printed.stdout.join('\n'), err: printed.stderr.join('\n') };

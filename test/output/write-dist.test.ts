@@ -30,6 +30,7 @@ import { capturePrintedLines } from '../helpers/console';
 import { runChild } from './helpers/child-processes';
 import { writeChild } from './helpers/kill-harness';
 import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';
 
 const { stdout, stderr } = capturePrintedLines();
@@ -58,7 +59,7 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args], { render: renderOnce });
+const synth = (...args: string[]) => main(['synth', '--clusters', clusters, ...args], REMEMBERED);
 
 describe('synth --out replaces only what glidepath wrote', () => {
   it(
@@ -82,7 +83,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
       // cdk8s synth passes the folder in CDK8S_OUTDIR: the same rules.
       expect(
         await main(['synth', '--clusters', clusters], {
-          render: renderOnce,
+          ...REMEMBERED,
           env: { ...process.env, CDK8S_OUTDIR: out },
         }),
       ).toBe(2);
@@ -121,9 +122,9 @@ describe('synth --out replaces only what glidepath wrote', () => {
     const out = scratch();
     const one = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }) });
     expect(await synth('--out', out)).toBe(0);
-    expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'], REMEMBERED)).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
-    expect(await main(['synth', '--clusters', one, '--out', out], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', one, '--out', out], REMEMBERED)).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev']);
     expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({
       dev: readdirSync(join(out, 'dev')).sort(),
@@ -171,7 +172,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
         'dev.yaml': validClusterFile({ name: 'dev' }),
       });
       const out = scratch();
-      const synthTwo = () => main(['synth', '--clusters', two, '--out', out], { render: renderOnce });
+      const synthTwo = () => main(['synth', '--clusters', two, '--out', out], REMEMBERED);
       expect(await synthTwo()).toBe(0);
       const identity = (path: string) => {
         const stat = statSync(join(out, path));
@@ -212,7 +213,7 @@ describe('synth --out replaces only what glidepath wrote', () => {
     ALSO_COVERED,
     async () => {
       const out = scratch();
-      const synthOut = () => main(['synth', '--clusters', clusters, '--out', out], { render: renderOnce });
+      const synthOut = () => main(['synth', '--clusters', clusters, '--out', out], REMEMBERED);
       expect(await synthOut()).toBe(0);
       const written = snapshot(out);
       const file = (cluster: string, name: string) => join(out, cluster, name);
@@ -498,7 +499,7 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
   it.skipIf(!mountable)('a full disk: the earlier render stays, no staged folder is left', ALSO_COVERED, async () => {
     const dir = tmpfs('size=64k');
     const small = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop'] } }) });
-    expect(await main(['synth', '--clusters', small, '--out', dir], { render: renderOnce })).toBe(0);
+    expect(await main(['synth', '--clusters', small, '--out', dir], REMEMBERED)).toBe(0);
     const before = snapshot(dir);
     // A fleet that does not fit in the space left.
     const many = clusterDir(
@@ -509,7 +510,7 @@ describe('file-system errors: one line naming the path and the cause, exit 1', (
         ]),
       ),
     );
-    expect(await main(['synth', '--clusters', many, '--out', dir], { render: renderOnce })).toBe(1);
+    expect(await main(['synth', '--clusters', many, '--out', dir], REMEMBERED)).toBe(1);
     expect(stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(
       new RegExp(

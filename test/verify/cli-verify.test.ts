@@ -6,6 +6,7 @@ import { renderCluster } from '../../src/render/render-cluster';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
+import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';
 
 /** Renders as synth does, plus one planted object. */
@@ -19,7 +20,7 @@ describe('npm run verify', () => {
   it('passes every shipped cluster and prints how many objects and checks ran', ALSO_COVERED, async () => {
     const shipped = loadClusters({ dir: 'clusters' });
     expect(shipped.map((c) => c.config.name)).toEqual(expect.arrayContaining(['dev', 'prod']));
-    expect(await main(['verify'], { render: renderOnce })).toBe(0);
+    expect(await main(['verify'], REMEMBERED)).toBe(0);
     const text = stdout.join('\n');
     for (const { file, config } of shipped) {
       expect(text).toMatch(
@@ -37,7 +38,7 @@ describe('npm run verify', () => {
   });
 
   it('--cluster verifies one cluster', ALSO_COVERED, async () => {
-    expect(await main(['verify', '--cluster', 'prod'], { render: renderOnce })).toBe(0);
+    expect(await main(['verify', '--cluster', 'prod'], REMEMBERED)).toBe(0);
     expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, /);
   });
 

@@ -11,6 +11,7 @@ import { loadClusters } from '../../../src/clusters';
 import { outputFolders } from '../../../src/output/write-dist';
 import { clusterDir, validClusterFile } from '../../helpers/cluster-files';
 import { renderOnce } from '../../helpers/render-once';
+import { REMEMBERED } from '../../helpers/remembered';
 import { scratch, tree } from './kill-harness';
 
 export { scratch, tree } from './kill-harness';
@@ -31,7 +32,7 @@ export const NEW_CLUSTERS = clusterDir({
 export async function synthHere(clusters: string, out: string): Promise<{ code: number; stderr: string[] }> {
   const stderr: string[] = [];
   const code = await main(['synth', '--clusters', clusters, '--out', out], {
-    render: renderOnce,
+    ...REMEMBERED,
     print: () => {},
     printError: (line) => stderr.push(line),
   });
