@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadClusterFile } from '../../src/clusters';
 import { quantityValue } from '../../src/config/quantity';
-import { renderCluster } from '../../src/render/render-cluster';
+import { renderOnce } from '../helpers/render-once';
 import { parseAllDocuments } from 'yaml';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 
@@ -21,7 +21,7 @@ function problemsOf(veridor: Record<string, unknown>): string[] {
 }
 
 function gateContainer(overrides: Parameters<typeof clusterConfig>[0] = {}) {
-  const file = renderCluster(clusterConfig(overrides)).find((f) => f.path === 'veridor-gate-shop.k8s.yaml')!;
+  const file = renderOnce(clusterConfig(overrides)).find((f) => f.path === 'veridor-gate-shop.k8s.yaml')!;
   const [template] = parseAllDocuments(file.content).map((d) => d.toJS());
   return template.spec.metrics[0].provider.job.spec.template.spec.containers[0];
 }

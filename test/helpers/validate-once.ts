@@ -6,6 +6,7 @@
  */
 import { validateClusterText } from '../../src/clusters';
 import type { ClusterTextValidator } from '../../src/config/validate-cluster-text';
+import { deepFrozen } from './deep-frozen';
 
 const results = new Map<string, ReturnType<ClusterTextValidator>>();
 
@@ -18,11 +19,3 @@ export const validateOnce: ClusterTextValidator = (input) => {
   }
   return result;
 };
-
-function deepFrozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFrozen(child);
-  }
-  return value;
-}

@@ -17,7 +17,6 @@ import { ENGINE_RELEASES } from '../../src/notifications/engine-releases';
 import { featuresOf } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { rolloutExprFeatures } from '../../src/notifications/rollouts/rollout-fact';
-import { renderCluster } from '../../src/render/render-cluster';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
@@ -84,7 +83,7 @@ describe('the engine release table', () => {
 
   it('renders no ?.[ (antonmedv/expr 1.15 cannot parse it) and reads the release-id through (m ?? {})[key]', () => {
     expect(rolloutExprFeatures()).not.toContain('optional-index');
-    const rendered = renderCluster(clusterConfig())
+    const rendered = renderOnce(clusterConfig())
       .map((file) => file.content)
       .join('\n');
     expect(rendered).not.toContain('?.[');

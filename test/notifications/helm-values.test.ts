@@ -9,7 +9,7 @@ import type { ClusterConfig } from '../../src/config/schema';
 import { clusterNotificationConfigMaps } from '../../src/notifications/cluster/cluster-notifications';
 import { CHART_OF, valuesFileName } from '../../src/notifications/helm/chart-values';
 import { chartNotificationsData, mergeHelmValues } from '../../src/notifications/model/helm-charts';
-import { renderCluster } from '../../src/render/render-cluster';
+import { renderOnce } from '../helpers/render-once';
 import { filesOf } from '../../src/render/rendered-file';
 import { notificationChecks } from '../helpers/notification-checks';
 import { clusterDir } from '../helpers/cluster-files';
@@ -37,7 +37,7 @@ const REWRITTEN_BY_CHART = new Set(['subscriptions', 'context']);
 describe('delivery: helm-values', () => {
   const configmapMode = loadFixture();
   const helmMode = loadFixture(bothHelmValues);
-  const files = renderCluster(helmMode);
+  const files = renderOnce(helmMode);
 
   it('writes a values file per chart into the values folder, and no notifications ConfigMap', () => {
     expect(filesOf(files, 'manifests').map((f) => f.path)).not.toContainEqual(expect.stringContaining('notifications'));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type ClusterConfig } from '../../src/config/schema';
 import { clusterConfigSchema } from '../../src/clusters';
-import { renderCluster } from '../../src/render/render-cluster';
+import { renderOnce } from '../helpers/render-once';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/team-notifications/payments.yaml');
 const SNAPSHOTS_DIR = join(import.meta.dirname, '../__snapshots__/team-notifications');
@@ -23,9 +23,7 @@ function config(delivery: 'configmap' | 'helm-values'): ClusterConfig {
 }
 
 describe.each(['configmap', 'helm-values'] as const)('payments with delivery: %s', (delivery) => {
-  const files = renderCluster(config(delivery)).filter(
-    (f) => f.folder === 'values' || f.path.includes('notifications'),
-  );
+  const files = renderOnce(config(delivery)).filter((f) => f.folder === 'values' || f.path.includes('notifications'));
 
   it('renders two notifications files', () => {
     expect(files).toHaveLength(2);

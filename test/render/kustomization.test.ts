@@ -8,7 +8,7 @@ import {
   kustomizationResources,
   kustomizationYaml,
 } from '../../src/render/kustomization';
-import { renderCluster } from '../../src/render/render-cluster';
+import { renderOnce } from '../helpers/render-once';
 import { filesOf } from '../../src/render/rendered-file';
 import { clusterConfig } from '../helpers/cluster-files';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ describe.each(
   ].map((c) => [c.name, c] as const),
 )('the folder of %s', (name, config) => {
   // The manifests folder: a helm-values cluster's values files go to a folder of their own, never applied.
-  const files = filesOf(renderCluster(config), 'manifests');
+  const files = filesOf(renderOnce(config), 'manifests');
   const kustomization = parse(files.find((f) => f.path === KUSTOMIZATION_FILE)!.content);
 
   it('holds a kustomization listing exactly the other files, in order', () => {
