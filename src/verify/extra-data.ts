@@ -10,6 +10,7 @@ import { extraDataProblems } from '../notifications/configmap/key-problems';
 import type { ClusterConfig } from '../config/schema';
 import { declaredRows } from '../notifications/support/engine-support';
 import { featuresOf, type ExprFeature } from '../notifications/expr/features';
+import { isTooDeepToRead } from '../notifications/expr/parse';
 import { ARGOCD_NOTIFICATIONS_CONFIGMAP, ROLLOUTS_NOTIFICATION_CONFIGMAP } from '../notifications/engine-facts';
 import { isRecord } from '../is-record';
 import {
@@ -86,11 +87,29 @@ export function checkTeamNotifications(objects: readonly RenderedObject[], conte
     tally.warnEach(ref, 'engine-release', () => [
       ...releaseFindings(expressions.filter((at) => !isSyntax(at))),
       ...typeFindings('later'),
+      ...placed(unreadExpressions(expressions)),
     ]);
     tally.warnEach(ref, 'trigger-names', () => placed(triggerNameWarnings(team, engine)));
     tally.warnEach(ref, 'nil-safe', () => placed(nilSafetyWarnings(conditions, engine)));
   }
   return tally.report();
+}
+
+/**
+ * An expression nested deeper than verify reads (thousands of brackets): the engine compiles it, and no rule here can
+ * say whether it compiles on the declared release, changes every second or reads a missing field.
+ */
+function unreadExpressions(expressions: readonly TeamExpression[]): TeamProblem[] {
+  return expressions
+    .filter(({ expr }) => isTooDeepToRead(expr))
+    .map(({ at, key, line }) => ({
+      key,
+      ...(line !== undefined ? { line } : {}),
+      message:
+        `${at} nests deeper than verify reads: verify did not judge it (the release's expr, a time bucket, a ` +
+        `missing field)`,
+      fix: 'write it with fewer brackets, or check it with npm run notifcheck',
+    }));
 }
 
 /**

@@ -206,10 +206,12 @@ describe("a team's own notifications (extraData)", () => {
   });
 
   it(
-    'verify warns on a team trigger that fires on every evaluation, or a subscription to a trigger nobody ' +
-      'defined: the engine loads both',
+    'verify warns on a team trigger that fires on every evaluation, a subscription to a trigger nobody ' +
+      'defined, or an expression nested deeper than it reads: the engine loads all three',
     () => {
       const config = fixtureConfig();
+      // The engine compiles thousands of brackets; verify's reader stops short of that.
+      const nested = `${'('.repeat(3000)}rollout.status?.phase == 'Degraded'${')'.repeat(3000)}`;
       const broken = {
         ...config,
         rollouts: {
@@ -219,6 +221,7 @@ describe("a team's own notifications (extraData)", () => {
             'trigger.rollout-degraded':
               "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: " +
               '[rollout-degraded]\n',
+            'trigger.rollout-nested': `- when: "${nested}"\n  send: [rollout-degraded]\n`,
             subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
           },
         },
@@ -230,6 +233,8 @@ describe("a team's own notifications (extraData)", () => {
         'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer "string(time.Now().Unix() / 60)" takes 120 ' +
           'values in 120 seconds (time.Now().Unix() / 60 is a float): the trigger fires again and again and fills ' +
           "the notified annotation glidepath's facts share",
+        'extra-data/engine-release: trigger.rollout-nested[0].when nests deeper than verify reads: verify did not ' +
+          "judge it (the release's expr",
       ]);
     },
   );

@@ -16,6 +16,8 @@ const ALIASES: Readonly<Record<string, BinaryOperator>> = { '&&': 'and', '||': '
 const UNMODELLED_PRECEDENCE: Readonly<Record<string, number>> = { matches: 20, '..': 25, '**': 100, '^': 100 };
 const UNARY_PRECEDENCE = 90;
 
+const TOO_DEEP = 'nesting deeper than glidepath reads';
+
 export function parseExpr(source: string): Expr {
   try {
     return new Parser(source).parseAll();
@@ -23,8 +25,13 @@ export function parseExpr(source: string): Expr {
     // expr compiles thousands of nested brackets; this reader runs out of stack first. Not judged, never a crash.
     if (!(error instanceof RangeError)) throw error;
     const text = source.length > 24 ? `${source.slice(0, 20)}…` : source;
-    return { kind: 'unmodelled', form: 'nesting deeper than glidepath reads', text, parts: [] };
+    return { kind: 'unmodelled', form: TOO_DEEP, text, parts: [] };
   }
+}
+
+/** An expression nested past what this reader follows: nothing of it is known, so nothing of it can be judged. */
+export function isTooDeepToRead(expr: Expr): boolean {
+  return expr.kind === 'unmodelled' && expr.form === TOO_DEEP;
 }
 
 class Parser {
