@@ -47,6 +47,7 @@ export function checkerRules(row: EngineRelease): CheckerRules {
     divisionIsFloat: since(FLOAT_DIVISION_CHECKED_SINCE),
     unknownTakesNumberType: !since(FLOAT_DIVISION_SINCE),
     remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
+    floatWinsAtRun: false,
   };
 }
 

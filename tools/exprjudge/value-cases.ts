@@ -39,6 +39,8 @@ const EXPRESSIONS = (root: string): string[] => [
   `${root}.metadata.generation * 1.5`,
   `${root}.metadata.generation - 1`,
   `${root}.metadata.generation % 3`,
+  `${root}.metadata.generation * 1.0 % 2`,
+  `(${root}.metadata.generation + 0.5) % 2`,
   `${root}.metadata.generation == 4`,
   `${root}.metadata.generation == 4.0`,
   `${root}.metadata.generation > 3.5`,

@@ -16,6 +16,11 @@ export interface CheckerRules {
   readonly unknownTakesNumberType: boolean;
   /** `%` of an unknown and an integer is an integer (expr-lang v1.17.5 and later). */
   readonly remainderIsInt: boolean;
+  /**
+   * An operation on an unknown and a float64 is a float64. No checker says so; at run time the unknown is a number or
+   * the operation fails, so `x * 1.0 % 2` fails on every evaluation where the checker passes it.
+   */
+  readonly floatWinsAtRun: boolean;
 }
 
 /** What every expr release's checker refuses. */
@@ -23,6 +28,7 @@ export const EVERY_CHECKER: CheckerRules = {
   divisionIsFloat: false,
   unknownTakesNumberType: false,
   remainderIsInt: false,
+  floatWinsAtRun: false,
 };
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
@@ -86,6 +92,7 @@ function binaryType(
     if (left === undefined || right === undefined) {
       const known = left ?? right;
       if (known !== undefined && rules.unknownTakesNumberType) return known;
+      if (known === 'float64' && rules.floatWinsAtRun) return known;
       return operator === '%' && known === 'int' && rules.remainderIsInt ? 'int' : undefined;
     }
     return left === 'int' && right === 'int' ? 'int' : 'float64';

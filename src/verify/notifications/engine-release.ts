@@ -79,8 +79,11 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
   return '';
 }
 
-/** What the run of a release whose `/` makes a float finds, where its checker does not (v1.10.0 to v1.14.0). */
-const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true };
+/**
+ * What the run of a release whose `/` makes a float finds where its checker does not: `x / 2 % 2` (v1.10.0 to
+ * v1.14.0), `x * 1.0 % 2` (every release from v1.10.0).
+ */
+const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true, floatWinsAtRun: true };
 
 /**
  * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
@@ -126,8 +129,8 @@ export function typeProblems(
         `${at} ${JSON.stringify(text)} ${first.how} on ${where}${onDeclared ? '' : ' (after an upgrade)'} ` +
         `(${first.problem})${consequence}`,
       fix:
-        'give % integers: truncate the division first, int(a / b) % n, on a release that has int() (antonmedv/expr ' +
-        'v1.9.0 has not); / is a float from v1.10.0 on',
+        'give % integers: truncate a division or a float first, int(a / b) % n, on a release that has int() ' +
+        '(antonmedv/expr v1.9.0 has not); / is a float from v1.10.0 on',
     };
     (onDeclared && first.how === 'does not compile' ? now : later).push(problem);
   }
