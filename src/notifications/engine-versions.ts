@@ -48,6 +48,7 @@ export function checkerRules(row: EngineRelease): CheckerRules {
     unknownTakesNumberType: !since(FLOAT_DIVISION_SINCE),
     remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
     floatWinsAtRun: false,
+    floatBranchWinsAtRun: false,
   };
 }
 

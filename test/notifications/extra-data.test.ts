@@ -187,6 +187,18 @@ describe("a team's own notifications (extraData)", () => {
     expect(releaseMessages('2.8.0', 'int(app.spec.replicas / 60) % 24 == 1')).toEqual([]);
   });
 
+  it('a % of a ? : with a float branch warns that the runs taking that branch fail', () => {
+    // On the real expr (npm run judge:expr): from v1.10.0, (x > 1 ? x / 2 : 1) % 2 fails whenever x > 1.
+    const text = '(app.spec.replicas > 1 ? app.spec.replicas / 2 : 1) % 2 == 0';
+    expect(releaseMessages('3.1.0', text)).toEqual([
+      `warns: trigger.app-team[0].when ${JSON.stringify(text)} fails on each evaluation that takes a float branch ` +
+        'of ? : on github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 (invalid operation: % (mismatched types ' +
+        'float64 and int))',
+    ]);
+    // v1.9.0 divides integers: the branch is an int there until the upgrade to Argo CD 2.8.
+    expect(releaseMessages('2.6.1', text)).toEqual([expect.stringContaining('of Argo CD 2.8.0 (after an upgrade)')]);
+  });
+
   it('a % of a float that only the run sees warns on every release that compiles it', () => {
     // On the real expr (npm run judge:expr): from v1.10.0 the checker passes x * 1.0 % 2 (x is unknown to it) and
     // each run fails ("float64 % int"); v1.9.0's checker gives x * 1.0 the type float64 and refuses it.

@@ -21,6 +21,8 @@ export interface CheckerRules {
    * the operation fails, so `x * 1.0 % 2` fails on every evaluation where the checker passes it.
    */
   readonly floatWinsAtRun: boolean;
+  /** `c ? a : b` is a float64 when a branch is: the run that takes that branch has one. */
+  readonly floatBranchWinsAtRun: boolean;
 }
 
 /** What every expr release's checker refuses. */
@@ -29,6 +31,7 @@ export const EVERY_CHECKER: CheckerRules = {
   unknownTakesNumberType: false,
   remainderIsInt: false,
   floatWinsAtRun: false,
+  floatBranchWinsAtRun: false,
 };
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
@@ -73,6 +76,7 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       return unmodelledType(
         expr.form,
         expr.parts.map((part) => typeOf(part, rules)),
+        rules,
       );
     default:
       return undefined;
@@ -132,7 +136,7 @@ function binaryType(
 }
 
 /** The forms the model reads but does not evaluate: `-x`, `a ** b`, `a matches b`, `c ? a : b`. */
-function unmodelledType(form: string, parts: readonly (Known | undefined)[]): Known | undefined {
+function unmodelledType(form: string, parts: readonly (Known | undefined)[], rules: CheckerRules): Known | undefined {
   const [first, second, third] = parts;
   switch (form) {
     case 'unary -':
@@ -147,6 +151,7 @@ function unmodelledType(form: string, parts: readonly (Known | undefined)[]): Kn
     case 'conditional':
       if (first !== undefined && first !== 'bool')
         throw new LiteralTypeError(`non-bool expression (type ${first}) used as condition`);
+      if (rules.floatBranchWinsAtRun && (second === 'float64' || third === 'float64')) return 'float64';
       return second !== undefined && second === third ? second : undefined;
     default:
       return undefined;

@@ -84,6 +84,8 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
  * v1.14.0), `x * 1.0 % 2` (every release from v1.10.0).
  */
 const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true, floatWinsAtRun: true };
+/** And what fails on the runs that take a float branch of `? :`: `(c ? x / 2 : 1) % 2`. */
+const FLOAT_BRANCH_AT_RUN: CheckerRules = { ...FLOAT_DIVISION_AT_RUN, floatBranchWinsAtRun: true };
 
 /**
  * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
@@ -102,14 +104,21 @@ export function typeProblems(
   for (const { at, expr, text } of expressions) {
     const failures = rows.flatMap((row) => {
       const compile = literalTypeProblem(expr, checkerRules(row));
-      // The run checks the operands of % only: `x / 2 and true` runs on v1.12.5 (helper-20).
-      const atRun = exprSemantics(row).integerDivision ? undefined : literalTypeProblem(expr, FLOAT_DIVISION_AT_RUN);
-      const run = atRun?.startsWith('invalid operation: % ') ? atRun : undefined;
+      // Only the operands of % are judged at run: v1.13.0 evaluates `x / 2 and true` to 2 (judge:expr).
+      const atRun = (rules: CheckerRules) => {
+        if (exprSemantics(row).integerDivision) return undefined;
+        const problem = literalTypeProblem(expr, rules);
+        return problem?.startsWith('invalid operation: % ') ? problem : undefined;
+      };
+      const run = compile === undefined ? atRun(FLOAT_DIVISION_AT_RUN) : undefined;
+      const branch = compile === undefined && run === undefined ? atRun(FLOAT_BRANCH_AT_RUN) : undefined;
       return compile !== undefined
         ? [{ row, how: 'does not compile', problem: compile }]
         : run !== undefined
           ? [{ row, how: 'fails on every evaluation', problem: run }]
-          : [];
+          : branch !== undefined
+            ? [{ row, how: 'fails on each evaluation that takes a float branch of ? :', problem: branch }]
+            : [];
     });
     const [first] = failures;
     if (first === undefined) continue;
