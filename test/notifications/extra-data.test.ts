@@ -199,6 +199,21 @@ describe("a team's own notifications (extraData)", () => {
     expect(releaseMessages('2.6.1', text)).toEqual([expect.stringContaining('of Argo CD 2.8.0 (after an upgrade)')]);
   });
 
+  it('not of a float fails every evaluation where the checker passes it, and is told to give not a bool', () => {
+    // On the real expr (npm run judge:expr): v1.12.5 (Argo CD 2.8) compiles not (x / 2) and fails each run.
+    const config = fixtureConfig();
+    const declared = { ...config, argocd: { ...config.argocd, version: '2.8.0' } };
+    const text = 'not (app.spec.replicas / 2)';
+    const { now, later } = typeProblems('argocd', declared, [{ at: 'when', expr: parseExpr(text), text }]);
+    expect(now).toEqual([]);
+    expect(later.map((p) => p.message)).toEqual([
+      `when ${JSON.stringify(text)} fails on every evaluation on github.com/antonmedv/expr v1.12.5 of Argo CD 2.8.0 ` +
+        '(invalid operation: not (mismatched type float64)); from Argo CD 2.9.0 on it does not compile, and the ' +
+        "engine would refuse the whole ConfigMap, glidepath's facts included",
+    ]);
+    expect(later[0]?.fix).toMatch(/^give each operator what it takes: not, and, or and \? : a bool/);
+  });
+
   it('a % of a float that only the run sees warns on every release that compiles it', () => {
     // On the real expr (npm run judge:expr): from v1.10.0 the checker passes x * 1.0 % 2 (x is unknown to it) and
     // each run fails ("float64 % int"); v1.9.0's checker gives x * 1.0 the type float64 and refuses it.

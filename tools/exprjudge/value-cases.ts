@@ -42,6 +42,7 @@ const EXPRESSIONS = (root: string): string[] => [
   `${root}.metadata.generation * 1.0 % 2`,
   `(${root}.metadata.generation + 0.5) % 2`,
   `not (${root}.metadata.generation / 2)`,
+  `not (${root}.metadata.generation * 1.0)`,
   `(${root}.metadata.generation > 1 ? ${root}.metadata.generation / 2 : 1) % 2`,
   `-(${root}.metadata.generation / 2) % 2`,
   `${root}.metadata.generation == 4`,

@@ -84,6 +84,13 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
  * v1.14.0), `x * 1.0 % 2` (every release from v1.10.0).
  */
 const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true, floatWinsAtRun: true };
+const REMAINDER_FIX =
+  'give % integers: truncate a division or a float first, int(a / b) % n, on a release that has int() ' +
+  '(antonmedv/expr v1.9.0 has not); / is a float from v1.10.0 on';
+const OPERAND_FIX =
+  'give each operator what it takes: not, and, or and ? : a bool (x / 2 > 1, not (x > 2)), + two numbers or two ' +
+  'strings, == two values of one type or nil; / is a float from v1.10.0 on';
+
 /** And what fails on the runs that take a float branch of `? :`: `(c ? x / 2 : 1) % 2`. */
 const FLOAT_BRANCH_AT_RUN: CheckerRules = { ...FLOAT_DIVISION_AT_RUN, floatBranchWinsAtRun: true };
 
@@ -104,11 +111,11 @@ export function typeProblems(
   for (const { at, expr, text } of expressions) {
     const failures = rows.flatMap((row) => {
       const compile = literalTypeProblem(expr, checkerRules(row));
-      // Only the operands of % are judged at run: v1.13.0 evaluates `x / 2 and true` to 2 (judge:expr).
+      // Only the operands of % and not are judged at run: v1.13.0 evaluates `x / 2 and true` to 2 (judge:expr).
       const atRun = (rules: CheckerRules) => {
         if (exprSemantics(row).integerDivision) return undefined;
         const problem = literalTypeProblem(expr, rules);
-        return problem?.startsWith('invalid operation: % ') ? problem : undefined;
+        return problem !== undefined && /^invalid operation: (?:% |not )/.test(problem) ? problem : undefined;
       };
       const run = compile === undefined ? atRun(FLOAT_DIVISION_AT_RUN) : undefined;
       const branch = compile === undefined && run === undefined ? atRun(FLOAT_BRANCH_AT_RUN) : undefined;
@@ -137,9 +144,7 @@ export function typeProblems(
       message:
         `${at} ${JSON.stringify(text)} ${first.how} on ${where}${onDeclared ? '' : ' (after an upgrade)'} ` +
         `(${first.problem})${consequence}`,
-      fix:
-        'give % integers: truncate a division or a float first, int(a / b) % n, on a release that has int() ' +
-        '(antonmedv/expr v1.9.0 has not); / is a float from v1.10.0 on',
+      fix: first.problem.startsWith('invalid operation: % ') ? REMAINDER_FIX : OPERAND_FIX,
     };
     (onDeclared && first.how === 'does not compile' ? now : later).push(problem);
   }
