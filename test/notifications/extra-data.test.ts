@@ -263,6 +263,8 @@ describe("a team's own notifications (extraData)", () => {
               "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: " +
               '[rollout-degraded]\n',
             'trigger.rollout-nested': `- when: "${nested}"\n  send: [rollout-degraded]\n`,
+            // A chain of 2,000 + is as deep a tree without a bracket: it crashed verify (helper-21).
+            'trigger.rollout-chain': `- when: "${Array(2000).fill('rollout.spec.replicas').join(' + ')} > 1"\n  send: [rollout-degraded]\n`,
             subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
           },
         },
@@ -274,6 +276,8 @@ describe("a team's own notifications (extraData)", () => {
         'extra-data/time-bucket: trigger.rollout-degraded[0].oncePer "string(time.Now().Unix() / 60)" takes 120 ' +
           'values in 120 seconds (time.Now().Unix() / 60 is a float): the trigger fires again and again and fills ' +
           "the notified annotation glidepath's facts share",
+        'extra-data/engine-release: trigger.rollout-chain[0].when nests deeper than verify reads: verify did not ' +
+          "judge it (the release's expr",
         'extra-data/engine-release: trigger.rollout-nested[0].when nests deeper than verify reads: verify did not ' +
           "judge it (the release's expr",
       ]);

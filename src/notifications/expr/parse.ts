@@ -5,7 +5,7 @@
  * with another operator unparenthesized. Anything else is an `ExprSyntaxError` naming the position, so a model built
  * on it never guesses at text it does not understand.
  */
-import type { BinaryOperator, Expr } from './ast';
+import { childrenOf, type BinaryOperator, type Expr } from './ast';
 import { NOT_PRECEDENCE, PRECEDENCE } from './print';
 import { ExprSyntaxError, tokenize, WORD_OPERATORS, type Token, type TokenKind } from './tokens';
 
@@ -17,16 +17,37 @@ const UNMODELLED_PRECEDENCE: Readonly<Record<string, number>> = { matches: 20, '
 const UNARY_PRECEDENCE = 90;
 
 const TOO_DEEP = 'nesting deeper than glidepath reads';
+/**
+ * The deepest tree the walks over an expression (features, types, values) follow; a chain of 2,000 `+` is a tree
+ * 2,000 deep, which the parser builds without recursion and the walks do not survive (helper-21).
+ */
+const MAX_TREE_DEPTH = 500;
 
 export function parseExpr(source: string): Expr {
+  const tooDeep = (): Expr => {
+    const text = source.length > 24 ? `${source.slice(0, 20)}…` : source;
+    return { kind: 'unmodelled', form: TOO_DEEP, text, parts: [] };
+  };
   try {
-    return new Parser(source).parseAll();
+    const expr = new Parser(source).parseAll();
+    return treeDepth(expr) > MAX_TREE_DEPTH ? tooDeep() : expr;
   } catch (error) {
     // expr compiles thousands of nested brackets; this reader runs out of stack first. Not judged, never a crash.
     if (!(error instanceof RangeError)) throw error;
-    const text = source.length > 24 ? `${source.slice(0, 20)}…` : source;
-    return { kind: 'unmodelled', form: TOO_DEEP, text, parts: [] };
+    return tooDeep();
   }
+}
+
+/** How many nodes deep the tree goes, without recursion. */
+function treeDepth(root: Expr): number {
+  let deepest = 0;
+  const pending: [Expr, number][] = [[root, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [expr, depth] = next;
+    deepest = Math.max(deepest, depth);
+    for (const child of childrenOf(expr)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** An expression nested past what this reader follows: nothing of it is known, so nothing of it can be judged. */
