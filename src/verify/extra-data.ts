@@ -108,7 +108,9 @@ function unreadExpressions(expressions: readonly TeamExpression[]): TeamProblem[
       message:
         `${at} nests deeper than verify reads: verify did not judge it (the release's expr, a time bucket, a ` +
         `missing field)`,
-      fix: 'write it with less nesting (fewer brackets, shorter chains of operators), or check it with npm run notifcheck',
+      fix:
+        'write it with less nesting (fewer brackets, shorter chains of operators), or check it with ' +
+        'npm run notifcheck',
     }));
 }
 

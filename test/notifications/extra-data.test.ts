@@ -253,6 +253,7 @@ describe("a team's own notifications (extraData)", () => {
       const config = fixtureConfig();
       // The engine compiles thousands of brackets; verify's reader stops short of that.
       const nested = `${'('.repeat(3000)}rollout.status?.phase == 'Degraded'${')'.repeat(3000)}`;
+      const chain = Array(2000).fill('rollout.spec.replicas').join(' + ');
       const broken = {
         ...config,
         rollouts: {
@@ -264,7 +265,7 @@ describe("a team's own notifications (extraData)", () => {
               '[rollout-degraded]\n',
             'trigger.rollout-nested': `- when: "${nested}"\n  send: [rollout-degraded]\n`,
             // A chain of 2,000 + is as deep a tree without a bracket: it crashed verify (helper-21).
-            'trigger.rollout-chain': `- when: "${Array(2000).fill('rollout.spec.replicas').join(' + ')} > 1"\n  send: [rollout-degraded]\n`,
+            'trigger.rollout-chain': `- when: "${chain} > 1"\n  send: [rollout-degraded]\n`,
             subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
           },
         },
