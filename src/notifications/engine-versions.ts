@@ -49,6 +49,7 @@ export function checkerRules(row: EngineRelease): CheckerRules {
     remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
     floatWinsAtRun: false,
     floatBranchWinsAtRun: false,
+    arithmeticIsNoBoolAtRun: false,
   };
 }
 

@@ -192,11 +192,36 @@ describe("a team's own notifications (extraData)", () => {
     const text = '(app.spec.replicas > 1 ? app.spec.replicas / 2 : 1) % 2 == 0';
     expect(releaseMessages('3.1.0', text)).toEqual([
       `warns: trigger.app-team[0].when ${JSON.stringify(text)} fails on each evaluation that takes a float branch ` +
-        'of ? : on github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 (invalid operation: % (mismatched types ' +
-        'float64 and int))',
+        'of ? : or ?? on github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 (invalid operation: % (mismatched ' +
+        'types float64 and int))',
     ]);
     // v1.9.0 divides integers: the branch is an int there until the upgrade to Argo CD 2.8.
     expect(releaseMessages('2.6.1', text)).toEqual([expect.stringContaining('of Argo CD 2.8.0 (after an upgrade)')]);
+    // A float literal is a float on v1.9.0 too, and ?? branches as ? : does (helper-21, on the real releases).
+    expect(releaseMessages('2.6.1', '(app.spec.replicas > 1 ? 1.5 : 1) % 2 == 1')).toEqual([
+      expect.stringContaining('float branch of ? : or ?? on github.com/antonmedv/expr v1.9.0 of Argo CD 2.6.1 ('),
+    ]);
+    expect(releaseMessages('3.1.0', '(app.spec?.replicas ?? 1.5) % 2 == 1')).toEqual([
+      expect.stringContaining('float branch of ? : or ?? on github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 ('),
+    ]);
+  });
+
+  it('a run failure under and, or, ? : or ?? fails on the evaluations that reach it (helper-21)', () => {
+    // On the real v1.12.5: true when replicas is nil, false when it is 1.
+    for (const text of [
+      'app.spec.replicas == nil or app.spec.replicas * 1.0 % 2 == 0',
+      'app.spec.replicas > 2 and not (app.spec.replicas / 2)',
+    ])
+      expect(releaseMessages('2.8.0', text)).toEqual([
+        expect.stringContaining(`${JSON.stringify(text)} fails on each evaluation that reaches it on github.com/`),
+      ]);
+    // not of any arithmetic result fails every run: a number or a string is no bool (v1.12.5, v1.15.2, v1.17.5).
+    expect(releaseMessages('3.1.0', 'not (app.spec.replicas + 1)')).toEqual([
+      expect.stringContaining(
+        'fails on every evaluation on github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 ' +
+          '(invalid operation: not (mismatched type: an arithmetic result))',
+      ),
+    ]);
   });
 
   it('not of a float fails every evaluation where the checker passes it, and is told to give not a bool', () => {

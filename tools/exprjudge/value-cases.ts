@@ -5,7 +5,8 @@
  * A case the model does not evaluate, or that uses syntax the release lacks, is left out.
  */
 import type { Engine, EngineRelease } from '../../src/notifications/engine-releases';
-import { exprSemantics, missingFeatures } from '../../src/notifications/engine-versions';
+import { checkerRules, exprSemantics, missingFeatures } from '../../src/notifications/engine-versions';
+import { literalTypeProblem } from '../../src/notifications/expr/literal-types';
 import { featuresOf } from '../../src/notifications/expr/features';
 import { parseExpr } from '../../src/notifications/expr/parse';
 import { ENGINES, evaluateText, variables } from '../../src/verify/notifications/engines';
@@ -43,6 +44,9 @@ const EXPRESSIONS = (root: string): string[] => [
   `(${root}.metadata.generation + 0.5) % 2`,
   `not (${root}.metadata.generation / 2)`,
   `not (${root}.metadata.generation * 1.0)`,
+  `not (${root}.metadata.generation + 1)`,
+  `(${root}.metadata.generation > 1 ? 1.5 : 1) % 2`,
+  `${root}.metadata.generation == nil or ${root}.metadata.generation * 1.0 % 2 == 0`,
   `(${root}.metadata.generation > 1 ? ${root}.metadata.generation / 2 : 1) % 2`,
   `-(${root}.metadata.generation / 2) % 2`,
   `${root}.metadata.generation == 4`,
@@ -91,8 +95,13 @@ export function valueCases(row: EngineRelease, label: string): ValueCase[] {
   return EXPRESSIONS(ROOT[row.engine]).flatMap((text) => {
     const expr = parseExpr(text);
     if (missingFeatures(row, featuresOf([expr])).length > 0) return [];
+    // What the model says the release's checker refuses never runs.
+    const refused = literalTypeProblem(expr, checkerRules(row));
     return CLOCKS.flatMap((nowMillis) => {
-      const model = evaluateText(expr, variables(engine, object, nowMillis), exprSemantics(row));
+      const model =
+        refused === undefined
+          ? evaluateText(expr, variables(engine, object, nowMillis), exprSemantics(row))
+          : `error: ${refused}`;
       if (model.startsWith('error: the engine model does not cover')) return [];
       const at = new Date(nowMillis).toISOString();
       return [

@@ -21,8 +21,10 @@ export interface CheckerRules {
    * the operation fails, so `x * 1.0 % 2` fails on every evaluation where the checker passes it.
    */
   readonly floatWinsAtRun: boolean;
-  /** `c ? a : b` is a float64 when a branch is: the run that takes that branch has one. */
+  /** `c ? a : b` and `a ?? b` are a float64 when a branch is: the run that takes that branch has one. */
   readonly floatBranchWinsAtRun: boolean;
+  /** An arithmetic result is a number (or a string, for `+`) at run time, never a bool: `not (x + 1)` fails. */
+  readonly arithmeticIsNoBoolAtRun: boolean;
 }
 
 /** What every expr release's checker refuses. */
@@ -32,6 +34,7 @@ export const EVERY_CHECKER: CheckerRules = {
   remainderIsInt: false,
   floatWinsAtRun: false,
   floatBranchWinsAtRun: false,
+  arithmeticIsNoBoolAtRun: false,
 };
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
@@ -51,6 +54,7 @@ const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const STRING_TESTS = new Set(['contains', 'startsWith', 'endsWith', 'operator matches']);
 
 const isNumberOrUnknown = (type: Known | undefined) => type === undefined || NUMBER.has(type);
+const isArithmetic = (expr: Expr) => expr.kind === 'binary' && ARITHMETIC.has(expr.operator);
 const shown = (type: Known | undefined) => type ?? 'interface {}';
 
 function mismatch(operator: string, left: Known | undefined, right: Known | undefined): LiteralTypeError {
@@ -68,6 +72,8 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       const operand = typeOf(expr.operand, rules);
       if (operand !== undefined && operand !== 'bool')
         throw new LiteralTypeError(`invalid operation: not (mismatched type ${operand})`);
+      if (operand === undefined && rules.arithmeticIsNoBoolAtRun && isArithmetic(expr.operand))
+        throw new LiteralTypeError('invalid operation: not (mismatched type: an arithmetic result)');
       return 'bool';
     }
     case 'binary':
@@ -101,6 +107,7 @@ function binaryType(
     }
     return left === 'int' && right === 'int' ? 'int' : 'float64';
   }
+  if (operator === '??' && rules.floatBranchWinsAtRun && (left === 'float64' || right === 'float64')) return 'float64';
   if (STRING_TESTS.has(operator)) {
     if ([left, right].some((type) => type !== undefined && type !== 'string')) throw mismatch(operator, left, right);
     return 'bool';

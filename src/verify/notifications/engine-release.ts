@@ -5,11 +5,11 @@
  */
 import { checkerRules, exprSemantics, missingFeatures } from '../../notifications/engine-versions';
 import { EVERY_CHECKER, literalTypeProblem, type CheckerRules } from '../../notifications/expr/literal-types';
-import { ENGINE_NAMES } from '../../notifications/engine-releases';
+import { ENGINE_NAMES, type EngineRelease } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredRows } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';
-import type { Expr } from '../../notifications/expr/ast';
+import { childrenOf, type Expr } from '../../notifications/expr/ast';
 import { conditions, type Engine } from './engines';
 import type { NotificationRule, Problem } from './rule';
 
@@ -80,19 +80,26 @@ function rewriteHint(missing: readonly ExprFeature[]): string {
 }
 
 /**
- * What the run of a release whose `/` makes a float finds where its checker does not: `x / 2 % 2` (v1.10.0 to
- * v1.14.0), `x * 1.0 % 2` (every release from v1.10.0).
+ * How a release's run types what its checker leaves unknown: a float wins over an unknown (`x * 1.0 % 2`), an
+ * arithmetic result is no bool (`not (x + 1)`), and from v1.10.0 every `/` is a float (`x / 2 % 2`, which the
+ * checkers refuse from v1.14.1 on). `branches`: also what the runs that take a float branch of `? :` or `??` find.
  */
-const FLOAT_DIVISION_AT_RUN: CheckerRules = { ...EVERY_CHECKER, divisionIsFloat: true, floatWinsAtRun: true };
+function runTypes(row: EngineRelease, branches: boolean): CheckerRules {
+  return {
+    ...EVERY_CHECKER,
+    divisionIsFloat: !exprSemantics(row).integerDivision,
+    floatWinsAtRun: true,
+    arithmeticIsNoBoolAtRun: true,
+    floatBranchWinsAtRun: branches,
+  };
+}
+
 const REMAINDER_FIX =
   'give % integers: truncate a division or a float first, int(a / b) % n, on a release that has int() ' +
   '(antonmedv/expr v1.9.0 has not); / is a float from v1.10.0 on';
 const OPERAND_FIX =
   'give each operator what it takes: not, and, or and ? : a bool (x / 2 > 1, not (x > 2)), + two numbers or two ' +
   'strings, == two values of one type or nil; / is a float from v1.10.0 on';
-
-/** And what fails on the runs that take a float branch of `? :`: `(c ? x / 2 : 1) % 2`. */
-const FLOAT_BRANCH_AT_RUN: CheckerRules = { ...FLOAT_DIVISION_AT_RUN, floatBranchWinsAtRun: true };
 
 /**
  * The expressions whose types a release refuses: `x / 60 % 24`, where `/` is a float (antonmedv/expr v1.10.0 on),
@@ -109,22 +116,23 @@ export function typeProblems(
   const now: Problem[] = [];
   const later: Problem[] = [];
   for (const { at, expr, text } of expressions) {
+    // Under and, or, ? : or ??, a failing operation runs only on the evaluations that reach it (helper-21).
+    const reached = hasBranches(expr) ? 'fails on each evaluation that reaches it' : 'fails on every evaluation';
     const failures = rows.flatMap((row) => {
       const compile = literalTypeProblem(expr, checkerRules(row));
       // Only the operands of % and not are judged at run: v1.13.0 evaluates `x / 2 and true` to 2 (judge:expr).
-      const atRun = (rules: CheckerRules) => {
-        if (exprSemantics(row).integerDivision) return undefined;
-        const problem = literalTypeProblem(expr, rules);
+      const atRun = (branches: boolean) => {
+        const problem = literalTypeProblem(expr, runTypes(row, branches));
         return problem !== undefined && /^invalid operation: (?:% |not )/.test(problem) ? problem : undefined;
       };
-      const run = compile === undefined ? atRun(FLOAT_DIVISION_AT_RUN) : undefined;
-      const branch = compile === undefined && run === undefined ? atRun(FLOAT_BRANCH_AT_RUN) : undefined;
+      const run = compile === undefined ? atRun(false) : undefined;
+      const branch = compile === undefined && run === undefined ? atRun(true) : undefined;
       return compile !== undefined
         ? [{ row, how: 'does not compile', problem: compile }]
         : run !== undefined
-          ? [{ row, how: 'fails on every evaluation', problem: run }]
+          ? [{ row, how: reached, problem: run }]
           : branch !== undefined
-            ? [{ row, how: 'fails on each evaluation that takes a float branch of ? :', problem: branch }]
+            ? [{ row, how: 'fails on each evaluation that takes a float branch of ? : or ??', problem: branch }]
             : [];
     });
     const [first] = failures;
@@ -149,4 +157,12 @@ export function typeProblems(
     (onDeclared && first.how === 'does not compile' ? now : later).push(problem);
   }
   return { now, later };
+}
+
+/** Whether a part of `expr` runs on some evaluations only: under `and`, `or`, `? :` or `??`. */
+function hasBranches(expr: Expr): boolean {
+  const branching =
+    (expr.kind === 'binary' && ['and', 'or', '??'].includes(expr.operator)) ||
+    (expr.kind === 'unmodelled' && expr.form === 'conditional');
+  return branching || childrenOf(expr).some(hasBranches);
 }
