@@ -50,6 +50,10 @@ export function checkerRules(row: EngineRelease): CheckerRules {
     floatWinsAtRun: false,
     floatBranchWinsAtRun: false,
     arithmeticIsNoBoolAtRun: false,
+    conversions: new Set([
+      ...(since(EXPR_FEATURE_SINCE['number-conversions']) ? (['int', 'float'] as const) : []),
+      ...(since(EXPR_FEATURE_SINCE['string-conversion']) ? (['string'] as const) : []),
+    ]),
   };
 }
 

@@ -239,6 +239,16 @@ describe("a team's own notifications (extraData)", () => {
     expect(later[0]?.fix).toMatch(/^give each operator what it takes: not, and, or and \? : a bool/);
   });
 
+  it('float() is a float64 to the checkers that have it: float(x) % 2 does not compile there (helper-21)', () => {
+    expect(releaseMessages('2.8.0', 'float(app.spec.replicas) % 2 == 0')).toEqual([
+      expect.stringContaining(
+        'fails: trigger.app-team[0].when "float(app.spec.replicas) % 2 == 0" does not compile on github.com/' +
+          'antonmedv/expr v1.12.5 of Argo CD 2.8.0 (invalid operation: % (mismatched types float64 and int))',
+      ),
+    ]);
+    expect(releaseMessages('2.8.0', 'int(app.spec.replicas) % 2 == 0')).toEqual([]);
+  });
+
   it('a % of a float that only the run sees warns on every release that compiles it', () => {
     // On the real expr (npm run judge:expr): from v1.10.0 the checker passes x * 1.0 % 2 (x is unknown to it) and
     // each run fails ("float64 % int"); v1.9.0's checker gives x * 1.0 the type float64 and refuses it.

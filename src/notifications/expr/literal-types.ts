@@ -25,6 +25,8 @@ export interface CheckerRules {
   readonly floatBranchWinsAtRun: boolean;
   /** An arithmetic result is a number (or a string, for `+`) at run time, never a bool: `not (x + 1)` fails. */
   readonly arithmeticIsNoBoolAtRun: boolean;
+  /** The conversion builtins the release has, typed by their result (`float(x) % 2` does not compile). */
+  readonly conversions: ReadonlySet<'int' | 'float' | 'string'>;
 }
 
 /** What every expr release's checker refuses. */
@@ -35,6 +37,13 @@ export const EVERY_CHECKER: CheckerRules = {
   floatWinsAtRun: false,
   floatBranchWinsAtRun: false,
   arithmeticIsNoBoolAtRun: false,
+  conversions: new Set(),
+};
+
+const CONVERSION_TYPES: Readonly<Record<'int' | 'float' | 'string', Known>> = {
+  int: 'int',
+  float: 'float64',
+  string: 'string',
 };
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
@@ -78,6 +87,12 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
     }
     case 'binary':
       return binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
+    case 'call': {
+      for (const arg of expr.args) typeOf(arg, rules);
+      const name = expr.callee.kind === 'ident' ? expr.callee.name : undefined;
+      const conversion = [...rules.conversions].find((builtin) => builtin === name);
+      return conversion === undefined ? undefined : CONVERSION_TYPES[conversion];
+    }
     case 'unmodelled':
       return unmodelledType(
         expr.form,
