@@ -286,9 +286,9 @@ describe("a team's own notifications (extraData)", () => {
       'defined, or an expression nested deeper than it reads: the engine loads all three',
     () => {
       const config = fixtureConfig();
-      // The engine compiles thousands of brackets; verify's reader stops short of that.
-      const nested = `${'('.repeat(3000)}rollout.status?.phase == 'Degraded'${')'.repeat(3000)}`;
-      const chain = Array(2000).fill('rollout.spec.replicas').join(' + ');
+      // The engine compiles thousands of brackets; verify's reader stops at 500 levels.
+      const nested = `${'('.repeat(600)}rollout.status?.phase == 'Degraded'${')'.repeat(600)}`;
+      const chain = Array(600).fill('rollout.spec.replicas').join(' + ');
       const broken = {
         ...config,
         rollouts: {
@@ -299,7 +299,7 @@ describe("a team's own notifications (extraData)", () => {
               "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: " +
               '[rollout-degraded]\n',
             'trigger.rollout-nested': `- when: "${nested}"\n  send: [rollout-degraded]\n`,
-            // A chain of 2,000 + is as deep a tree without a bracket: it crashed verify (helper-21).
+            // A chain of + is as deep a tree without a bracket: 2,000 terms crashed verify (helper-21).
             'trigger.rollout-chain': `- when: "${chain} > 1"\n  send: [rollout-degraded]\n`,
             subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
           },
