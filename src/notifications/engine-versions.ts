@@ -2,8 +2,8 @@
  * What the engine release table (engine-releases.ts) says about a cluster's release: its row, the rows after it,
  * and whether its expr has the features glidepath's expressions need.
  */
-import { EXPR_FEATURE_SYNTAX, type ExprFeature } from './expr/features';
-import type { CheckerRules } from './expr/literal-types';
+import { CONVERSION_FEATURES, EXPR_FEATURE_SYNTAX, type ExprFeature } from './expr/features';
+import { EVERY_CHECKER, type CheckerRules } from './expr/literal-types';
 import type { ExprSemantics } from './model/expr-eval';
 import { ENGINE_NAMES, ENGINE_RELEASES, type Engine, type EngineRelease } from './engine-releases';
 
@@ -44,16 +44,15 @@ const INT_REMAINDER_CHECKED_SINCE = '1.17.5';
 export function checkerRules(row: EngineRelease): CheckerRules {
   const since = (version: string) => compareReleases(row.expr.version, version) >= 0;
   return {
+    ...EVERY_CHECKER,
     divisionIsFloat: since(FLOAT_DIVISION_CHECKED_SINCE),
     unknownTakesNumberType: !since(FLOAT_DIVISION_SINCE),
     remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
-    floatWinsAtRun: false,
-    floatBranchWinsAtRun: false,
-    arithmeticIsNoBoolAtRun: false,
-    conversions: new Set([
-      ...(since(EXPR_FEATURE_SINCE['number-conversions']) ? (['int', 'float'] as const) : []),
-      ...(since(EXPR_FEATURE_SINCE['string-conversion']) ? (['string'] as const) : []),
-    ]),
+    conversions: new Set(
+      Object.entries(CONVERSION_FEATURES)
+        .filter(([, feature]) => since(EXPR_FEATURE_SINCE[feature]))
+        .map(([builtin]) => builtin),
+    ),
   };
 }
 

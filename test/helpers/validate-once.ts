@@ -1,21 +1,13 @@
 /**
- * validateClusterText, remembered per input for the test worker (test files share modules), as renderOnce remembers
- * renders: the result is a function of the file's name as shown, its text, the relay override and the environment's
- * secrets alone, which test/config pins. Reading the file stays real. The result is frozen, so that a command that
- * changed a loaded cluster (and so another command's input) fails its test.
+ * validateClusterText, remembered per input for the test worker, as renderOnce remembers renders: the result is a
+ * function of the file's name as shown, its text, the relay override and the environment's secrets alone, which
+ * test/config pins. Reading the file stays real. The result is frozen, so that a command that changed a loaded
+ * cluster (and so another command's input) fails its test.
  */
 import { validateClusterText } from '../../src/clusters';
 import type { ClusterTextValidator } from '../../src/config/validate-cluster-text';
-import { deepFrozen } from './deep-frozen';
+import { rememberedFrozen } from './deep-frozen';
 
-const results = new Map<string, ReturnType<ClusterTextValidator>>();
-
-export const validateOnce: ClusterTextValidator = (input) => {
-  const key = JSON.stringify([input.file, input.text, input.relayIp, input.knownSecrets]);
-  let result = results.get(key);
-  if (result === undefined) {
-    result = deepFrozen(validateClusterText(input));
-    results.set(key, result);
-  }
-  return result;
-};
+export const validateOnce: ClusterTextValidator = rememberedFrozen(validateClusterText, (input) =>
+  JSON.stringify([input.file, input.text, input.relayIp, input.knownSecrets]),
+);

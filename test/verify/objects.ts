@@ -4,27 +4,20 @@ import { renderManifests } from '../../src/render/render-cluster';
 import { renderedObjects } from '../../src/verify/run';
 import type { Manifest, RenderedObject, VerifyContext } from '../../src/verify/types';
 import { clusterConfig } from '../helpers/cluster-files';
-import { deepFrozen } from '../helpers/deep-frozen';
+import { rememberedFrozen } from '../helpers/deep-frozen';
 
 export function contextFor(overrides: Partial<ClusterFile> = {}): VerifyContext {
   return { config: clusterConfig(overrides) };
 }
 
-const objectsByConfig = new Map<string, readonly RenderedObject[]>();
-
 /**
- * The rendered objects of the context's cluster, remembered per config for the test worker (several verify test
- * files check the default cluster), frozen: plant a violation in a copy (`planted`).
+ * The rendered objects of the context's cluster, remembered per config (several verify test files check the default
+ * cluster), frozen: plant a violation in a copy (`planted`).
  */
-export function objectsFor(context: VerifyContext): readonly RenderedObject[] {
-  const key = JSON.stringify(context.config);
-  let objects = objectsByConfig.get(key);
-  if (objects === undefined) {
-    objects = deepFrozen(renderedObjects(renderManifests(context.config)));
-    objectsByConfig.set(key, objects);
-  }
-  return objects;
-}
+export const objectsFor: (context: VerifyContext) => readonly RenderedObject[] = rememberedFrozen(
+  (context: VerifyContext) => renderedObjects(renderManifests(context.config)),
+  (context) => JSON.stringify(context.config),
+);
 
 /** A deep copy of the first rendered object of `kind`, changed by `plant`. */
 export function planted(

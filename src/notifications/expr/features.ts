@@ -22,7 +22,8 @@ export const EXPR_FEATURE_SYNTAX: Readonly<Record<ExprFeature, string>> = {
   'optional-index': '`?.[...]` (optional index)',
 };
 
-const CONVERSIONS: Readonly<Record<string, ExprFeature>> = {
+/** The conversion builtins, with the feature that brings each. */
+export const CONVERSION_FEATURES: Readonly<Record<'int' | 'float' | 'string', ExprFeature>> = {
   int: 'number-conversions',
   float: 'number-conversions',
   string: 'string-conversion',
@@ -35,8 +36,8 @@ export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
     if (expr.kind === 'member' && expr.optional) found.add('optional-member');
     if (expr.kind === 'index' && expr.optional) found.add('optional-index');
     if (expr.kind === 'binary' && expr.operator === '??') found.add('nil-coalescing');
-    if (expr.kind === 'call' && expr.callee.kind === 'ident' && Object.hasOwn(CONVERSIONS, expr.callee.name))
-      found.add(CONVERSIONS[expr.callee.name]!);
+    if (expr.kind === 'call' && expr.callee.kind === 'ident' && Object.hasOwn(CONVERSION_FEATURES, expr.callee.name))
+      found.add(CONVERSION_FEATURES[expr.callee.name as keyof typeof CONVERSION_FEATURES]);
     childrenOf(expr).forEach(visit);
   };
   exprs.forEach(visit);

@@ -26,7 +26,7 @@ export interface CheckerRules {
   /** An arithmetic result is a number (or a string, for `+`) at run time, never a bool: `not (x + 1)` fails. */
   readonly arithmeticIsNoBoolAtRun: boolean;
   /** The conversion builtins the release has, typed by their result (`float(x) % 2` does not compile). */
-  readonly conversions: ReadonlySet<'int' | 'float' | 'string'>;
+  readonly conversions: ReadonlySet<string>;
 }
 
 /** What every expr release's checker refuses. */
@@ -40,11 +40,7 @@ export const EVERY_CHECKER: CheckerRules = {
   conversions: new Set(),
 };
 
-const CONVERSION_TYPES: Readonly<Record<'int' | 'float' | 'string', Known>> = {
-  int: 'int',
-  float: 'float64',
-  string: 'string',
-};
+const CONVERSION_TYPES: Readonly<Record<string, Known>> = { int: 'int', float: 'float64', string: 'string' };
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
   try {
@@ -89,9 +85,8 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       return binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
     case 'call': {
       for (const arg of expr.args) typeOf(arg, rules);
-      const name = expr.callee.kind === 'ident' ? expr.callee.name : undefined;
-      const conversion = [...rules.conversions].find((builtin) => builtin === name);
-      return conversion === undefined ? undefined : CONVERSION_TYPES[conversion];
+      const name = expr.callee.kind === 'ident' ? expr.callee.name : '';
+      return rules.conversions.has(name) ? CONVERSION_TYPES[name] : undefined;
     }
     case 'unmodelled':
       return unmodelledType(

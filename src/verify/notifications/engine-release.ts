@@ -9,7 +9,8 @@ import { ENGINE_NAMES, type EngineRelease } from '../../notifications/engine-rel
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredRows } from '../../notifications/support/engine-support';
 import type { ClusterConfig } from '../../config/schema';
-import { childrenOf, type Expr } from '../../notifications/expr/ast';
+import type { Expr } from '../../notifications/expr/ast';
+import { someNode } from '../../notifications/expr/analyze';
 import { conditions, type Engine } from './engines';
 import type { NotificationRule, Problem } from './rule';
 
@@ -161,8 +162,10 @@ export function typeProblems(
 
 /** Whether a part of `expr` runs on some evaluations only: under `and`, `or`, `? :` or `??`. */
 function hasBranches(expr: Expr): boolean {
-  const branching =
-    (expr.kind === 'binary' && ['and', 'or', '??'].includes(expr.operator)) ||
-    (expr.kind === 'unmodelled' && expr.form === 'conditional');
-  return branching || childrenOf(expr).some(hasBranches);
+  return someNode(
+    expr,
+    (node) =>
+      (node.kind === 'binary' && ['and', 'or', '??'].includes(node.operator)) ||
+      (node.kind === 'unmodelled' && node.form === 'conditional'),
+  );
 }
