@@ -106,8 +106,8 @@ function unreadExpressions(expressions: readonly TeamExpression[]): TeamProblem[
       key,
       ...(line !== undefined ? { line } : {}),
       message:
-        `${at} nests deeper than verify reads: verify did not judge it (the release's expr, a time bucket, a ` +
-        `missing field)`,
+        `${at} nests deeper than verify reads: verify did not judge it (its syntax past that depth, the release's ` +
+        `expr, a time bucket, a missing field)`,
       fix:
         'write it with less nesting (fewer brackets, shorter chains of operators), or check it with ' +
         'npm run notifcheck',

@@ -108,6 +108,13 @@ describe('reading deeply nested expressions', () => {
     expect(parseExpr(text)).toMatchObject({ kind: 'unmodelled', form: 'nesting deeper than glidepath reads' });
     expect(() => run(text)).toThrow(/does not cover the expr-lang nesting deeper than glidepath reads/);
   });
+
+  it('reads 600 brackets whole, with their syntax errors: brackets add no depth to the tree (helper-22)', () => {
+    const nested = (inner: string) => `${'('.repeat(600)}${inner}${')'.repeat(600)}`;
+    expect(() => parseExpr(nested('true true'))).toThrow(ExprSyntaxError);
+    expect(() => parseExpr(nested('1 +'))).toThrow(ExprSyntaxError);
+    expect(parseExpr(nested('true'))).toEqual(x.bool(true));
+  });
 });
 
 describe('evaluating with expr-lang semantics', () => {

@@ -286,8 +286,7 @@ describe("a team's own notifications (extraData)", () => {
       'defined, or an expression nested deeper than it reads: the engine loads all three',
     () => {
       const config = fixtureConfig();
-      // The engine compiles thousands of brackets; verify's reader stops at 500 levels.
-      const nested = `${'('.repeat(600)}rollout.status?.phase == 'Degraded'${')'.repeat(600)}`;
+      // The engine compiles it; verify's walks stop at a tree 500 levels deep.
       const chain = Array(600).fill('rollout.spec.replicas').join(' + ');
       const broken = {
         ...config,
@@ -298,7 +297,6 @@ describe("a team's own notifications (extraData)", () => {
             'trigger.rollout-degraded':
               "- when: rollout.status?.phase == 'Degraded'\n  oncePer: string(time.Now().Unix() / 60)\n  send: " +
               '[rollout-degraded]\n',
-            'trigger.rollout-nested': `- when: "${nested}"\n  send: [rollout-degraded]\n`,
             // A chain of + is as deep a tree without a bracket: 2,000 terms crashed verify (helper-21).
             'trigger.rollout-chain': `- when: "${chain} > 1"\n  send: [rollout-degraded]\n`,
             subscriptions: '- recipients: [slack:payments-deploys]\n  triggers: [rollout-paused]\n',
@@ -313,9 +311,7 @@ describe("a team's own notifications (extraData)", () => {
           'values in 120 seconds (time.Now().Unix() / 60 is a float): the trigger fires again and again and fills ' +
           "the notified annotation glidepath's facts share",
         'extra-data/engine-release: trigger.rollout-chain[0].when nests deeper than verify reads: verify did not ' +
-          "judge it (the release's expr",
-        'extra-data/engine-release: trigger.rollout-nested[0].when nests deeper than verify reads: verify did not ' +
-          "judge it (the release's expr",
+          'judge it (its syntax past that depth',
       ]);
     },
   );

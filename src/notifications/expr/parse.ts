@@ -32,8 +32,8 @@ export function parseExpr(source: string): Expr {
     const expr = new Parser(source).parseAll();
     return treeDepth(expr) > MAX_TREE_DEPTH ? tooDeep() : expr;
   } catch (error) {
-    // expr compiles thousands of nested brackets; this reader stops at MAX_TREE_DEPTH (or at the end of its stack).
-    // Not judged, never a crash.
+    // expr compiles thousands of nested brackets; this reader runs out of stack first. Not judged, never a crash.
+    // A shallower tree is read whole first, so that its syntax errors are found (helper-22).
     if (!(error instanceof RangeError)) throw error;
     return tooDeep();
   }
@@ -59,7 +59,6 @@ export function isTooDeepToRead(expr: Expr): boolean {
 class Parser {
   private readonly tokens: Token[];
   private position = 0;
-  private depth = 0;
 
   constructor(private readonly source: string) {
     this.tokens = tokenize(source);
@@ -110,18 +109,7 @@ class Parser {
     return { kind: 'unmodelled', form, text: this.source.slice(start, this.current.position).trim(), parts };
   }
 
-  /** Every nesting (a bracket, an operand, `not`) comes through here: past the deepest tree read, it stops. */
   private parseExpression(minPrecedence: number): Expr {
-    if (this.depth >= MAX_TREE_DEPTH) throw new RangeError(TOO_DEEP);
-    this.depth += 1;
-    try {
-      return this.parseOperators(minPrecedence);
-    } finally {
-      this.depth -= 1;
-    }
-  }
-
-  private parseOperators(minPrecedence: number): Expr {
     const start = this.current.position;
     let left = this.parseUnary();
     let previous: BinaryOperator | undefined;
