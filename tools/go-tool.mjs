@@ -8,11 +8,12 @@
  *   node tools/go-tool.mjs <module folder> <package> [<modfile>] [<tag,tag>]   # prints the binary's path
  *
  * `modfile` builds against another go.mod of the module (`go build -modfile`, with its .sum beside it): one
- * module path at several versions cannot share one build. The cache key hashes the go.mod and go.sum in use,
- * every .go file, the package, the tags and the Go toolchain (`go env GOVERSION GOOS GOARCH`), so a second run
- * builds nothing and any change rebuilds. Binaries live in $GLIDEPATH_TOOLS_CACHE, else
- * $XDG_CACHE_HOME/glidepath-tools, else ~/.cache/glidepath-tools: <key>/<name>. Each build writes its own
- * temporary file and renames it into place, so concurrent builds are safe.
+ * module path at several versions cannot share one build. `toolchain` builds with that Go release instead of the
+ * machine's (GOTOOLCHAIN, fetched through the module proxy once), for a judge of what an older Go's library says.
+ * The cache key hashes the go.mod and go.sum in use, every .go file, the package, the tags and the Go toolchain
+ * (`go env GOVERSION GOOS GOARCH`), so a second run builds nothing and any change rebuilds. Binaries live in
+ * $GLIDEPATH_TOOLS_CACHE, else $XDG_CACHE_HOME/glidepath-tools, else ~/.cache/glidepath-tools: <key>/<name>.
+ * Each build writes its own temporary file and renames it into place, so concurrent builds are safe.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,10 +26,11 @@ export class GoToolError extends Error {}
 
 /**
  * The path of the built binary of package `pkg` of the Go module in `toolDir`.
- * options.modfile: a go.mod to use instead of toolDir/go.mod (relative to toolDir); options.tags: build tags.
+ * options.modfile: a go.mod to use instead of toolDir/go.mod (relative to toolDir); options.tags: build tags;
+ * options.toolchain: a Go release to build with (e.g. "go1.21.13").
  */
 export function buildGoTool(toolDir, pkg, options = {}) {
-  const { binary, moduleDir, modfile, tags } = locate(toolDir, pkg, options);
+  const { binary, moduleDir, modfile, tags, toolchain } = locate(toolDir, pkg, options);
   if (existsSync(binary)) return binary;
 
   mkdirSync(dirname(binary), { recursive: true });
@@ -45,6 +47,7 @@ export function buildGoTool(toolDir, pkg, options = {}) {
       ['build', ...flags, '-o', partial, pkg],
       moduleDir,
       `build ${pkg} of ${toolDir}${options.modfile ? ` with ${options.modfile}` : ''}`,
+      toolchain,
     );
     renameSync(partial, binary);
   } finally {
@@ -65,14 +68,16 @@ function locate(toolDir, pkg, options) {
   const modfile = options.modfile ? resolve(moduleDir, options.modfile) : join(moduleDir, 'go.mod');
   if (!existsSync(modfile)) throw new GoToolError(`go-tool: ${relative(process.cwd(), modfile)} does not exist`);
   const tags = [...(options.tags ?? [])].sort();
-  const toolchain = runGo(
+  const { toolchain } = options;
+  const goVersion = runGo(
     ['env', 'GOVERSION', 'GOOS', 'GOARCH'],
     moduleDir,
     `read the Go toolchain for ${toolDir}`,
+    toolchain,
   ).trim();
-  const key = cacheKey(moduleDir, pkg, modfile, tags, toolchain);
+  const key = cacheKey(moduleDir, pkg, modfile, tags, goVersion);
   const name = (pkg === '.' ? basename(moduleDir) : basename(pkg)) + (process.platform === 'win32' ? '.exe' : '');
-  return { binary: join(goToolCache(), key, name), moduleDir, modfile, tags };
+  return { binary: join(goToolCache(), key, name), moduleDir, modfile, tags, toolchain };
 }
 
 export function goToolCache() {
@@ -104,8 +109,9 @@ function goFiles(dir) {
 }
 
 /** Runs go in `cwd`; a failure is a GoToolError with Go's output and a hint for the usual causes. */
-export function runGo(args, cwd, what) {
-  const result = spawnSync('go', args, { cwd, encoding: 'utf8', env: { ...process.env, GOWORK: 'off' } });
+export function runGo(args, cwd, what, toolchain) {
+  const env = { ...process.env, GOWORK: 'off', ...(toolchain ? { GOTOOLCHAIN: toolchain } : {}) };
+  const result = spawnSync('go', args, { cwd, encoding: 'utf8', env });
   if (result.error?.code === 'ENOENT') {
     throw new GoToolError(`go-tool: cannot ${what}: Go is not installed (no "go" on PATH); install Go 1.22 or later`);
   }

@@ -48,6 +48,7 @@ export function checkerRules(row: EngineRelease): CheckerRules {
     divisionIsFloat: since(FLOAT_DIVISION_CHECKED_SINCE),
     unknownTakesNumberType: !since(FLOAT_DIVISION_SINCE),
     remainderIsInt: since(INT_REMAINDER_CHECKED_SINCE),
+    constantIntegerDivision: exprSemantics(row).integerDivision,
     conversions: new Set(
       Object.entries(CONVERSION_FEATURES)
         .filter(([, feature]) => since(EXPR_FEATURE_SINCE[feature]))

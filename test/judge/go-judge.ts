@@ -9,7 +9,11 @@ export function askGoJudge<Answer>(
   command: 'cronjudge' | 'refjudge' | 'urljudge' | 'yamljudge',
   requests: readonly object[],
 ): Answer[] {
-  const binary = buildGoTool(JUDGES_MODULE, `./cmd/${command}`);
+  return askGoProgram(buildGoTool(JUDGES_MODULE, `./cmd/${command}`), command, requests);
+}
+
+/** Runs a built judge program: one JSON request a line in, one JSON answer a line out. */
+export function askGoProgram<Answer>(binary: string, command: string, requests: readonly object[]): Answer[] {
   const input = requests.map((request) => JSON.stringify(request)).join('\n') + '\n';
   const result = spawnSync(binary, [], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.error) throw result.error;

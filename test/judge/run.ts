@@ -2,11 +2,12 @@
  * `npm run judge`: the project's validators against the real Go parsers on generated inputs (fixed seeds).
  * Needs Go (and the module proxy, or a filled module cache, on the first run). Exits 1 on any disagreement.
  * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N, JUDGE_YAML_STRINGS=N,
- * JUDGE_URLS=N.
+ * JUDGE_URLS=N, JUDGE_PATTERNS=N.
  */
 import { GoToolError } from '../../tools/go-tool.mjs';
 import { cronDisagreements } from './cron-differential';
 import type { Disagreement } from './disagreement';
+import { goRegexpDisagreements, JUDGE_TOOLCHAINS } from './go-regexp-differential';
 import { imageRefDisagreements } from './image-ref-differential';
 import { serviceUrlDisagreements } from './service-url-differential';
 import { yamlReadbackDisagreements } from './yaml-readback-differential';
@@ -15,6 +16,7 @@ const CRON_SCHEDULES = Number(process.env.JUDGE_SCHEDULES ?? 2_400);
 const IMAGE_REFS = Number(process.env.JUDGE_REFS ?? 800);
 const YAML_STRINGS = Number(process.env.JUDGE_YAML_STRINGS ?? 400);
 const SERVICE_URLS = Number(process.env.JUDGE_URLS ?? 3_000);
+const PATTERNS = Number(process.env.JUDGE_PATTERNS ?? 4_000);
 const SEED = process.env.JUDGE_SEED === undefined ? undefined : Number(process.env.JUDGE_SEED);
 
 function main(): number {
@@ -29,6 +31,12 @@ function main(): number {
     [
       "Veridor base URLs (steps --base-url) vs Go's net/url and the ports net/http dials",
       () => serviceUrlDisagreements(SERVICE_URLS, SEED),
+    ],
+    [
+      `constant patterns of matches vs Go's regexp.Compile of ${Object.values(JUDGE_TOOLCHAINS)
+        .map((toolchain) => toolchain ?? "the machine's Go")
+        .join(', ')}`,
+      () => goRegexpDisagreements(PATTERNS, SEED),
     ],
     [
       'rendered files and ConfigMap values read back through sigs.k8s.io/yaml v1.6.0 (YAML 1.1)',

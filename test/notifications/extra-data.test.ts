@@ -187,6 +187,32 @@ describe("a team's own notifications (extraData)", () => {
     expect(releaseMessages('2.8.0', 'int(app.spec.replicas / 60) % 24 == 1')).toEqual([]);
   });
 
+  it('a pattern, a division by 0 or an integer the engine refuses at load fails verify (helper-23)', () => {
+    // Each refused by the real engine of every release (npm run judge:engine), where verify passed them before.
+    expect(releaseMessages('3.1.0', 'app.metadata.name matches "(?=api)"')).toEqual([
+      'fails: trigger.app-team[0].when "app.metadata.name matches \\"(?=api)\\"" does not compile on ' +
+        'github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 (error parsing regexp: invalid or unsupported Perl ' +
+        "syntax: `(?=`): the engine refuses the whole ConfigMap, glidepath's facts included",
+    ]);
+    expect(releaseMessages('3.1.0', '1 % (1 - 1) == 0')).toEqual([expect.stringContaining('(integer divide by zero)')]);
+    // v1.9.0 folds / of two integers as an integer division; later releases fold it to a float (+Inf).
+    expect(releaseMessages('2.6.1', '1 / 0 > 0')).toEqual([
+      expect.stringMatching(/^fails: .* v1\.9\.0 of Argo CD 2\.6\.1 \(integer divide by zero\)/),
+    ]);
+    expect(releaseMessages('2.8.0', '1 / 0 > 0')).toEqual([]);
+    expect(() => parseExpr('9223372036854775808 > 1')).toThrow('invalid integer literal');
+    expect(parseExpr('9223372036854775807 > 1')).toBeDefined();
+  });
+
+  it('a pattern only some Go releases refuse warns: which Go built an engine is not in the release table', () => {
+    expect(releaseMessages('3.1.0', 'app.metadata.name matches "(?<team>api)-.*"')).toEqual([
+      'warns: trigger.app-team[0].when "app.metadata.name matches \\"(?<team>api)-.*\\"": Go 1.21 and earlier ' +
+        'refuse the pattern "(?<team>api)-.*" (error parsing regexp: invalid or unsupported Perl syntax: `(?<`): an ' +
+        "engine built with it refuses the whole ConfigMap, glidepath's facts included",
+    ]);
+    expect(releaseMessages('3.1.0', 'app.metadata.name matches "(?P<team>api)-\\\\p{Greek}"')).toEqual([]);
+  });
+
   it('a % of a ? : with a float branch warns that the runs taking that branch fail', () => {
     // On the real expr (npm run judge:expr): from v1.10.0, (x > 1 ? x / 2 : 1) % 2 fails whenever x > 1.
     const text = '(app.spec.replicas > 1 ? app.spec.replicas / 2 : 1) % 2 == 0';

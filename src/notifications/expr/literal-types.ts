@@ -6,6 +6,8 @@
  * gives an operation on an unknown and a number the number's type; `**` is a float64 on every release.
  */
 import type { Expr } from './ast';
+import { someNode } from './analyze';
+import { GO_REGEXP_RELEASES, goRegexpProblem, isJudgedPattern, type GoRegexpRelease } from './go-regexp';
 
 type Known = 'int' | 'float64' | 'string' | 'bool' | 'nil';
 
@@ -27,6 +29,8 @@ export interface CheckerRules {
   readonly arithmeticIsNoBoolAtRun: boolean;
   /** The conversion builtins the release has, typed by their result (`float(x) % 2` does not compile). */
   readonly conversions: ReadonlySet<string>;
+  /** `/` of two integer constants is folded as an integer division, so `1 / 0` does not compile (v1.9.0). */
+  readonly constantIntegerDivision: boolean;
 }
 
 /** What every expr release's checker refuses. */
@@ -38,6 +42,7 @@ export const EVERY_CHECKER: CheckerRules = {
   floatBranchWinsAtRun: false,
   arithmeticIsNoBoolAtRun: false,
   conversions: new Set(),
+  constantIntegerDivision: false,
 };
 
 const CONVERSION_TYPES: Readonly<Record<string, Known>> = { int: 'int', float: 'float64', string: 'string' };
@@ -81,14 +86,21 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
         throw new LiteralTypeError('invalid operation: not (mismatched type: an arithmetic result)');
       return 'bool';
     }
-    case 'binary':
-      return binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
+    case 'binary': {
+      const type = binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
+      // The optimizer folds an operation on two integer constants when the trigger loads: by 0 it stops there.
+      const divides = expr.operator === '%' || (expr.operator === '/' && rules.constantIntegerDivision);
+      if (divides && constantInt(expr.right, rules) === 0n && constantInt(expr.left, rules) !== undefined)
+        throw new LiteralTypeError('integer divide by zero');
+      return type;
+    }
     case 'call': {
       for (const arg of expr.args) typeOf(arg, rules);
       const name = expr.callee.kind === 'ident' ? expr.callee.name : '';
       return rules.conversions.has(name) ? CONVERSION_TYPES[name] : undefined;
     }
     case 'unmodelled':
+      if (expr.form === 'operator matches') checkPattern(expr.parts[1]);
       return unmodelledType(
         expr.form,
         expr.parts.map((part) => typeOf(part, rules)),
@@ -173,4 +185,68 @@ function unmodelledType(form: string, parts: readonly (Known | undefined)[], rul
     default:
       return undefined;
   }
+}
+
+/** The value the optimizer folds an integer constant expression to (`1 - 1`, `-0`), or undefined. */
+function constantInt(expr: Expr, rules: CheckerRules): bigint | undefined {
+  if (expr.kind === 'literal') return typeof expr.value === 'bigint' ? expr.value : undefined;
+  if (expr.kind === 'unmodelled' && (expr.form === 'unary -' || expr.form === 'unary +')) {
+    const operand = constantInt(expr.parts[0]!, rules);
+    return operand === undefined || expr.form === 'unary +' ? operand : -operand;
+  }
+  if (expr.kind !== 'binary') return undefined;
+  const [left, right] = [constantInt(expr.left, rules), constantInt(expr.right, rules)];
+  if (left === undefined || right === undefined) return undefined;
+  switch (expr.operator) {
+    case '+':
+      return left + right;
+    case '-':
+      return left - right;
+    case '*':
+      return left * right;
+    case '%':
+      return right === 0n ? undefined : left % right;
+    case '/':
+      return rules.constantIntegerDivision && right !== 0n ? left / right : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The checker compiles the constant pattern of `matches` with Go's regexp when the trigger loads. Refused here when
+ * every Go release the engines are built with refuses it; where only some do, verify warns (engine-release.ts).
+ */
+function checkPattern(pattern: Expr | undefined): void {
+  const refusals = patternRefusals(pattern);
+  if (refusals.length === GO_REGEXP_RELEASES.length) throw new LiteralTypeError(refusals.at(-1)!.problem);
+}
+
+function patternRefusals(pattern: Expr | undefined): { release: GoRegexpRelease; problem: string }[] {
+  if (pattern?.kind !== 'literal' || typeof pattern.value !== 'string' || !isJudgedPattern(pattern.value)) return [];
+  const text = pattern.value;
+  return GO_REGEXP_RELEASES.flatMap((release) => {
+    const problem = goRegexpProblem(text, release);
+    return problem === undefined ? [] : [{ release, problem }];
+  });
+}
+
+/**
+ * The constant patterns of `matches` in `expr` that some Go releases refuse and others read (`(?<name>...)` before
+ * Go 1.22, `\p{greek}` before Go 1.25, `\p{Old_Italic}` from Go 1.25 on): an engine built with one of those refuses
+ * the trigger, and which Go built it is not in the release table.
+ */
+export function goReleasePatternRefusals(
+  expr: Expr,
+): { pattern: string; refusals: { release: GoRegexpRelease; problem: string }[] }[] {
+  const found: { pattern: string; refusals: { release: GoRegexpRelease; problem: string }[] }[] = [];
+  someNode(expr, (node) => {
+    if (node.kind !== 'unmodelled' || node.form !== 'operator matches') return false;
+    const refusals = patternRefusals(node.parts[1]);
+    const pattern = node.parts[1];
+    if (refusals.length > 0 && refusals.length < GO_REGEXP_RELEASES.length && pattern?.kind === 'literal')
+      found.push({ pattern: String(pattern.value), refusals });
+    return false;
+  });
+  return found;
 }

@@ -6,6 +6,8 @@ export class ExprSyntaxError extends Error {
   }
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+
 export type TokenKind = 'number' | 'string' | 'ident' | 'operator' | 'bracket' | 'end';
 export interface Token {
   readonly kind: TokenKind;
@@ -59,6 +61,9 @@ export function tokenize(source: string): Token[] {
     if (number) {
       const text = number[0];
       const value = /[.eE]/.test(text) ? Number(text) : BigInt(text);
+      // expr reads an integer with strconv.ParseInt, also under a minus (`-9223372036854775808` too).
+      if (typeof value === 'bigint' && value > INT64_MAX)
+        fail(`invalid integer literal: strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
       tokens.push({ kind: 'number', text, position: i, value });
       i += text.length;
       continue;

@@ -4,7 +4,13 @@
  * compile makes the engine refuse the whole ConfigMap.
  */
 import { checkerRules, exprSemantics, missingFeatures } from '../../notifications/engine-versions';
-import { EVERY_CHECKER, literalTypeProblem, type CheckerRules } from '../../notifications/expr/literal-types';
+import {
+  EVERY_CHECKER,
+  goReleasePatternRefusals,
+  literalTypeProblem,
+  type CheckerRules,
+} from '../../notifications/expr/literal-types';
+import { GO_REGEXP_RELEASE_NAMES } from '../../notifications/expr/go-regexp';
 import { ENGINE_NAMES, type EngineRelease } from '../../notifications/engine-releases';
 import { EXPR_FEATURE_SYNTAX, featuresOf, type ExprFeature } from '../../notifications/expr/features';
 import { declaredRows } from '../../notifications/support/engine-support';
@@ -98,6 +104,10 @@ function runTypes(row: EngineRelease, branches: boolean): CheckerRules {
 const REMAINDER_FIX =
   'give % integers: truncate a division or a float first, int(a / b) % n, on a release that has int() ' +
   '(antonmedv/expr v1.9.0 has not); / is a float from v1.10.0 on';
+const PATTERN_FIX =
+  'write the pattern in the RE2 syntax every Go release reads (pkg.go.dev/regexp/syntax): no lookarounds or ' +
+  'backreferences, (?P<name>...) for a named group, \\p{...} with the exact name of a Unicode category or script ' +
+  '(\\p{Lu}, \\p{Greek}), and a \\ before ( ) [ ] { } * + ? | . ^ $ to match the character itself';
 const OPERAND_FIX =
   'give each operator what it takes: not, and, or and ? : a bool (x / 2 > 1, not (x > 2)), + two numbers or two ' +
   'strings, == two values of one type or nil; / is a float from v1.10.0 on';
@@ -153,10 +163,11 @@ export function typeProblems(
       message:
         `${at} ${JSON.stringify(text)} ${first.how} on ${where}${onDeclared ? '' : ' (after an upgrade)'} ` +
         `(${first.problem})${consequence}`,
-      fix: first.problem.startsWith('invalid operation: % ') ? REMAINDER_FIX : OPERAND_FIX,
+      fix: fixFor(first.problem),
     };
     (onDeclared && first.how === 'does not compile' ? now : later).push(problem);
   }
+  for (const { at, expr, text } of expressions) later.push(...patternWarnings(at, text, expr));
   return { now, later };
 }
 
@@ -168,4 +179,23 @@ function hasBranches(expr: Expr): boolean {
       (node.kind === 'binary' && ['and', 'or', '??'].includes(node.operator)) ||
       (node.kind === 'unmodelled' && node.form === 'conditional'),
   );
+}
+
+function fixFor(problem: string): string {
+  if (problem.startsWith('invalid operation: % ')) return REMAINDER_FIX;
+  if (problem.startsWith('error parsing regexp')) return PATTERN_FIX;
+  if (problem === 'integer divide by zero') return 'divide by a number other than 0';
+  return OPERAND_FIX;
+}
+
+/** A pattern of `matches` that some Go releases refuse: which Go built an engine release is not in the table. */
+function patternWarnings(at: string, text: string, expr: Expr): Problem[] {
+  return goReleasePatternRefusals(expr).map(({ pattern, refusals }) => ({
+    message:
+      `${at} ${JSON.stringify(text)}: ` +
+      `${refusals.map(({ release }) => GO_REGEXP_RELEASE_NAMES[release]).join(' and ')} ` +
+      `refuse the pattern ${JSON.stringify(pattern)} (${refusals[0]!.problem}): an engine built with ` +
+      `${refusals.length > 1 ? 'them' : 'it'} refuses the whole ConfigMap, glidepath's facts included`,
+    fix: PATTERN_FIX,
+  }));
 }
