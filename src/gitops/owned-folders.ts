@@ -5,6 +5,7 @@
  */
 import type { ClusterConfig } from '../config/schema';
 import type { KnownSecret } from '../config/environment-secrets';
+import { VALUES_FILE_NAMES } from '../notifications/helm/chart-values';
 import { shownFile } from '../config/shown-input';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationResources } from '../render/kustomization';
 import { filesOf, type RenderedFile } from '../render/rendered-file';
@@ -50,8 +51,13 @@ export function ownedIn(entries: readonly TreeEntry[], folders: OwnedFolders, re
   const listing = { manifests: folderIn(entries, folders.manifests), values: folderIn(entries, folders.values) };
   refuseForeignFiles(entries, folders.manifests, 'gitops.path', (name) => writesManifest(name, rendered));
   if (usesValues(listing, rendered))
-    refuseForeignFiles(entries, folders.values, 'gitops.valuesPath', (name) => name.endsWith('.yaml'));
+    refuseForeignFiles(entries, folders.values, 'gitops.valuesPath', (name) => writesValues(name, rendered));
   return listing;
+}
+
+/** The names glidepath gives the files of the helm values folder, for either engine. */
+function writesValues(name: string, rendered: FolderContents): boolean {
+  return VALUES_FILE_NAMES.has(name) || rendered.values.some((f) => f.path === name);
 }
 
 /** The names glidepath gives the files of the manifests folder, this render's and an older one's. */
@@ -123,9 +129,12 @@ function contentsOf(listing: OwnedListing, blobs: ReadonlyMap<string, string>): 
   return { manifests: files(listing.manifests), values: files(listing.values) };
 }
 
-/** The values folder takes part when the render has values files or the base still holds some. */
+/**
+ * The values folder takes part when the render has values files or the base still holds one glidepath wrote: a
+ * folder of that name that holds only files of others is left alone.
+ */
 export function usesValues(listing: OwnedListing, rendered: FolderContents): boolean {
-  return listing.values.blobs.length > 0 || rendered.values.length > 0;
+  return rendered.values.length > 0 || listing.values.blobs.some((blob) => writesValues(blob.path, rendered));
 }
 
 /** The folders a change replaces, each with its rendered files: the manifests first. */

@@ -217,6 +217,38 @@ describe('planner: against the base', () => {
       expect(named.error!.message).toContain(`(${FOLDER}/ghp_… 44 characters)`);
     },
   );
+  it("a file of someone else's in the helm values folder is never deleted (helper-23)", () => {
+    // The values folder took part whenever it held a file, and every .yaml there counted as glidepath's: pr deleted
+    // a team's own values file, in the configmap delivery too.
+    const values = cluster.folders.values;
+    const withValuesFiles = (files: readonly FolderFile[]) => {
+      const snap = snapshot(olderRelease);
+      const entries = files.map((f) => ({
+        mode: '100644',
+        type: 'blob',
+        id: blobId(f.content),
+        path: `${values}/${f.path}`,
+      }));
+      return {
+        ...snap,
+        trees: new Map([[BASE, [...snap.trees.get(BASE)!, ...entries]]]),
+        blobs: new Map([...snap.blobs, ...files.map((f) => [blobId(f.content), f.content] as const)]),
+      };
+    };
+    const mine = { path: 'mine.yaml', content: 'team: payments\n' };
+    const alone = planOne(withValuesFiles([mine]));
+    expect(alone.error).toBeUndefined();
+    expect(alone.folders.map((f) => f.folder)).toEqual([FOLDER]);
+    // Beside a values file glidepath wrote earlier, replacing the folder would delete it: refused, naming it.
+    const older = { path: 'argo-rollouts-notifications-values.yaml', content: 'notifications: {}\n' };
+    expect(planOne(withValuesFiles([older])).folders.map((f) => f.folder)).toEqual([FOLDER, values]);
+    const mixed = planOne(withValuesFiles([older, mine]));
+    expect(mixed.error!.message).toBe(
+      `${values} (gitops.valuesPath) in the gitops repo holds files glidepath did not write (${values}/mine.yaml); ` +
+        'glidepath replaces the whole folder and would delete them',
+    );
+  });
+
   it(
     "a manifest file added by hand (a *.k8s.yaml that the folder's kustomization.yaml does not list): refused, " +
       'naming it',

@@ -96,6 +96,11 @@ export function valuesFileName(configMap: Pick<ClusterNotificationsConfigMap, 'e
   return `${CHART_OF[configMap.engine]}-notifications-values.yaml`;
 }
 
+/** Every name valuesFileName gives: what glidepath may have written into gitops.valuesPath, for either engine. */
+export const VALUES_FILE_NAMES: ReadonlySet<string> = new Set(
+  (Object.keys(CHART_OF) as NotificationsEngine[]).map((engine) => valuesFileName({ engine })),
+);
+
 export function notificationsValuesFile(configMap: ClusterNotificationsConfigMap): string {
   const chart = CHART_OF[configMap.engine];
   const header = [
