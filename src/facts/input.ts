@@ -13,7 +13,7 @@ import { isRecord } from '../is-record';
 import { mergePatch, type Json } from './object-state';
 import { parsedDocuments } from './read-documents';
 
-import { parseRfc3339 } from '../notifications/model/argocd-refresh';
+import { parseRfc3339 } from '../notifications/model/rfc3339';
 
 export { parseRfc3339 };
 

@@ -428,6 +428,10 @@ describe('npm run facts on bad input', () => {
     expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', 'noon']))[0]).toBe(
       '--now: "noon" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z',
     );
+    // A day the month lacks is refused, as Go's time.Parse refuses it, not carried into March (helper-23).
+    expect((await problems(['--cluster', 'prod', '--rollout', 'x.yaml', '--now', '2026-02-30T09:00:00Z']))[0]).toBe(
+      '--now: "2026-02-30T09:00:00Z" is not an RFC 3339 time, e.g. 2026-12-01T09:00:00Z',
+    );
     expect((await problems(['--cluster', 'prod', '--rollout', '@missing.yaml']))[0]).toBe(
       'missing.yaml: cannot read the file (ENOENT); check the path',
     );

@@ -6,7 +6,7 @@ import { buildGoTool } from '../../tools/go-tool.mjs';
 const JUDGES_MODULE = fileURLToPath(new URL('../../tools/judges', import.meta.url));
 
 export function askGoJudge<Answer>(
-  command: 'cronjudge' | 'refjudge' | 'urljudge' | 'yamljudge',
+  command: 'cronjudge' | 'refjudge' | 'timejudge' | 'urljudge' | 'yamljudge',
   requests: readonly object[],
 ): Answer[] {
   return askGoProgram(buildGoTool(JUDGES_MODULE, `./cmd/${command}`), command, requests);

@@ -2,13 +2,14 @@
  * `npm run judge`: the project's validators against the real Go parsers on generated inputs (fixed seeds).
  * Needs Go (and the module proxy, or a filled module cache, on the first run). Exits 1 on any disagreement.
  * To explore beyond CI's inputs: JUDGE_SEED=N (another sample), JUDGE_SCHEDULES=N, JUDGE_REFS=N, JUDGE_YAML_STRINGS=N,
- * JUDGE_URLS=N, JUDGE_PATTERNS=N.
+ * JUDGE_URLS=N, JUDGE_PATTERNS=N, JUDGE_TIMES=N.
  */
 import { GoToolError } from '../../tools/go-tool.mjs';
 import { cronDisagreements } from './cron-differential';
 import type { Disagreement } from './disagreement';
 import { goRegexpDisagreements, JUDGE_TOOLCHAINS } from './go-regexp-differential';
 import { imageRefDisagreements } from './image-ref-differential';
+import { rfc3339Disagreements } from './rfc3339-differential';
 import { serviceUrlDisagreements } from './service-url-differential';
 import { yamlReadbackDisagreements } from './yaml-readback-differential';
 
@@ -17,6 +18,7 @@ const IMAGE_REFS = Number(process.env.JUDGE_REFS ?? 800);
 const YAML_STRINGS = Number(process.env.JUDGE_YAML_STRINGS ?? 400);
 const SERVICE_URLS = Number(process.env.JUDGE_URLS ?? 3_000);
 const PATTERNS = Number(process.env.JUDGE_PATTERNS ?? 4_000);
+const TIMES = Number(process.env.JUDGE_TIMES ?? 3_000);
 const SEED = process.env.JUDGE_SEED === undefined ? undefined : Number(process.env.JUDGE_SEED);
 
 function main(): number {
@@ -38,6 +40,7 @@ function main(): number {
         .join(', ')}`,
       () => goRegexpDisagreements(PATTERNS, SEED),
     ],
+    ['RFC 3339 times (finishedAt, facts --now) vs time.Parse(time.RFC3339)', () => rfc3339Disagreements(TIMES, SEED)],
     [
       'rendered files and ConfigMap values read back through sigs.k8s.io/yaml v1.6.0 (YAML 1.1)',
       () => {

@@ -4,6 +4,7 @@
  * controller/controller.go`, `isAppSyncStatusRefreshed`): the sync status would still describe the time before
  * the operation. A skipped reconcile evaluates nothing and leaves the notified annotation as it is.
  */
+import { parseRfc3339 } from './rfc3339';
 import { isGoMap, type GoMap, type GoValue } from './values';
 
 const COMPLETED_PHASES: ReadonlySet<string> = new Set(['Failed', 'Error', 'Succeeded']);
@@ -35,12 +36,4 @@ function nested(object: GoMap, ...keys: readonly string[]): GoValue | undefined 
     current = current[key];
   }
   return current;
-}
-
-/** Milliseconds since the epoch of an RFC 3339 time (what Go's `time.Parse(time.RFC3339, ...)` accepts). */
-export function parseRfc3339(value: GoValue | undefined): number | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value))
-    return undefined;
-  const millis = Date.parse(value);
-  return Number.isNaN(millis) ? undefined : millis;
 }
