@@ -36,6 +36,7 @@ export function parseCommandArguments<O extends OptionSpecs>(
     tokens: true,
   });
   const helpHint = `glidepath ${command.name} --help lists its options`;
+  const given = new Map<string, string[]>();
   for (const token of tokens) {
     if (token.kind === 'positional') {
       throw new GlidepathError(
@@ -61,6 +62,17 @@ export function parseCommandArguments<O extends OptionSpecs>(
     if (spec.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))) {
       throw new GlidepathError(`${token.rawName} needs a value`, `e.g. ${token.rawName} ${spec.value ?? 'VALUE'}`);
     }
+    if (spec.type === 'string' && spec.multiple !== true)
+      given.set(token.name, [...(given.get(token.name) ?? []), token.value!]);
+  }
+  // parseArgs keeps the last of a repeated option: `--cluster prod --cluster dev` would run dev alone.
+  for (const [name, values] of given) {
+    if (values.length > 1)
+      throw new GlidepathError(
+        `--${name} is given ${values.length} times (${values.map((v) => shownArgument(v, known)).join(', ')}); ` +
+          'it takes one value',
+        `give --${name} once, and run the command again for another value`,
+      );
   }
   if (values.help === true) return { help: true };
   const withDefaults = Object.fromEntries(

@@ -160,6 +160,12 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
     [['synth', '--out'], 'error: --out needs a value', 'fix: e.g. --out DIR'],
     [['synth', '--cluster', '--out', 'x'], 'error: --cluster needs a value', 'fix: e.g. --cluster NAME|FILE'],
     [['synth', '--check=yes'], 'error: --check takes no value (got "yes")', 'fix: write --check alone'],
+    // parseArgs keeps the last value: `verify --cluster prod --cluster dev` verified dev alone (helper-23).
+    [
+      ['verify', '--cluster', 'prod', '--json', '--cluster=dev'],
+      'error: --cluster is given 2 times ("prod", "dev"); it takes one value',
+      'fix: give --cluster once, and run the command again for another value',
+    ],
     [
       ['synth', 'prod'],
       'error: synth takes no argument "prod"',
@@ -187,6 +193,10 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       [['synth', `--check=${token}`], `error: --check takes no value (got ${masked})`],
       [['synth', `--stdout=${secret}`], `error: --stdout takes no value (got ${inEnvironment})`],
       [['synth', `--${token}`], `error: ${masked} is not an option of synth`],
+      [
+        ['synth', '--cluster', 'prod', '--cluster', token],
+        `error: --cluster is given 2 times ("prod", ${masked}); it takes one value`,
+      ],
     ] as const) {
       clear();
       expect(await main(argv, { env }), argv.join(' ')).toBe(2);
