@@ -18,6 +18,8 @@ export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   'number-conversions': '1.12.5',
   'string-conversion': '1.15.1',
   'optional-index': '1.16.9',
+  let: '1.15.1',
+  sequence: '1.17.5',
 };
 
 /**

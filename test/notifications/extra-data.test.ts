@@ -204,6 +204,19 @@ describe("a team's own notifications (extraData)", () => {
     expect(parseExpr('9223372036854775807 > 1')).toBeDefined();
   });
 
+  it('let and a; b pass where the declared release reads them, and fail where it does not (helper-23)', () => {
+    // On the real engines (npm run judge:engine): let from antonmedv/expr v1.15.1 (Argo CD 2.9), a; b from v1.17.5.
+    const text = "app.metadata.name == 'x' and (let n = app.spec.replicas; n) == 1";
+    expect(releaseMessages('2.9.0', text)).toEqual([]);
+    expect(releaseMessages('2.8.0', text)).toEqual([
+      expect.stringContaining('uses `let name = value; ...` (a variable), which github.com/antonmedv/expr v1.12.5'),
+    ]);
+    expect(releaseMessages('3.1.0', 'app.spec.replicas; true')).toEqual([]);
+    expect(releaseMessages('3.0.0', 'app.spec.replicas; true')).toEqual([
+      expect.stringContaining('uses `a; b` (a sequence), which github.com/expr-lang/expr v1.16.9'),
+    ]);
+  });
+
   it('a pattern only some Go releases refuse warns: which Go built an engine is not in the release table', () => {
     expect(releaseMessages('3.1.0', 'app.metadata.name matches "(?<team>api)-.*"')).toEqual([
       'warns: trigger.app-team[0].when "app.metadata.name matches \\"(?<team>api)-.*\\"": Go 1.21 and earlier ' +
@@ -383,7 +396,8 @@ describe("a team's own notifications (extraData)", () => {
       ),
     ).toEqual([
       'clusters/payments.yaml: rollouts.extraData["trigger.rollout-degraded"]: [0].when does not compile: ' +
-        'unexpected character "=" at position 22 of "rollout.status?.phase = \'Degraded\'" (line 19)',
+        'unexpected "=" (== compares; = is only for let) at position 22 of "rollout.status?.phase = \'Degraded\'" ' +
+        '(line 19)',
     ]);
     expect(
       problemsAfter((t) => t.replace('{{ .rollout.status.phase | lower }}', '{{ .rollout.status.phase | lowercase }}')),

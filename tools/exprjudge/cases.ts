@@ -69,6 +69,8 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
   'number-conversions': () => 'int(1.5) == 1',
   'string-conversion': (root) => `string(${root}.metadata.name) != ""`,
   'optional-index': (root) => `${root}.metadata?.["name"] != nil`,
+  let: (root) => `(let n = ${root}.metadata.name; n) != ""`,
+  sequence: (root) => `${root}.metadata.name; true`,
   'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
 };
 

@@ -10,6 +10,8 @@ export const EXPR_FEATURES = [
   'number-conversions',
   'string-conversion',
   'optional-index',
+  'let',
+  'sequence',
 ] as const;
 export type ExprFeature = (typeof EXPR_FEATURES)[number];
 
@@ -20,6 +22,8 @@ export const EXPR_FEATURE_SYNTAX: Readonly<Record<ExprFeature, string>> = {
   'number-conversions': 'the builtins `int()` and `float()`',
   'string-conversion': 'the builtin `string()`',
   'optional-index': '`?.[...]` (optional index)',
+  let: '`let name = value; ...` (a variable)',
+  sequence: '`a; b` (a sequence)',
 };
 
 /** The conversion builtins, with the feature that brings each. */
@@ -36,6 +40,7 @@ export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
     if (expr.kind === 'member' && expr.optional) found.add('optional-member');
     if (expr.kind === 'index' && expr.optional) found.add('optional-index');
     if (expr.kind === 'binary' && expr.operator === '??') found.add('nil-coalescing');
+    if (expr.kind === 'unmodelled' && (expr.form === 'let' || expr.form === 'sequence')) found.add(expr.form);
     if (expr.kind === 'call' && expr.callee.kind === 'ident' && Object.hasOwn(CONVERSION_FEATURES, expr.callee.name))
       found.add(CONVERSION_FEATURES[expr.callee.name as keyof typeof CONVERSION_FEATURES]);
     childrenOf(expr).forEach(visit);

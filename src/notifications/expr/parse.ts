@@ -65,7 +65,7 @@ class Parser {
   }
 
   parseAll(): Expr {
-    const expr = this.parseTernary();
+    const expr = this.parseSequence();
     if (this.current.kind !== 'end') this.fail(`unexpected ${JSON.stringify(this.current.text)}`);
     return expr;
   }
@@ -93,8 +93,30 @@ class Parser {
     throw new ExprSyntaxError(this.source, token.position, message);
   }
 
+  /** `a; b` (expr-lang v1.17): each part runs, the last one's value is the result. */
+  private parseSequence(): Expr {
+    const start = this.current.position;
+    const parts = [this.parseTernary()];
+    if (!this.is('operator', ';')) return parts[0]!;
+    while (this.is('operator', ';') && this.next() && this.current.kind !== 'end') parts.push(this.parseTernary());
+    return this.unmodelled('sequence', start, parts);
+  }
+
+  /** `let name = value; body` (antonmedv/expr v1.15 on): `name` is `value` inside `body`. */
+  private parseLet(): Expr {
+    const start = this.current.position;
+    this.next();
+    if (!this.is('ident')) this.fail('expected a variable name after let');
+    this.next();
+    this.expect('operator', '=');
+    const value = this.parseTernary();
+    this.expect('operator', ';');
+    return this.unmodelled('let', start, [value, this.parseSequence()]);
+  }
+
   /** `a ? b : c`, the loosest form (right-associative). */
   private parseTernary(): Expr {
+    if (this.is('ident', 'let')) return this.parseLet();
     const start = this.current.position;
     const test = this.parseExpression(0);
     if (!this.is('operator', '?')) return test;
@@ -117,6 +139,7 @@ class Parser {
       const token = this.current;
       if (token.kind !== 'operator') break;
       let negate = false;
+      if (token.text === '=') this.fail('unexpected "=" (== compares; = is only for let)', token);
       let operatorText: string = ALIASES[token.text] ?? token.text;
       if (operatorText === 'not') {
         const following = this.tokens[this.position + 1];
@@ -183,7 +206,7 @@ class Parser {
         return { kind: 'ident', name: token.text };
       case 'bracket':
         if (token.text === '(') {
-          const inner = this.parseTernary();
+          const inner = this.parseSequence();
           this.expect('bracket', ')');
           return inner;
         }

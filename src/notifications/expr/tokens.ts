@@ -43,6 +43,8 @@ export const SYMBOL_OPERATORS = [
   ',',
   '?',
   ':',
+  ';',
+  '=',
 ];
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
