@@ -26,6 +26,23 @@ describe('the one Go template parser', () => {
     expect(refusal('{{ mustToJson . }}', ['mustToJson'])).toBe('1: function "mustToJson" not defined');
   });
 
+  it('refuses a constant where a command must run, a field of a constant and a malformed constant (helper-23)', () => {
+    // Each refused by the engine when it loads the template (judge:engine, template/message-*), passed before.
+    expect(refusal('{{ 1 | 2 }}')).toBe('1: non executable command in pipeline stage 2');
+    expect(refusal('{{ .a | lower | . }}')).toBe('1: non executable command in pipeline stage 3');
+    expect(refusal('{{ lower (1 | "b") }}')).toBe('1: non executable command in pipeline stage 2');
+    expect(refusal('{{ "a" | lower | (printf "%s") }}')).toBeUndefined();
+    expect(refusal('{{ "a".b }}')).toBe('1: unexpected . after term "\\"a\\""');
+    expect(refusal('{{ true.x }}')).toBe('1: unexpected . after term "true"');
+    expect(refusal('{{ "a" .b }}')).toBeUndefined();
+    expect(refusal("{{ 'ab' }}")).toBe("1: malformed character constant: 'ab'");
+    expect(refusal("{{ '' }}")).toBe('1: invalid syntax');
+    expect(refusal("{{ '\\x41' }} {{ 'é' }}")).toBeUndefined();
+    expect(refusal('{{ 1e999 }}')).toBe('1: illegal number syntax: "1e999"');
+    // A number may start with its point, as text/template reads it: this was refused ("bad character").
+    expect(refusal('{{ .5 }} {{ -.5 }}')).toBeUndefined();
+  });
+
   it('checks every name, as text/template does, not only the first of a command', () => {
     expect(refusal('{{ printf "%s" nosuchfunction }}')).toBe('1: function "nosuchfunction" not defined');
   });

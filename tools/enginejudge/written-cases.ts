@@ -98,6 +98,37 @@ const EXPRESSIONS: Readonly<Record<string, string>> = {
   'literal-type-error': '"a" + 1 == 2',
 };
 
+/** Template texts of a message, each judged as `template.team: message: <text>`. */
+const MESSAGES: Readonly<Record<string, string>> = {
+  'pipe-to-number': '{{ 1 | 2 }}',
+  'pipe-to-string': '{{ "a" | "b" }}',
+  'pipe-to-dot': '{{ "a" | . }}',
+  'pipe-to-nil': '{{ "a" | nil }}',
+  'pipe-to-char': '{{ "a" | \'b\' }}',
+  'pipe-to-field': '{{ "a" | .rollout }}',
+  'pipe-to-variable': '{{ $x := "a" }}{{ "b" | $x }}',
+  'pipe-to-function': '{{ "a" | lower }}',
+  'pipe-to-parens': '{{ "a" | (lower "B") }}',
+  'parens-pipe-to-number': '{{ (1 | 2) }}',
+  'char-one': "{{ 'a' }}",
+  'char-two': "{{ 'ab' }}",
+  'char-escape': "{{ '\\n' }}",
+  'char-hex': "{{ '\\x41' }}",
+  'char-empty': "{{ '' }}",
+  'float-overflow': '{{ 1e999 }}',
+  'float-max': '{{ 1e308 }}',
+  'negative-float-overflow': '{{ -1e999 }}',
+  'leading-dot-number': '{{ .5 }}',
+  'string-field': '{{ "a".b }}',
+  'string-space-field': '{{ "a" .b }}',
+  'raw-string-field': '{{ `a`.b }}',
+  'true-field': '{{ true.x }}',
+  'nil-field': '{{ nil.x }}',
+  'number-field': '{{ 1.x }}',
+  'paren-field': '{{ (.rollout).metadata }}',
+  'variable-field': '{{ $.rollout.metadata }}',
+};
+
 const SELECTORS: Readonly<Record<string, string>> = {
   empty: '',
   equals: 'team=payments',
@@ -144,6 +175,12 @@ export const WRITTEN_CASES: Readonly<Record<string, Readonly<Record<string, stri
   ),
   ...Object.fromEntries(
     Object.entries(SELECTORS).map(([name, selector]) => [`selector/${name}`, subscription(selector)]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(MESSAGES).map(([name, text]) => [
+      `template/message-${name}`,
+      { 'template.team': `message: ${JSON.stringify(text)}\n` },
+    ]),
   ),
   'trigger/when-bool': { 'trigger.team': '- when: true\n  send: [team]\n' },
   'trigger/when-number': { 'trigger.team': '- when: 5\n  send: [team]\n' },
