@@ -200,6 +200,11 @@ describe("a team's own notifications (extraData)", () => {
       expect.stringMatching(/^fails: .* v1\.9\.0 of Argo CD 2\.6\.1 \(integer divide by zero\)/),
     ]);
     expect(releaseMessages('2.8.0', '1 / 0 > 0')).toEqual([]);
+    // The engine loads `x % 0`, and every evaluation fails (judge:expr runs it on each release).
+    expect(releaseMessages('3.1.0', 'app.spec.replicas % 0 == 0')).toEqual([
+      'warns: trigger.app-team[0].when "app.spec.replicas % 0 == 0" fails on every evaluation on ' +
+        'github.com/expr-lang/expr v1.17.5 of Argo CD 3.1.0 (integer divide by zero)',
+    ]);
     expect(() => parseExpr('9223372036854775808 > 1')).toThrow('invalid integer literal');
     expect(parseExpr('9223372036854775807 > 1')).toBeDefined();
   });

@@ -31,6 +31,8 @@ export interface CheckerRules {
   readonly conversions: ReadonlySet<string>;
   /** `/` of two integer constants is folded as an integer division, so `1 / 0` does not compile (v1.9.0). */
   readonly constantIntegerDivision: boolean;
+  /** `x % 0` fails on every run that reaches it: Go's integer division by zero (or a float, refused anyway). */
+  readonly remainderByZeroFailsAtRun: boolean;
 }
 
 /** What every expr release's checker refuses. */
@@ -43,6 +45,7 @@ export const EVERY_CHECKER: CheckerRules = {
   arithmeticIsNoBoolAtRun: false,
   conversions: new Set(),
   constantIntegerDivision: false,
+  remainderByZeroFailsAtRun: false,
 };
 
 const CONVERSION_TYPES: Readonly<Record<string, Known>> = { int: 'int', float: 'float64', string: 'string' };
@@ -90,7 +93,8 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       const type = binaryType(expr.operator, typeOf(expr.left, rules), typeOf(expr.right, rules), rules);
       // The optimizer folds an operation on two integer constants when the trigger loads: by 0 it stops there.
       const divides = expr.operator === '%' || (expr.operator === '/' && rules.constantIntegerDivision);
-      if (divides && constantInt(expr.right, rules) === 0n && constantInt(expr.left, rules) !== undefined)
+      const byZero = divides && constantInt(expr.right, rules) === 0n;
+      if (byZero && (constantInt(expr.left, rules) !== undefined || rules.remainderByZeroFailsAtRun))
         throw new LiteralTypeError('integer divide by zero');
       return type;
     }

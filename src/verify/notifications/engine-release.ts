@@ -98,6 +98,7 @@ function runTypes(row: EngineRelease, branches: boolean): CheckerRules {
     floatWinsAtRun: true,
     arithmeticIsNoBoolAtRun: true,
     floatBranchWinsAtRun: branches,
+    remainderByZeroFailsAtRun: true,
   };
 }
 
@@ -134,7 +135,8 @@ export function typeProblems(
       // Only the operands of % and not are judged at run: v1.13.0 evaluates `x / 2 and true` to 2 (judge:expr).
       const atRun = (branches: boolean) => {
         const problem = literalTypeProblem(expr, runTypes(row, branches));
-        return problem !== undefined && /^invalid operation: (?:% |not )/.test(problem) ? problem : undefined;
+        const judged = /^(?:invalid operation: (?:% |not )|integer divide by zero$)/;
+        return problem !== undefined && judged.test(problem) ? problem : undefined;
       };
       const run = compile === undefined ? atRun(false) : undefined;
       const branch = compile === undefined && run === undefined ? atRun(true) : undefined;
