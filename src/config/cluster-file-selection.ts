@@ -30,7 +30,14 @@ export function selectFiles(options: FileSelection): string[] {
     }
     return [cluster];
   }
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    const shown = shownFile(dir, options.knownSecrets);
+    throw new ConfigError([
+      `${shown}: is a file, not a folder; pass --clusters the folder of the cluster files, or --cluster ${shown} to ` +
+        'read this one file',
+    ]);
+  }
+  if (!existsSync(dir)) {
     throw new ConfigError([
       `${shownFile(dir, options.knownSecrets)}/: no such folder` +
         (isAbsolute(dir) ? '' : ` in the working directory ${shownWorkingDirectory(options.knownSecrets)}`) +

@@ -32,6 +32,16 @@ describe('the clusters folder', () => {
   });
 });
 
+describe('a clusters "folder" that is a file', () => {
+  it('says so, and how to read that one file (helper-23: it said "no such folder")', () => {
+    const file = `${clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) })}/prod.yaml`;
+    expect(problems(() => loadClusters({ dir: file }))).toEqual([
+      `${file}: is a file, not a folder; pass --clusters the folder of the cluster files, or --cluster ${file} to ` +
+        'read this one file',
+    ]);
+  });
+});
+
 describe('--relay-ip without --cluster', () => {
   it('says how to choose the one cluster it applies to', () => {
     const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
