@@ -20,6 +20,7 @@ export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   'optional-index': '1.16.9',
   let: '1.15.1',
   sequence: '1.17.5',
+  'bare-predicate': '1.12.5',
 };
 
 /**

@@ -137,4 +137,10 @@ function engineVersionsOf(engine: NotificationsEngine, config: ClusterConfig): s
   return [...new Set((row === undefined ? fromNowOn : [row]).flatMap((r) => r.notificationsEngine))];
 }
 
-const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set(['nil-coalescing', 'optional-index', 'let', 'sequence']);
+const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set([
+  'nil-coalescing',
+  'optional-index',
+  'let',
+  'sequence',
+  'bare-predicate',
+]);

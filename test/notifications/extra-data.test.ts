@@ -217,6 +217,12 @@ describe("a team's own notifications (extraData)", () => {
       expect.stringContaining('uses `let name = value; ...` (a variable), which github.com/antonmedv/expr v1.12.5'),
     ]);
     expect(releaseMessages('3.1.0', 'app.spec.replicas; true')).toEqual([]);
+    // A predicate without braces names its element from antonmedv/expr v1.12.5 (Argo CD 2.8) on.
+    const bare = 'all(app.status.conditions, .status == "True")';
+    expect(releaseMessages('2.8.0', bare)).toEqual([]);
+    expect(releaseMessages('2.6.1', bare)).toEqual([
+      expect.stringContaining('uses a predicate without braces (`all(list, .ok)`), which github.com/antonmedv/expr'),
+    ]);
     expect(releaseMessages('3.0.0', 'app.spec.replicas; true')).toEqual([
       expect.stringContaining('uses `a; b` (a sequence), which github.com/expr-lang/expr v1.16.9'),
     ]);

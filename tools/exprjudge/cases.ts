@@ -71,6 +71,7 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
   'optional-index': (root) => `${root}.metadata?.["name"] != nil`,
   let: (root) => `(let n = ${root}.metadata.name; n) != ""`,
   sequence: (root) => `${root}.metadata.name; true`,
+  'bare-predicate': () => 'all([1, 2], # > 0)',
   'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
 };
 

@@ -5,7 +5,8 @@
  * from antonmedv/expr v1.14.1 on every `/` is a float64, so `rollout.x / 60 % 24` does not compile there; v1.9.0
  * gives an operation on an unknown and a number the number's type; `**` is a float64 on every release.
  */
-import type { Expr } from './ast';
+import { childrenOf, type Expr } from './ast';
+import { isPredicateCall } from './features';
 import { someNode } from './analyze';
 import { GO_REGEXP_RELEASES, goRegexpProblem, isJudgedPattern, type GoRegexpRelease } from './go-regexp';
 
@@ -52,6 +53,7 @@ const CONVERSION_TYPES: Readonly<Record<string, Known>> = { int: 'int', float: '
 
 export function literalTypeProblem(expr: Expr, rules: CheckerRules = EVERY_CHECKER): string | undefined {
   try {
+    checkPointers(expr);
     typeOf(expr, rules);
     return undefined;
   } catch (error) {
@@ -98,6 +100,13 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
         throw new LiteralTypeError('integer divide by zero');
       return type;
     }
+    case 'index': {
+      const object = typeOf(expr.object, rules);
+      const index = typeOf(expr.index, rules);
+      // A string cannot be indexed: older releases do not parse `"x"[0]`, newer ones do not compile it.
+      if (object === 'string') throw new LiteralTypeError(`type string[${shown(index)}] is undefined`);
+      return undefined;
+    }
     case 'call': {
       for (const arg of expr.args) typeOf(arg, rules);
       const name = expr.callee.kind === 'ident' ? expr.callee.name : '';
@@ -138,6 +147,8 @@ function binaryType(
     if ([left, right].some((type) => type !== undefined && type !== 'string')) throw mismatch(operator, left, right);
     return 'bool';
   }
+  // `in` looks into an array, a map or a struct: never into a number, a string, a bool or nil.
+  if (operator === 'in' && right !== undefined) throw mismatch(operator, left, right);
   if (left === undefined || right === undefined) return undefined;
   switch (operator) {
     case '+':
@@ -178,7 +189,13 @@ function unmodelledType(form: string, parts: readonly (Known | undefined)[], rul
       return first;
     case 'operator **':
     case 'operator ^':
-      return isNumberOrUnknown(first) && isNumberOrUnknown(second) ? 'float64' : undefined;
+    case 'operator ..': {
+      const operator = form.slice('operator '.length);
+      const takes =
+        operator === '..' ? (type: Known | undefined) => type === undefined || type === 'int' : isNumberOrUnknown;
+      if (!takes(first) || !takes(second)) throw mismatch(operator, first, second);
+      return operator === '..' ? undefined : 'float64';
+    }
     case 'operator matches':
       return binaryType(form, first, second, EVERY_CHECKER);
     case 'conditional':
@@ -253,4 +270,13 @@ export function goReleasePatternRefusals(
     return false;
   });
   return found;
+}
+
+/** `#` and `.field` name a closure's element: outside a closure (or a builtin's predicate) nothing compiles them. */
+function checkPointers(expr: Expr): void {
+  if (expr.kind === 'unmodelled' && expr.form === 'closure') return;
+  if (expr.kind === 'call' && isPredicateCall(expr)) return;
+  if (expr.kind === 'unmodelled' && (expr.form === 'closure variable' || expr.form === 'closure member'))
+    throw new LiteralTypeError('cannot use pointer accessor outside closure');
+  childrenOf(expr).forEach(checkPointers);
 }
