@@ -21,6 +21,10 @@ describe('what every release refuses at load that verify passed before (helper-2
     '.status == "True"',
     'len(#) > 0',
     'x matches "(?=a)"',
+    'len() > 0',
+    'len(x, x) > 0',
+    'len(1) > 0',
+    'all("abc", {true})',
     '1 % (1 - 1) == 0',
   ])('%s', (text) => {
     expect(refused(text)).toBe(true);
@@ -33,6 +37,8 @@ describe('what every release refuses at load that verify passed before (helper-2
     'all(x.conditions, .status == "True")',
     'x.name[0] == "a"',
     'x % 0 == 0',
+    'len("abc") == 3',
+    'count(1..3, # > 1) == 2',
   ])('%s compiles', (text) => {
     expect(refused(text)).toBe(false);
   });

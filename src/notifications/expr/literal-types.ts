@@ -108,8 +108,9 @@ function typeOf(expr: Expr, rules: CheckerRules): Known | undefined {
       return undefined;
     }
     case 'call': {
-      for (const arg of expr.args) typeOf(arg, rules);
+      const args = expr.args.map((arg) => typeOf(arg, rules));
       const name = expr.callee.kind === 'ident' ? expr.callee.name : '';
+      checkBuiltinArguments(name, args);
       return rules.conversions.has(name) ? CONVERSION_TYPES[name] : undefined;
     }
     case 'unmodelled':
@@ -279,4 +280,18 @@ function checkPointers(expr: Expr): void {
   if (expr.kind === 'unmodelled' && (expr.form === 'closure variable' || expr.form === 'closure member'))
     throw new LiteralTypeError('cannot use pointer accessor outside closure');
   childrenOf(expr).forEach(checkPointers);
+}
+
+/** The predicate builtins every release has; each takes an array first. */
+const ARRAY_BUILTINS = new Set(['all', 'none', 'any', 'one', 'filter', 'map', 'count']);
+
+/** `len` takes one string, array or map, and the predicate builtins an array, on every release. */
+function checkBuiltinArguments(name: string, args: readonly (Known | undefined)[]): void {
+  const [first] = args;
+  if (name === 'len' && args.length !== 1)
+    throw new LiteralTypeError(`invalid number of arguments (expected 1, got ${args.length})`);
+  if (name === 'len' && first !== undefined && first !== 'string')
+    throw new LiteralTypeError(`invalid argument for len (type ${first})`);
+  if (ARRAY_BUILTINS.has(name) && first !== undefined)
+    throw new LiteralTypeError(`builtin ${name} takes only array (got ${first})`);
 }
