@@ -308,7 +308,9 @@ describe('a folder of cluster files as a new user keeps it', () => {
       /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m,
     );
     expect(lines).toMatch(/prod\.yaml: colour: unknown key; .* \(line 6, column 1\)$/m);
-    expect(lines).toMatch(/prod\.yaml: tracked: is required \(expected object\) \(line 1, column 1\)$/m);
+    expect(lines).toMatch(
+      /prod\.yaml: tracked: is required \(expected object\); add it \(docs\/cluster-file\.md describes each field\) \(line 1, column 1\)$/m,
+    );
   });
 });
 

@@ -57,7 +57,8 @@ function issueKind(issue: z.core.$ZodIssue): string {
 
 function issueMessage(issue: z.core.$ZodIssue, sourceOf: (path: readonly PropertyKey[]) => string | undefined): string {
   if (issue.code === 'invalid_type') {
-    if (issue.input === undefined) return `is required (expected ${issue.expected})`;
+    if (issue.input === undefined)
+      return `is required (expected ${issue.expected}); add it (docs/cluster-file.md describes each field)`;
     if (issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean')) {
       return (
         `expected a string, got the ${typeof issue.input} ${String(issue.input)}: ` +

@@ -80,7 +80,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       const ofSelected = collisions.filter((c) => c.cluster === selected[0] || c.other === selected[0]);
       if (ofSelected.length > 0) throw new ConfigError(ofSelected.map((c) => c.message));
       for (const c of collisions) warn(`${c.message} (without --cluster this is an error)`);
-      for (const { file, config } of selected) for (const warning of clusterWarnings(file, config)) warn(warning);
+      for (const { file, config } of selected)
+        for (const warning of clusterWarnings(file, config, options.relayIp !== undefined)) warn(warning);
       return selected;
     }
     problems.push(...broken.flatMap((b) => b.problems), ...duplicateNames(loaded));
@@ -101,13 +102,15 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
       : loaded;
   problems.push(...folderCollisions(fleet, wanted === undefined ? undefined : loaded[0]).map((c) => c.message));
   if (problems.length > 0) throw new ConfigError(problems);
-  for (const { file, config } of loaded) for (const warning of clusterWarnings(file, config)) warn(warning);
+  for (const { file, config } of loaded)
+    for (const warning of clusterWarnings(file, config, options.relayIp !== undefined)) warn(warning);
   return loaded;
 }
 
-/** What a valid cluster file likely gets wrong: told, never refused. */
-function clusterWarnings(file: string, config: ClusterConfig): string[] {
-  return [...secretReferencesSentElsewhere(file, config), ...unreachableRelayIpWarnings(file, config)];
+/** What a valid cluster file likely gets wrong: told, never refused. `relayIpFlag`: relay.ip is --relay-ip's. */
+function clusterWarnings(file: string, config: ClusterConfig, relayIpFlag: boolean): string[] {
+  const relayIpAt = relayIpFlag ? '--relay-ip' : `${file}: relay.ip`;
+  return [...secretReferencesSentElsewhere(file, config), ...unreachableRelayIpWarnings(relayIpAt, config)];
 }
 
 /** The cluster files in the folder of `path`, other than it, that load. */

@@ -19,8 +19,11 @@ function family(address: string): 'ipv4' | 'ipv6' {
   return isIPv6(address) ? 'ipv6' : 'ipv4';
 }
 
-/** Why the cluster's relay.ip cannot be reached from a pod, as a warning naming the file, or none. */
-export function unreachableRelayIpWarnings(file: string, config: ClusterConfig): string[] {
+/**
+ * Why the cluster's relay.ip cannot be reached from a pod, as a warning naming where it was given (the file's
+ * relay.ip, or `--relay-ip`), or none.
+ */
+export function unreachableRelayIpWarnings(givenAt: string, config: ClusterConfig): string[] {
   const ip = config.relay.ip;
   if (ip === undefined) return [];
   const match = UNREACHABLE.find(({ subnet, prefix }) => {
@@ -31,7 +34,7 @@ export function unreachableRelayIpWarnings(file: string, config: ClusterConfig):
   return match === undefined
     ? []
     : [
-        `${file}: relay.ip: ${ip} is ${match.what}; give an address of the relay that the cluster's pods reach ` +
+        `${givenAt}: ${ip} is ${match.what}; give an address of the relay that the cluster's pods reach ` +
           '(the VM or load balancer in front of the relay)',
       ];
 }

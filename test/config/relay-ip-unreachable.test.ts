@@ -31,9 +31,9 @@ describe('a relay.ip no pod can send to', () => {
     ]);
   });
 
-  it('given as --relay-ip, it is warned about too', () => {
+  it('given as --relay-ip, it is warned about too, naming the option, not the file (helper-23)', () => {
     expect(warningsFor('10.1.2.3', { relayIp: '127.0.0.1' })).toEqual([
-      expect.stringContaining('relay.ip: 127.0.0.1 is a loopback address'),
+      expect.stringMatching(/^--relay-ip: 127\.0\.0\.1 is a loopback address/),
     ]);
   });
 

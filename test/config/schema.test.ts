@@ -68,7 +68,7 @@ describe('cluster file schema', () => {
   it('a misspelt section holding a field named like a secret: only the misspelling, not a secret, is reported', () => {
     const { relay, ...file } = validClusterFile();
     expect(problemsOf({ ...file, rely: { ...relay, tokenSecretKey: 'glidepath-relay-token' } })).toEqual([
-      'clusters/prod.yaml: relay: is required (expected object)',
+      'clusters/prod.yaml: relay: is required (expected object); add it (docs/cluster-file.md describes each field)',
       expect.stringMatching(/^clusters\/prod\.yaml: rely: unknown key; allowed keys here: .*; did you mean relay\?$/),
     ]);
     // A value that looks like a secret is still refused as one, wherever it is.
@@ -144,7 +144,9 @@ describe('cluster file schema', () => {
 
   it('requires the fields that have no sane default', () => {
     const { veridor: _v, ...file } = validClusterFile();
-    expect(problemsOf(file)).toEqual(['clusters/prod.yaml: veridor: is required (expected object)']);
+    expect(problemsOf(file)).toEqual([
+      'clusters/prod.yaml: veridor: is required (expected object); add it (docs/cluster-file.md describes each field)',
+    ]);
   });
 
   it('refuses duplicate and empty namespace lists', () => {
