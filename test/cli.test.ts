@@ -240,6 +240,15 @@ describe('a folder of cluster files as a new user keeps it', () => {
       ),
     ]);
     stderr.length = 0;
+    // A file name that is no cluster name is not offered as one (helper-23: it suggested name: sp ace).
+    const spaced = clusterDir({ 'sp ace.yaml': validClusterFile({ name: 'prod' }) });
+    expect(await main(['synth', '--clusters', spaced, '--out', clusterDir({})], REMEMBERED)).toBe(0);
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /name: the file holds cluster "prod"; rename the file to prod\.yaml \(a cluster name is a DNS label, which the file name is not\)$/,
+      ),
+    ]);
+    stderr.length = 0;
     expect(
       await main(
         [

@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CLUSTER_FILE_NAME, isFilePath, selectFiles } from './cluster-file-selection';
+import { DNS_LABEL } from './names';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
 import { readClusterText } from './read-cluster-file';
@@ -58,8 +59,10 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
           `${config.name}.yaml` +
           (isMaskedPart(stemOf(file))
             ? ': its name looks like a secret'
-            : `, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that ` +
-              'file and cluster agree'),
+            : !DNS_LABEL.test(stemOf(file))
+              ? ' (a cluster name is a DNS label, which the file name is not)'
+              : `, or set name: ${stemOf(file)} if ${JSON.stringify(stemOf(file))} is the cluster's name, so that ` +
+                'file and cluster agree'),
       );
   }
 
