@@ -1,5 +1,7 @@
 /**
- * The type errors expr-lang's checker finds at compile time without an environment (the engines compile with none).
+ * What expr-lang refuses when a trigger loads, past its parser, without an environment (the engines compile with
+ * none): the checker's type errors, the constant pattern of `matches` Go's regexp refuses, `#` outside a closure,
+ * the arguments of `len` and the predicate builtins, and the optimizer's integer division by a constant 0.
  * A variable's type is unknown until it runs, so a type is known where literals, operators and builtins decide it:
  * `"a" + 1` does not compile, `rollout.x + 1` does. Releases differ (`npm run judge:engine` holds the cases):
  * from antonmedv/expr v1.14.1 on every `/` is a float64, so `rollout.x / 60 % 24` does not compile there; v1.9.0
@@ -263,9 +265,8 @@ export function goReleasePatternRefusals(
 ): { pattern: string; refusals: { release: GoRegexpRelease; problem: string }[] }[] {
   const found: { pattern: string; refusals: { release: GoRegexpRelease; problem: string }[] }[] = [];
   someNode(expr, (node) => {
-    if (node.kind !== 'unmodelled' || node.form !== 'operator matches') return false;
-    const refusals = patternRefusals(node.parts[1]);
-    const pattern = node.parts[1];
+    const pattern = node.kind === 'unmodelled' && node.form === 'operator matches' ? node.parts[1] : undefined;
+    const refusals = patternRefusals(pattern);
     if (refusals.length > 0 && refusals.length < GO_REGEXP_RELEASES.length && pattern?.kind === 'literal')
       found.push({ pattern: String(pattern.value), refusals });
     return false;
