@@ -41,6 +41,9 @@ describe('the one Go template parser', () => {
     expect(refusal('{{ 1e999 }}')).toBe('1: illegal number syntax: "1e999"');
     // A number may start with its point, as text/template reads it: this was refused ("bad character").
     expect(refusal('{{ .5 }} {{ -.5 }}')).toBeUndefined();
+    // := ends a word, as in text/template's lexer: `$x:=1` declares $x (helper-24: "bad character").
+    expect(refusal('{{ $x:=1 }}{{ $x }}{{ range $i, $e:=.list }}{{ $e }}{{ end }}')).toBeUndefined();
+    expect(refusal('{{ $x : 1 }}')).toBe('1: bad character in ":"');
   });
 
   it('checks every name, as text/template does, not only the first of a command', () => {

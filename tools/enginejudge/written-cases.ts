@@ -99,6 +99,14 @@ const EXPRESSIONS: Readonly<Record<string, string>> = {
   'index-of-field': 'rollout.metadata.name[0] == "a"',
   'string-index': '"x"[5] == "x"',
   'string-index-in-range': '"xy"[1] == "y"',
+  'hex-literal': '0x10 > 1',
+  'hex-remainder': '1 % 0x10 == 1',
+  'underscore-literal': '1_000 > 1',
+  'leading-point': '.5 < 1',
+  'trailing-point': '1. == 1',
+  'range-after-int': 'len(1..3) > 0',
+  'float-overflow': '1e999 > 1',
+  'exponent-underscore': '1e1_0 > 1',
   'int-literal-max': '9223372036854775807 > 1',
   'int-literal-past-max': '9223372036854775808 > 1',
   'int-literal-min': '-9223372036854775808 < 1',
@@ -151,6 +159,10 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'number-field': '{{ 1.x }}',
   'paren-field': '{{ (.rollout).metadata }}',
   'variable-field': '{{ $.rollout.metadata }}',
+  'declare-without-spaces': '{{ $x:=1 }}{{ $x }}',
+  'declare-space-after': '{{ $x:= .rollout }}{{ $x }}',
+  'range-declare-without-spaces': '{{range $i, $e:=.rollout.status.conditions}}{{ $i }}{{ end }}',
+  'lone-colon': '{{ $x : 1 }}',
 };
 
 const SELECTORS: Readonly<Record<string, string>> = {

@@ -59,13 +59,17 @@ export function tokenize(source: string): Token[] {
       i += space[0].length;
       continue;
     }
-    const number = /^(\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+)/.exec(rest);
-    if (number) {
-      const text = number[0];
-      const value = /[.eE]/.test(text) ? Number(text) : BigInt(text);
+    const number = numberAt(rest);
+    if (number !== undefined) {
+      const text = number;
+      const digits = text.replace(/_/g, '');
+      const isFloat = !/^0[xX]/.test(digits) && /[.eE]/.test(digits);
+      const value = isFloat ? Number(digits) : BigInt(digits);
       // expr reads an integer with strconv.ParseInt, also under a minus (`-9223372036854775808` too).
       if (typeof value === 'bigint' && value > INT64_MAX)
-        fail(`invalid integer literal: strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+        fail(`invalid integer literal: strconv.ParseInt: parsing ${JSON.stringify(digits)}: value out of range`);
+      if (typeof value === 'number' && !Number.isFinite(value))
+        fail(`invalid float literal: strconv.ParseFloat: parsing ${JSON.stringify(digits)}: value out of range`);
       tokens.push({ kind: 'number', text, position: i, value });
       i += text.length;
       continue;
@@ -96,6 +100,17 @@ export function tokenize(source: string): Token[] {
   }
   tokens.push({ kind: 'end', text: '', position: source.length });
   return tokens;
+}
+
+/**
+ * The number literal at the start of `rest`, as expr's lexer scans it: decimal digits with `_`, `0x` hex, a fraction
+ * (`1.`, `.5`, but not the `..` of a range) and an exponent. `0o` and `0b` (expr-lang v1.16 on) are not read.
+ */
+function numberAt(rest: string): string | undefined {
+  if (!/^(?:\d|\.\d)/.test(rest)) return undefined;
+  const hex = /^0[xX][\da-fA-F_]*/.exec(rest)?.[0];
+  if (hex !== undefined) return hex;
+  return /^[\d_]*(?:\.(?!\.)[\d_]*)?(?:[eE][+-]?[\d_]*)?/.exec(rest)![0];
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {

@@ -97,7 +97,8 @@ function tokens(action: string): string[] | string {
   const words: string[] = [];
   let depth = 0;
   let previous: { word: string; end: number } | undefined;
-  const pattern = /\s+|"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'|\(|\)|\||:?=|,|[^\s()|,"`']+/gy;
+  // `:=` and `=` end a word: `{{ $x:=1 }}` declares $x (helper-24: it was one word, "bad character").
+  const pattern = /\s+|"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'|\(|\)|\||:?=|,|[^\s()|,"`':=]+|:/gy;
   for (const match of action.matchAll(pattern)) {
     const word = match[0];
     if (/^\s+$/.test(word)) continue;
