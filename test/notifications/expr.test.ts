@@ -87,6 +87,13 @@ describe('parsing the printed text back', () => {
     expect(() => parseExpr('1e999 > 1')).toThrow('invalid float literal');
   });
 
+  it("reads a string's escapes as expr does: octal, a quote only inside its own quotes, a surrogate as U+FFFD", () => {
+    expect(run('"\\101\\u00e9"')).toBe('Aé');
+    expect(run('"\\ud800"')).toBe('\ufffd');
+    expect(() => parseExpr('"\\\'" == "a"')).toThrow('invalid escape');
+    expect(() => parseExpr('"\\U00110000" == "a"')).toThrow('invalid escape');
+  });
+
   it('reads the aliases && || ! and single quotes', () => {
     expect(parseExpr("!a && b || c in ['x']")).toEqual(
       x.or(x.and(x.not(x.ident('a')), x.ident('b')), x.isIn(x.ident('c'), x.array(x.str('x')))),

@@ -141,15 +141,25 @@ function unquote(text: string, fail: (message: string) => never): [string, numbe
       continue;
     }
     const escape = text[i + 1] ?? '';
-    if (escape in SIMPLE_ESCAPES) {
+    // As Go's strconv.UnquoteChar: a quote is escaped only inside its own kind of quotes.
+    if (escape in SIMPLE_ESCAPES && !((escape === "'" || escape === '"') && escape !== quote)) {
       value += SIMPLE_ESCAPES[escape];
       i += 2;
       continue;
     }
+    const octal = /^[0-7]{3}$/.test(text.slice(i + 1, i + 4)) ? parseInt(text.slice(i + 1, i + 4), 8) : undefined;
+    if (octal !== undefined && octal <= 0xff) {
+      value += String.fromCharCode(octal);
+      i += 4;
+      continue;
+    }
     const width = escape === 'x' ? 2 : escape === 'u' ? 4 : escape === 'U' ? 8 : 0;
     const hex = text.slice(i + 2, i + 2 + width);
-    if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) fail(`invalid escape \\${escape}`);
-    value += String.fromCodePoint(parseInt(hex, 16));
+    const code = parseInt(hex, 16);
+    if (width === 0 || !new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex) || code > 0x10ffff)
+      fail(`invalid escape \\${escape}`);
+    // expr keeps a surrogate's escape as U+FFFD, as Go does with an invalid rune in a string (judge:engine).
+    value += code >= 0xd800 && code <= 0xdfff ? '\ufffd' : String.fromCodePoint(code);
     i += 2 + width;
   }
   return fail('unterminated string');
