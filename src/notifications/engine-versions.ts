@@ -21,6 +21,7 @@ export const EXPR_FEATURE_SINCE: Readonly<Record<ExprFeature, string>> = {
   let: '1.15.1',
   sequence: '1.17.5',
   'bare-predicate': '1.12.5',
+  'raw-string': '1.16.9',
 };
 
 /**

@@ -143,4 +143,5 @@ const SYNTAX_FEATURES: ReadonlySet<ExprFeature> = new Set([
   'let',
   'sequence',
   'bare-predicate',
+  'raw-string',
 ]);

@@ -217,6 +217,11 @@ describe("a team's own notifications (extraData)", () => {
       expect.stringContaining('uses `let name = value; ...` (a variable), which github.com/antonmedv/expr v1.12.5'),
     ]);
     expect(releaseMessages('3.1.0', 'app.spec.replicas; true')).toEqual([]);
+    // A backtick string, the natural way to write a pattern, from expr-lang v1.16.9 (Argo CD 3.0) on (helper-24).
+    expect(releaseMessages('3.0.0', 'app.metadata.name matches `^api-\\d+$`')).toEqual([]);
+    expect(releaseMessages('2.13.0', 'app.metadata.name matches `^api-\\d+$`')).toEqual([
+      expect.stringContaining('uses a backtick string, which github.com/antonmedv/expr'),
+    ]);
     // A predicate without braces names its element from antonmedv/expr v1.12.5 (Argo CD 2.8) on.
     const bare = 'all(app.status.conditions, .status == "True")';
     expect(releaseMessages('2.8.0', bare)).toEqual([]);

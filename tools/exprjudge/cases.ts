@@ -72,6 +72,7 @@ const FEATURE_CONTROLS: Readonly<Record<string, (root: string) => string>> = {
   let: (root) => `(let n = ${root}.metadata.name; n) != ""`,
   sequence: (root) => `${root}.metadata.name; true`,
   'bare-predicate': () => 'all([1, 2], # > 0)',
+  'raw-string': (root) => `${root}.metadata.name != \`x\``,
   'previous-release-id-read': (root) => `string(${root}.metadata?.annotations?.["hangar.io/release-id"] ?? "") != "x"`,
 };
 

@@ -28,7 +28,8 @@ export type BinaryOperator =
   | '??';
 
 export type Expr =
-  | { readonly kind: 'literal'; readonly value: LiteralValue }
+  /** `raw`: written as a backtick string (expr-lang v1.16 on). */
+  | { readonly kind: 'literal'; readonly value: LiteralValue; readonly raw?: true }
   | { readonly kind: 'array'; readonly items: readonly Expr[] }
   /** `{}`: the empty map, the fallback that makes `(m ?? {})[key]` nil-safe without `?.[`. */
   | { readonly kind: 'emptyMap' }

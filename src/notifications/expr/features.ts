@@ -13,6 +13,7 @@ export const EXPR_FEATURES = [
   'let',
   'sequence',
   'bare-predicate',
+  'raw-string',
 ] as const;
 export type ExprFeature = (typeof EXPR_FEATURES)[number];
 
@@ -26,6 +27,7 @@ export const EXPR_FEATURE_SYNTAX: Readonly<Record<ExprFeature, string>> = {
   let: '`let name = value; ...` (a variable)',
   sequence: '`a; b` (a sequence)',
   'bare-predicate': 'a predicate without braces (`all(list, .ok)`)',
+  'raw-string': 'a backtick string',
 };
 
 /**
@@ -66,6 +68,7 @@ export function featuresOf(exprs: readonly Expr[]): ExprFeature[] {
     if (expr.kind === 'binary' && expr.operator === '??') found.add('nil-coalescing');
     if (expr.kind === 'unmodelled' && (expr.form === 'let' || expr.form === 'sequence')) found.add(expr.form);
     if (hasBarePredicate(expr)) found.add('bare-predicate');
+    if (expr.kind === 'literal' && expr.raw) found.add('raw-string');
     if (expr.kind === 'call' && expr.callee.kind === 'ident' && Object.hasOwn(CONVERSION_FEATURES, expr.callee.name))
       found.add(CONVERSION_FEATURES[expr.callee.name as keyof typeof CONVERSION_FEATURES]);
     childrenOf(expr).forEach(visit);

@@ -198,7 +198,7 @@ class Parser {
     switch (token.kind) {
       case 'number':
       case 'string':
-        return { kind: 'literal', value: token.value! };
+        return { kind: 'literal', value: token.value!, ...(token.raw && { raw: token.raw }) };
       case 'ident':
         if (token.text.startsWith('#')) return this.unmodelled('closure variable', token.position, []);
         if (token.text === 'true' || token.text === 'false') return { kind: 'literal', value: token.text === 'true' };

@@ -15,6 +15,8 @@ export interface Token {
   readonly position: number;
   /** For strings: the unquoted value; for numbers: int (bigint) or float (number). */
   readonly value?: string | bigint | number;
+  /** A backtick string, read as written (expr-lang v1.16 on). */
+  readonly raw?: true;
 }
 
 export const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith']);
@@ -82,6 +84,13 @@ export function tokenize(source: string): Token[] {
       continue;
     }
     const quote = rest[0];
+    if (quote === '`') {
+      const end = rest.indexOf('`', 1);
+      if (end < 0) fail('unterminated string');
+      tokens.push({ kind: 'string', text: rest.slice(0, end + 1), position: i, value: rest.slice(1, end), raw: true });
+      i += end + 1;
+      continue;
+    }
     if (quote === '"' || quote === "'") {
       const [value, length] = unquote(rest, fail);
       tokens.push({ kind: 'string', text: rest.slice(0, length), position: i, value });
