@@ -2,6 +2,7 @@
  * When a CronJob schedule runs and how far apart its runs are, with robfig/cron's rules (as the CronJob controller).
  */
 import type { CronFieldMatch, CronSchedule } from './cron';
+import { daysInMonth } from '../calendar';
 
 const MINUTES_PER_DAY = 24 * 60;
 const MS_PER_MINUTE = 60_000;
@@ -18,13 +19,6 @@ const CYCLE_DAYS = 146_097;
 const CYCLE_START_YEAR = 2000;
 /** 1 January 2000 was a Saturday (cron: Sunday = 0). */
 const CYCLE_START_WEEKDAY = 6;
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
-}
-
 export interface CronRunGaps {
   /** The longest time between two consecutive runs, in minutes. */
   readonly maxGapMinutes: number;

@@ -38,6 +38,9 @@ const PREDICATE_BUILTINS = new Set(
   'all none any one filter map count find findIndex findLast findLastIndex groupBy sortBy reduce sum mean'.split(' '),
 );
 
+/** The predicate builtins every release has; each takes an array first. */
+export const ARRAY_BUILTINS: ReadonlySet<string> = new Set(['all', 'none', 'any', 'one', 'filter', 'map', 'count']);
+
 export function isPredicateCall(expr: Expr): boolean {
   return expr.kind === 'call' && expr.callee.kind === 'ident' && PREDICATE_BUILTINS.has(expr.callee.name);
 }

@@ -8,7 +8,7 @@
  * gives an operation on an unknown and a number the number's type; `**` is a float64 on every release.
  */
 import { childrenOf, type Expr } from './ast';
-import { isPredicateCall } from './features';
+import { ARRAY_BUILTINS, isPredicateCall } from './features';
 import { someNode } from './analyze';
 import { GO_REGEXP_RELEASES, goRegexpProblem, isJudgedPattern, type GoRegexpRelease } from './go-regexp';
 
@@ -282,9 +282,6 @@ function checkPointers(expr: Expr): void {
     throw new LiteralTypeError('cannot use pointer accessor outside closure');
   childrenOf(expr).forEach(checkPointers);
 }
-
-/** The predicate builtins every release has; each takes an array first. */
-const ARRAY_BUILTINS = new Set(['all', 'none', 'any', 'one', 'filter', 'map', 'count']);
 
 /** `len` takes one string, array or map, and the predicate builtins an array, on every release. */
 function checkBuiltinArguments(name: string, args: readonly (Known | undefined)[]): void {

@@ -4,6 +4,7 @@
  * fast path takes. So a one-digit hour (`T9:00:00Z`), a comma before the fraction and an offset of `+24:00` are
  * read; 30 February, hour 24 and second 60 are not. `npm run judge` compares it with Go's on generated times.
  */
+import { daysInMonth } from '../../calendar';
 import type { GoValue } from './values';
 
 const MILLIS_PER_MINUTE = 60_000;
@@ -16,16 +17,11 @@ export function parseRfc3339(value: GoValue | undefined): number | undefined {
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, ...number[]];
   const [, , , , , , , fraction = '', sign, offsetHours = '0', offsetMinutes = '0'] = match;
   if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second! > 59) return undefined;
-  if (day! < 1 || day! > daysIn(month!, year)) return undefined;
+  if (day! < 1 || day! > daysInMonth(year, month!)) return undefined;
   if (Number(offsetHours) > 24 || Number(offsetMinutes) > 60) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month! - 1, day);
   date.setUTCHours(hour!, minute, second, Math.floor(Number(`0.${fraction.slice(0, 9) || '0'}`) * 1000));
   const offset = (Number(offsetHours) * 60 + Number(offsetMinutes)) * (sign === '-' ? -1 : 1);
   return date.getTime() - offset * MILLIS_PER_MINUTE;
-}
-
-function daysIn(month: number, year: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
