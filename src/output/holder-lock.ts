@@ -85,13 +85,14 @@ function* lockSteps(site: LockSite, options: LockOptions): Generator<number, () 
     if (seen === undefined) continue; // released meanwhile
     const stale = isStale(seen);
     if (stale && breakStale(site, seen.content, line)) continue;
-    if (Date.now() >= deadline) throw stale ? breakHeldError(site, seen, waitMs) : heldError(site, seen, waitMs);
+    // Told before the deadline is checked: on a loaded machine the first try can outlast a short wait.
     if (!told && !stale)
       options.onWait?.(
         `${site.subject}: ${holderPhrase(seen)} is ${site.activity}; waiting up to ${duration(waitMs)} for it ` +
           `to finish${otherHostNote(site, seen)}`,
       );
     told ||= !stale;
+    if (Date.now() >= deadline) throw stale ? breakHeldError(site, seen, waitMs) : heldError(site, seen, waitMs);
     yield options.pollMs ?? POLL_MS;
   }
 }
