@@ -17,7 +17,7 @@ export default defineConfig({
     // npm test leaves out the tests tagged also-covered (--tags-filter): the rest of npm test reaches all their code,
     // and test:slow runs them (test/helpers/also-covered.ts).
     tags: [{ name: ALSO_COVERED_TAG, description: 'the rest of npm test reaches all its code; runs in test:slow' }],
-    // Sharing loaded modules between files (cdk8s, the schemas, Octokit) halves the suite's time. No test replaces
+    // Sharing loaded modules between files (cdk8s, the schemas) halves the suite's time. No test replaces
     // a module: the CLI takes its renderer and environment as arguments instead.
     isolate: false,
     // Most test code runs a few times, cold: TurboFan's optimizing compiles (background threads, counted in the CPU

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GITEA_TOKEN_SCOPES } from '../../src/gitops/gitea';
+import { GITEA_TOKEN_SCOPES } from '../../src/forges';
 import { E2eError } from './errors';
 import { freePort, startProcess, waitFor, type Started } from './processes';
 

@@ -1,4 +1,5 @@
 /** The clusters `pr` or `diff` work on, rendered, and the settings every one of them shares. */
+import { tokenVariables } from '../forges';
 import type { LoadedCluster } from '../config/validate-cluster-text';
 import type { ClusterConfig } from '../config/schema';
 import { secretsFromEnvironment, type KnownSecret } from '../config/environment-secrets';
@@ -33,7 +34,7 @@ export interface GitopsSettings {
   readonly allowInsecureHttp?: boolean;
 }
 
-/** The settings from the command line and the environment (GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN). */
+/** The settings from the command line and the environment (each forge's token variable). */
 export function gitopsSettings(values: GitopsTargetValues, context: CommandContext): GitopsSettings {
   if (values.repo !== undefined && values.against !== undefined && values.repo !== values.against) {
     throw new GlidepathError('--repo and --against are one option, given two different values', 'pass one of them');
@@ -46,8 +47,8 @@ export function gitopsSettings(values: GitopsTargetValues, context: CommandConte
     repo,
     context.env,
     'the URL',
-    'leave credentials out of the URL: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN, ' +
-      'and git uses its own credentials (an ssh key, a credential helper) with provider none',
+    `leave credentials out of the URL: the provider token comes from ${tokenVariables()}, and git uses its own ` +
+      'credentials (an ssh key, a credential helper) with provider none',
   );
   // The base branch reaches git's arguments, every message about the fetch and the change's text.
   refuseSecretArgument('--base', values.base, context.env, 'the branch name');

@@ -1,4 +1,5 @@
 /** Options that several commands take, written once so that their names, values and help text agree. */
+import { FORGE_NAMES, FORGES, tokenVariables } from '../forges';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ClusterLoadOptions } from '../clusters';
@@ -71,8 +72,8 @@ export const gitopsTargetOptions = {
 } as const satisfies Record<string, OptionSpec>;
 
 export const PROVIDER_TOKEN_NOTE =
-  "GITHUB_TOKEN, GITLAB_TOKEN, GITEA_TOKEN  the provider's token for git over https (sent as a header) and " +
-  'its API; never printed';
+  `${FORGE_NAMES.map((name) => FORGES[name].tokenVariable).join(', ')}  the provider's token for git over https ` +
+  '(sent as a header) and its API; never printed';
 
 /** The loader's options from what the user typed; no cluster file may hold a secret of the environment. */
 export function loadOptions(
@@ -101,8 +102,8 @@ export function envValue(env: Readonly<Record<string, string | undefined>>, name
 
 /** What to do about a secret on the command line, unless an option says better. */
 const SECRET_ARGUMENT_FIX =
-  'a command line never carries a token: the provider token comes from GITHUB_TOKEN, GITLAB_TOKEN or ' +
-  'GITEA_TOKEN; give the value without it';
+  `a command line never carries a token: the provider token comes from ${tokenVariables()}; give the value ` +
+  'without it';
 
 /**
  * Refuses a value that holds a secret (a pasted token, an environment secret's value) before anything runs: it would

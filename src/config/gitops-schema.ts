@@ -1,5 +1,6 @@
 /** `gitops`: the repository the rendered files are shipped to, and the folders glidepath owns in it. */
 import * as z from 'zod';
+import { FORGE_NAMES, PROVIDER_CHOICES, providerOpens } from '../forges';
 import { strict } from './strict-object';
 
 /**
@@ -60,13 +61,12 @@ export const gitops = strict({
     defaultText: '`<gitops.path>-values`',
   }),
   provider: z
-    .enum(['github', 'gitlab', 'gitea', 'none'], { error: 'must be github, gitlab, gitea or none' })
+    .enum([...FORGE_NAMES, 'none'], { error: `must be ${PROVIDER_CHOICES}` })
     .optional()
     .meta({
       description:
-        'who opens the change: `github` (pull request), `gitlab` (merge request), `gitea` (pull request, Gitea or ' +
-        'Forgejo) or `none` (push the branch only); github.com, gitlab.com, gitea.com and codeberg.org are ' +
-        'recognised, any other host needs it (see [gitops.md](gitops.md))',
+        `who opens the change: ${providerOpens()} or \`none\` (push the branch only); github.com, gitlab.com, ` +
+        'gitea.com and codeberg.org are recognised, any other host needs it (see [gitops.md](gitops.md))',
       defaultText: 'from the host',
     }),
 });

@@ -1,4 +1,5 @@
 /** What a message about a secret found in a cluster file tells the user to do: where that secret belongs instead. */
+import { tokenVariables } from '../forges';
 import { isRecord } from '../is-record';
 import { SECRET_KEY } from './names';
 
@@ -19,7 +20,7 @@ export function secretFix(data: unknown, path: readonly PropertyKey[]): string {
   if (section === 'gitops' && field === 'repo')
     return (
       `${NEVER}: remove the credentials from gitops.repo and set the git host's token in the environment ` +
-      '(GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN) instead; glidepath sends it as a header'
+      `(${tokenVariables()}) instead; glidepath sends it as a header`
     );
   if (
     (section === 'rollouts' || section === 'argocd') &&
@@ -38,10 +39,7 @@ export function secretFix(data: unknown, path: readonly PropertyKey[]): string {
       'in the Secrets under that key'
     );
   if (section === 'gitops')
-    return (
-      `${NEVER}: remove it; a git host's token goes in the environment (GITHUB_TOKEN, GITLAB_TOKEN or ` +
-      'GITEA_TOKEN), never in gitops.*'
-    );
+    return `${NEVER}: remove it; a git host's token goes in the environment (${tokenVariables()}), never in gitops.*`;
   if (section === 'relay' || section === 'rollouts' || section === 'argocd')
     return (
       `${NEVER}: put the relay token in the notifications Secrets (${BOTH_SECRETS}) ` +
@@ -49,7 +47,7 @@ export function secretFix(data: unknown, path: readonly PropertyKey[]): string {
     );
   return (
     `${NEVER}: remove it; the relay token goes in the notifications Secrets (${BOTH_SECRETS}) under the key ` +
-    `${relayTokenKey(data)}, a git host's token in the environment (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN)`
+    `${relayTokenKey(data)}, a git host's token in the environment (${tokenVariables()})`
   );
 }
 

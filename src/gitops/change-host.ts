@@ -1,18 +1,24 @@
 /** What the pull-request flow asks of a gitops host: its open changes, and opening, updating and closing one. */
 import { GitopsError } from './errors';
+import { FORGE_NAMES, FORGES } from '../forges';
 
-export const PROVIDERS = ['github', 'gitlab', 'gitea', 'none'] as const;
+export const PROVIDERS = [...FORGE_NAMES, 'none'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** How messages name a provider's change. */
 export const CHANGE_NOUNS: Readonly<Record<ProviderName, string>> = {
-  github: 'pull request',
-  gitlab: 'merge request',
-  gitea: 'pull request',
+  github: FORGES.github.change.noun,
+  gitlab: FORGES.gitlab.change.noun,
+  gitea: FORGES.gitea.change.noun,
   none: 'branch',
 };
 /** What goes before a change's number: `#12`, `!12`. */
-export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = { github: '#', gitlab: '!', gitea: '#', none: '' };
+export const CHANGE_SIGILS: Readonly<Record<ProviderName, string>> = {
+  github: FORGES.github.change.sigil,
+  gitlab: FORGES.gitlab.change.sigil,
+  gitea: FORGES.gitea.change.sigil,
+  none: '',
+};
 
 /** A pull request (GitHub, Gitea), a merge request (GitLab), or a pushed branch waiting for a person (none). */
 export interface ChangeRequest {

@@ -64,6 +64,16 @@ export function describeGitFailure(error: unknown, attempted: string, remote: Re
       NO_ANSWER_FIX,
     );
   }
+  const redirect = /the requested url returned error: (30\d)/i.exec(output);
+  if (redirect !== null) {
+    return new GitopsError(
+      'git',
+      `git could not ${action}: ${remote.host ?? where} answered with a redirect (HTTP ${redirect[1]}), and ` +
+        'glidepath lets git follow none (the token would go along to wherever it leads)',
+      'point gitops.repo (or --repo) at the address the repository answers on itself (a renamed or moved ' +
+        "repository redirects: its web page shows the new one); a token goes only to the remote's own URL",
+    );
+  }
   if (AUTH.some((re) => re.test(output))) {
     return new GitopsError(
       'auth',

@@ -19,9 +19,12 @@ export interface GitResult {
 export interface GitOptions {
   /** The repository git works in (`git -C`). */
   readonly cwd: string;
-  /** The provider token: sent to https remotes as an `http.<scope>.extraHeader`, set through GIT_CONFIG_* variables. */
+  /**
+   * The provider token: sent as an `http.<scope>.extraHeader`, set through GIT_CONFIG_* variables of the git commands
+   * that talk to the remote (NETWORK_COMMANDS) only.
+   */
   readonly token?: string;
-  /** URL prefix the header is limited to, e.g. `https://github.com/`; without it the token is not sent. */
+  /** The remote's URL, without a user name, that the header is limited to; without it the token is not sent. */
   readonly tokenScope?: string;
   /** The Basic user name the token goes with: `x-access-token` (GitHub, the default) or `oauth2` (GitLab). */
   readonly tokenUser?: string;
@@ -54,6 +57,17 @@ export class GitCommandError extends Error {
 
 const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 
+/**
+ * The git commands that talk to the remote: the only ones whose environment holds the token. Every other command
+ * (fast-import, ls-tree, rev-list, cat-file, ...) runs without it.
+ */
+const NETWORK_COMMANDS: ReadonlySet<string> = new Set(['fetch', 'push', 'ls-remote', 'clone']);
+
+function talksToRemote(args: readonly string[]): boolean {
+  const command = args.find((arg) => !arg.startsWith('-'));
+  return command !== undefined && NETWORK_COMMANDS.has(command);
+}
+
 /** git's http.lowSpeedTime for a timeout: a fifth of it, from 1 to 60 s. */
 export function lowSpeedSeconds(timeoutMs: number): number {
   return Math.max(1, Math.min(60, Math.floor(timeoutMs / 5000)));
@@ -65,6 +79,8 @@ export class Git {
    * git's environment, made once: reading all of process.env (a runtime call per variable) for each command adds up.
    */
   private baseEnvironment: NodeJS.ProcessEnv | undefined;
+  /** The environment of the commands that talk to the remote: the base one with the token's header. */
+  private remoteEnvironment: NodeJS.ProcessEnv | undefined;
 
   constructor(readonly options: GitOptions) {
     this.secrets = secretForms(options.token);
@@ -79,6 +95,7 @@ export class Git {
   at(cwd: string): Git {
     const git = new Git({ ...this.options, cwd });
     git.baseEnvironment = this.baseEnvironment;
+    git.remoteEnvironment = this.remoteEnvironment;
     return git;
   }
 
@@ -103,16 +120,16 @@ export class Git {
 
   private async execute(args: readonly string[], options: RunOptions): Promise<{ result: GitResult; stdout: Buffer }> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const base = talksToRemote(args)
+      ? (this.remoteEnvironment ??= this.withToken((this.baseEnvironment ??= this.environment())))
+      : (this.baseEnvironment ??= this.environment());
     let launched;
     try {
       launched = await launch({
         command: 'git',
         args,
         cwd: this.options.cwd,
-        env:
-          options.env === undefined
-            ? (this.baseEnvironment ??= this.environment())
-            : { ...(this.baseEnvironment ??= this.environment()), ...options.env },
+        env: options.env === undefined ? base : { ...base, ...options.env },
         input: options.input ?? '',
         timeoutMs,
       });
@@ -170,18 +187,28 @@ export class Git {
       env,
       gitConfigEntry(env, 'http.lowSpeedTime', String(lowSpeedSeconds(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS))),
     );
-    const { token, tokenScope } = this.options;
-    if (token !== undefined && token !== '' && tokenScope !== undefined) {
-      Object.assign(
-        env,
-        gitConfigEntry(
-          env,
-          `http.${tokenScope}.extraHeader`,
-          `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`,
-        ),
-      );
-    }
+    // No redirect is followed, from any remote: git keeps an extraHeader for the whole session and sends it to
+    // where a redirect of its first request leads (http.followRedirects=initial), another host or plain http. The
+    // URL's own entry too, as a more specific http.<url>.followRedirects in the user's config would win.
+    Object.assign(env, gitConfigEntry(env, 'http.followRedirects', 'false'));
+    const { tokenScope } = this.options;
+    if (tokenScope !== undefined)
+      Object.assign(env, gitConfigEntry(env, `http.${tokenScope}.followRedirects`, 'false'));
     return env;
+  }
+
+  /** `env` with the token's header for the remote's URL, when there is a token. */
+  private withToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    const { token, tokenScope } = this.options;
+    if (token === undefined || token === '' || tokenScope === undefined) return env;
+    return {
+      ...env,
+      ...gitConfigEntry(
+        env,
+        `http.${tokenScope}.extraHeader`,
+        `Authorization: Basic ${basicCredentials(token, this.options.tokenUser)}`,
+      ),
+    };
   }
 }
 

@@ -1,29 +1,26 @@
 /**
  * The few Gitea (and Forgejo) API v1 calls the flow makes: list, create, update and close pull requests, with retries.
  */
-import { JsonApi, pullToChange, type ApiPull as ApiPullShape } from './api-client';
-import { GitopsError } from './errors';
-import type { RepoPath } from './remote';
 import {
-  CHANGE_NOUNS,
-  CHANGE_SIGILS,
-  type ChangeExtras,
-  type ChangeFields,
-  type ChangeHost,
-  type ChangeRequest,
-} from './change-host';
-import type { JsonAnswer, RetryPolicy } from './http-json';
+  count,
+  nextLink,
+  optionalCount,
+  optionalText,
+  pullToChange,
+  text,
+  webUrl,
+  type ApiPull as ApiPullShape,
+} from './api-answers';
+import { ForgeClient, type ForgeClientOptions } from './api-client';
+import { GitopsError } from './errors';
+import { FORGES, GITEA_TOKEN_SCOPES } from '../forges';
+import type { RepoPath } from './remote';
+import { type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 /** Gitea sets no limit of its own on a pull request's body (a LONGTEXT column); a million characters, as for GitLab. */
 export const GITEA_BODY_LIMIT = 1_000_000;
 
-/**
- * What `pr` needs of a Gitea token: pull requests are in the repository category, the label listing in the issue one.
- */
-export const GITEA_TOKEN_SCOPES = 'write:repository,read:issue';
-
-export interface GiteaClientOptions extends RetryPolicy {
-  readonly token: string;
+export interface GiteaClientOptions extends ForgeClientOptions {
   /** `https://<host>/api/v1`. */
   readonly apiUrl: string;
   readonly repo: RepoPath;
@@ -39,17 +36,35 @@ interface ApiLabel {
   name: string;
 }
 
+function readPull(entry: unknown): ApiPull {
+  const headRepo = optionalCount(entry, 'head.repo_id');
+  const baseRepo = optionalCount(entry, 'base.repo_id');
+  const body = optionalText(entry, 'body');
+  return {
+    number: count(entry, 'number'),
+    html_url: webUrl(entry, 'html_url'),
+    title: text(entry, 'title'),
+    ...(body !== undefined ? { body } : {}),
+    head: { ref: text(entry, 'head.ref'), ...(headRepo !== undefined ? { repo_id: headRepo } : {}) },
+    base: { ref: text(entry, 'base.ref'), ...(baseRepo !== undefined ? { repo_id: baseRepo } : {}) },
+  };
+}
+
+function readLabel(entry: unknown): ApiLabel {
+  return { id: count(entry, 'id'), name: text(entry, 'name') };
+}
+
 /** Gitea's default `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES`: a title that starts so is a draft. */
 const DRAFT = /^(wip:|\[wip\])\s*/i;
 
 export class GiteaPulls implements ChangeHost {
   readonly provider = 'gitea';
-  readonly noun = CHANGE_NOUNS.gitea;
-  readonly sigil = CHANGE_SIGILS.gitea;
+  readonly noun = FORGES.gitea.change.noun;
+  readonly sigil = FORGES.gitea.change.sigil;
   readonly bodyLimit = GITEA_BODY_LIMIT;
   private readonly repoUrl: string;
   private readonly name: string;
-  private readonly api: JsonApi;
+  private readonly api: ForgeClient;
 
   constructor(options: GiteaClientOptions) {
     const { owner, name } = options.repo;
@@ -57,13 +72,12 @@ export class GiteaPulls implements ChangeHost {
     this.repoUrl = `${options.apiUrl.replace(/\/+$/, '')}/repos/${repo}`;
     this.name = `${owner}/${name}`;
     const scopes = `an access token with the ${GITEA_TOKEN_SCOPES} scopes`;
-    this.api = new JsonApi(
+    this.api = new ForgeClient(
       {
-        host: 'Gitea',
+        host: FORGES.gitea.title,
         apiUrl: options.apiUrl,
         target: this.name,
         targetNoun: 'repository',
-        retries: options.retries ?? 3,
         networkFix:
           'check the network, VPN or proxy, and --api-url (https://<host>/api/v1); ' +
           'run again (a rerun continues where this one stopped)',
@@ -74,14 +88,13 @@ export class GiteaPulls implements ChangeHost {
           `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has ` +
           'access to it',
       },
-      options.token,
-      { authorization: `token ${options.token}` },
       options,
+      { accept: 'application/json', authorization: `token ${options.token}` },
     );
   }
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
-    const found = await this.all<ApiPull>('/pulls?state=open', `list the open pull requests of ${this.name}`);
+    const found = await this.all('/pulls?state=open', `list the open pull requests of ${this.name}`, readPull);
     return found
       .filter(
         (p) =>
@@ -94,7 +107,7 @@ export class GiteaPulls implements ChangeHost {
   async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
     const labels = extras.labels !== undefined && extras.labels.length > 0 ? await this.labelIds(extras.labels) : [];
     const reviewers = extras.reviewers ?? [];
-    const answer = await this.call(
+    const pull = await this.call(
       'POST',
       '/pulls',
       {
@@ -106,13 +119,12 @@ export class GiteaPulls implements ChangeHost {
       },
       `open a pull request from ${branch} into ${base} of ${this.name}`,
     );
-    const pull = answer.data as ApiPull;
     if (reviewers.length > 0) {
       // ORG/TEAM names a team (as for GitHub); Gitea takes the team's name within the repository's organisation.
       const team_reviewers = reviewers.filter((r) => r.includes('/')).map((r) => r.split('/').at(-1)!);
-      await this.call(
+      await this.api.send(
         'POST',
-        `/pulls/${pull.number}/requested_reviewers`,
+        `${this.repoUrl}/pulls/${pull.number}/requested_reviewers`,
         { reviewers: reviewers.filter((r) => !r.includes('/')), team_reviewers },
         `request reviewers on pull request #${pull.number} of ${this.name}`,
       );
@@ -123,30 +135,30 @@ export class GiteaPulls implements ChangeHost {
   async update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest> {
     // A draft stays a draft: Gitea keeps that state in the title.
     const draft = DRAFT.exec(change.title)?.[0] ?? '';
-    const answer = await this.call(
+    const pull = await this.call(
       'PATCH',
       `/pulls/${change.number}`,
       { title: `${draft}${fields.title}`, body: fields.body },
       `update pull request #${change.number} of ${this.name}`,
     );
-    return pullToChange(answer.data as ApiPull);
+    return pullToChange(pull);
   }
 
   async close(change: ChangeRequest): Promise<ChangeRequest> {
-    const answer = await this.call(
+    const pull = await this.call(
       'PATCH',
       `/pulls/${change.number}`,
       { state: 'closed' },
       `close pull request #${change.number} of ${this.name}`,
     );
-    return pullToChange(answer.data as ApiPull);
+    return pullToChange(pull);
   }
 
   /**
    * Gitea drops a label name it does not know without a word, and never creates one: a missing label is an error here.
    */
   private async labelIds(names: readonly string[]): Promise<number[]> {
-    const labels = await this.all<ApiLabel>('/labels', `list the labels of ${this.name}`);
+    const labels = await this.all('/labels', `list the labels of ${this.name}`, readLabel);
     const missing = names.filter((name) => !labels.some((label) => label.name === name));
     if (missing.length > 0) {
       throw new GitopsError(
@@ -163,16 +175,13 @@ export class GiteaPulls implements ChangeHost {
    * Every page of a listing; Gitea says where the next one is in the Link header (its page size is the server's
    * MAX_RESPONSE_ITEMS at most).
    */
-  private all<T>(path: string, action: string): Promise<T[]> {
+  private all<T>(path: string, action: string, read: (entry: unknown) => T): Promise<T[]> {
     const first = `${this.repoUrl}${path}${path.includes('?') ? '&' : '?'}limit=50`;
-    return this.api.pages<T>(
-      first,
-      action,
-      (answer) => /<([^>]+)>;\s*rel="next"/.exec(answer.headers.get('link') ?? '')?.[1],
-    );
+    return this.api.pages(first, action, nextLink, read);
   }
 
-  private call(method: string, path: string, body: unknown, action: string): Promise<JsonAnswer> {
-    return this.api.send(method, `${this.repoUrl}${path}`, body, action);
+  /** A call whose answer is a pull request. */
+  private call(method: string, path: string, body: unknown, action: string): Promise<ApiPull> {
+    return this.api.one(method, `${this.repoUrl}${path}`, body, action, readPull);
   }
 }

@@ -1,16 +1,10 @@
 /** The few GitLab REST v4 calls the flow makes: list, create and update merge requests, with retries. */
-import { JsonApi } from './api-client';
+import { count, describeJson, MalformedAnswer, optionalCount, optionalText, text, webUrl } from './api-answers';
+import { ForgeClient, type ForgeClientOptions } from './api-client';
 import { GitopsError } from './errors';
+import { FORGES } from '../forges';
 import { fullPath, type RepoPath } from './remote';
-import {
-  CHANGE_NOUNS,
-  CHANGE_SIGILS,
-  type ChangeExtras,
-  type ChangeFields,
-  type ChangeHost,
-  type ChangeRequest,
-} from './change-host';
-import type { JsonAnswer, RetryPolicy } from './http-json';
+import { type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
 /** GitLab's limit on a merge request description is 1,048,576 characters. */
 export const GITLAB_BODY_LIMIT = 1_000_000;
@@ -21,8 +15,7 @@ export const GITLAB_BODY_LIMIT = 1_000_000;
  */
 export type GitlabAuth = 'private-token' | 'bearer';
 
-export interface GitlabClientOptions extends RetryPolicy {
-  readonly token: string;
+export interface GitlabClientOptions extends ForgeClientOptions {
   /** `https://gitlab.com/api/v4`, or a self-managed instance's `https://<host>/api/v4`. */
   readonly apiUrl: string;
   /** The project's full path; nested groups are kept (`platform/k8s/cluster-gitops`). */
@@ -43,6 +36,29 @@ interface ApiMergeRequest {
 
 const DRAFT = /^(\[draft\]|\(draft\)|draft:)\s*/i;
 
+function readMergeRequest(entry: unknown): ApiMergeRequest {
+  const description = optionalText(entry, 'description');
+  const source = optionalCount(entry, 'source_project_id');
+  const target = optionalCount(entry, 'target_project_id');
+  return {
+    iid: count(entry, 'iid'),
+    web_url: webUrl(entry, 'web_url'),
+    source_branch: text(entry, 'source_branch'),
+    target_branch: text(entry, 'target_branch'),
+    title: text(entry, 'title'),
+    ...(description !== undefined ? { description } : {}),
+    ...(source !== undefined ? { source_project_id: source } : {}),
+    ...(target !== undefined ? { target_project_id: target } : {}),
+  };
+}
+
+/** GitLab's `x-next-page`: empty on the last page, else the next page's number. */
+function nextPage(page: string): string | undefined {
+  if (page.trim() === '') return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(page.trim())) throw new MalformedAnswer(`an x-next-page that is not a page number`);
+  return page.trim();
+}
+
 function toChange(mr: ApiMergeRequest): ChangeRequest {
   return {
     number: mr.iid,
@@ -56,12 +72,12 @@ function toChange(mr: ApiMergeRequest): ChangeRequest {
 
 export class GitlabMergeRequests implements ChangeHost {
   readonly provider = 'gitlab';
-  readonly noun = CHANGE_NOUNS.gitlab;
-  readonly sigil = CHANGE_SIGILS.gitlab;
+  readonly noun = FORGES.gitlab.change.noun;
+  readonly sigil = FORGES.gitlab.change.sigil;
   readonly bodyLimit = GITLAB_BODY_LIMIT;
   private readonly projectUrl: string;
   private readonly name: string;
-  private readonly api: JsonApi;
+  private readonly api: ForgeClient;
 
   constructor(private readonly options: GitlabClientOptions) {
     this.name = fullPath(options.project);
@@ -71,13 +87,12 @@ export class GitlabMergeRequests implements ChangeHost {
     const scope = bearer
       ? 'an OAuth 2.0 access token with the api scope'
       : 'a project or personal access token with the api scope (role Developer or more)';
-    this.api = new JsonApi(
+    this.api = new ForgeClient(
       {
-        host: 'GitLab',
+        host: FORGES.gitlab.title,
         apiUrl: options.apiUrl,
         target: this.name,
         targetNoun: 'project',
-        retries: options.retries ?? 3,
         networkFix:
           'check the network, VPN or proxy, and --api-url for a self-managed GitLab; ' +
           'run again (a rerun continues where this one stopped)',
@@ -89,21 +104,25 @@ export class GitlabMergeRequests implements ChangeHost {
           `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has ` +
           'access to it',
       },
-      options.token,
-      bearer ? { authorization: `Bearer ${options.token}` } : { 'private-token': options.token },
       options,
+      {
+        accept: 'application/json',
+        ...(bearer ? { authorization: `Bearer ${options.token}` } : { 'private-token': options.token }),
+      },
     );
   }
 
   async findOpen(branchPrefix: string): Promise<ChangeRequest[]> {
     const list = `${this.projectUrl}/merge_requests?state=opened&per_page=100&page=`;
-    const found = await this.api.pages<ApiMergeRequest>(
+    const action = `list the open merge requests of ${this.name}`;
+    const found = await this.api.pages(
       `${list}1`,
-      `list the open merge requests of ${this.name}`,
+      action,
       (answer) => {
-        const page = answer.headers.get('x-next-page') ?? '';
-        return page === '' ? undefined : `${list}${page}`;
+        const page = nextPage(answer.headers.get('x-next-page') ?? '');
+        return page === undefined ? undefined : `${list}${page}`;
       },
+      readMergeRequest,
     );
     return found
       .filter(
@@ -117,7 +136,7 @@ export class GitlabMergeRequests implements ChangeHost {
 
   async create(base: string, branch: string, fields: ChangeFields, extras: ChangeExtras): Promise<ChangeRequest> {
     const reviewerIds = await Promise.all((extras.reviewers ?? []).map((username) => this.userId(username)));
-    const answer = await this.call(
+    const created = await this.call(
       'POST',
       '/merge_requests',
       {
@@ -131,41 +150,45 @@ export class GitlabMergeRequests implements ChangeHost {
       },
       `open a merge request from ${branch} into ${base} of ${this.name}`,
     );
-    return toChange(answer.data as ApiMergeRequest);
+    return toChange(created);
   }
 
   async update(change: ChangeRequest, fields: ChangeFields): Promise<ChangeRequest> {
     // A draft stays a draft: GitLab keeps that state in the title.
     const draft = DRAFT.exec(change.title)?.[0] ?? '';
-    const answer = await this.call(
+    const updated = await this.call(
       'PUT',
       `/merge_requests/${change.number}`,
       { title: `${draft}${fields.title}`, description: fields.body },
       `update merge request !${change.number} of ${this.name}`,
     );
-    return toChange(answer.data as ApiMergeRequest);
+    return toChange(updated);
   }
 
   async close(change: ChangeRequest): Promise<ChangeRequest> {
-    const answer = await this.call(
+    const closed = await this.call(
       'PUT',
       `/merge_requests/${change.number}`,
       { state_event: 'close' },
       `close merge request !${change.number} of ${this.name}`,
     );
-    return toChange(answer.data as ApiMergeRequest);
+    return toChange(closed);
   }
 
   private async userId(username: string): Promise<number> {
     const root = this.options.apiUrl.replace(/\/+$/, '');
-    const answer = await this.api.send(
+    const users = await this.api.one(
       'GET',
       `${root}/users?username=${encodeURIComponent(username.replace(/^@/, ''))}`,
       undefined,
       `look up the GitLab user ${username}`,
+      (answer) => {
+        if (!Array.isArray(answer)) throw new MalformedAnswer(`${describeJson(answer)} where a list of users belongs`);
+        return answer.length === 0 ? [] : [count(answer[0], 'id')];
+      },
     );
-    const id = (answer.data as { id?: number }[] | undefined)?.[0]?.id;
-    if (typeof id !== 'number') {
+    const id = users[0];
+    if (id === undefined) {
       throw new GitopsError(
         'input',
         `--reviewer ${username}: no such GitLab user`,
@@ -175,7 +198,8 @@ export class GitlabMergeRequests implements ChangeHost {
     return id;
   }
 
-  private call(method: string, path: string, body: unknown, action: string): Promise<JsonAnswer> {
-    return this.api.send(method, `${this.projectUrl}${path}`, body, action);
+  /** A call whose answer is a merge request. */
+  private call(method: string, path: string, body: unknown, action: string): Promise<ApiMergeRequest> {
+    return this.api.one(method, `${this.projectUrl}${path}`, body, action, readMergeRequest);
   }
 }

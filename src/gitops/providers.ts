@@ -2,7 +2,7 @@
 import type { KnownSecret } from '../config/environment-secrets';
 import { shownArgument } from '../config/shown-input';
 import { GitopsError } from './errors';
-import { GIT_USER } from './redact';
+import { FORGES } from '../forges';
 import { hostName, webRoot, type RemoteUrl } from './remote';
 import { PROVIDERS, type ProviderName } from './change-host';
 
@@ -142,10 +142,9 @@ export function defaultApiUrl(remote: RemoteUrl, provider: ProviderName): string
   if (owner?.provider === provider) {
     if (owner.domain === 'github.com') return 'https://api.github.com';
     if (owner.domain === 'ghe.com') return `https://api.${bareHost(host)}`;
-    return `https://${owner.domain}/api/${provider === 'gitea' ? 'v1' : 'v4'}`;
+    return `https://${owner.domain}${FORGES[provider].apiPath}`;
   }
-  if (provider === 'github') return `${root}/api/v3`;
-  return provider === 'gitea' ? `${root}/api/v1` : `${root}/api/v4`;
+  return `${root}${FORGES[provider].apiPath}`;
 }
 
 /**
@@ -180,16 +179,10 @@ function apiHost(apiUrl: string, from: string, provider: Exclude<ProviderName, '
     throw new GitopsError(
       'input',
       `${from} is not a URL`,
-      `give the API's https:// address, e.g. ${API_EXAMPLES[provider]}`,
+      `give the API's https:// address, e.g. ${FORGES[provider].apiExample}`,
     );
   }
 }
-
-const API_EXAMPLES = {
-  github: 'https://api.github.com',
-  gitlab: 'https://gitlab.com/api/v4',
-  gitea: 'https://<host>/api/v1',
-} as const;
 
 /** The environment variable that holds a provider's token; `none` takes none (git's own credentials do). */
 export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_TOKEN' | 'GITEA_TOKEN' | undefined {
@@ -197,7 +190,11 @@ export function tokenVariable(provider: ProviderName): 'GITHUB_TOKEN' | 'GITLAB_
 }
 
 /** Each provider's token variable, and its key in the run's `tokens`. */
-export const TOKEN_VARIABLES = { github: 'GITHUB_TOKEN', gitlab: 'GITLAB_TOKEN', gitea: 'GITEA_TOKEN' } as const;
+export const TOKEN_VARIABLES = {
+  github: FORGES.github.tokenVariable,
+  gitlab: FORGES.gitlab.tokenVariable,
+  gitea: FORGES.gitea.tokenVariable,
+} as const;
 export type ProviderTokens = { readonly [provider in keyof typeof TOKEN_VARIABLES]?: string };
 
 /**
@@ -238,5 +235,5 @@ export function gitCredentials(
  * with the token as password), GitLab's `oauth2`.
  */
 export function gitUserFor(provider: ProviderName): string {
-  return provider === 'gitlab' ? GIT_USER.gitlab : GIT_USER.github;
+  return FORGES[provider === 'none' ? 'github' : provider].gitUser;
 }

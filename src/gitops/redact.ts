@@ -1,8 +1,8 @@
 /** Removes credentials from text that may reach a terminal or a log: git's stderr, API error messages. */
 
 /** The Basic user name git sends a provider's token with over https. */
-export const GIT_USER = { github: 'x-access-token', gitlab: 'oauth2' } as const;
-const GIT_USERS = Object.values(GIT_USER);
+import { FORGE_NAMES, FORGES } from '../forges';
+const GIT_USERS = [...new Set(FORGE_NAMES.map((name) => FORGES[name].gitUser))];
 
 /** The forms a token takes on its way to git: itself and inside a Basic authorization header. */
 export function secretForms(token: string | undefined): string[] {
@@ -14,7 +14,7 @@ export function secretForms(token: string | undefined): string[] {
  * `<user>:<token>` in base64, the Basic credentials GitHub (`x-access-token`) and GitLab (`oauth2`) accept for git over
  * https.
  */
-export function basicCredentials(token: string, user: string = GIT_USER.github): string {
+export function basicCredentials(token: string, user: string = FORGES.github.gitUser): string {
   return Buffer.from(`${user}:${token}`, 'utf8').toString('base64');
 }
 

@@ -1,6 +1,7 @@
 /** The gitops repository's address: a URL or a local path, and the repository path on its host that it names. */
 import { isAbsolute, resolve } from 'node:path';
 import { shownArgument } from '../config/shown-input';
+import { tokenVariables } from '../forges';
 import { GitopsError } from './errors';
 
 /** A repository on a host: GitHub's `owner/name`, or GitLab's `group/subgroup/name` (nested groups). */
@@ -68,8 +69,8 @@ export function parseRemote(value: string, baseDir: string = process.cwd()): Rem
       throw new GitopsError(
         'input',
         'the gitops repo URL contains a password or token',
-        'remove the credentials from the URL and set the provider token (GITHUB_TOKEN, GITLAB_TOKEN or GITEA_TOKEN) ' +
-          'instead; glidepath sends it as a header',
+        `remove the credentials from the URL and set the provider token (${tokenVariables()}) instead; ` +
+          'glidepath sends it as a header',
       );
     }
     if (url.host.includes('@')) refuseAmbiguousHost('@', value);
@@ -144,10 +145,14 @@ export function webRoot(remote: RemoteUrl): string | undefined {
   return `https://${hostName(remote)}`;
 }
 
-/** The URL prefix the token header is limited to: only https/http remotes get it. */
+/**
+ * The URL the token header is limited to: the remote's own, without a user name (git matches any user then), so a
+ * repository on the same host that the remote is not never gets it. Only https/http remotes get it.
+ */
 export function tokenScope(remote: RemoteUrl): string | undefined {
   if (remote.protocol !== 'https' && remote.protocol !== 'http') return undefined;
-  return `${remote.protocol}://${remote.host}/`;
+  const url = new URL(remote.url.trim());
+  return `${url.protocol}//${url.host}${url.pathname}`;
 }
 
 /** The URL without any user name, for messages. */

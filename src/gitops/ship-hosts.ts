@@ -21,7 +21,7 @@ export async function changeHostFor(
   if (first.provider === 'none')
     return new BranchOnlyHost(first.remote, noneHostKind(first), await glidepathBranches(group, repo, fetched));
   if (token === undefined || apiUrl === undefined || repoPath === undefined) return undefined;
-  const api = { retries: 3, ...settings.api };
+  const api = { ...settings.api, allowInsecureHttp: settings.allowInsecureHttp === true };
   if (first.provider === 'github') return new GithubPulls({ token, apiUrl, repo: repoPath, ...api });
   if (first.provider === 'gitea') return new GiteaPulls({ token, apiUrl, repo: repoPath, ...api });
   return new GitlabMergeRequests({

@@ -3,7 +3,7 @@ import { GitopsError } from './errors';
 import { clusterTarget, contentHash, type ClusterTarget } from './gitops-repo';
 import { hashedFiles, renderedFolders, type FolderContents } from './owned-folders';
 import { CHANGE_NOUNS, type ProviderName } from './change-host';
-import { GITEA_TOKEN_SCOPES } from './gitea';
+import { FORGES } from '../forges';
 import {
   chooseProvider,
   defaultApiUrl,
@@ -47,7 +47,7 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
       throw new GitopsError(
         'input',
         `${variable} is not set: it is needed to push the branch and open the ${CHANGE_NOUNS[provider]}`,
-        `export ${variable}=<token with ${TOKEN_SCOPES[provider]} on the gitops repo>, or add --dry-run, or ` +
+        `export ${variable}=<token with ${FORGES[provider].tokenNeeds} on the gitops repo>, or add --dry-run, or ` +
           `use --provider none to push the branch with git's own credentials`,
       );
     }
@@ -74,7 +74,13 @@ export function prepareCluster(input: ShipCluster, settings: ShipSettings): Prep
   if (variable !== undefined && provider !== 'none' && token !== undefined) {
     checkToken(variable, token);
     refuseCleartext(target.remote.url, 'the gitops repo', variable, settings.allowInsecureHttp === true);
-    const host = HOSTS[provider];
+    const forge = FORGES[provider];
+    const host = {
+      name: forge.title,
+      repository: `${forge.repository.noun} (${forge.repository.path.toLowerCase().replace('group', 'group/...')})`,
+      path: forge.repository.path,
+      apiUrlFix: forge.apiUrlFix,
+    };
     if (apiUrl !== undefined)
       refuseCleartext(apiUrl, `the ${host.name} API`, variable, settings.allowInsecureHttp === true);
     // Each missing piece has its own message: the cause, and the option that supplies it.
@@ -144,34 +150,3 @@ function providerOf(remote: RemoteUrl, config: ClusterConfig, settings: ShipSett
     return 'none';
   }
 }
-
-/** What a token needs, per provider with an API. */
-const TOKEN_SCOPES = {
-  github: 'Contents and Pull requests: read and write',
-  gitlab: 'the api scope',
-  gitea: `the ${GITEA_TOKEN_SCOPES} scopes`,
-} as const;
-
-/** How messages name each provider with an API, its repositories, and where its API is. */
-const HOSTS = {
-  github: {
-    name: 'GitHub',
-    repository: 'repository (owner/name)',
-    path: 'OWNER/NAME',
-    apiUrlFix:
-      'pass --api-url (https://api.github.com for github.com, https://<host>/api/v3 for GitHub Enterprise) or ' +
-      'set GITHUB_API_URL',
-  },
-  gitlab: {
-    name: 'GitLab',
-    repository: 'project (group/.../name)',
-    path: 'GROUP/NAME',
-    apiUrlFix: 'pass --api-url (https://gitlab.com/api/v4, or https://<host>/api/v4 for a self-managed GitLab)',
-  },
-  gitea: {
-    name: 'Gitea',
-    repository: 'repository (owner/name)',
-    path: 'OWNER/NAME',
-    apiUrlFix: 'pass --api-url (https://<host>/api/v1 for Gitea or Forgejo)',
-  },
-} as const;

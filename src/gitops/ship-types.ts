@@ -69,8 +69,8 @@ export interface ShipSettings {
   readonly allowInsecureHttp?: boolean;
   /** Where `none` writes each cluster's body (`<cluster>.md`); default `<cacheRoot>/bodies`. */
   readonly bodyDir?: string;
-  /** Retries and spacing of API calls (tests make them fast). */
-  readonly api?: RetryPolicy & { readonly writeSpacingMs?: number };
+  /** Retries, pages, deadline and spacing of API calls (tests make them fast); default API_RULES. */
+  readonly api?: RetryPolicy;
   readonly gitTimeoutMs?: number;
   readonly lock?: LockOptions;
   /** The render was not run through verify's rules (`--skip-verify`): the body and the commit message say so. */

@@ -117,3 +117,20 @@ describe('missingBaseError', () => {
     );
   });
 });
+
+describe('a redirect of the remote', () => {
+  it('is an error naming the host, never followed: the token stays on the remote URL', () => {
+    const error = describeGitFailure(
+      failure("fatal: unable to access 'https://git.example.test/o/r.git/': The requested URL returned error: 302\n"),
+      'fetch main from https://git.example.test/o/r.git',
+      parseRemote('https://git.example.test/o/r.git'),
+      gitWith('GITEA_TOKEN', 'tok'),
+    ) as GitopsError;
+    expect(error.kind).toBe('git');
+    expect(error.message).toBe(
+      'git could not fetch main from https://git.example.test/o/r.git: git.example.test answered with a redirect ' +
+        '(HTTP 302), and glidepath lets git follow none (the token would go along to wherever it leads)',
+    );
+    expect(error.fix).toMatch(/^point gitops.repo \(or --repo\) at the address the repository answers on itself/);
+  });
+});

@@ -14,7 +14,7 @@ import { startGitlabApiStandIn } from './helpers/gitlab-api-stand-in';
 import { closedPort } from './helpers/loopback';
 import { ALSO_COVERED } from '../helpers/also-covered';
 
-const FAST = { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0 };
+const FAST = { retries: 2, retryDelayMs: 1, rateLimitRetries: 2, writeSpacingMs: 0, allowInsecureHttp: true };
 const PROVIDERS = ['github', 'gitlab', 'gitea'] as const;
 type Provider = (typeof PROVIDERS)[number];
 const API_PATH: Record<Provider, string> = { github: '', gitlab: '/api/v4', gitea: '/api/v1' };

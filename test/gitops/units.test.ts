@@ -41,7 +41,8 @@ describe('parseRemote', () => {
   });
 
   it('the token header is limited to the https host; ssh remotes get none', () => {
-    expect(tokenScope(parseRemote('https://github.com/a/b.git'))).toBe('https://github.com/');
+    expect(tokenScope(parseRemote('https://github.com/a/b.git'))).toBe('https://github.com/a/b.git');
+    expect(tokenScope(parseRemote('https://me@git.example:8443/g/s/b'))).toBe('https://git.example:8443/g/s/b');
     expect(tokenScope(parseRemote('git@github.com:a/b.git'))).toBeUndefined();
   });
 

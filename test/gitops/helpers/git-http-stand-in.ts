@@ -15,11 +15,15 @@ export interface GitHttpStandIn {
   close(): Promise<void>;
 }
 
-/** `user`: the Basic user name the host takes with a token: GitHub's `x-access-token`, GitLab's `oauth2`. */
+/**
+ * `user`: the Basic user name the host takes with a token: GitHub's `x-access-token`, GitLab's `oauth2`. `anonymous`:
+ * serves every request as a public repository does, recording whatever Authorization comes along.
+ */
 export async function startGitHttpStandIn(
   projectRoot: string,
   token: string,
   user = 'x-access-token',
+  { anonymous = false }: { readonly anonymous?: boolean } = {},
 ): Promise<GitHttpStandIn> {
   const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   const authorizations: string[] = [];
@@ -28,7 +32,7 @@ export async function startGitHttpStandIn(
     const auth = req.headers.authorization;
     requestUrls.push(req.url ?? '');
     if (auth !== undefined) authorizations.push(auth);
-    if (auth !== expected) {
+    if (auth !== expected && !anonymous) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="stand-in"', 'content-type': 'text/plain' });
       res.end('Unauthorized');
       return;

@@ -1,5 +1,6 @@
 /**A STAND-IN for GitHub's REST API, on 127.0.0.1 with a random port: only the pull request endpoints the gitops flow
- * calls (list, create, update, labels, requested reviewers), enough for Octokit to speak real HTTP to it. Not GitHub.
+ * calls (list, create, update, labels, requested reviewers), enough for the forge client to speak real HTTP to it.
+ * Not GitHub.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonExchange, serveOnLoopback } from './loopback';
