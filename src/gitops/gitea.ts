@@ -17,6 +17,8 @@ import { FORGES, GITEA_TOKEN_SCOPES } from '../forges';
 import type { RepoPath } from './remote';
 import { type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
+const TOKEN = FORGES.gitea.tokenVariable;
+
 /** Gitea sets no limit of its own on a pull request's body (a LONGTEXT column); a million characters, as for GitLab. */
 export const GITEA_BODY_LIMIT = 1_000_000;
 
@@ -81,11 +83,11 @@ export class GiteaPulls implements ChangeHost {
         networkFix:
           'check the network, VPN or proxy, and --api-url (https://<host>/api/v1); ' +
           'run again (a rerun continues where this one stopped)',
-        unauthorizedFix: `set GITEA_TOKEN to ${scopes} on ${this.name}`,
+        unauthorizedFix: `set ${TOKEN} to ${scopes} on ${this.name}`,
         forbiddenFix:
-          `give GITEA_TOKEN's user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} ` + 'scopes',
+          `give ${TOKEN}'s user write access to ${this.name}, and the token the ${GITEA_TOKEN_SCOPES} ` + 'scopes',
         notFoundFix:
-          `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that GITEA_TOKEN has ` +
+          `check the owner/name ${this.name} (from the remote URL, or --remote-path) and that ${TOKEN} has ` +
           'access to it',
       },
       options,

@@ -13,6 +13,8 @@ import {
   type ChangeRequest,
 } from './change-host';
 
+const TOKEN = FORGES.github.tokenVariable;
+
 export interface GithubClientOptions extends ForgeClientOptions {
   /** `https://api.github.com`, or GitHub Enterprise Server's `https://<host>/api/v3`. */
   readonly apiUrl: string;
@@ -65,10 +67,10 @@ export class GithubPulls implements ChangeHost {
           'check the network, VPN or proxy, and --api-url / GITHUB_API_URL for GitHub Enterprise; ' +
           'run again (a rerun continues where this one stopped)',
         unauthorizedFix:
-          `set GITHUB_TOKEN to a valid token for ${repo} with Pull requests: read and write and ` +
+          `set ${TOKEN} to a valid token for ${repo} with Pull requests: read and write and ` +
           'Contents: read and write (classic tokens: the repo scope)',
         notFoundFix:
-          `check the owner/name ${repo} (from the remote URL, or --github-repo) and that GITHUB_TOKEN has access ` +
+          `check the owner/name ${repo} (from the remote URL, or --github-repo) and that ${TOKEN} has access ` +
           'to it',
         statusPage: 'githubstatus.com',
       },

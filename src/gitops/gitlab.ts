@@ -6,6 +6,8 @@ import { FORGES } from '../forges';
 import { fullPath, type RepoPath } from './remote';
 import { type ChangeExtras, type ChangeFields, type ChangeHost, type ChangeRequest } from './change-host';
 
+const TOKEN = FORGES.gitlab.tokenVariable;
+
 /** GitLab's limit on a merge request description is 1,048,576 characters. */
 export const GITLAB_BODY_LIMIT = 1_000_000;
 
@@ -97,11 +99,11 @@ export class GitlabMergeRequests implements ChangeHost {
           'check the network, VPN or proxy, and --api-url for a self-managed GitLab; ' +
           'run again (a rerun continues where this one stopped)',
         unauthorizedFix:
-          `set GITLAB_TOKEN to ${scope} on ${this.name}` +
+          `set ${TOKEN} to ${scope} on ${this.name}` +
           (bearer ? '' : '; an OAuth 2.0 token needs --gitlab-auth bearer'),
-        forbiddenFix: `give GITLAB_TOKEN the api scope and at least the Developer role on ${this.name}`,
+        forbiddenFix: `give ${TOKEN} the api scope and at least the Developer role on ${this.name}`,
         notFoundFix:
-          `check the project path ${this.name} (from the remote URL, or --remote-path) and that GITLAB_TOKEN has ` +
+          `check the project path ${this.name} (from the remote URL, or --remote-path) and that ${TOKEN} has ` +
           'access to it',
       },
       options,
