@@ -1,7 +1,8 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
 import { join } from 'node:path';
 import { GlidepathError } from '../errors';
-import { hasUnprintable, printableText } from '../config/shown-input';
+import { printableText } from '../config/shown-input';
+import { shellWord } from '../output/shell-word';
 import { shownFolder } from '../output/out-dir-fs';
 import { distChanges } from '../output/dist-changes';
 import { renderClusters, renderEach } from '../render/render-pool';
@@ -153,19 +154,3 @@ export default defineCommand({
     return 'done';
   },
 });
-
-/** `dist`, `'my dist'`, `$'dist\x1b[2J'`: a word the shell (bash, zsh) reads back as `value`. */
-function shellWord(value: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(value)) return value;
-  if (!hasUnprintable(value)) return `'${value.replaceAll("'", `'\\''`)}'`;
-  // ANSI-C quoting types each control character as an escape: the hint can be copied as it is printed.
-  return `$'${[...value].map(ansiCEscaped).join('')}'`;
-}
-
-function ansiCEscaped(character: string): string {
-  if (character === '\\' || character === "'") return `\\${character}`;
-  if (!hasUnprintable(character)) return character;
-  const code = character.codePointAt(0)!;
-  const [prefix, digits]: [string, number] = code <= 0xff ? ['x', 2] : code <= 0xffff ? ['u', 4] : ['U', 8];
-  return `\\${prefix}${code.toString(16).padStart(digits, '0')}`;
-}

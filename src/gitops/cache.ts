@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   appendFileSync,
+  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -17,6 +18,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isSymbolicLink, isSymbolicLinkLoop } from '../read-regular-file';
+import { shellWord } from '../output/shell-word';
+import { OWN_FOLDER_MODE, refuseForeignOwner } from './cache-folder';
 import { GitopsError } from './errors';
 import { Git } from './git';
 import { displayUrl, type RemoteUrl } from './remote';
@@ -67,8 +70,8 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
     throw new GitopsError(
       'foreign-checkout',
       `the cache folder ${dir} ${why}`,
-      `glidepath keeps its own bare clone there; move that folder away or delete it (rm -rf ${dir}) and run ` +
-        `again, or pass --cache-dir with another folder`,
+      `glidepath keeps its own bare clone there; move that folder away or delete it ` +
+        `(rm -rf ${shellWord(dir)}) and run again, or pass --cache-dir with another folder`,
     );
   };
   // A link to nothing, or a loop, is not a missing cache: git would be asked to build one through it.
@@ -89,6 +92,7 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
         `[remote "origin"]\n\turl = ${configValue(remote.url)}\n\tfetch = ` +
           `+refs/heads/*:refs/remotes/origin/*\n[glidepath]\n\tcache = true\n`,
       );
+      chmodSync(building, OWN_FOLDER_MODE);
       renameSync(building, dir);
       return { git: git.at(dir), dir, remote, created: true };
     } catch (error) {
@@ -100,6 +104,7 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
   }
 
   if (!statSync(dir).isDirectory()) foreign('is not a folder');
+  refuseForeignOwner(dir);
   const cache = git.at(dir);
   // One process reads both settings, from the folder as a repository of its own: GIT_DIR stops git from looking
   // for a repository around it. Only a folder that is not one needs a second look, to say what it is.

@@ -1,8 +1,10 @@
 /** Opens a gitops repository for one run (lock, cache, one fetch): the part `pr` and `diff` share. */
 import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { ClusterConfig } from '../config/schema';
 import { shownArgument } from '../config/shown-input';
 import { DEFAULT_CACHE_ROOT, defaultCacheDir, ignoreCacheRoot, openCache, refuseDirtyLocalRepo } from './cache';
+import { ownCacheFolder } from './cache-folder';
 import { lockCache, type LockOptions } from './cache-lock';
 import { GitopsError } from './errors';
 import { Git } from './git';
@@ -98,6 +100,8 @@ export async function openGitopsRepo(
     ...(access.tokenVariable !== undefined ? { tokenVariable: access.tokenVariable } : {}),
     ...(access.gitTimeoutMs !== undefined ? { timeoutMs: access.gitTimeoutMs } : {}),
   });
+  // Before any git: the folder of caches (or of the cache given) is this user's alone.
+  ownCacheFolder(access.cacheDir !== undefined ? dirname(access.cacheDir) : (access.cacheRoot ?? DEFAULT_CACHE_ROOT));
   await refuseDirtyLocalRepo(git, remote);
   if (access.cacheDir === undefined) ignoreCacheRoot(access.cacheRoot ?? DEFAULT_CACHE_ROOT);
   const dir = access.cacheDir ?? defaultCacheDir(remote, access.cacheRoot);

@@ -9,7 +9,7 @@ import { ownedContents, reviewOwned } from './owned-folders';
 import { decideCommits } from './plan-commits';
 import type { ClusterPlan, PlanContext, RepoSnapshot } from './plan-types';
 import { clusterTargets, isClusterChange, isTarget, type ClusterTarget } from './plan-targets';
-import { GitopsError } from './errors';
+import { clusterFailure } from './errors';
 import { displayUrl } from './remote';
 import type { ReplacedFolder } from './repo';
 import type { Review } from './review';
@@ -43,13 +43,15 @@ export function planClusters(
   return plans;
 }
 
-/** The cluster's plan, or the refusal that stops it alone (its folder holds a manifest file added by hand). */
+/**
+ * The cluster's plan, or the refusal that stops it alone (its folder holds a manifest file added by hand): whatever
+ * fails while planning one cluster fails that cluster, never the others of the run.
+ */
 function planOrRefusal(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanContext): ClusterPlan {
   try {
     return planTarget(target, snapshot, ctx);
   } catch (error) {
-    if (!(error instanceof GitopsError)) throw error;
-    return { cluster: target.cluster, obsolete: [], folders: [], error };
+    return { cluster: target.cluster, obsolete: [], folders: [], error: clusterFailure(error) };
   }
 }
 

@@ -166,9 +166,17 @@ export function parseYamlDocuments(content: string): unknown[] | string {
   const broken = list.find((doc) => doc.errors.length > 0);
   if (!Array.isArray(documents) || broken !== undefined) return broken?.errors[0]?.message.split('\n')[0] ?? 'not YAML';
   const repeated = list.flatMap((doc) => duplicateKeyOffsets(doc))[0];
-  if (repeated === undefined) return list.map((doc) => doc.toJS() as unknown);
-  const { line, col } = lineCounter.linePos(repeated);
-  return `Map keys must be unique at line ${line}, column ${col}:`;
+  if (repeated !== undefined) {
+    const { line, col } = lineCounter.linePos(repeated);
+    return `Map keys must be unique at line ${line}, column ${col}:`;
+  }
+  try {
+    return list.map((doc) => doc.toJS() as unknown);
+  } catch (error) {
+    // An alias bomb (aliases of aliases, billions of nodes once expanded): the library stops it with a ReferenceError.
+    if (error instanceof ReferenceError) return `its aliases expand too far, as in an alias bomb (${error.message})`;
+    throw error;
+  }
 }
 
 interface ParsedObject {

@@ -1,7 +1,8 @@
 /** After the push: settle a race with another run, then open, update or close each cluster's change. */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultCacheDir } from './cache';
+import { ownInnerFolder, writeOwnFile } from './cache-folder';
 import { changeLabel, FailedAfterOpeningError, type ChangeHost, type ChangeRequest } from './change-host';
 import { BranchMovedError } from './errors';
 import type { ClusterPlan } from './plan-types';
@@ -116,9 +117,9 @@ async function bodyFile(
       'bodies',
     );
   const file = join(dir, `${plan.cluster.name}.md`);
-  mkdirSync(dir, { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, body);
-  renameSync(temporary, file);
+  // In the folder of caches, `bodies` is glidepath's own folder; a folder given by the caller is theirs.
+  if (settings.bodyDir === undefined) ownInnerFolder(dir);
+  else mkdirSync(dir, { recursive: true });
+  writeOwnFile(file, body);
   return { bodyFile: file };
 }

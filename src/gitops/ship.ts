@@ -9,6 +9,7 @@ import { allInOrder } from './in-order';
 import { planClusters } from './plan';
 import type { ClusterPlan } from './plan-types';
 import { gitUserFor, runSecrets, TOKEN_VARIABLES, tokenVariable } from './providers';
+import { clusterFailure } from './errors';
 import { missingBaseError } from './refs';
 import type { BranchUpdate, TreeEntry } from './repo';
 import { finish, settleRaces } from './ship-finish';
@@ -43,7 +44,11 @@ export async function shipClusters(options: ShipOptions): Promise<ClusterOutcome
   for (const group of groups.values()) {
     for (const outcome of await shipGroup(group, options, source)) outcomes.set(outcome.cluster, outcome);
   }
-  return options.clusters.map((c) => outcomes.get(c.config.name)!);
+  // An error nobody foresaw is the cluster's failed line, never a stack trace.
+  return options.clusters.map((c) => {
+    const outcome = outcomes.get(c.config.name)!;
+    return outcome.error === undefined ? outcome : { ...outcome, error: clusterFailure(outcome.error) };
+  });
 }
 
 async function shipGroup(

@@ -31,8 +31,8 @@ const DEGRADED = {
   status: { phase: 'Degraded', observedGeneration: '2', currentPodHash: 'abc' },
 };
 
-async function facts(clusterText: string): Promise<{ code: number | string; out: string }> {
-  const dir = clusterDir({ 'payments.yaml': clusterText, 'rollout.yaml': stringify(DEGRADED) });
+async function facts(clusterText: string, rollout: object = DEGRADED): Promise<{ code: number | string; out: string }> {
+  const dir = clusterDir({ 'payments.yaml': clusterText, 'rollout.yaml': stringify(rollout) });
   printed.clear();
   const code = await main(
     [
@@ -72,6 +72,27 @@ describe("facts and check-live on a team's own notifications", () => {
       expect(out).not.toMatch(/would reject|refuse/);
     },
   );
+
+  it('a template past the budget (three nested range over 1,000 items) is not evaluated, never judged', async () => {
+    const nested =
+      'Rollout {{ range .rollout.spec.items }}{{ range $.rollout.spec.items }}{{ range $.rollout.spec.items }}' +
+      '{{ . }}{{ end }}{{ end }}{{ end }}';
+    const items = Array.from({ length: 1_000 }, (_, i) => `item-${i}`);
+    const started = Date.now();
+    const { code, out } = await facts(
+      PAYMENTS.replace('Rollout {{ .rollout.metadata.name }} is {{ .rollout.status.phase | lower }}.', nested),
+      { ...DEGRADED, spec: { ...DEGRADED.spec, items } },
+    );
+    expect(Date.now() - started).toBeLessThan(15_000); // 38 s at 400 items without the budget
+    expect(code).toBe(0);
+    expect(out).toContain('glidepath-rollout-state: SENT');
+    expect(out).toContain(
+      'rollout-degraded: not sent: not evaluated: over budget: the template rollout-degraded.message went past ' +
+        "200,000 steps, the model's budget per template (docs/facts.md); the engine has no such limit; npm run " +
+        'notifcheck runs the real engine on it',
+    );
+    expect(out).not.toMatch(/fails to render|Invalid array length/);
+  });
 
   it('an expression form the model lacks is said plainly too', async () => {
     const { code, out } = await facts(

@@ -2,11 +2,12 @@
  * The bare cache refuses any folder that is not its own, and leaves it as it was; a local checkout given as the gitops
  * repo must be clean. State is set up directly (git init, a config line), not by running `pr`.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCache, refuseDirtyLocalRepo } from '../../src/gitops/cache';
 import { Git } from '../../src/gitops/git';
+import { openGitopsRepo } from '../../src/gitops/gitops-repo';
 import { parseRemote } from '../../src/gitops/remote';
 import { git, tempDir } from './helpers/git-repos';
 
@@ -35,6 +36,22 @@ describe.concurrent('the cache', () => {
     });
     expect(readFileSync(join(cacheDir, 'config'), 'utf8')).toBe(before);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "a cache another user owns is refused in words before git, not by git's dubious ownership (run as root)",
+    async () => {
+      const root = tempDir('cache');
+      const cacheDir = join(root, 'cluster-gitops');
+      await openCache(cli, REMOTE, cacheDir);
+      chownSync(cacheDir, 65534, 65534);
+      await expect(openGitopsRepo({ remote: REMOTE, cacheDir }, ['main'], 'glidepath/')).rejects.toMatchObject({
+        kind: 'foreign-checkout',
+        message: expect.stringMatching(
+          new RegExp(`^the cache folder ${cacheDir} belongs to another user \\(uid 65534, this run is uid 0\\)`),
+        ),
+      });
+    },
+  );
 
   it('a cache made for a path that git config must quote is its own on the next run, and no other', async () => {
     const remote = parseRemote(join(tempDir('odd'), 'a "b" #c;d\\e\tf g.git'));

@@ -93,6 +93,44 @@ describe('pr --all', () => {
     },
   );
 
+  it(
+    'input that crashed a run (200,000 backtick runs, an alias bomb in the base) ships, and the healthy cluster too, ' +
+      'with --json',
+    async () => {
+      const backticks = `# ${'` '.repeat(199_999)}\n`;
+      const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+      for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
+        levels.push(
+          `${name}: &${name} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+        );
+      const remote = await bareRemote({
+        ...UNRELATED,
+        'clusters/prod/glidepath/kustomization.yaml': `resources: []\n${backticks}`,
+        'clusters/dev/glidepath/kustomization.yaml': `${levels.join('\n')}\n`,
+      });
+      const dir = clusterDir({
+        'prod.yaml': cluster('prod', remote),
+        'dev.yaml': cluster('dev', remote),
+        'stage.yaml': cluster('stage', remote),
+      });
+      const source = await sourceCheckout();
+      const args = ['pr', '--all', '--json', '--clusters', dir, '--cache-dir', tempDir('cache'), '--source-dir'];
+      vi.stubEnv('GITHUB_TOKEN', '');
+
+      expect(await main([...args, source.dir])).toBe(0);
+      const document = JSON.parse(stdout.at(-1)!) as { ok: boolean; clusters: { cluster: string; state: string }[] };
+      expect(document.ok).toBe(true);
+      expect(document.clusters.map((c) => `${c.cluster} ${c.state}`)).toEqual([
+        'dev opened',
+        'prod opened',
+        'stage opened',
+      ]);
+      expect(stderr).toEqual([]);
+    },
+  );
+
   it('--all with --cluster is bad input', async () => {
     expect(await main(['pr', '--all', '--cluster', 'prod'])).toBe(2);
     expect(stderr.join('\n')).toContain('pr takes --cluster or --all, not both');

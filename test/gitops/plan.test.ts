@@ -176,6 +176,26 @@ describe('planner: against the base', () => {
     expect(result.notes[1]).toMatch(/^GITHUB_TOKEN is not set: open pull requests were not checked/);
   });
 
+  it('whatever fails unforeseen while planning one cluster fails it alone, in words, never the others', () => {
+    const config = { ...cluster.input.config };
+    Object.defineProperty(config, 'veridor', {
+      get: () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'failOn')");
+      },
+    });
+    const broken = { ...cluster, name: 'stage', input: { ...cluster.input, config } };
+    const [healthy, failed] = planClusters([cluster, broken], snapshot(olderRelease), CONTEXT);
+    expect(healthy!.error).toBeUndefined();
+    expect(healthy!.result?.action).toBe('opened');
+    expect(failed!.error).toMatchObject({
+      name: 'GitopsError',
+      kind: 'unexpected',
+      message:
+        'glidepath failed unexpectedly on this cluster (TypeError: Cannot read properties of undefined ' +
+        "(reading 'failOn'))",
+    });
+  });
+
   it('a parent of the folder that is a symbolic link stops that cluster alone', () => {
     const snap = snapshot(olderRelease);
     const linked = snapshot(olderRelease, {

@@ -1,5 +1,5 @@
 /** `--provider none`: push the branch with git's own credentials, print what a person needs, ask no API. */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareUrl } from '../../src/gitops/branch-only';
@@ -137,6 +137,20 @@ describe.concurrent('provider none', () => {
       pushOptions: ['merge_request.create', 'merge_request.target=main'],
     });
     expect(readFileSync(seen, 'utf8')).toBe('merge_request.create\nmerge_request.target=main\n');
+  });
+
+  it("links planted where the body's temporary file goes are not written through (issue 42)", async () => {
+    const s = await scenario();
+    const bodies = join(s.cacheDir, '..', 'bodies');
+    mkdirSync(bodies, { mode: 0o700 });
+    const victim = join(tempDir('victim'), 'authorized_keys');
+    writeFileSync(victim, 'ssh-ed25519 AAAA root\n');
+    for (let pid = process.pid - 2; pid < process.pid + 3; pid++)
+      symlinkSync(victim, join(bodies, `prod.md.${pid}.tmp`));
+    const result = await s.run({ provider: 'none', token: undefined, tokens: {} });
+    expect(result.bodyFile).toBe(join(bodies, 'prod.md'));
+    expect(readFileSync(result.bodyFile!, 'utf8')).toBe(result.body);
+    expect(readFileSync(victim, 'utf8')).toBe('ssh-ed25519 AAAA root\n');
   });
 
   it('a dry run writes no body file', async () => {

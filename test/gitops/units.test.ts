@@ -167,6 +167,39 @@ describe('review and Markdown', () => {
     expect(review.objects).toEqual([{ change: 'added', kind: '(not a Kubernetes object)', name: 'x.yaml#1' }]);
   });
 
+  it('a YAML alias bomb in the base is compared as text, with a warning that names it, never a crash', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
+      levels.push(
+        `${name}: &${name} [${Array(9)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(', ')}]`,
+      );
+    const bomb = `${levels.join('\n')}\n`;
+    const review = reviewChanges(
+      'f',
+      [{ path: 'kustomization.yaml', content: bomb }],
+      [{ path: 'kustomization.yaml', content: 'resources: []\n' }],
+    );
+    expect(review.warnings).toEqual([
+      'kustomization.yaml (in the gitops repo) is not valid YAML (its aliases expand too far, as in an alias bomb ' +
+        '(Excessive alias count indicates a resource exhaustion attack)): compared as text only',
+    ]);
+    expect(review.files.map((f) => `${f.change} ${f.path}`)).toEqual(['changed kustomization.yaml']);
+  });
+
+  it('a code fence longer than every backtick run, for 200,000 runs of them (a comment in the base)', () => {
+    const comment = `# ${'` '.repeat(199_999)}\`\`\`\`\`\n`;
+    const review = reviewChanges(
+      'f',
+      [{ path: 'kustomization.yaml', content: `resources: []\n${comment}` }],
+      [{ path: 'kustomization.yaml', content: 'resources: []\n' }],
+    );
+    const body = renderReviewMarkdown(review, { heading: 'h', maxChars: 10_000_000 });
+    expect(body).toContain('\n``````diff\n');
+    expect(body).toMatch(/\n``````\n\n<\/details>\n$/);
+  });
+
   it('parses only the files whose text changed: an unchanged file is neither read nor warned about', () => {
     const unchanged = [
       { path: 'broken.yaml', content: 'a: [' },

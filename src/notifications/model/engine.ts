@@ -8,6 +8,7 @@ import type { LoadedConfig, LoadedCondition } from './loaded-config';
 import type { EngineMode } from './modes';
 import { NOTIFIED_ANNOTATION, stateKey } from '../engine-facts';
 import { NotModelledError } from './not-modelled';
+import { OverBudgetError } from './template-budget';
 import { NotifiedState } from './notified-state';
 import { formatGoValue, fromJson, type GoMap } from './values';
 
@@ -138,7 +139,7 @@ export class NotificationsEngine {
               result.outcomes.push({ ...outcome, outcome: 'sent' });
             } catch (error) {
               state.setNotified(key, evaluation.oncePer, false, nowSeconds); // a no-op for oncePer keys, as upstream
-              if (error instanceof NotModelledError) {
+              if (error instanceof NotModelledError || error instanceof OverBudgetError) {
                 result.outcomes.push({ ...outcome, outcome: 'not-modelled', error: error.message });
                 continue;
               }

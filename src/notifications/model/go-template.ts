@@ -19,6 +19,7 @@ import {
   type Pipeline,
 } from './go-template-parse';
 import { formatGoValue, goTypeName, isGoMap, type GoMap, type GoValue } from './values';
+import { OverBudgetError, TEMPLATE_BUDGET, type TemplateBudget } from './template-budget';
 
 export { TemplateExecError } from './template-functions';
 export { TemplateParseError };
@@ -40,10 +41,13 @@ export class GoTemplate {
     return new GoTemplate(name, parseTemplate(name, source));
   }
 
-  /** Executes with `data` as dot; throws `TemplateExecError` where text/template returns an error. */
-  execute(data: GoMap): string {
+  /**
+   * Executes with `data` as dot; throws `TemplateExecError` where text/template returns an error, and
+   * `OverBudgetError` where the execution goes past `budget` (which the engine does not have).
+   */
+  execute(data: GoMap, budget: TemplateBudget = TEMPLATE_BUDGET): string {
     const out: string[] = [];
-    new Executor(this.name, data).run(this.nodes, data, [{ $: data }], out);
+    new Executor(this.name, data, budget).run(this.nodes, data, [{ $: data }], out);
     return out.join('');
   }
 }
@@ -53,19 +57,24 @@ export class GoTemplate {
 type Scope = Record<string, Value>;
 
 class Executor {
+  private steps = 0;
+  private outputChars = 0;
+
   constructor(
     private readonly name: string,
     private readonly root: GoMap,
+    private readonly budget: TemplateBudget,
   ) {}
 
   run(nodes: readonly Node[], dot: Value, scopes: Scope[], out: string[]): void {
     for (const node of nodes) {
+      this.step();
       switch (node.kind) {
         case 'text':
-          out.push(node.text);
+          this.write(out, node.text);
           break;
         case 'action':
-          out.push(printValue(this.pipeline(node.pipeline, dot, scopes)));
+          this.write(out, printValue(this.pipeline(node.pipeline, dot, scopes)));
           break;
         case 'if':
           this.run(isTrue(this.pipeline(node.pipeline, dot, scopes)) ? node.then : node.otherwise, dot, scopes, out);
@@ -94,6 +103,7 @@ class Executor {
     }
     const [first, second] = node.pipeline.declarations;
     for (const [key, item] of entries) {
+      this.step();
       const scope: Scope = {};
       if (first !== undefined && second !== undefined) Object.assign(scope, { [first]: key, [second]: item });
       else if (first !== undefined) scope[first] = item;
@@ -160,6 +170,18 @@ class Executor {
     if (receiver === null) throw this.error(`nil pointer evaluating interface {}.${field}`);
     if (isGoMap(receiver)) return Object.hasOwn(receiver, field) ? receiver[field] : undefined;
     throw this.error(`can't evaluate field ${field} in type ${goTypeName(receiver)}`);
+  }
+
+  private step(): void {
+    this.steps += 1;
+    if (this.steps > this.budget.steps) throw new OverBudgetError(this.name, this.budget.steps, 'steps');
+  }
+
+  private write(out: string[], text: string): void {
+    this.outputChars += text.length;
+    if (this.outputChars > this.budget.outputChars)
+      throw new OverBudgetError(this.name, this.budget.outputChars, 'characters of output');
+    out.push(text);
   }
 
   private error(message: string): TemplateExecError {

@@ -1,4 +1,5 @@
 /** Every template executes, and every webhook body is valid JSON, for odd but real objects. */
+import { OverBudgetError } from '../../notifications/model/template-budget';
 import { ENGINES, EPOCH, excerpt, variables } from './engines';
 import { BOTH_ENGINES, type NotificationRule, type Problem } from './rule';
 
@@ -25,6 +26,8 @@ export const templateJson: NotificationRule = {
               recipient: 'glidepath',
             });
           } catch (error) {
+            // Past the model's budget is no verdict of the engine's: nothing to say of the template (docs/facts.md).
+            if (error instanceof OverBudgetError) continue;
             problems.push({
               message:
                 `${part.at} fails for ${odd.name}: ${(error as Error).message} (a nil map in a template chain ` +
