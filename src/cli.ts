@@ -9,7 +9,7 @@ import type { CommandContext, Outcome, Renderer } from './commands/command';
 import { COMMANDS } from './commands/registry';
 import { secretsFromEnvironment } from './config/environment-secrets';
 import { mask, secretLikeReason } from './config/secret-values';
-import { shownArgument, shownWord } from './config/shown-input';
+import { printableText, shownArgument, shownWord } from './config/shown-input';
 import type { ClusterTextValidator } from './config/validate-cluster-text';
 import { VERSION } from './version';
 import { GlidepathError } from './errors';
@@ -48,10 +48,14 @@ const VERSION_WORDS = new Set(['version', '--version', '-V']);
 
 export async function main(argv: readonly string[], options: CliOptions = {}): Promise<number> {
   const [name, ...args] = argv;
-  const print = options.print ?? ((line: string) => console.log(line));
+  // Every line passes here: text from a server, a cluster or a file (an API's error, an annotation, a context name)
+  // never reaches the terminal with its control characters, which could clear the screen or forge a line.
+  const printOut = options.print ?? ((line: string) => console.log(line));
+  const print = (line: string) => printOut(printableText(line, 'lines'));
   const env = options.env ?? process.env;
   const colour = usesColour(env, process.stderr.isTTY === true);
-  const printError = options.printError ?? ((line: string) => console.error(colour ? colourPrefix(line) : line));
+  const printErrorOut = options.printError ?? ((line: string) => console.error(colour ? colourPrefix(line) : line));
+  const printError = (line: string) => printErrorOut(printableText(line, 'lines'));
   try {
     if (name === undefined || HELP_WORDS.has(name)) {
       print(await overview());

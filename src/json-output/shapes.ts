@@ -249,5 +249,10 @@ export function jsonDocumentSchema(command: keyof typeof JSON_DOCUMENTS): string
 
 /** The one line a `--json` run prints. */
 export function jsonLine(document: { readonly schema: string }): string {
-  return JSON.stringify(document);
+  // JSON.stringify escapes C0 only: DEL, C1 and the bidirectional and line-separator characters are written as
+  // \u escapes too, the same text to a JSON reader, and nothing a terminal acts on.
+  return JSON.stringify(document).replace(
+    /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -5,6 +5,7 @@
 import { GlidepathError } from '../errors';
 import { isRecord } from '../is-record';
 import { launch, type LaunchResult } from '../launch';
+import { shellWord } from '../output/shell-word';
 
 /** What kubectl prints when it could not reach the API server at all. */
 const UNREACHABLE =
@@ -109,7 +110,8 @@ export class Kubectl {
       ...argv,
       '--request-timeout=20s',
     ]);
-    const fix = `check the server and the credentials of that context: kubectl --context ${named} cluster-info`;
+    const fix =
+      'check the server and the credentials of that context: ' + `kubectl --context ${shellWord(named)} cluster-info`;
     const cannot = (why: string) =>
       new GlidepathError(`cannot reach a Kubernetes API through kubectl context ${named}: ${why}`, fix, false);
     const text = result.stderr.toString('utf8').trim();
@@ -153,7 +155,7 @@ export class Kubectl {
     const result = await this.run(argv);
     if (result.overflowed === true)
       throw new GlidepathError(
-        `kubectl ${argv.join(' ')} printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB: stopped`,
+        `kubectl ${argv.map(shellWord).join(' ')} printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB: stopped`,
         'run the same kubectl command by hand to see what it prints',
         false,
       );
@@ -177,7 +179,7 @@ export class Kubectl {
           `${result.signal}${result.signal === 'SIGTERM' ? ` (no answer within ${TIMEOUT_MS / 1000} s)` : ''}`
         : `exit code ${result.code}`;
     throw new GlidepathError(
-      `kubectl ${argv.join(' ')} failed: ${firstLine(text) || ending}`,
+      `kubectl ${argv.map(shellWord).join(' ')} failed: ${firstLine(text) || ending}`,
       'check that the cluster is reachable: kubectl cluster-info',
       false,
     );

@@ -94,6 +94,17 @@ describe("facts and check-live on a team's own notifications", () => {
     expect(out).not.toMatch(/fails to render|Invalid array length/);
   });
 
+  it('a warning about the input shows its control characters escaped, on stderr too (issue 42)', async () => {
+    const { 'hangar.io/release-tracked': _tracked, ...untracked } = DEGRADED.metadata.labels;
+    const { code, out } = await facts(PAYMENTS, {
+      ...DEGRADED,
+      metadata: { ...DEGRADED.metadata, name: 'api\u001b[2J\u001b]0;owned\u0007', labels: untracked },
+    });
+    expect(code).toBe(0);
+    expect(out).toContain('warning: Rollout payments-api/api?[2J?]0;owned? lacks the label hangar.io/release-tracked');
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('an expression form the model lacks is said plainly too', async () => {
     const { code, out } = await facts(
       PAYMENTS.replace("when: rollout.status?.phase == 'Degraded'", "when: rollout.status?.phase matches '^Degr'"),

@@ -130,6 +130,22 @@ describe.concurrent('npm run pr', () => {
     expect(`${stdout.join('\n')}${stderr.join('\n')}`).not.toContain(TOKEN);
   });
 
+  it("an API's error message reaches the terminal with its control characters escaped (issue 42)", async () => {
+    const { stdout, stderr, sinks } = cliLines();
+    const s = await scenario();
+    s.api.failures.push({
+      method: 'POST',
+      path: /\/pulls$/,
+      status: 422,
+      message: 'Validation Failed\u001b[2J\u001b]0;owned\u0007\u009b1mforged\nerror: all good',
+      times: 10,
+    });
+    expect(await main(prodPrArgs(s, clustersFor(s)), { ...sinks, env: { GITHUB_TOKEN: TOKEN } })).toBe(1);
+    const printed = `${stdout.join('\n')}\n${stderr.join('\n')}`;
+    expect(printed).toContain('Validation Failed?[2J?]0;owned??1mforged');
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('--dry-run prints what it would do and changes nothing', async () => {
     const { stdout, sinks } = cliLines();
     const s = await scenario();

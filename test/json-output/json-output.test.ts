@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import type { Renderer } from '../../src/commands/command';
-import { JSON_DOCUMENTS, jsonDocumentSchema } from '../../src/json-output/shapes';
+import { JSON_DOCUMENTS, jsonDocumentSchema, jsonLine } from '../../src/json-output/shapes';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines, cliLines } from '../helpers/console';
 import { renderOnce } from '../helpers/render-once';
@@ -137,5 +137,14 @@ describe('check-live --json', () => {
     expect(document).toMatchObject({ cluster: 'prod', context: 'prod-admin', ready: true });
     expect(document.findings.length).toBeGreaterThan(5);
     expect(document.findings.every((f) => f.ok)).toBe(true);
+  });
+});
+
+describe('every --json line', () => {
+  it('writes DEL, C1 and the bidirectional characters as \\u escapes: the same text, nothing a terminal reads', () => {
+    const document = { schema: 'glidepath.test/v1', value: 'a\u007f\u009b2J\u202eb\u2028c\u001b[2J' };
+    const line = jsonLine(document);
+    expect(line).toBe('{"schema":"glidepath.test/v1","value":"a\\u007f\\u009b2J\\u202eb\\u2028c\\u001b[2J"}');
+    expect(JSON.parse(line)).toEqual(document);
   });
 });
