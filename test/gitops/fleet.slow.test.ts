@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli';
+import { aliasBombYaml } from '../helpers/alias-bomb';
 import { clusterDir, validClusterFile } from '../helpers/cluster-files';
 import { capturePrintedLines } from '../helpers/console';
 import { UNRELATED } from './helpers/fixture';
@@ -98,17 +99,10 @@ describe('pr --all', () => {
       'with --json',
     async () => {
       const backticks = `# ${'` '.repeat(199_999)}\n`;
-      const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-      for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
-        levels.push(
-          `${name}: &${name} [${Array(9)
-            .fill(`*${String.fromCharCode(97 + i)}`)
-            .join(', ')}]`,
-        );
       const remote = await bareRemote({
         ...UNRELATED,
         'clusters/prod/glidepath/kustomization.yaml': `resources: []\n${backticks}`,
-        'clusters/dev/glidepath/kustomization.yaml': `${levels.join('\n')}\n`,
+        'clusters/dev/glidepath/kustomization.yaml': aliasBombYaml(),
       });
       const dir = clusterDir({
         'prod.yaml': cluster('prod', remote),

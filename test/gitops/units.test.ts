@@ -11,6 +11,7 @@ import { diffAgainstGitops } from '../../src/gitops/diff';
 import { prodConfig, rendered } from './helpers/fixture';
 import { parseRemote, parseRepoPath, tokenScope } from '../../src/gitops/remote';
 import { reviewChanges } from '../../src/gitops/review';
+import { aliasBombYaml } from '../helpers/alias-bomb';
 
 describe('parseRemote', () => {
   it.each([
@@ -168,14 +169,7 @@ describe('review and Markdown', () => {
   });
 
   it('a YAML alias bomb in the base is compared as text, with a warning that names it, never a crash', () => {
-    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries())
-      levels.push(
-        `${name}: &${name} [${Array(9)
-          .fill(`*${String.fromCharCode(97 + i)}`)
-          .join(', ')}]`,
-      );
-    const bomb = `${levels.join('\n')}\n`;
+    const bomb = aliasBombYaml();
     const review = reviewChanges(
       'f',
       [{ path: 'kustomization.yaml', content: bomb }],
