@@ -24,8 +24,9 @@ export function describeValue(value: unknown): string {
   return `${typeof value} ${excerpt(String(value))}`;
 }
 
-const UNPRINTABLE = /[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
-const UNPRINTABLE_BUT_LINES = /(?![\t\n])[\p{Cc}\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
+const UNPRINTABLE = /[\p{Cc}\u061C\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
+const UNPRINTABLE_BUT_LINES =
+  /(?![\t\n])[\p{Cc}\u061C\u200B-\u200F\u2028\u2029\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/gu;
 
 /**
  * Control and bidirectional-override characters could rewrite the terminal line: each shows as `?`. So could the line

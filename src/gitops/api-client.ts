@@ -272,7 +272,7 @@ export class ForgeClient {
     }
     const fields = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
     const raw = fields === undefined ? data : (fields.message ?? fields.error ?? fields.errors ?? '');
-    return redact(typeof raw === 'string' ? raw : JSON.stringify(raw), this.secrets)
+    return redact(typeof raw === 'string' ? raw : jsonOrShape(raw), this.secrets)
       .split('\n')[0]!
       .slice(0, 300);
   }
@@ -297,4 +297,13 @@ export class ForgeClient {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A message that is not a string, as JSON; one nested too deep for that, by its shape. */
+function jsonOrShape(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Array.isArray(value) ? 'a list nested too deep to show' : 'a value nested too deep to show';
+  }
 }

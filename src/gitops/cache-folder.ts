@@ -16,7 +16,15 @@ export const OWN_FOLDER_MODE = 0o700;
 /** Makes `folder` (0700) when it is missing; refuses it when another user owns it or others may write into it. */
 export function ownCacheFolder(folder: string): void {
   mkdirSync(folder, { recursive: true, mode: OWN_FOLDER_MODE });
-  refuseSharedFolder(folder, statSync(folder));
+  // Not followed: whoever owns a link can point it elsewhere after the check.
+  const found = lstatSync(folder);
+  if (found.isSymbolicLink())
+    throw new GitopsError(
+      'foreign-checkout',
+      `${folder} is a symbolic link: glidepath keeps its caches only in a folder of its own, never through a link`,
+      `pass the folder the link points to as --cache-dir, if it is yours, or another folder`,
+    );
+  refuseSharedFolder(folder, found);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { shownFile } from '../config/shown-input';
 import { launch } from '../launch';
+import { FORGE_NAMES, FORGES } from '../forges';
 import { GitopsError } from './errors';
 import { basicCredentials, redact, secretForms } from './redact';
 
@@ -171,7 +172,7 @@ export class Git {
 
   private environment(): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutTokens(process.env, this.secrets),
       // Messages in English, so failures can be recognised; never wait for a password prompt.
       LC_ALL: 'C',
       LANGUAGE: 'C',
@@ -191,6 +192,8 @@ export class Git {
     // where a redirect of its first request leads (http.followRedirects=initial), another host or plain http. The
     // URL's own entry too, as a more specific http.<url>.followRedirects in the user's config would win.
     Object.assign(env, gitConfigEntry(env, 'http.followRedirects', 'false'));
+    // No hook runs: a hook planted in a cache (hooks/pre-push) would run with the token's header in its environment.
+    Object.assign(env, gitConfigEntry(env, 'core.hooksPath', '/dev/null'));
     const { tokenScope } = this.options;
     if (tokenScope !== undefined)
       Object.assign(env, gitConfigEntry(env, `http.${tokenScope}.followRedirects`, 'false'));
@@ -228,4 +231,17 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The environment without the forges' token variables, nor any variable that holds one of `secrets`: git gets the
+ * token only as the header of the commands that talk to the remote (`withToken`).
+ */
+export function withoutTokens(env: NodeJS.ProcessEnv, secrets: readonly string[]): NodeJS.ProcessEnv {
+  const tokenVariables = new Set<string>(FORGE_NAMES.map((name) => FORGES[name].tokenVariable));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name, value]) => !tokenVariables.has(name) && (value === undefined || !secrets.includes(value)),
+    ),
+  );
 }

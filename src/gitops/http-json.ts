@@ -34,7 +34,7 @@ export class NetworkFailure extends Error {}
 /** The answer's body was larger than the cap. */
 export class OversizedAnswer extends Error {
   constructor(readonly limit: number) {
-    super(`the answer is larger than ${limit / 1024 / 1024} MiB`);
+    super(`an answer larger than ${limit / 1024 / 1024} MiB`);
   }
 }
 

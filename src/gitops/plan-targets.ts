@@ -50,9 +50,19 @@ export function clusterTargets(
   });
 }
 
-/** A change from one of the cluster's glidepath branches into its base. */
+/** The part of a glidepath branch's name after the cluster's prefix: the content hash's first characters. */
+const BRANCH_HASH = /^[0-9a-f]{12}$/;
+
+/**
+ * A change from one of the cluster's glidepath branches into its base. The forge names the branch, and glidepath
+ * pushes to it with the token: a name of any other shape (a refspec, bidirectional characters) is not one of ours.
+ */
 export function isClusterChange(cluster: PreparedCluster, change: ChangeRequest): boolean {
-  return change.branch.startsWith(cluster.branchPrefix) && change.base === cluster.base;
+  return (
+    change.branch.startsWith(cluster.branchPrefix) &&
+    BRANCH_HASH.test(change.branch.slice(cluster.branchPrefix.length)) &&
+    change.base === cluster.base
+  );
 }
 
 export function isTarget(t: ClusterTarget | { readonly error: Error }): t is ClusterTarget {

@@ -24,6 +24,14 @@ const AS_ROOT = process.getuid?.() === 0;
 const NOBODY = 65534;
 
 describe('the folder of caches', () => {
+  it('is refused when it is a symbolic link, which its owner could point elsewhere after the check', () => {
+    const parent = tempDir('cache-link');
+    mkdirSync(join(parent, 'elsewhere'), { mode: 0o700 });
+    symlinkSync(join(parent, 'elsewhere'), join(parent, 'cache'));
+    expect(() => ownCacheFolder(join(parent, 'cache'))).toThrow(/is a symbolic link/);
+    expect(readdirSync(join(parent, 'elsewhere'))).toEqual([]);
+  });
+
   it('is made 0700 when missing, its parents too', () => {
     const root = join(tempDir('cache'), 'a', '.glidepath-cache');
     ownCacheFolder(root);

@@ -60,3 +60,37 @@ describe('the token goes to the git processes that talk to the remote, and no ot
     expect(network.config).toContain('Authorization: Basic ');
   });
 });
+
+describe('what a planted cache or a hostile environment could take (the attacker review of issue 42)', () => {
+  it('no git process gets a forge token variable, nor a variable holding the token, and no hook runs', async () => {
+    const repo = tempDir('hook-repo');
+    execFileSync('git', ['init', '-q', '--bare', repo]);
+    // A hook another user planted in the cache, and the token in the user's own variables.
+    const hookLog = join(repo, 'hook-ran');
+    writeFileSync(join(repo, 'hooks', 'reference-transaction'), `#!/bin/sh\nenv > '${hookLog}'\n`);
+    chmodSync(join(repo, 'hooks', 'reference-transaction'), 0o755);
+    const dir = tempDir('env-git');
+    const log = join(dir, 'log');
+    writeFileSync(join(dir, 'git'), `#!/bin/sh\nenv > '${log}'\nexec '${REAL_GIT}' "$@"\n`);
+    chmodSync(join(dir, 'git'), 0o755);
+    const remote = parseRemote('https://git.example.test/hangar-io/cluster-gitops.git');
+    const git = new Git({ cwd: repo, token: TOKEN, tokenScope: tokenScope(remote)!, timeoutMs: 20_000 });
+    const saved = { ...process.env };
+    Object.assign(process.env, { GITHUB_TOKEN: TOKEN, GITEA_TOKEN: 'gitea-other-token', MY_GITOPS_TOKEN: TOKEN });
+    try {
+      await git
+        .run(['update-ref', 'refs/heads/x', '4b825dc642cb6eb9a060e54bf8d69288fbee4904'], {
+          env: { PATH: `${dir}:${process.env.PATH ?? ''}` },
+        })
+        .catch(() => undefined);
+    } finally {
+      for (const name of ['GITHUB_TOKEN', 'GITEA_TOKEN', 'MY_GITOPS_TOKEN']) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+    const env = readFileSync(log, 'utf8');
+    expect(env).not.toMatch(/^(GITHUB_TOKEN|GITEA_TOKEN|GITLAB_TOKEN|MY_GITOPS_TOKEN)=/m);
+    expect(env).not.toContain(TOKEN);
+    expect(env).toMatch(/^GIT_CONFIG_KEY_\d+=core\.hooksPath$/m);
+    expect(() => readFileSync(hookLog)).toThrow();
+  });
+});

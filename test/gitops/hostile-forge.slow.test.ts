@@ -183,6 +183,14 @@ describe.concurrent('a malformed answer is a clear error naming the host and wha
     expect(error.message).not.toContain('undefined');
   });
 
+  it('gitea: an error message nested 20,000 lists deep is shown by its shape, never a RangeError', async () => {
+    const message = `{"message":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`;
+    const api = await hostileApi((_req, res) => json(res, 422, message));
+    const error = await failure(host('gitea', api.url).create('main', 'glidepath/prod/x', FIELDS, {}));
+    expect(error.kind).toBe('api');
+    expect(error.message).toContain('a list nested too deep to show');
+  });
+
   it.each(['gitea', 'gitlab', 'github'] as const)(
     '%s: a 201 with an HTML body on create is an error, never a change with an undefined URL',
     async (provider) => {
