@@ -6,6 +6,7 @@
 import { describeJson, MalformedAnswer } from './api-answers';
 import {
   apiFailure,
+  hostMessage,
   otherOriginFailure,
   pageCapFailure,
   pageLoopFailure,
@@ -264,17 +265,7 @@ export class ForgeClient {
 
   /** The first line of the host's message in a failed answer, redacted and cut. */
   private messageOf(answer: HttpAnswer): string {
-    let data: unknown = answer.text;
-    try {
-      data = JSON.parse(answer.text);
-    } catch {
-      // Not JSON: the text itself.
-    }
-    const fields = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
-    const raw = fields === undefined ? data : (fields.message ?? fields.error ?? fields.errors ?? '');
-    return redact(typeof raw === 'string' ? raw : jsonOrShape(raw), this.secrets)
-      .split('\n')[0]!
-      .slice(0, 300);
+    return redact(hostMessage(answer.text), this.secrets).split('\n')[0]!.slice(0, 300);
   }
 
   private shown(url: string): string {
@@ -297,13 +288,4 @@ export class ForgeClient {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A message that is not a string, as JSON; one nested too deep for that, by its shape. */
-function jsonOrShape(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return Array.isArray(value) ? 'a list nested too deep to show' : 'a value nested too deep to show';
-  }
 }

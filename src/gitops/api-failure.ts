@@ -143,3 +143,25 @@ export function redirectFailure(
     "pass --api-url with the address the API answers on itself (https://, the host's own name)",
   );
 }
+
+/** The message of a failed answer's body: its `message` (or `error`, `errors`) when it is JSON, else the text. */
+export function hostMessage(text: string): string {
+  let data: unknown = text;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // Not JSON: the text itself.
+  }
+  const fields = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
+  const raw = fields === undefined ? data : (fields.message ?? fields.error ?? fields.errors ?? '');
+  return typeof raw === 'string' ? raw : jsonOrShape(raw);
+}
+
+/** A message that is not a string, as JSON; one nested too deep for that, by its shape. */
+function jsonOrShape(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Array.isArray(value) ? 'a list nested too deep to show' : 'a value nested too deep to show';
+  }
+}

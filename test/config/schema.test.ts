@@ -211,7 +211,7 @@ describe('cron schedules', () => {
   it('refuses white space Kubernetes would not split on', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, prune: { ...file.prune, schedule: '17\ufeff*/6 * * *' } })).toEqual([
-      'clusters/prod.yaml: prune.schedule: "17\ufeff*/6 * * *" is not a CronJob schedule: has 4 fields; write ' +
+      'clusters/prod.yaml: prune.schedule: "17?*/6 * * *" is not a CronJob schedule: has 4 fields; write ' +
         'five (minute hour day-of-month month day-of-week), e.g. "17 */6 * * *" (it holds U+FEFF, which ' +
         'Kubernetes reads as neither a space nor a digit)',
     ]);
