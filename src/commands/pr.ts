@@ -5,8 +5,7 @@
 import { secretsFromEnvironment } from '../config/environment-secrets';
 import { shownArgument } from '../config/shown-input';
 import { GlidepathError } from '../errors';
-import { type ShipCluster } from '../gitops/ship-types';
-import { commitIdentity } from '../gitops/commit-identity';
+import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/ship-types';
 import { parseRepoPath } from '../gitops/remote';
 import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
@@ -106,8 +105,7 @@ export default defineCommand({
   },
   notes: [
     PROVIDER_TOKEN_NOTE,
-    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default: your git user.name and user.email; ' +
-      'glidepath-gitops in CI)',
+    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)',
     '',
     'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.',
   ],
@@ -174,7 +172,10 @@ export default defineCommand({
       ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
       ...(values['push-option'] !== undefined ? { pushOptions: values['push-option'] } : {}),
       extras: { draft: values.draft ?? false, labels: values.label ?? [], reviewers: values.reviewer ?? [] },
-      identity: commitIdentity(context.env, values['source-dir']),
+      identity: {
+        name: envValue(context.env, 'GLIDEPATH_GIT_NAME') ?? DEFAULT_IDENTITY.name,
+        email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
+      },
     });
     const outcomes = clusters.map(
       ({ config }) =>

@@ -4,12 +4,9 @@
  */
 import { basename, relative } from 'node:path';
 import { fieldPath } from './errors';
-import { LABEL_NAME } from './names';
 import { mask, MASKED, secretLikeReason } from './secret-values';
 import { type KnownSecret } from './environment-secrets';
 
-/** A label key shown whole: a 63-character name and a prefix of a common length. */
-const MAX_LABEL_KEY = 127;
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;
 /** A key that could be a field name (or YAML's merge key `<<`) is shown whole; any other key is cut. */
@@ -51,25 +48,12 @@ export function excerpt(text: string, shown = MAX_SHOWN): string {
   return `${JSON.stringify(`${printable.slice(0, shown - 4)}…`)} (${text.length} characters)`;
 }
 
-/**
- * An image reference that parsed as one, quoted whole (it names a registry and a version the user must see to fix it),
- * or, when it looks like a secret, only what the secret detector says of it.
- */
-export function shownImage(text: string): string {
-  const reason = secretLikeReason(text);
-  return reason === undefined ? JSON.stringify(printableText(text)) : `[a value that ${reason}]`;
-}
-
 export function shownKey(key: PropertyKey): string | number {
   if (typeof key === 'number') return key;
   const text = String(key);
   if (FIELD_LIKE_KEY.test(text)) return text;
   // A key the secret detector already cut to its first characters.
-  if (MASKED.test(text)) return `[${text}]`;
-  // A label or annotation key (`app.kubernetes.io/name`) is shown whole, as the fix needs it, unless it looks secret.
-  if (text.length <= MAX_LABEL_KEY && LABEL_NAME.test(text) && secretLikeReason(text) === undefined)
-    return `[${JSON.stringify(text)}]`;
-  return `[${excerpt(text)}]`;
+  return MASKED.test(text) ? `[${text}]` : `[${excerpt(text)}]`;
 }
 
 /** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */
