@@ -53,15 +53,15 @@ beforeAll(async () => {
   });
   cacheDir = join(tempDir('cache'), 'repo');
   commits.first = await tip(remote, 'main');
-  setBranch('glidepath/prod/branch', commits.first);
+  setBranch('glidepath/prod/0123456789ab', commits.first);
   setBranch('glidepath/prod/merged', commits.first);
   commits.rendered = await commitFiles(
     remote,
-    'glidepath/prod/branch',
+    'glidepath/prod/0123456789ab',
     { [`${FOLDER}/a.k8s.yaml`]: 'a: 2\n' },
     GLIDEPATH_MESSAGE('prod'),
   );
-  commits.reviewer = await commitFiles(remote, 'glidepath/prod/branch', { 'docs/x.md': 'by hand\n' }, 'fix by hand');
+  commits.reviewer = await commitFiles(remote, 'glidepath/prod/0123456789ab', { 'docs/x.md': 'by hand\n' }, 'fix by hand');
   commits.moved = await commitFiles(remote, 'main', { 'other.txt': 'moved on\n' }, 'main moves on');
   commits.unrelated = await commitFiles(remote, 'glidepath/other/x', { 'x.txt': 'x\n' }, 'no history', {
     replace: true,
@@ -79,7 +79,7 @@ describe('GitCliRepo', () => {
     expect(opened.fetched.branches).toEqual(
       new Map([
         ['glidepath/other/x', commits.unrelated],
-        ['glidepath/prod/branch', commits.reviewer],
+        ['glidepath/prod/0123456789ab', commits.reviewer],
         ['glidepath/prod/merged', commits.first],
       ]),
     );
@@ -89,7 +89,7 @@ describe('GitCliRepo', () => {
     expect(await repo.tips(['main'], 'glidepath/prod/')).toEqual({
       bases: new Map([['main', commits.moved]]),
       branches: new Map([
-        ['glidepath/prod/branch', commits.reviewer],
+        ['glidepath/prod/0123456789ab', commits.reviewer],
         ['glidepath/prod/merged', commits.first],
       ]),
     });
@@ -133,7 +133,7 @@ describe('GitCliRepo', () => {
     expect(await repo.mergeBase(commits.moved, commits.reviewer)).toBe(commits.first);
     expect(await repo.mergeBase(commits.moved, commits.unrelated)).toBeUndefined();
     expect(await repo.branchesContaining(commits.first, 'glidepath/')).toEqual(
-      new Set(['glidepath/prod/branch', 'glidepath/prod/merged']),
+      new Set(['glidepath/prod/0123456789ab', 'glidepath/prod/merged']),
     );
     expect(await repo.branchesMergedInto(commits.moved, 'glidepath/')).toEqual(new Set(['glidepath/prod/merged']));
   });
@@ -170,7 +170,7 @@ describe('GitCliRepo', () => {
     async () => {
       const config = prodConfig({}, remote);
       const cluster = prepareCluster({ config, files: rendered(config) }, { provider: 'none' });
-      const open = [{ number: 0, url: '', branch: 'glidepath/prod/branch', base: 'main', title: '', body: '' }];
+      const open = [{ number: 0, url: '', branch: 'glidepath/prod/0123456789ab', base: 'main', title: '', body: '' }];
       const trees = new Map([[commits.moved, await repo.listTree(commits.moved)]]);
       const snapshot = await takeSnapshot(
         repo,
@@ -190,7 +190,7 @@ describe('GitCliRepo', () => {
           [blobId(KUSTOMIZATION), KUSTOMIZATION],
         ]),
       );
-      expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/branch', commits.first]]));
+      expect(snapshot.mergeBases).toEqual(new Map([['glidepath/prod/0123456789ab', commits.first]]));
       expect(snapshot.changedPaths).toEqual(new Map([[commits.reviewer, [`${FOLDER}/a.k8s.yaml`, 'docs/x.md']]]));
       const folderAt = (a: string) =>
         folderTreeId([
@@ -259,7 +259,7 @@ describe('GitCliRepo', () => {
     expect(await tip(remote, 'glidepath/prod/new')).toBe(theirs);
     expect(await branches(remote)).toEqual([
       'glidepath/other/x',
-      'glidepath/prod/branch',
+      'glidepath/prod/0123456789ab',
       'glidepath/prod/new',
       'glidepath/prod/raced',
       'main',
