@@ -61,7 +61,12 @@ beforeAll(async () => {
     { [`${FOLDER}/a.k8s.yaml`]: 'a: 2\n' },
     GLIDEPATH_MESSAGE('prod'),
   );
-  commits.reviewer = await commitFiles(remote, 'glidepath/prod/0123456789ab', { 'docs/x.md': 'by hand\n' }, 'fix by hand');
+  commits.reviewer = await commitFiles(
+    remote,
+    'glidepath/prod/0123456789ab',
+    { 'docs/x.md': 'by hand\n' },
+    'fix by hand',
+  );
   commits.moved = await commitFiles(remote, 'main', { 'other.txt': 'moved on\n' }, 'main moves on');
   commits.unrelated = await commitFiles(remote, 'glidepath/other/x', { 'x.txt': 'x\n' }, 'no history', {
     replace: true,
