@@ -32,9 +32,33 @@ import { reportedRequest, runScenario, writeReport, type ScenarioResult } from '
 import type { E2eContext } from './scenarios/context';
 import { delivery } from './scenarios/delivery';
 import { createGitopsRepo, gitopsLoop } from './scenarios/gitops-loop';
-import { SCENARIOS } from './scenarios/index';
+import { SCENARIOS, type ScenarioDefinition } from './scenarios/index';
 
 const REPORT_FILE = join(E2E_DIR, 'report.json');
+const GITOPS_LOOP = 'gitops loop';
+const WEBHOOK_DELIVERY = 'webhook delivery';
+
+/**
+ * GLIDEPATH_E2E_ONLY: a comma-separated list of scenario names to run (for working on one scenario); the
+ * rendered cluster is still applied and checked. Unset, every scenario runs.
+ */
+function selectedScenarios(value: string | undefined): Set<string> | undefined {
+  if (!value?.trim()) return undefined;
+  const names = new Set(
+    value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+  const known = new Set([...SCENARIOS.map((scenario) => scenario.name), GITOPS_LOOP, WEBHOOK_DELIVERY]);
+  const unknown = [...names].filter((name) => !known.has(name));
+  if (unknown.length)
+    throw new E2eError(
+      `GLIDEPATH_E2E_ONLY names no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
+        `the scenarios: ${[...known].join(', ')}`,
+    );
+  return names;
+}
 
 interface ReportedVersion {
   readonly pinned: string;
@@ -217,22 +241,27 @@ async function main(): Promise<number> {
   // relay, which the others must not see, so it waits for them all.
   let othersDone: () => void = () => undefined;
   const others = new Promise<void>((resolve) => (othersDone = resolve));
-  const loop = runScenario(
-    'gitops loop',
-    'issue 24, item 4: pr on a real forge, merged through its API, synced by a real Argo CD',
-    (s) => gitopsLoop(ctx, s, others),
-    log,
-  );
-  results.push(
-    ...(await Promise.all(
-      SCENARIOS.map((scenario) => runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log)),
-    )),
-  );
-  results.push(
-    await runScenario('webhook delivery', 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s), log),
-  );
+  const only = selectedScenarios(process.env.GLIDEPATH_E2E_ONLY);
+  const selected = (name: string): boolean => only === undefined || only.has(name);
+  const loop = selected(GITOPS_LOOP)
+    ? runScenario(
+        GITOPS_LOOP,
+        'issue 24, item 4: pr on a real forge, merged through its API, synced by a real Argo CD',
+        (s) => gitopsLoop(ctx, s, others),
+        log,
+      )
+    : undefined;
+  const run = (scenario: ScenarioDefinition) =>
+    runScenario(scenario.name, scenario.source, (s) => scenario.run(ctx, s), log);
+  const chosen = SCENARIOS.filter((scenario) => selected(scenario.name));
+  results.push(...(await Promise.all(chosen.filter((scenario) => !scenario.alone).map(run))));
+  for (const scenario of chosen.filter((scenario) => scenario.alone)) results.push(await run(scenario));
+  if (selected(WEBHOOK_DELIVERY))
+    results.push(
+      await runScenario(WEBHOOK_DELIVERY, 'README "Release facts from Argo Rollouts"', (s) => delivery(ctx, s), log),
+    );
   othersDone();
-  results.push(await loop);
+  if (loop) results.push(await loop);
 
   const processes: Started[] = [
     ...plane.processes,

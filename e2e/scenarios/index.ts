@@ -16,6 +16,8 @@ export interface ScenarioDefinition {
   /** The source document the scenario replays. */
   readonly source: string;
   readonly run: (ctx: E2eContext, s: Scenario) => Promise<void>;
+  /** Runs after the others, on its own: it loads the controllers enough to slow the scenarios beside it. */
+  readonly alone?: boolean;
 }
 
 /** Each works on objects of its own, so they run side by side. */
