@@ -31,6 +31,8 @@ describe('the fact body', () => {
       releaseId: 'rel-1',
       generation: 1,
       observedGeneration: '1',
+      workloadGeneration: null,
+      workloadObservedGeneration: null,
       phase: 'Paused',
       message: 'CanaryPauseStep',
       currentStepIndex: 1,
@@ -55,6 +57,26 @@ describe('the fact body', () => {
       images: [],
       workloadRef: { kind: 'Deployment', name: 'ledger' },
       status: null,
+    });
+  });
+
+  it('carries the workload generation a workloadRef Rollout has and has observed', () => {
+    const rollout: Json = {
+      metadata: {
+        name: 'ledger',
+        namespace: 'billing',
+        generation: 1,
+        annotations: { 'rollout.argoproj.io/workload-generation': '3' },
+      },
+      spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ledger' } },
+      status: { observedGeneration: '1', workloadObservedGeneration: '3' },
+    };
+    expect(render(rollout)).toMatchObject({
+      generation: 1,
+      workloadGeneration: '3',
+      workloadObservedGeneration: '3',
+      images: [],
+      workloadRef: { kind: 'Deployment', name: 'ledger' },
     });
   });
 

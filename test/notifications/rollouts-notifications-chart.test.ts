@@ -62,7 +62,11 @@ describe('the Rollouts notifications chart', () => {
       oncePer: string;
       send: string[];
     }[];
-    expect(condition!.when).toBe('rollout.status?.observedGeneration == string(rollout.metadata.generation)');
+    expect(condition!.when).toBe(
+      'rollout.status?.observedGeneration == string(rollout.metadata.generation) and (rollout.spec?.workloadRef == nil ' +
+        'or ((rollout.metadata?.annotations ?? {})["rollout.argoproj.io/workload-generation"] ?? "") in ' +
+        '["", rollout.status?.workloadObservedGeneration ?? ""])',
+    );
     expect(condition!.oncePer).toMatch(/\+ string\(int\(time\.Now\(\)\.Unix\(\) \/ 300\)\)$/);
     expect(condition!.send).toEqual(['glidepath-rollout-fact']);
   });
