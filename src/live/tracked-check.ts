@@ -5,6 +5,8 @@ import { clusterGrowthBudget } from '../prune/growth-budget';
 import type { LiveCheckInput } from './check-input';
 import { ok, problem, type Finding } from './findings';
 import { countBy, items, meta, nameOf, safeJson, TRACKED, unreadable } from './live-objects';
+import { unlimitedRetryFindings } from './unlimited-retries';
+import { workloadRefFindings } from './workload-ref-rollouts';
 
 export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
   const subject = `Rollouts labelled ${TRACKED}`;
@@ -64,6 +66,7 @@ export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput):
         : ok(`Rollout ${nameOf(rollout)}`, detail),
     );
   }
+  findings.push(...workloadRefFindings(rollouts));
   return findings;
 }
 
@@ -88,5 +91,8 @@ export async function checkTrackedApplications({ config, kubectl }: LiveCheckInp
         `label each tracked Application: kubectl -n ${config.argocd.namespace} label application <name> ${TRACKED}`,
       ),
     ];
-  return [ok(subject, `${applications.length}: ${applications.map((a) => meta(a).name).join(', ')}`)];
+  return [
+    ok(subject, `${applications.length}: ${applications.map((a) => meta(a).name).join(', ')}`),
+    ...unlimitedRetryFindings(applications, config),
+  ];
 }

@@ -7,6 +7,7 @@ import { main } from '../../src/cli';
 import { capturePrintedLines } from '../helpers/console';
 import {
   forbidden,
+  GET_TRACKED_APPLICATIONS,
   GET_TRACKED_ROLLOUTS,
   getConfigMap,
   getDeployments,
@@ -191,6 +192,58 @@ describe('npm run check-live', () => {
       expect(code).toBe(3);
     },
   );
+
+  it('names each tracked Application that retries without end while the retry facts are off', async () => {
+    const { calls } = readyProd();
+    const application = (name: string, spec: Record<string, unknown>, status: Record<string, unknown> = {}) => ({
+      kind: 'Application',
+      metadata: { name, namespace: 'argocd-apps', labels: { 'hangar.io/release-tracked': 'true' } },
+      spec: { project: 'hangar', ...spec },
+      status,
+    });
+    calls[GET_TRACKED_APPLICATIONS] = json({
+      kind: 'List',
+      items: [
+        application('gate-api', { syncPolicy: { automated: {}, retry: { limit: -1 } } }),
+        application('flight-api', { syncPolicy: { automated: {}, retry: { limit: 5 } } }),
+        application(
+          'baggage-api',
+          {},
+          { operationState: { phase: 'Running', operation: { retry: { limit: -1 } }, retryCount: 3 } },
+        ),
+      ],
+    });
+    const { code, out } = await checkLive(calls);
+    expect(out).toContain(
+      'FIX  Application argocd-apps/gate-api: retries a failed sync without end (negative retry limit in ' +
+        'spec.syncPolicy.retry.limit): its operation stays Running, so it never sends a sync-failure fact, and ' +
+        'argocd.retryFacts is off',
+    );
+    expect(out).toContain(
+      'FIX  Application argocd-apps/baggage-api: retries a failed sync without end (negative retry limit in ' +
+        'the running operation (status.operationState.operation.retry.limit))',
+    );
+    expect(out).toContain('fix: set a finite spec.syncPolicy.retry.limit (e.g. 5;');
+    expect(out).not.toContain('Application argocd-apps/flight-api');
+    expect(code).toBe(3);
+  });
+
+  it('names each tracked Rollout with a workloadRef', async () => {
+    const { calls } = readyProd();
+    const rollout = trackedRollout('gate-api');
+    calls[GET_TRACKED_ROLLOUTS] = json({
+      kind: 'List',
+      items: [
+        { ...rollout, spec: { replicas: 2, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gate' } } },
+      ],
+    });
+    const { code, out } = await checkLive(calls);
+    expect(out).toContain(
+      'FIX  Rollout gate-api/gate-service: takes its pod template from Deployment gate (workloadRef): its facts ' +
+        'list no images, and a release-id written before the Deployment gate change sends a fact with the old pod hash',
+    );
+    expect(code).toBe(3);
+  });
 
   it('exits 2 on an unknown context and on a missing --cluster, and 1 when kubectl cannot run', async () => {
     const unknown = await checkLive(readyProd().calls, ['--context', 'staging']);
