@@ -8,6 +8,7 @@ import { hookPinnedSync } from './hook-pinned-sync';
 import { phase0 } from './phase0';
 import { prune } from './prune';
 import { realSyncFailure } from './real-sync-failure';
+import { syncFailureRelayDown } from './sync-failure-relay-down';
 import { teamNotifications } from './team-notifications';
 import { veridorGate } from './veridor';
 
@@ -62,5 +63,10 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     name: 'real sync failure',
     source: 'context/000, second round (a real sync failure, retry limit 2)',
     run: realSyncFailure,
+  },
+  {
+    name: 'sync failure, relay down',
+    source: 'issue 41, item 5; docs/argocd-facts.md "A fact lost while the relay is down is not sent again"',
+    run: syncFailureRelayDown,
   },
 ];
