@@ -11,6 +11,7 @@ import { realSyncFailure } from './real-sync-failure';
 import { syncFailureRelayDown } from './sync-failure-relay-down';
 import { teamNotifications } from './team-notifications';
 import { veridorGate } from './veridor';
+import { workloadRef } from './workload-ref';
 
 export interface ScenarioDefinition {
   readonly name: string;
@@ -68,5 +69,10 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     name: 'sync failure, relay down',
     source: 'issue 41, item 5; docs/argocd-facts.md "A fact lost while the relay is down is not sent again"',
     run: syncFailureRelayDown,
+  },
+  {
+    name: 'workloadRef Rollout',
+    source: 'issue 41, item 6; docs/rollouts-facts.md "workloadRef Rollouts"',
+    run: workloadRef,
   },
 ];
