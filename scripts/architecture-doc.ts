@@ -127,13 +127,36 @@ export interface TriggerSource {
 
 /**
  * How much of a rendered condition `source` holds as written, from 0 to 1: the condition is cut at its ` + `
- * joins (one part when it has none), since a long one is written over several lines, and a part holding a value
- * of the cluster file (the heartbeat bucket, a constant's value) is written as a placeholder.
+ * joins and its top-level ` and ` (one part when it has none; a part in parentheses without them), since a long
+ * one is written over several lines or built of several constants, and a part holding a value of the cluster file
+ * (the heartbeat bucket, a constant's value) is written as a placeholder. String literals joined with `+` across
+ * lines in the source count as one.
  */
 function shareHeld(text: string, source: string): number {
-  const parts = text.split(' + ');
-  const held = parts.filter((part) => source.includes(part)).reduce((sum, part) => sum + part.length, 0);
+  const joined = source.replace(/['"`] \+\n\s*['"`]/g, '');
+  const parts = text
+    .split(' + ')
+    .flatMap((part) => topLevelConjuncts(part))
+    .map((part) => (part.startsWith('(') && part.endsWith(')') ? part.slice(1, -1) : part));
+  const held = parts.filter((part) => joined.includes(part)).reduce((sum, part) => sum + part.length, 0);
   return held / parts.reduce((sum, part) => sum + part.length, 0);
+}
+
+/** `a and (b or c)` as `a`, `(b or c)`: cut at each ` and ` outside parentheses and brackets. */
+function topLevelConjuncts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (depth === 0 && text.startsWith(' and ', i)) {
+      parts.push(text.slice(start, i));
+      start = i + ' and '.length;
+    }
+  }
+  return [...parts, text.slice(start)];
 }
 
 /** Every `when` and `oncePer` of glidepath's rendered triggers, with the src file that holds it as written. */

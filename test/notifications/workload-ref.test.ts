@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReconcileResult } from '../../src/notifications/model/engine';
-import { WORKLOAD_GENERATION_ANNOTATION } from '../../src/notifications/rollouts/rollout-fact';
+import { printExpr } from '../../src/notifications/expr/print';
+import {
+  OBSERVED_CURRENT_WORKLOAD,
+  WORKLOAD_GENERATION_ANNOTATION,
+} from '../../src/notifications/rollouts/rollout-fact';
 import { facts, loadRendered, newRollout, rolloutReplay, type Json } from './helpers/rollouts';
 
 const config = loadRendered();
@@ -29,6 +33,10 @@ function sent(result: ReconcileResult): Json[] {
 }
 
 describe('a workloadRef Rollout', () => {
+  it('is guarded on the annotation the fact reads', () => {
+    expect(printExpr(OBSERVED_CURRENT_WORKLOAD)).toContain(`["${WORKLOAD_GENERATION_ANNOTATION}"]`);
+  });
+
   it('sends nothing between a Deployment change and the controller observing it, then the new pod hash', () => {
     const replay = rolloutReplay(config, workloadRefRollout());
     expect(sent(replay.step({ at: 0, patch: observed('1', 'aaa') }))).toMatchObject([
