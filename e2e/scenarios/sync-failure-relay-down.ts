@@ -97,7 +97,8 @@ export async function syncFailureRelayDown(ctx: E2eContext, s: Scenario): Promis
   const keys = Object.keys(JSON.parse(afterLoss.metadata.annotations?.[NOTIFIED] ?? '{}') as Record<string, number>);
   s.note('notified keys after the failed send', keys);
   s.check(
-    'the engine records the failed send as sent: a key with the finishedAt of the failure (state.go keeps oncePer keys)',
+    'the engine records the failed send as sent: a key with the finishedAt of the failure (state.go keeps ' +
+      'oncePer keys)',
     keys.some((key) => key.startsWith(`${finishedAt}:glidepath-sync-failed:`)),
     keys,
   );

@@ -63,8 +63,9 @@ describe('the Rollouts notifications chart', () => {
       send: string[];
     }[];
     expect(condition!.when).toBe(
-      'rollout.status?.observedGeneration == string(rollout.metadata.generation) and (rollout.spec?.workloadRef == nil ' +
-        'or ((rollout.metadata?.annotations ?? {})["rollout.argoproj.io/workload-generation"] ?? "") in ' +
+      'rollout.status?.observedGeneration == string(rollout.metadata.generation) and ' +
+        '(rollout.spec?.workloadRef == nil or ' +
+        '((rollout.metadata?.annotations ?? {})["rollout.argoproj.io/workload-generation"] ?? "") in ' +
         '["", rollout.status?.workloadObservedGeneration ?? ""])',
     );
     expect(condition!.oncePer).toMatch(/\+ string\(int\(time\.Now\(\)\.Unix\(\) \/ 300\)\)$/);

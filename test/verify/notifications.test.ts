@@ -14,8 +14,9 @@ const TEMPLATE = 'template.glidepath-rollout-fact';
 const SERVICE = 'service.webhook.glidepath-relay';
 const GUARD = 'rollout.status?.observedGeneration == string(rollout.metadata.generation)';
 const WORKLOAD_GUARD =
-  'rollout.spec?.workloadRef == nil or ((rollout.metadata?.annotations ?? {})["rollout.argoproj.io/workload-generation"] ' +
-  '?? "") in ["", rollout.status?.workloadObservedGeneration ?? ""]';
+  'rollout.spec?.workloadRef == nil or ' +
+  '((rollout.metadata?.annotations ?? {})["rollout.argoproj.io/workload-generation"] ?? "") in ' +
+  '["", rollout.status?.workloadObservedGeneration ?? ""]';
 const RELEASE_ID_READ = '(rollout.metadata?.annotations ?? {})["hangar.io/release-id"]';
 /** What glidepath rendered before: antonmedv/expr 1.15 (Argo Rollouts 1.6.2 to 1.8) does not parse `?.[`. */
 const PREVIOUS_RELEASE_ID_READ = 'rollout.metadata?.annotations?.["hangar.io/release-id"]';
@@ -36,7 +37,11 @@ function lint(object: RenderedObject, ctx = context) {
 
 /** One planted violation per rule, each a change of the rendered Rollouts ConfigMap's data. */
 const PLANTS: readonly [rule: string, plant: (data: Record<string, string>) => void][] = [
-  ['verbatim', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('string(rollout.status?.phase ?? "")', "string(rollout.status?.phase ?? '')"))],
+  [
+    'verbatim',
+    (d) =>
+      (d[TRIGGER] = d[TRIGGER]!.replace('string(rollout.status?.phase ?? "")', "string(rollout.status?.phase ?? '')")),
+  ],
   ['engine-accepts', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase =='))],
   ['engine-release', (d) => (d[TRIGGER] = d[TRIGGER]!.replace(RELEASE_ID_READ, PREVIOUS_RELEASE_ID_READ))],
   ['trigger-names', (d) => (d['trigger.on-rollout-state'] = d[TRIGGER]!)],
@@ -300,7 +305,13 @@ describe('notification lint', () => {
     });
 
     it('refuses an expression the printer would write differently (quotes changed on the way)', () => {
-      const requoted = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('string(rollout.status?.phase ?? "")', "string(rollout.status?.phase ?? '')")));
+      const requoted = withData(
+        (d) =>
+          (d[TRIGGER] = d[TRIGGER]!.replace(
+            'string(rollout.status?.phase ?? "")',
+            "string(rollout.status?.phase ?? '')",
+          )),
+      );
       expect(verbatim(requoted)).toContainEqual(
         expect.stringMatching(/\[0\]\.oncePer .* is not what the expression printer writes/),
       );

@@ -64,8 +64,9 @@ export const OBSERVED_CURRENT_GENERATION: Expr = exprText(
 /**
  * Rule A for a `workloadRef` Rollout: the controller has observed the referenced workload's generation (true for a
  * Rollout without workloadRef, and when the annotation is absent). The Rollout's own annotation and status hold both
- * sides, so the engine needs no access to the Deployment. The annotation is written out (WORKLOAD_GENERATION_ANNOTATION),
- * so that the rendered condition can be found here as written; a test keeps the two equal.
+ * sides, so the engine needs no access to the Deployment. The annotation is written out
+ * (WORKLOAD_GENERATION_ANNOTATION), so that the rendered condition can be found here as written; a test keeps the
+ * two equal.
  */
 export const OBSERVED_CURRENT_WORKLOAD: Expr = exprText(
   'rollout.spec?.workloadRef == nil or ' +
