@@ -2,13 +2,19 @@
 import type { Expr } from '../notifications/expr/ast';
 import { printExpr } from '../notifications/expr/print';
 import { evaluate } from '../notifications/model/expr-eval';
-import { formatGoValue, type GoMap, type GoValue } from '../notifications/model/values';
-import { OBSERVED_CURRENT_GENERATION } from '../notifications/rollouts/rollout-fact';
+import { formatGoValue, isGoMap, type GoMap, type GoValue } from '../notifications/model/values';
+import {
+  OBSERVED_CURRENT_GENERATION,
+  OBSERVED_CURRENT_WORKLOAD,
+  ROLLOUT_FIELDS,
+} from '../notifications/rollouts/rollout-fact';
 
 const GENERATION_GUARD = printExpr(OBSERVED_CURRENT_GENERATION);
+const WORKLOAD_GUARD = printExpr(OBSERVED_CURRENT_WORKLOAD);
 
 /** A sentence for a `when` that evaluated to false (not an error) in `env`. */
 export function explainFalse(expr: Expr, env: GoMap): string {
+  if (printExpr(expr) === WORKLOAD_GUARD) return staleWorkload(env);
   if (expr.kind === 'binary' && expr.operator === 'and') {
     return valueOf(expr.left, env) === true ? explainFalse(expr.right, env) : explainFalse(expr.left, env);
   }
@@ -44,4 +50,15 @@ function shown(value: GoValue | { error: string }): string {
   const go = value as GoValue;
   if (go === null) return 'nil';
   return typeof go === 'string' ? JSON.stringify(go) : formatGoValue(go);
+}
+
+/** The workload guard is false: the Rollout names a workload generation its status has not caught up with. */
+function staleWorkload(env: GoMap): string {
+  const read = (path: readonly string[]): GoValue | undefined =>
+    path.reduce<GoValue | undefined>((at, key) => (isGoMap(at) ? at[key] : undefined), env.rollout);
+  return (
+    "stale workload: the controller has not observed the workloadRef workload's generation yet " +
+    `(workload generation ${shown(read(ROLLOUT_FIELDS.workloadGeneration) ?? null)}, status.workloadObservedGeneration ` +
+    `${shown(read(ROLLOUT_FIELDS.workloadObservedGeneration) ?? null)})`
+  );
 }

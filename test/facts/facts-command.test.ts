@@ -139,6 +139,28 @@ describe('npm run facts, one Rollout at a clock', () => {
   /** Two YAML documents' texts as the items of one YAML list. */
   const yamlList = (items: readonly string[]) => items.map((item) => `- ${item.replace(/\n/g, '\n  ')}`).join('\n');
 
+  it('explains a workloadRef Rollout whose status has not caught up with its Deployment', async () => {
+    const stale = rollout({ phase: 'Healthy', observedGeneration: '3', workloadObservedGeneration: '4' })
+      .replace(
+        'hangar.io/release-id: rel-9',
+        'hangar.io/release-id: rel-9\n    rollout.argoproj.io/workload-generation: "5"',
+      )
+      .replace(
+        /spec:\n {2}template:.*\n(?: {4,}.*\n)*/,
+        'spec:\n  workloadRef: { apiVersion: apps/v1, kind: Deployment, name: api }\n',
+      );
+    const dir = clusterDir({ 'workload.yaml': stale });
+    expect(stale).toContain('workloadRef');
+    expect(await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'workload.yaml')])).toEqual([
+      expect.objectContaining({
+        sent: false,
+        why:
+          'the condition is false: stale workload: the controller has not observed the workloadRef ' +
+          'workload\'s generation yet (workload generation "5", status.workloadObservedGeneration "4")',
+      }),
+    ]);
+  });
+
   it('explains a stale status, a missing label and a repeat in the same bucket', async () => {
     const sameState = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
     const dir = clusterDir({
