@@ -58,7 +58,7 @@ function staleWorkload(env: GoMap): string {
     path.reduce<GoValue | undefined>((at, key) => (isGoMap(at) ? at[key] : undefined), env.rollout);
   return (
     "stale workload: the controller has not observed the workloadRef workload's generation yet " +
-    `(workload generation ${shown(read(ROLLOUT_FIELDS.workloadGeneration) ?? null)}, status.workloadObservedGeneration ` +
-    `${shown(read(ROLLOUT_FIELDS.workloadObservedGeneration) ?? null)})`
+    `(workload generation ${shown(read(ROLLOUT_FIELDS.workloadGeneration) ?? null)}, ` +
+    `status.workloadObservedGeneration ${shown(read(ROLLOUT_FIELDS.workloadObservedGeneration) ?? null)})`
   );
 }
