@@ -8,7 +8,6 @@
  */
 import type { CaughtRequest } from '../lib/catcher';
 import type { Json } from '../lib/kube';
-import { sleep } from '../lib/processes';
 import type { Scenario } from '../lib/report';
 import {
   APP_IMAGE,
@@ -108,10 +107,21 @@ export async function workloadRef(ctx: E2eContext, s: Scenario): Promise<void> {
   );
   await waitForRecorded(ctx.api, second);
 
-  // The release-id first, the Deployment 5 s later: what rule A cannot order.
+  // The release-id first, the Deployment once its fact is recorded: what rule A cannot order.
   const releasedAt = Date.now();
   await patchRollout(ctx.api, NAMESPACE, NAME, { metadata: { annotations: { [RELEASE_ID]: 'wr-3' } } });
-  await sleep(5000);
+  const staleFact = await waitForFact(
+    ctx.catcher,
+    NAMESPACE,
+    NAME,
+    'the new release-id with the old pod hash',
+    (f) => f.releaseId === 'wr-3' && f.currentPodHash === second.json.currentPodHash,
+    30_000,
+    { since: releasedAt },
+  ).catch(() => undefined);
+  // The engine's write of its key carries every annotation of the copy it sent from: wait for it, so that the
+  // Deployment change below is not raced by a write of the old release-id (argo-rollouts#4754).
+  if (staleFact !== undefined) await waitForRecorded(ctx.api, staleFact);
   const third = await setImage(`${APP_IMAGE}:3.0`);
   const last = await waitForFact(
     ctx.catcher,
@@ -129,6 +139,8 @@ export async function workloadRef(ctx: E2eContext, s: Scenario): Promise<void> {
   );
   s.note('facts after the release-id went ahead of the Deployment', afterRelease.map(workloadSummary));
   s.note('facts with the new release-id and the old pod hash', stale.length);
+  if (staleFact !== undefined)
+    s.note('seconds from the release-id patch to the stale fact', (staleFact.at - releasedAt) / 1000);
   s.check(
     'a release-id written before the Deployment changes sends a fact with the old pod hash (docs: where rule A ' +
       'cannot hold; check-live names such Rollouts)',
