@@ -113,7 +113,6 @@ function fleetDir(size, { shared = true, repo, port = 30880 } = {}) {
         '  namespaces:',
         ...namespaces,
         'argocd: { namespace: argocd-apps, context: { argocdUrl: https://argocd.example } }',
-        'prune: { image: "registry.k8s.io/kubectl:v1.28.15" }',
         'veridor: { image: "registry.example/veridor:1.0.0" }',
         repo
           ? `gitops: { repo: "${repo}", provider: none }`
