@@ -31,7 +31,7 @@ function mergePatch(target: Json, patch: Json): Json {
 }
 
 export function fakeRolloutsApi(initial: readonly Json[]): FakeRolloutsApi {
-  const rollouts = initial.map((r, i) => ({
+  const rollouts: Json[] = initial.map((r, i) => ({
     ...r,
     metadata: { ...r.metadata, resourceVersion: r.metadata.resourceVersion ?? String(100 + i) },
   }));
