@@ -10,7 +10,11 @@ import { PRUNE_PROGRAM, ensurePruneProgram } from './build-prune-program.mjs';
 await ensureValidators();
 await ensurePruneProgram();
 
-const INPUTS = [...['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p)), VALIDATORS, PRUNE_PROGRAM];
+const INPUTS = [
+  ...['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p)),
+  VALIDATORS,
+  PRUNE_PROGRAM,
+];
 
 function newestChange(path) {
   const stat = statSync(path);

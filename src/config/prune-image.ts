@@ -1,5 +1,5 @@
 /** The image the prune CronJob runs its program on (src/prune/program/): a Node.js runtime, nothing else. */
-import { parseImageRef } from './image-ref';
+import { parseImageRef, pinnedImageProblem } from './image-ref';
 import { excerpt } from './shown-input';
 
 /**
@@ -19,6 +19,7 @@ export function defaultPruneImage(): string {
 
 /** Why `image` cannot run the prune program, or undefined: a kubectl image (what the prune ran before) has no Node. */
 export function pruneImageProblem(image: string): string | undefined {
+  if (pinnedImageProblem(image) !== undefined) return undefined; // reported once, by the pinned-image check
   const name = parseImageRef(image)?.name;
   if (name === undefined || !/(^|\/)kubectl$/.test(name)) return undefined;
   return (

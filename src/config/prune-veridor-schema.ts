@@ -57,7 +57,7 @@ export const prune = strict({
       description:
         "which keys of the notified annotation the prune removes: `glidepath`, only glidepath's own (every other " +
         "key kept byte for byte, so the teams' own triggers stay sent); `all`, the whole annotation: then every " +
-        "team trigger on a tracked Rollout whose condition still holds fires again after each prune run",
+        'team trigger on a tracked Rollout whose condition still holds fires again after each prune run',
     }),
   namespace: namespace.optional().meta({
     description: 'namespace of the prune CronJob and its ServiceAccount',

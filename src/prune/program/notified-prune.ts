@@ -145,7 +145,8 @@ export async function runPrune(
         return;
       }
       if (answer.status === 404) return; // deleted since the list
-      if (answer.status !== 409) throw new Error(`patch ${namespace}/${name}: HTTP ${answer.status} ${brief(answer.body)}`);
+      if (answer.status !== 409)
+        throw new Error(`patch ${namespace}/${name}: HTTP ${answer.status} ${brief(answer.body)}`);
       totals.conflicts++;
       if (attempt >= config.attempts) throw new Error(`${namespace}/${name}: still in conflict after ${attempt} tries`);
       log(`${namespace}/${name}: changed since it was read (409 Conflict); reading it again`);
