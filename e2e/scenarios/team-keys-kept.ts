@@ -144,12 +144,18 @@ export async function teamKeysKept(ctx: E2eContext, s: Scenario): Promise<void> 
     );
     // The run needs glidepath keys to remove: the state resent after the first run left one.
     const running = runRenderedPrune(ctx, { via: proxy });
+    let heldYet = false;
     const patch = await Promise.race([
-      held,
+      held.then((request) => {
+        heldYet = true;
+        return request;
+      }),
       running.then((r) => {
+        if (heldYet) return undefined;
         throw new Error(`the run ended without writing ${ns}/${ROLLOUT}: ${r.output}`);
       }),
     ]);
+    if (patch === undefined) throw new Error('the held write was lost');
     const heldAt = Date.now();
     await patchRollout(ctx.api, ns, ROLLOUT, release('keys-rel-2', `${APP_IMAGE}:2.0`));
     const healthy2 = await waitForFact(
