@@ -37,9 +37,8 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
     `  worst case    ${budget.worstCaseKeys} keys = ${kb(budget.worstCaseBytes)} just before a prune, at the ` +
       `maximum rate: ${capNote}`,
     `                (Kubernetes allows ${kb(budget.kubernetesAnnotationsMaxBytes)} of annotations per object)`,
-    `  per owner     glidepath at most ${budget.worstCaseKeys} of its share of ${budget.glidepathKeysMax} keys ` +
-      `(the prune removes them); the teams' triggers ${budget.teamKeysBudget} keys (never pruned, docs/prune.md); ` +
-      `engine cap ${budget.engineMaxKeys}`,
+    `  per owner     glidepath ${budget.worstCaseKeys} of its share of ${budget.glidepathKeysMax} keys (pruned), ` +
+      `the teams' triggers ${budget.teamKeysBudget} (never pruned): ${budget.engineMaxKeys} in all`,
   ];
 }
 
