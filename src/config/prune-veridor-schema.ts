@@ -48,7 +48,7 @@ export const prune = strict({
       description:
         'Node.js 20+ image the prune program runs on (its entrypoint must be `node`), pinned; a kubectl image is ' +
         'refused (kubectl cannot edit a key inside the annotation); see [the image](prune.md#the-image)',
-      defaultText: `\`${defaultPruneImage()}\` (digest not verified offline: confirm it)`,
+      defaultText: 'distroless Node.js 22 [by digest](prune.md#the-image)',
     }),
   keys: z
     .enum(PRUNE_KEYS)
