@@ -8,7 +8,7 @@ import { ROOT } from './bundle.mjs';
 
 /** Where `#notified-prune-program` (package.json `imports`) points. */
 export const PRUNE_PROGRAM = join(ROOT, 'generated', 'notified-prune-program.mjs');
-const SOURCES = [join(ROOT, 'src', 'prune', 'program'), join(ROOT, 'src', 'prune', 'notified-keys.ts')];
+const SOURCES = [join(ROOT, 'src', 'prune', 'program'), join(ROOT, 'src', 'notifications', 'notified-keys.ts')];
 const ENTRY = join(ROOT, 'src', 'prune', 'program', 'entry.ts');
 
 function newest(path) {

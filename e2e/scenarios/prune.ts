@@ -90,7 +90,7 @@ export async function notifiedKeys(ctx: E2eContext, namespace: string, name: str
   return JSON.parse(object.metadata.annotations?.[NOTIFIED] ?? '{}');
 }
 
-/** glidepath's keys: the rendered trigger's (src/prune/notified-keys.ts tells them apart the same way). */
+/** glidepath's keys: the rendered trigger's (src/notifications/notified-keys.ts tells them apart the same way). */
 export const isGlidepathKey = (key: string): boolean => key.includes(':glidepath-rollout-state:[');
 
 function auditedVerbs(file: string): { verbs: string[]; requests: string[] } {

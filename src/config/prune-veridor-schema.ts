@@ -5,7 +5,6 @@ import { parseCron } from './cron';
 import { cronRunGaps } from './cron-gaps';
 import { excerpt } from './shown-input';
 import { defaultPruneImage, pruneImageProblem } from './prune-image';
-import { PRUNE_KEYS } from '../prune/notified-keys';
 import { strict } from './strict-object';
 import { cronSchedule, namespace, objectName, pinnedImage, uniqueNamespaces } from './schema-fields';
 
@@ -14,6 +13,10 @@ export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
 
 /** Every 6 hours, at minute 17: docs/prune.md says why. */
 export const DEFAULT_PRUNE_SCHEDULE = '17 */6 * * *';
+
+/** What the prune removes: glidepath's keys (`glidepath`), or the whole annotation (`all`). */
+export const PRUNE_KEYS = ['glidepath', 'all'] as const;
+export type PruneKeys = (typeof PRUNE_KEYS)[number];
 
 export const prune = strict({
   schedule: cronSchedule

@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { isRecord } from '../is-record';
 import { PRUNE_CHART_ID } from '../charts/prune-chart';
 import { PRUNE_CONFIG_FILE } from '../constructs/prune-program-config-map';
-import { ownedKeyTest, pruneNotified } from '../prune/notified-keys';
+import { ownedKeyTest, pruneNotified } from '../notifications/notified-keys';
 import type { PruneProgramConfig } from '../prune/program/notified-prune';
 import type { RenderedFile } from '../render/rendered-file';
 

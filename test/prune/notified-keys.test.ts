@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { conditionKey, stateKey } from '../../src/notifications/engine-facts';
 import { ROLLOUT_OWNED_KEYS } from '../../src/notifications/rollouts/rollout-fact';
-import { jsonObjectMembers, ownedKeyTest, pruneNotified } from '../../src/prune/notified-keys';
+import { jsonObjectMembers, ownedKeyTest, pruneNotified } from '../../src/notifications/notified-keys';
 
 const owned = ownedKeyTest(ROLLOUT_OWNED_KEYS);
 const glidepathKey = (oncePer: string, when = 'rollout.status != nil') =>

@@ -20,7 +20,7 @@ import type { Expr } from '../expr/ast';
 import { exprText } from '../expr/verbatim';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
-import type { OwnedKeySuffix } from '../../prune/notified-keys';
+import type { OwnedKeySuffix } from '../notified-keys';
 import type { ClusterConfig } from '../../config/schema';
 
 export const FACT_SOURCE = 'argo-rollouts';

@@ -1,7 +1,7 @@
 /**
  * The prune program: the prune CronJob's one container runs it (bundled into its ConfigMap by
  * scripts/build-prune-program.mjs). For every tracked namespace it lists the release-tracked Rollouts, a page at a
- * time, and removes glidepath's keys from each notified annotation (src/prune/notified-keys.ts), every other key
+ * time, and removes glidepath's keys from each notified annotation (src/notifications/notified-keys.ts), every other key
  * kept byte for byte. Each write is a JSON merge patch that carries the resourceVersion it was computed from: a
  * write by the controller in between makes the API server answer 409 Conflict, and the Rollout is read again and
  * the keys computed anew, so no key the controller wrote is lost.
@@ -9,7 +9,8 @@
  * Node built-ins only; the API calls are `list` and `patch` (a conflict re-reads with a list by name), which is all
  * the Role grants.
  */
-import { ownedKeyTest, pruneNotified, type OwnedKeySuffix, type PruneKeys } from '../notified-keys';
+import type { PruneKeys } from '../../config/prune-veridor-schema';
+import { ownedKeyTest, pruneNotified, type OwnedKeySuffix } from '../../notifications/notified-keys';
 
 /** prune.json in the ConfigMap: what the chart renders (src/constructs/prune-cron-job.ts). */
 export interface PruneProgramConfig {
@@ -118,7 +119,8 @@ export async function runPrune(
     const { namespace, name } = first.metadata;
     let item: RolloutItem | undefined = first;
     for (let attempt = 1; item !== undefined; attempt++) {
-      const value = item.metadata.annotations?.[config.annotation];
+      const annotations = item.metadata.annotations ?? {};
+      const value = annotations[config.annotation];
       if (value === undefined) return;
       const pruned = pruneNotified(value, config.keys, owned);
       if (pruned.unreadable) {

@@ -1,7 +1,7 @@
 /**
  * Which keys of the notified annotation are glidepath's, and the annotation with them removed, every other key kept
- * byte for byte. The prune program (src/prune/program/) and the `facts` model both use it: no imports beyond this
- * file, so that the program bundles it alone.
+ * byte for byte. The prune program (src/prune/program/) and the `facts` model both use it: no imports but of types,
+ * so that the program bundles it alone.
  *
  * notifications-engine v0.5.0 writes a key as `[<oncePer>:][<namespace>:]<trigger>:[<i>].<hash>:<service>:<recipient>`
  * (pkg/controller/state.go `StateItemKey`; `<namespace>:` only with self-service config; `<hash>` is the 27-character
@@ -18,10 +18,7 @@ export interface OwnedKeySuffix {
   readonly recipient: string;
 }
 
-/** What the prune removes: glidepath's keys (`glidepath`), or the whole annotation (`all`). */
-export type PruneKeys = 'glidepath' | 'all';
-
-export const PRUNE_KEYS: readonly PruneKeys[] = ['glidepath', 'all'];
+import type { PruneKeys } from '../config/prune-veridor-schema';
 
 const CONDITION_KEY = String.raw`\[\d+\]\.[A-Za-z0-9_-]{27}`;
 
