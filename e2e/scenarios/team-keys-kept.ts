@@ -220,7 +220,8 @@ export async function teamKeysKept(ctx: E2eContext, s: Scenario): Promise<void> 
     const filled: Record<string, number> = { ...current };
     for (let i = 1; i <= budget.worstCaseKeys; i++) {
       // An older heartbeat bucket of the same state, each written after the team's newest key.
-      const oncePer = `${healthy2.json.generation}/Healthy/${healthy2.json.currentStepIndex}/${hash2}/false/keys-rel-2/${bucket - i}`;
+      const state = `${healthy2.json.generation}/Healthy/${healthy2.json.currentStepIndex}/${hash2}/false`;
+      const oncePer = `${state}/keys-rel-2/${bucket - i}`;
       filled[`${oncePer}${suffix}`] = Math.min(now, newestTeam + i);
     }
     await patchRollout(ctx.api, ns, ROLLOUT, { metadata: { annotations: { [NOTIFIED]: JSON.stringify(filled) } } });

@@ -21,7 +21,8 @@ export interface PruneChartProps {
 
 /**
  * The prune of the notified annotation: a CronJob, the ConfigMap of its program and its ServiceAccount in
- * `prune.namespace` (the Rollouts controller's by default), and a Role per tracked namespace (or one ClusterRole with `prune.clusterScope`).
+ * `prune.namespace` (the Rollouts controller's by default), and a Role per tracked namespace (or one ClusterRole
+ * with `prune.clusterScope`).
  * The chart has no default namespace: the Roles live in the tracked namespaces, the ClusterRole in none.
  */
 export class PruneChart extends Chart {

@@ -157,7 +157,9 @@ function objectSizeProblems(manifest: Manifest): { message: string; fix: string 
   return bytes > OBJECT_MAX_BYTES
     ? [
         {
-          message: `the object is ${bytes} bytes as JSON; the API server cannot store an object over ${OBJECT_MAX_BYTES} bytes`,
+          message:
+            `the object is ${bytes} bytes as JSON; the API server cannot store an object over ` +
+            `${OBJECT_MAX_BYTES} bytes`,
           fix: 'make the values that feed it smaller (tracked.namespaces, argocd.context, extraData)',
         },
       ]

@@ -107,7 +107,7 @@ describe('prune with the notifications engine model', () => {
   const { engine, programConfig } = renderedCluster(clusterConfig());
   const reconcile = (rollout: Json, at: number): ReconcileResult => engine.reconcile(rollout, new Date(at));
 
-  it('the current state is sent again at the next evaluation after the prune, within the same heartbeat bucket', async () => {
+  it('the current state is sent again at the next evaluation after the prune, in the same bucket', async () => {
     const first = reconcile(rolloutObject('shop', 'shop-api', HEALTHY), T0);
     expect(first.deliveries).toHaveLength(1);
     const echo = reconcile(first.object, T0 + 60_000);

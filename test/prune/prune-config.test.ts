@@ -7,7 +7,7 @@ import { clusterConfig, problemsOf, validClusterFile } from '../helpers/cluster-
 const file = validClusterFile();
 
 describe('prune fields of the cluster file', () => {
-  it("defaults: every 6 hours, glidepath's keys, the pinned Node.js image, Role per namespace, Rollouts namespace", () => {
+  it("defaults: every 6 hours, glidepath's keys, the pinned Node.js image, a Role per namespace, in Rollouts'", () => {
     expect(clusterConfig().prune).toEqual({
       schedule: '17 */6 * * *',
       image: defaultPruneImage(),

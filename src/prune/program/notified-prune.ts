@@ -1,10 +1,10 @@
 /**
  * The prune program: the prune CronJob's one container runs it (bundled into its ConfigMap by
  * scripts/build-prune-program.mjs). For every tracked namespace it lists the release-tracked Rollouts, a page at a
- * time, and removes glidepath's keys from each notified annotation (src/notifications/notified-keys.ts), every other key
- * kept byte for byte. Each write is a JSON merge patch that carries the resourceVersion it was computed from: a
- * write by the controller in between makes the API server answer 409 Conflict, and the Rollout is read again and
- * the keys computed anew, so no key the controller wrote is lost.
+ * time, and removes glidepath's keys from each notified annotation (src/notifications/notified-keys.ts), every
+ * other key kept byte for byte. Each write is a JSON merge patch that carries the resourceVersion it was computed
+ * from: a write by the controller in between makes the API server answer 409 Conflict, and the Rollout is read
+ * again and the keys computed anew, so no key the controller wrote is lost.
  *
  * Node built-ins only; the API calls are `list` and `patch` (a conflict re-reads with a list by name), which is all
  * the Role grants.
