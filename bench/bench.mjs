@@ -7,6 +7,7 @@
 //   BENCH_PR=0 npm run bench            without the `pr --all` rows (their section of results.md is kept)
 //   BENCH_ONLY=pr npm run bench         only the `pr --all` rows (their section of results.md is rewritten)
 //   BENCH_PR_FLEETS=10,100,300          fleet sizes of the `pr --all` rows
+//   BENCH_NAMESPACES=2000 npm run bench  tracked namespaces of the one-cluster synth and verify rows (0: none)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -113,7 +114,6 @@ function fleetDir(size, { shared = true, repo, port = 30880 } = {}) {
         '  namespaces:',
         ...namespaces,
         'argocd: { namespace: argocd-apps, context: { argocdUrl: https://argocd.example } }',
-        'prune: { image: "registry.k8s.io/kubectl:v1.28.15" }',
         'veridor: { image: "registry.example/veridor:1.0.0" }',
         repo
           ? `gitops: { repo: "${repo}", provider: none }`
@@ -122,6 +122,33 @@ function fleetDir(size, { shared = true, repo, port = 30880 } = {}) {
       ].join('\n'),
     );
   }
+  return dir;
+}
+
+/**
+ * One cluster that tracks `count` namespaces: a Veridor chart and a prune Role per namespace. synth and verify were
+ * quadratic in them (cdk8s's chart.toJson() prepares the whole App: 10,000 namespaces took 708 s).
+ */
+const TRACKED_NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 10000);
+function manyNamespacesDir(count) {
+  const dir = join(work, `namespaces-${count}`);
+  mkdirSync(dir, { recursive: true });
+  const namespaces = Array.from({ length: count }, (_, i) => `    - ns-${String(i).padStart(5, '0')}`);
+  writeFileSync(
+    join(dir, 'big.yaml'),
+    [
+      'name: big',
+      'kubernetesVersion: "1.28"',
+      'relay: { ip: 10.0.0.10, port: 30880 }',
+      'tracked:',
+      '  namespaces:',
+      ...namespaces,
+      'argocd: { namespace: argocd-apps, context: { argocdUrl: https://argocd.example } }',
+      'veridor: { image: "registry.example/veridor:1.0.0" }',
+      'gitops: { repo: "https://github.com/example/gitops.git" }',
+      '',
+    ].join('\n'),
+  );
   return dir;
 }
 
@@ -334,6 +361,15 @@ if (!ONLY_PR)
       100,
     ),
   );
+const namespacesSynthLabel = `glidepath synth, one cluster of ${TRACKED_NAMESPACES} tracked namespaces`;
+const namespacesVerifyLabel = `glidepath verify, one cluster of ${TRACKED_NAMESPACES} tracked namespaces`;
+if (!ONLY_PR && TRACKED_NAMESPACES > 0) {
+  const dir = manyNamespacesDir(TRACKED_NAMESPACES);
+  rows.push(
+    await measure(namespacesSynthLabel, process.execPath, [cli, 'synth', '--clusters', dir, '--out', out('ns')], 1),
+    await measure(namespacesVerifyLabel, process.execPath, [cli, 'verify', '--clusters', dir], 1),
+  );
+}
 const manyKeysLabel = `glidepath synth, one 970 KB cluster file with ${CONTEXT_KEYS} argocd.context keys`;
 if (!ONLY_PR)
   rows.push(
@@ -421,6 +457,8 @@ const fleets = rows.filter(
 const unchanged = rows.find((r) => r.label.endsWith(', nothing changed'));
 const manyKeys = rows.find((r) => r.label === manyKeysLabel);
 const quotedKeys = rows.find((r) => r.label === quotedKeysLabel);
+const namespacesSynth = rows.find((r) => r.label === namespacesSynthLabel);
+const namespacesVerify = rows.find((r) => r.label === namespacesVerifyLabel);
 const unique100 = rows.find((r) => r.label.includes('no namespace shared'));
 const fleet100 = fleets.find((r) => r.clusters === 100);
 const fleet1000 = fleets.find((r) => r.clusters === 1000);
@@ -495,6 +533,13 @@ const checks = [
         ],
       ]
     : []),
+  // Before each chart was rendered in an App of its own, 10,000 namespaces took 708 s (synth) and 477 s (verify).
+  ...[namespacesSynth, namespacesVerify]
+    .filter(Boolean)
+    .map((r) => [
+      `${r.label} at most 10 s and 600 MB (${fmt(r.median)} s, ${r.cpu.toFixed(1)} s CPU, ${r.peakMb.toFixed(0)} MB)`,
+      r.median <= 10 && r.peakMb <= 600,
+    ]),
   // Before verify read the rendered context back in one pass, this took 55 s of CPU.
   ...(quotedKeys
     ? [

@@ -10,7 +10,7 @@ import type { IConstruct } from 'constructs';
 import { parse } from 'yaml';
 import { loadClusters } from '../src/clusters';
 import type { ClusterConfig } from '../src/config/schema';
-import { buildClusterApp, renderCluster } from '../src/render/render-cluster';
+import { buildClusterCharts, renderCluster } from '../src/render/render-cluster';
 
 const ROOT = join(import.meta.dirname, '..');
 export const ARCHITECTURE_DOC = 'docs/architecture.md';
@@ -99,7 +99,7 @@ function classFiles(): Map<string, string> {
 function constructFiles(config: ClusterConfig): Map<string, string[]> {
   const classes = classFiles();
   const files = new Map<string, string[]>();
-  for (const chart of buildClusterApp(config).charts) {
+  for (const chart of buildClusterCharts(config)) {
     const own = (node: IConstruct) => classes.get(node.constructor.name);
     const found = chart.node.findAll().flatMap((node) => own(node) ?? []);
     files.set(generic(`${chart.node.id}.k8s.yaml`), [...new Set(found)]);

@@ -5,10 +5,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, ENTRY_FILES, ROOT, bundle } from './bundle.mjs';
 import { VALIDATORS, ensureValidators } from './build-validators.mjs';
+import { PRUNE_PROGRAM, ensurePruneProgram } from './build-prune-program.mjs';
 
 await ensureValidators();
+await ensurePruneProgram();
 
-const INPUTS = [...['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p)), VALIDATORS];
+const INPUTS = [
+  ...['src', 'imports', 'package-lock.json', 'scripts/bundle.mjs'].map((p) => join(ROOT, p)),
+  VALIDATORS,
+  PRUNE_PROGRAM,
+];
 
 function newestChange(path) {
   const stat = statSync(path);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildHelpers } from './build-helpers.mjs';
 import { ensureValidators } from './build-validators.mjs';
+import { ensurePruneProgram } from './build-prune-program.mjs';
 import { bundlePackage, ROOT } from './bundle.mjs';
 
 const at = process.argv.indexOf('--pack-destination');
@@ -16,6 +17,7 @@ const destination = resolve(at === -1 ? '.' : process.argv[at + 1]);
 mkdirSync(destination, { recursive: true });
 
 await ensureValidators();
+await ensurePruneProgram();
 await bundlePackage();
 await buildHelpers();
 

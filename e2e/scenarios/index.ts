@@ -7,6 +7,7 @@ import { helmChartDelivery } from './helm-chart-delivery';
 import { hookPinnedSync } from './hook-pinned-sync';
 import { phase0 } from './phase0';
 import { prune } from './prune';
+import { teamKeysKept } from './team-keys-kept';
 import { realSyncFailure } from './real-sync-failure';
 import { syncFailureRelayDown } from './sync-failure-relay-down';
 import { teamNotifications } from './team-notifications';
@@ -29,8 +30,16 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
   { name: 'receiver down', source: 'context/000, rule C (receiver scaled to zero)', run: receiverDown },
   {
     name: 'prune',
-    source: 'context/000, option A (the prune CronJob); DESIGN.md section 4 (kubectl annotate)',
+    source: "context/000, option A (the prune CronJob); issue 41, item 2 (glidepath's keys only)",
     run: prune,
+    // The rendered program prunes every tracked namespace: each run resends the states of the others' Rollouts.
+    alone: true,
+  },
+  {
+    name: 'team keys kept',
+    source: 'issue 41, item 3 (a team trigger with oncePer fires once across prune runs)',
+    run: teamKeysKept,
+    alone: true,
   },
   { name: 'Veridor gate', source: 'context/004 (the Veridor Argo Rollouts page), its e2e table', run: veridorGate },
   // The status written by hand, for the shapes a real sync does not give on cue: a re-reconcile with an unchanged

@@ -44,7 +44,7 @@ export const isTeamRequest = (r: CaughtRequest): boolean =>
   r.path === TEAM_HOOK_PATH || r.path.startsWith(SLACK_API_PATH);
 
 /** What Slack's Web API answers to chat.postMessage: slack-go needs `ok`; the engine keeps `channel` and `ts`. */
-function slackAnswer(request: CaughtRequest): string {
+export function slackAnswer(request: CaughtRequest): string {
   const ts = `${Math.floor(request.at / 1000)}.${String(request.seq).padStart(6, '0')}`;
   return JSON.stringify({ ok: true, channel: 'C0PAYMENTS', ts, message: { text: request.form?.text ?? '' } });
 }

@@ -4,6 +4,7 @@ import { secretsFromEnvironment } from '../config/environment-secrets';
 import { maskSecretLike } from '../config/masked-text';
 import { shownArgument } from '../config/shown-input';
 import { evaluateFacts } from '../facts/evaluate';
+import { renderedPrune } from '../facts/rendered-prune';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
 import { commitsOf } from '../facts/commits';
@@ -66,7 +67,8 @@ export default defineCommand({
 
     const { file, config } = loadReadOnlyCluster(values.clusters, values.cluster!, context);
     const mode = values.rollout !== undefined ? ROLLOUTS_MODE : ARGOCD_MODE;
-    const manifest = fileWithConfigMap(context.render(config), mode.configMapName);
+    const files = context.render(config);
+    const manifest = fileWithConfigMap(files, mode.configMapName);
     if (manifest === undefined)
       throw new ReadOnlyInputError([
         `${file}: cluster ${config.name} renders no ${mode.configMapName}, so there is nothing to evaluate`,
@@ -76,7 +78,13 @@ export default defineCommand({
     const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!), known);
     for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
     const { row } = declaredRows(mode === ROLLOUTS_MODE ? 'rollouts' : 'argocd', config);
-    const reports = evaluateFacts(loaded, mode, states, row === undefined ? {} : { exprSemantics: exprSemantics(row) });
+    const reports = evaluateFacts(
+      loaded,
+      mode,
+      states,
+      row === undefined ? {} : { exprSemantics: exprSemantics(row) },
+      mode === ROLLOUTS_MODE ? renderedPrune(files) : undefined,
+    );
     // A value of the input that is a secret (a token as a release id) reaches the bodies: it is shown masked.
     const commits = commitsOf(states);
     const print = (line: string) => context.print(maskSecretLike(line, known, commits));

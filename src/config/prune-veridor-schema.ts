@@ -4,6 +4,7 @@ import { containerResourcesSchema, VERIDOR_GATE_RESOURCES } from './container-re
 import { parseCron } from './cron';
 import { cronRunGaps } from './cron-gaps';
 import { excerpt } from './shown-input';
+import { defaultPruneImage, pruneImageProblem } from './prune-image';
 import { strict } from './strict-object';
 import { cronSchedule, namespace, objectName, pinnedImage, uniqueNamespaces } from './schema-fields';
 
@@ -12,6 +13,10 @@ export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
 
 /** Every 6 hours, at minute 17: docs/prune.md says why. */
 export const DEFAULT_PRUNE_SCHEDULE = '17 */6 * * *';
+
+/** What the prune removes: glidepath's keys (`glidepath`), or the whole annotation (`all`). */
+export const PRUNE_KEYS = ['glidepath', 'all'] as const;
+export type PruneKeys = (typeof PRUNE_KEYS)[number];
 
 export const prune = strict({
   schedule: cronSchedule
@@ -36,11 +41,27 @@ export const prune = strict({
         'Etc/UTC` is rendered, `TZ=` is refused); a schedule that never runs is refused; see [the growth ' +
         'budget](prune.md#the-growth-budget) and [judges.md](internals/judges.md)',
     }),
-  image: pinnedImage.meta({
-    description:
-      'kubectl image whose tag has the cluster\'s minor version (`:v1.28.15` for `"1.28"`); a digest-only reference ' +
-      'is accepted unchecked; `:latest` and untagged are refused',
-  }),
+  image: pinnedImage
+    .superRefine((value, ctx) => {
+      const problem = pruneImageProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default(defaultPruneImage)
+    .meta({
+      description:
+        'Node.js 20+ image the prune program runs on (its entrypoint must be `node`), pinned; a kubectl image is ' +
+        'refused (kubectl cannot edit a key inside the annotation); see [the image](prune.md#the-image)',
+      defaultText: 'distroless Node.js 22 [by digest](prune.md#the-image)',
+    }),
+  keys: z
+    .enum(PRUNE_KEYS)
+    .default('glidepath')
+    .meta({
+      description:
+        "which keys of the notified annotation the prune removes: `glidepath`, only glidepath's own (every other " +
+        "key kept byte for byte, so the teams' own triggers stay sent); `all`, the whole annotation: then every " +
+        'team trigger on a tracked Rollout whose condition still holds fires again after each prune run',
+    }),
   namespace: namespace.optional().meta({
     description: 'namespace of the prune CronJob and its ServiceAccount',
     defaultText: '`rollouts.namespace`',

@@ -9,7 +9,6 @@ import { argocdSchema, rolloutsSchema, withContextFromExtraData } from './engine
 import type { ExtraDataCheck } from './extra-data';
 import { gitops } from './gitops-schema';
 import { DNS_LABEL } from './names';
-import { kubectlImageVersionProblem } from './kubectl-image';
 import { prune, veridor } from './prune-veridor-schema';
 import { relay } from './relay-schema';
 import { uniqueNamespaces } from './schema-fields';
@@ -30,12 +29,12 @@ export function clusterSchemas(checkExtraData: ExtraDataCheck) {
     kubernetesVersion: z
       .string()
       .regex(/^1\.\d{1,2}$/, { error: 'must be a minor version in quotes, e.g. "1.28"' })
-      .meta({ description: 'minor version in quotes, e.g. `"1.28"`; the kubectl image must match it' }),
+      .meta({ description: 'minor version in quotes, e.g. `"1.28"`' }),
     relay,
     rollouts: rolloutsSchema(checkExtraData).prefault({}),
     tracked,
     argocd: argocdSchema(checkExtraData),
-    prune,
+    prune: prune.prefault({}),
     veridor,
     gitops,
   });
@@ -59,8 +58,6 @@ export function clusterSchemas(checkExtraData: ExtraDataCheck) {
             `sibling folder, e.g. ${path.replace(/\/+$/, '')}-values`,
         });
       }
-      const kubectlProblem = kubectlImageVersionProblem(file.prune.image, file.kubernetesVersion);
-      if (kubectlProblem) ctx.addIssue({ code: 'custom', path: ['prune', 'image'], message: kubectlProblem });
     })
     .transform((file) => ({
       ...file,

@@ -1,15 +1,26 @@
 import { Construct } from 'constructs';
 import { k8s } from './k8s';
-import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
+import { PRUNE_CONFIG_FILE, PRUNE_PROGRAM_FILE } from './prune-program-config-map';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
 
 /** The label of a release-tracked Rollout. */
 export const RELEASE_TRACKED_SELECTOR = 'hangar.io/release-tracked=true';
 
-/** A distroless-style non-root uid/gid; the kubectl image needs no particular user. */
+/** The `nonroot` uid/gid of distroless images; the program needs no particular user. */
 const PRUNE_UID = 65532;
-/** kubectl writes its discovery cache under $HOME/.kube; the root filesystem is read-only. */
-const HOME_DIR = '/home/kubectl';
+/** Where the pod mounts the program's ConfigMap. */
+export const PRUNE_PROGRAM_DIR = '/prune';
+
+/**
+ * What the one container asks for, whatever the number of namespaces: the program lists a page of Rollouts at a
+ * time and keeps no more than a few pages in memory. Node's heap is capped below the memory limit, so that a leak
+ * fails with an error, not an OOM kill.
+ */
+export const PRUNE_RESOURCES = {
+  requests: { cpu: '50m', memory: '96Mi' },
+  limits: { cpu: '500m', memory: '192Mi' },
+} as const;
+const NODE_HEAP_MB = 128;
 
 export interface PruneCronJobProps {
   /** Name of the CronJob (at most 52 characters: Jobs append a suffix). */
@@ -17,33 +28,29 @@ export interface PruneCronJobProps {
   readonly namespace: string;
   /** CronJob schedule, interpreted in UTC. */
   readonly schedule: string;
-  /** A kubectl image of the cluster's minor version, pinned by tag or digest. */
+  /** A Node.js 20+ image whose entrypoint is `node`, pinned. */
   readonly image: string;
   /** ServiceAccount holding the RBAC of `PruneRbac`. */
   readonly serviceAccountName: string;
-  /** Namespaces to prune: one container each. */
-  readonly namespaces: readonly string[];
+  /** The ConfigMap of `PruneProgramConfigMap`. */
+  readonly programConfigMap: string;
   /** How late a missed run may still start. @default 1800 */
   readonly startingDeadlineSeconds?: number;
-  /** Deadline of one Job, retries included. @default 300 */
+  /** Deadline of one Job, retries included. @default 600 */
   readonly activeDeadlineSeconds?: number;
   /** Retries of a failed pod. @default 2 */
   readonly backoffLimit?: number;
 }
 
 /**
- * Removes `notified.notifications.argoproj.io` from every release-tracked Rollout of the given namespaces.
- *
- * One container per namespace, each a single `kubectl annotate` (no shell): they run in parallel, so a namespace
- * that fails (missing Role, API error) does not keep the others from being pruned, and the pod still fails so the
- * Job retries. kubectl lists by selector and patches each match with a merge patch (`{"metadata":{"annotations":
- * {"notified...":null}}}`): no match, or a Rollout without the annotation, is a success (exit 0).
+ * Runs the prune program (src/prune/program/) in one container: it walks every tracked namespace and removes
+ * glidepath's keys from the notified annotation of each release-tracked Rollout. A namespace that fails (missing
+ * Role, API error) does not keep the others from being pruned; the pod then fails so the Job retries, and a retry is
+ * harmless (a key already removed is not there to remove).
  */
 export class PruneCronJob extends Construct {
   constructor(scope: Construct, id: string, props: PruneCronJobProps) {
     super(scope, id);
-    if (props.namespaces.length === 0)
-      throw new Error('PruneCronJob: namespaces is empty; list the tracked namespaces to prune');
     const podLabels = { 'app.kubernetes.io/name': props.name, 'app.kubernetes.io/component': 'notified-prune' };
 
     new k8s.KubeCronJob(this, 'Resource', {
@@ -59,19 +66,8 @@ export class PruneCronJob extends Construct {
           metadata: { labels: podLabels },
           spec: {
             backoffLimit: props.backoffLimit ?? 2,
-            activeDeadlineSeconds: props.activeDeadlineSeconds ?? 300,
-            template: {
-              metadata: { labels: podLabels },
-              spec: {
-                serviceAccountName: props.serviceAccountName,
-                automountServiceAccountToken: true,
-                restartPolicy: 'Never',
-                enableServiceLinks: false,
-                securityContext: restrictedPodSecurityContext(PRUNE_UID),
-                containers: props.namespaces.map((namespace) => pruneContainer(namespace, props.image)),
-                volumes: [{ name: 'home', emptyDir: { sizeLimit: k8s.Quantity.fromString('64Mi') } }],
-              },
-            },
+            activeDeadlineSeconds: props.activeDeadlineSeconds ?? 600,
+            template: { metadata: { labels: podLabels }, spec: prunePodSpec(props) },
           },
         },
       },
@@ -79,34 +75,42 @@ export class PruneCronJob extends Construct {
   }
 }
 
-/** The kubectl command line that prunes one namespace. */
-export function pruneCommand(namespace: string): string[] {
-  return [
-    'kubectl',
-    'annotate',
-    'rollouts.argoproj.io',
-    `--selector=${RELEASE_TRACKED_SELECTOR}`,
-    `--namespace=${namespace}`,
-    `${NOTIFIED_ANNOTATION}-`,
-  ];
+/** The prune pod: the one place its spec is built. */
+function prunePodSpec(props: PruneCronJobProps): k8s.PodSpec {
+  return {
+    serviceAccountName: props.serviceAccountName,
+    automountServiceAccountToken: true,
+    restartPolicy: 'Never',
+    enableServiceLinks: false,
+    securityContext: restrictedPodSecurityContext(PRUNE_UID),
+    containers: [
+      {
+        name: 'prune',
+        image: props.image,
+        imagePullPolicy: 'IfNotPresent',
+        // No command: the image's entrypoint is node.
+        args: pruneProgramArgs(),
+        env: [{ name: 'NODE_OPTIONS', value: `--max-old-space-size=${NODE_HEAP_MB}` }],
+        resources: {
+          requests: {
+            cpu: k8s.Quantity.fromString(PRUNE_RESOURCES.requests.cpu),
+            memory: k8s.Quantity.fromString(PRUNE_RESOURCES.requests.memory),
+          },
+          limits: {
+            cpu: k8s.Quantity.fromString(PRUNE_RESOURCES.limits.cpu),
+            memory: k8s.Quantity.fromString(PRUNE_RESOURCES.limits.memory),
+          },
+        },
+        securityContext: restrictedContainerSecurityContext(PRUNE_UID),
+        volumeMounts: [{ name: 'program', mountPath: PRUNE_PROGRAM_DIR, readOnly: true }],
+        terminationMessagePolicy: 'FallbackToLogsOnError',
+      },
+    ],
+    volumes: [{ name: 'program', configMap: { name: props.programConfigMap } }],
+  };
 }
 
-function pruneContainer(namespace: string, image: string): k8s.Container {
-  const [command, ...args] = pruneCommand(namespace);
-  return {
-    // A namespace name is a DNS label, like a container name, and the list has no duplicates.
-    name: namespace,
-    image,
-    imagePullPolicy: 'IfNotPresent',
-    command: [command!],
-    args,
-    env: [{ name: 'HOME', value: HOME_DIR }],
-    resources: {
-      requests: { cpu: k8s.Quantity.fromString('10m'), memory: k8s.Quantity.fromString('64Mi') },
-      limits: { cpu: k8s.Quantity.fromString('200m'), memory: k8s.Quantity.fromString('128Mi') },
-    },
-    securityContext: restrictedContainerSecurityContext(PRUNE_UID),
-    volumeMounts: [{ name: 'home', mountPath: HOME_DIR }],
-    terminationMessagePolicy: 'FallbackToLogsOnError',
-  };
+/** The container's arguments to node: the program and its configuration, as mounted. */
+export function pruneProgramArgs(): string[] {
+  return [`${PRUNE_PROGRAM_DIR}/${PRUNE_PROGRAM_FILE}`, `${PRUNE_PROGRAM_DIR}/${PRUNE_CONFIG_FILE}`];
 }

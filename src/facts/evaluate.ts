@@ -12,6 +12,7 @@ import {
 import type { EngineMode } from '../notifications/model/modes';
 import { fromJson, type GoMap } from '../notifications/model/values';
 import { explainFalse } from './explain';
+import type { PruneStep } from './rendered-prune';
 import { isoSeconds, type InputState } from './input';
 import { notifiedOf, withNotified, type Json } from './object-state';
 
@@ -40,13 +41,14 @@ export function evaluateFacts(
   mode: EngineMode,
   states: readonly InputState[],
   options: EngineOptions = {},
+  prune: PruneStep = () => undefined,
 ): StateReport[] {
   const engine = new NotificationsEngine(config, mode, options);
   let carried: string | undefined;
   return states.map((state, index) => {
     let object = state.object;
     if (index > 0) object = withNotified(object, carried);
-    if (state.pruneNotified) object = withNotified(object, undefined);
+    if (state.pruneNotified) object = withNotified(object, prune(notifiedOf(object)));
     const before = sentBefore(notifiedOf(object));
     const result = engine.reconcile(object, state.at);
     carried = notifiedOf(result.object);

@@ -47,7 +47,7 @@ export interface InputState {
   readonly name: string;
   readonly object: Json;
   readonly at: Date;
-  /** Remove the notified annotation before this reconcile (what the prune does). */
+  /** Run the prune as rendered before this reconcile (glidepath's keys go, or all with `prune.keys: all`). */
   readonly pruneNotified: boolean;
 }
 

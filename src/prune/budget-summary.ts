@@ -16,8 +16,11 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
   const { budget, assumptions } = input;
   const capNote = budget.reachesEngineCap
     ? `the engine evicts its oldest keys before the prune comes; prune more often than every ` +
-      `${hours(budget.hoursToEngineCap)}`
-    : `below the engine's cap`;
+      `${hours(budget.hoursToGlidepathKeysMax)}`
+    : budget.exceedsGlidepathKeysMax
+      ? `over glidepath's share: a team's key may be evicted; prune more often than every ` +
+        `${hours(budget.hoursToGlidepathKeysMax)}`
+      : `within glidepath's share`;
   return [
     `${input.cluster}: growth of ${NOTIFIED_ANNOTATION} on one tracked Rollout`,
     `  heartbeat     ${num(budget.heartbeatKeysPerDay)} keys/day (one per ${input.resyncSeconds} s resync), ` +
@@ -34,6 +37,8 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
     `  worst case    ${budget.worstCaseKeys} keys = ${kb(budget.worstCaseBytes)} just before a prune, at the ` +
       `maximum rate: ${capNote}`,
     `                (Kubernetes allows ${kb(budget.kubernetesAnnotationsMaxBytes)} of annotations per object)`,
+    `  per owner     glidepath ${budget.worstCaseKeys} of its share of ${budget.glidepathKeysMax} keys (pruned), ` +
+      `the teams' triggers ${budget.teamKeysBudget} (never pruned): ${budget.engineMaxKeys} in all`,
   ];
 }
 

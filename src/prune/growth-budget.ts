@@ -17,6 +17,14 @@ import {
 } from './notified-annotation';
 
 const SECONDS_PER_DAY = 86_400;
+
+/**
+ * The keys the teams' own triggers may add to one tracked Rollout's annotation while one of their conditions holds
+ * (docs/prune.md). The prune never removes them; the engine evicts the oldest keys beyond its 100, so a team's key
+ * stays as long as glidepath's keys, at most `NOTIFIED_HISTORY_MAX - TEAM_KEYS_BUDGET`, and the team's newer keys
+ * leave it room.
+ */
+export const TEAM_KEYS_BUDGET = 40;
 const MINUTES_PER_DAY = 1_440;
 
 /** What the budget assumes about one tracked Rollout; docs/prune.md states the same numbers. */
@@ -98,6 +106,14 @@ export interface GrowthBudget {
   readonly reachesEngineCap: boolean;
   /** Kubernetes' limit for all annotations of an object, for comparison. */
   readonly kubernetesAnnotationsMaxBytes: number;
+  /** Keys left to the teams' triggers (`TEAM_KEYS_BUDGET`). */
+  readonly teamKeysBudget: number;
+  /** The most glidepath keys that leave the teams their budget: the engine's cap less the teams'. */
+  readonly glidepathKeysMax: number;
+  /** Hours from a prune until glidepath's keys reach `glidepathKeysMax`, at the maximum rate. */
+  readonly hoursToGlidepathKeysMax: number;
+  /** True when the longest gap lets glidepath's keys pass `glidepathKeysMax`: a team's key may be evicted. */
+  readonly exceedsGlidepathKeysMax: boolean;
 }
 
 export interface GrowthBudgetInput {
@@ -141,6 +157,11 @@ export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
     worstCaseBytes: notifiedAnnotationBytes(worstCaseKeys, entryBytes),
     reachesEngineCap: uncapped > NOTIFIED_HISTORY_MAX,
     kubernetesAnnotationsMaxBytes: KUBERNETES_ANNOTATIONS_MAX_BYTES,
+    teamKeysBudget: TEAM_KEYS_BUDGET,
+    glidepathKeysMax: NOTIFIED_HISTORY_MAX - TEAM_KEYS_BUDGET,
+    hoursToGlidepathKeysMax:
+      ((NOTIFIED_HISTORY_MAX - TEAM_KEYS_BUDGET - assumptions.keysAfterPrune) / keysPerDayMax) * 24,
+    exceedsGlidepathKeysMax: uncapped > NOTIFIED_HISTORY_MAX - TEAM_KEYS_BUDGET,
   };
 }
 

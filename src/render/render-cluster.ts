@@ -1,5 +1,5 @@
 /** Renders one cluster into the files of its gitops folder: the single entry point synth, diff, pr and verify share. */
-import { App } from 'cdk8s';
+import { App, type Chart } from 'cdk8s';
 import { NOTIFICATIONS_CHART_IDS, NotificationsChart } from '../charts/notifications-chart';
 import { PRUNE_CHART_ID, PruneChart } from '../charts/prune-chart';
 import { VeridorGateChart, veridorGateCharts } from '../charts/veridor-gate-chart';
@@ -16,23 +16,39 @@ import type { RenderedFile } from './rendered-file';
 export type { RenderedCluster, RenderedFile } from './rendered-file';
 
 /**
- * Every chart of a cluster; each chart's id is its file's stable name. `notifications`: the cluster's notifications
- * ConfigMaps, when the caller has them already.
+ * Every chart of a cluster, each built when called; each chart's id is its file's stable name. `notifications`: the
+ * cluster's notifications ConfigMaps, when the caller has them already.
+ *
+ * Each chart is built in an App of its own: cdk8s's `chart.toJson()` prepares and validates the whole App the chart
+ * is in, so one App for all of them made the render quadratic in charts (a Veridor chart per tracked namespace). Built
+ * one at a time, a chart's constructs are garbage once its file is written: memory stays that of one chart.
  */
-export function buildClusterApp(
+export function clusterChartBuilders(
   config: ClusterConfig,
   notifications: readonly ClusterNotificationsConfigMap[] = clusterNotificationConfigMaps(config),
-): App {
-  const app = new App({ outdir: 'unused' });
+): (() => Chart)[] {
+  const app = () => new App({ outdir: 'unused' });
   // Every chart takes the cluster's config and maps it to the flat props of its constructs.
-  for (const { id, props } of veridorGateCharts(config)) new VeridorGateChart(app, id, props);
-  new PruneChart(app, PRUNE_CHART_ID, { config });
+  const builders: (() => Chart)[] = veridorGateCharts(config).map(
+    ({ id, props }) =>
+      () =>
+        new VeridorGateChart(app(), id, props),
+  );
+  builders.push(() => new PruneChart(app(), PRUNE_CHART_ID, { config }));
   // A notifications ConfigMap delivered as helm-values is the chart's: no ConfigMap, a values file (below).
   for (const configMap of notifications) {
     if (configMap.delivery === 'configmap')
-      new NotificationsChart(app, NOTIFICATIONS_CHART_IDS[configMap.engine], { configMap });
+      builders.push(() => new NotificationsChart(app(), NOTIFICATIONS_CHART_IDS[configMap.engine], { configMap }));
   }
-  return app;
+  return builders;
+}
+
+/** Every chart of a cluster, built. */
+export function buildClusterCharts(
+  config: ClusterConfig,
+  notifications?: readonly ClusterNotificationsConfigMap[],
+): Chart[] {
+  return clusterChartBuilders(config, notifications).map((build) => build());
 }
 
 /** One manifest per chart, named after the chart: what Argo CD applies. */
@@ -41,8 +57,11 @@ export function renderManifests(
   notifications: readonly ClusterNotificationsConfigMap[] = clusterNotificationConfigMaps(config),
 ): RenderedFile[] {
   const yaml = new YamlWriter();
-  return buildClusterApp(config, notifications)
-    .charts.map((chart) => ({ path: `${chart.node.id}.k8s.yaml`, content: yaml.stringify(...chart.toJson()) }))
+  return clusterChartBuilders(config, notifications)
+    .map((build) => {
+      const chart = build();
+      return { path: `${chart.node.id}.k8s.yaml`, content: yaml.stringify(...chart.toJson()) };
+    })
     .sort(byPath);
 }
 

@@ -41,19 +41,26 @@ function scheduleProblems(schedule: string, context: VerifyContext): Problem[] {
   }
   const shown = `spec.schedule ${JSON.stringify(schedule)}`;
   const capHours = budget.hoursToEngineCap;
-  if (budget.reachesEngineCap) {
-    const example = budgetOf(DEFAULT_PRUNE_SCHEDULE).reachesEngineCap
-      ? `"@every ${Math.max(1, Math.floor((capHours * 60) / 2))}m"`
+  const shareHours = budget.hoursToGlidepathKeysMax;
+  if (budget.exceedsGlidepathKeysMax) {
+    const example = budgetOf(DEFAULT_PRUNE_SCHEDULE).exceedsGlidepathKeysMax
+      ? `"@every ${Math.max(1, Math.floor((shareHours * 60) / 2))}m"`
       : `${JSON.stringify(DEFAULT_PRUNE_SCHEDULE)} (the default)`;
+    const reach = budget.reachesEngineCap
+      ? `can reach the engine's ${budget.engineMaxKeys}-key cap ${hours(capHours)} after one: the engine then ` +
+        "evicts its oldest keys, a team's key among them, and an evicted key of a current state sends that state " +
+        'again'
+      : `can hold more than glidepath's share of ${budget.glidepathKeysMax} keys ${hours(shareHours)} after one, ` +
+        `leaving the teams' triggers less than their ${budget.teamKeysBudget} keys before the engine's ` +
+        `${budget.engineMaxKeys}-key cap evicts one`;
     return [
       {
         message:
           `${shown} leaves up to ${hours(budget.maxHoursBetweenPrunes)} between prunes, and the notified annotation ` +
-          `can reach the engine's ${budget.engineMaxKeys}-key cap ${hours(capHours)} after one: the engine then ` +
-          'evicts keys, and an evicted key of a current state sends that state again',
+          reach,
         fix:
-          `set prune.schedule to run at least every ${hours(capHours)}, e.g. ${example}` +
-          (capHours < 1 ? '; or lengthen rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast' : ''),
+          `set prune.schedule to run at least every ${hours(shareHours)}, e.g. ${example}` +
+          (shareHours < 1 ? '; or lengthen rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast' : ''),
       },
     ];
   }

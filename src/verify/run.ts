@@ -7,6 +7,7 @@ import { filesOf, type RenderedFile } from '../render/rendered-file';
 import { chartRenderedObjects } from './helm-values';
 import { checkNotifications } from './notifications';
 import { checkTeamNotifications } from './extra-data';
+import { checkPodFit } from './pod-fit';
 import { checkPodSecurity } from './pod-security';
 import { checkPruneSchedule } from './prune-schedule';
 import { checkRbac } from './rbac';
@@ -27,6 +28,7 @@ import { isRecord } from '../is-record';
 export const RULE_FAMILIES: readonly RuleFamily[] = [
   checkSchema,
   checkPodSecurity,
+  checkPodFit,
   checkRbac,
   checkSecrets,
   checkNotifications,

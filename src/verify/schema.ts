@@ -116,6 +116,7 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
     tally.checkEach(ref, 'openapi', () => schemaProblems(manifest, info));
     tally.checkEach(ref, 'metadata', () => metadataProblems(manifest, info));
     tally.checkEach(ref, 'size', () => sizeProblems(manifest));
+    tally.checkEach(ref, 'object-size', () => objectSizeProblems(manifest));
     tally.warnEach(ref, 'last-applied-size', () => lastAppliedProblems(manifest));
   }
   return tally.report();
@@ -140,6 +141,26 @@ function sizeProblems(manifest: Manifest): { message: string; fix: string }[] {
         {
           message: `its data is ${bytes} bytes; the API server refuses a ConfigMap over ${CONFIGMAP_MAX_BYTES} bytes`,
           fix: 'make the values that feed it smaller (argocd.context, extraData)',
+        },
+      ]
+    : [];
+}
+
+/**
+ * The largest object the API server stores: etcd's default request limit (`--max-request-bytes`, 1.5 MiB), which
+ * every write of the object must pass.
+ */
+export const OBJECT_MAX_BYTES = 1.5 * 1024 * 1024;
+
+function objectSizeProblems(manifest: Manifest): { message: string; fix: string }[] {
+  const bytes = Buffer.byteLength(JSON.stringify(manifest));
+  return bytes > OBJECT_MAX_BYTES
+    ? [
+        {
+          message:
+            `the object is ${bytes} bytes as JSON; the API server cannot store an object over ` +
+            `${OBJECT_MAX_BYTES} bytes`,
+          fix: 'make the values that feed it smaller (tracked.namespaces, argocd.context, extraData)',
         },
       ]
     : [];

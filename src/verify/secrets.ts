@@ -23,6 +23,12 @@ const SECRET_REFERENCE = /\$[\w-]+/;
 export function checkSecrets(objects: readonly RenderedObject[], context: VerifyContext): FamilyReport {
   const tally = new Tally('secrets');
   const known = (context.knownSecrets ?? []).filter((value) => value.length >= MIN_KNOWN_SECRET_LENGTH);
+  // A cluster repeats its strings (the same image, labels and args in every namespace's objects): each is judged once.
+  const reasons = new Map<string, string | undefined>();
+  const reasonOf = (text: string): string | undefined => {
+    if (!reasons.has(text)) reasons.set(text, secretLikeReason(text));
+    return reasons.get(text);
+  };
   for (const { manifest } of objects) {
     const ref = objectRef(manifest);
     tally.check(ref, 'no-secret-objects', () =>
@@ -36,7 +42,7 @@ export function checkSecrets(objects: readonly RenderedObject[], context: Verify
     const strings = stringsOf(manifest);
     tally.checkEach(ref, 'no-secret-values', () =>
       strings.flatMap(({ path, text }) => {
-        const reason = secretLikeReason(text);
+        const reason = reasonOf(text);
         return reason ? [{ message: `${path} ${reason}`, fix: secretFix(context) }] : [];
       }),
     );

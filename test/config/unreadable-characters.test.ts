@@ -32,12 +32,12 @@ describe('characters Go cannot read back', () => {
     ],
     [
       'U+0085 in a schedule, which the cron reader takes for a space',
-      `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\N*/6 * * *"\n`,
+      `prune:\n  image: registry.test/node:22\n  schedule: "17\\N*/6 * * *"\n`,
       'prune.schedule: holds U+0085 (NEXT LINE)',
     ],
     [
       'U+2028 in a schedule',
-      `prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n  schedule: "17\\u2028*/6 * * *"\n`,
+      `prune:\n  image: registry.test/node:22\n  schedule: "17\\u2028*/6 * * *"\n`,
       'prune.schedule: holds U+2028',
     ],
     [
@@ -63,7 +63,7 @@ describe('characters Go cannot read back', () => {
   ])('%s is refused with its field', (_case, yaml, message) => {
     const { argocd: _a, prune: _p, ...rest } = base();
     const argocd = yaml.includes('argocd:') ? '' : 'argocd:\n  namespace: argocd-apps\n';
-    const prune = yaml.includes('prune:') ? '' : 'prune:\n  image: registry.k8s.io/kubectl:v1.28.15\n';
+    const prune = yaml.includes('prune:') ? '' : 'prune:\n  image: registry.test/node:22\n';
     const text = `${stringify(rest)}${argocd}${prune}${yaml}`;
     const problems = problemsOf(text);
     expect(problems, problems.join('\n')).toContainEqual(expect.stringContaining(`clusters/prod.yaml: ${message}`));

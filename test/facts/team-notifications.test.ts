@@ -59,6 +59,22 @@ describe("facts and check-live on a team's own notifications", () => {
     expect(out).toMatch(/rollout-degraded: SENT: .*\n {4}sent to slack:payments-deploys \(body not modelled\)/);
   });
 
+  it("a prune run leaves the team's key: the team's trigger is not sent again, glidepath's state is", async () => {
+    const scenario = {
+      steps: [
+        { time: '2026-12-01T10:01:00Z', object: DEGRADED },
+        { name: 'the 12:17 prune run', time: '2026-12-01T12:17:00Z', pruneNotified: true },
+        { name: 'the 18:17 prune run', time: '2026-12-01T18:17:00Z', pruneNotified: true },
+      ],
+    };
+    const kept = await facts(PAYMENTS, scenario);
+    expect(kept.code).toBe(0);
+    expect(kept.out.match(/rollout-degraded: SENT/g)).toHaveLength(1);
+    expect(kept.out.match(/glidepath-rollout-state: SENT/g)).toHaveLength(3);
+    const all = await facts(`${PAYMENTS}prune:\n  keys: all\n`, scenario);
+    expect(all.out.match(/rollout-degraded: SENT/g)).toHaveLength(3);
+  });
+
   it(
     'a template function the model lacks is said plainly, with the pointer to notifcheck, not called an engine ' +
       'refusal',

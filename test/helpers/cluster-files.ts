@@ -15,7 +15,6 @@ export function validClusterFile(overrides: Partial<ClusterFile> = {}): ClusterF
     relay: { ip: '10.0.0.7', port: 30880 },
     tracked: { namespaces: ['shop', 'billing'] },
     argocd: { namespace: 'argocd-apps', context: { argocdUrl: 'https://argocd.test' } },
-    prune: { image: 'registry.k8s.io/kubectl:v1.28.15' },
     veridor: { image: 'registry.test/veridor:1.0.0' },
     gitops: { repo: 'https://github.com/example/gitops.git' },
     ...overrides,

@@ -23,7 +23,7 @@ import {
   valuesFileName,
 } from '../../src/notifications/helm/chart-values';
 import { stringifyYaml } from '../../src/render/fast-yaml';
-import { buildClusterApp, renderCluster } from '../../src/render/render-cluster';
+import { buildClusterCharts, renderCluster } from '../../src/render/render-cluster';
 import { KUSTOMIZATION_FILE } from '../../src/render/kustomization';
 import { validClusterFile } from '../helpers/cluster-files';
 import type { Disagreement } from './disagreement';
@@ -189,7 +189,7 @@ function deliveryVariants(config: ClusterConfig): ClusterConfig[] {
 function clusterChecks(label: string, config: ClusterConfig): Check[] {
   const checks: Check[] = [];
   const files = renderCluster(config);
-  const charts = new Map(buildClusterApp(config).charts.map((chart) => [`${chart.node.id}.k8s.yaml`, chart.toJson()]));
+  const charts = new Map(buildClusterCharts(config).map((chart) => [`${chart.node.id}.k8s.yaml`, chart.toJson()]));
   const configMaps = clusterNotificationConfigMaps(config);
   for (const file of files) {
     const where = `${label}: ${file.folder === 'values' ? 'values/' : ''}${file.path}`;

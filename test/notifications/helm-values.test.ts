@@ -132,7 +132,7 @@ describe('delivery: helm-values', () => {
   it('npm run verify passes it, with every rule family', ALSO_COVERED, async () => {
     const dir = clusterDir({ 'payments.yaml': bothHelmValues(readFileSync(FIXTURE, 'utf8')) });
     expect(await main(['verify', '--clusters', dir])).toBe(0);
-    expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, 7 objects, \d+ checks, 0 violations$/);
+    expect(stdout.at(-1)).toMatch(/^verify: 1 cluster, 8 objects, \d+ checks, 0 violations$/);
   });
 
   it('synth --stdout prints the manifests only: a values file is nothing kubectl could apply', async () => {
@@ -157,7 +157,7 @@ describe('delivery: helm-values', () => {
           "writes context.argocdUrl, so glidepath must say its value (the instance's URL, e.g. " +
           'https://argocd.example.com) (line 30, column 3)',
         'p.yaml: gitops.valuesPath: a/glidepath/values overlaps gitops.path a/glidepath: Argo CD would apply ' +
-          'the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 52, column 15)',
+          'the values file as a manifest; use a sibling folder, e.g. a/glidepath-values (line 50, column 15)',
       ]);
     },
   );

@@ -1,6 +1,6 @@
 /**
- * The prune against the notifications engine model (src/notifications/model): the rendered CronJob's kubectl
- * commands applied to Rollouts the rendered notifications ConfigMap keeps notified.
+ * The prune against the notifications engine model (src/notifications/model): the rendered prune program applied
+ * to Rollouts the rendered notifications ConfigMap keeps notified.
  */
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,8 @@ import { clusterGrowthBudget } from '../../src/prune/growth-budget';
 import { clusterConfig } from '../helpers/cluster-files';
 import { renderOnce } from '../helpers/render-once';
 import { ALSO_COVERED } from '../helpers/also-covered';
+import { runPrune, type PruneProgramConfig } from '../../src/prune/program/notified-prune';
+import { fakeRolloutsApi } from '../helpers/fake-rollouts-api';
 
 type Json = Record<string, any>;
 
@@ -64,37 +66,24 @@ function renderedCluster(config: ClusterConfig) {
     loadConfigMapYaml(text('rollouts-notifications.k8s.yaml'), ROLLOUTS_NOTIFICATION_CONFIGMAP),
     ROLLOUTS_MODE,
   );
-  const cronJob = parseAllDocuments(text('notified-prune.k8s.yaml'))
-    .map((d) => d.toJS() as Json)
-    .find((o) => o.kind === 'CronJob');
-  if (!cronJob) throw new Error('no CronJob rendered');
-  return { engine, cronJob };
+  const objects = parseAllDocuments(text('notified-prune.k8s.yaml')).map((d) => d.toJS() as Json);
+  const cronJob = objects.find((o) => o.kind === 'CronJob');
+  const configMap = objects.find((o) => o.kind === 'ConfigMap');
+  if (!cronJob || !configMap) throw new Error('no CronJob or program ConfigMap rendered');
+  const programConfig = JSON.parse(configMap.data['prune.json']) as PruneProgramConfig;
+  return { engine, cronJob, programConfig };
 }
 
-/**
- * What the rendered Job does to `rollouts`: each container is one `kubectl annotate <resource> --selector=k=v
- * --namespace=ns KEY-`, i.e. a merge patch that removes KEY from every matching Rollout of that namespace.
- */
-function runRenderedPrune(cronJob: Json, rollouts: Json[]): Json[] {
-  let result = rollouts;
-  for (const container of cronJob.spec.jobTemplate.spec.template.spec.containers) {
-    const [command, verb, resource, ...rest] = [...container.command, ...container.args] as string[];
-    expect([command, verb, resource]).toEqual(['kubectl', 'annotate', 'rollouts.argoproj.io']);
-    const flag = (name: string) => rest.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-    const [labelKey, labelValue, more] = (flag('selector') ?? '').split('=');
-    expect(more).toBeUndefined();
-    const namespace = flag('namespace');
-    const removals = rest.filter((a) => !a.startsWith('--')).map((a) => a.slice(0, -1));
-    expect(rest.filter((a) => !a.startsWith('--')).every((a) => a.endsWith('-'))).toBe(true);
-    result = result.map((rollout) => {
-      if (rollout.metadata.namespace !== namespace || rollout.metadata.labels?.[labelKey!] !== labelValue)
-        return rollout;
-      const annotations = { ...rollout.metadata.annotations };
-      for (const key of removals) delete annotations[key];
-      return { ...rollout, metadata: { ...rollout.metadata, annotations } };
-    });
-  }
-  return result;
+/** What the rendered Job does to `rollouts`: the prune program, with the rendered prune.json, on an API server. */
+async function runRenderedPrune(programConfig: PruneProgramConfig, rollouts: Json[]): Promise<Json[]> {
+  const api = fakeRolloutsApi(rollouts);
+  const totals = await runPrune(programConfig, api, () => {});
+  expect(totals.failedNamespaces).toEqual([]);
+  // The API server's resourceVersion is not the model's: dropped, so that an untouched Rollout compares equal.
+  return api.rollouts.map((r, i) => ({
+    ...r,
+    metadata: { ...r.metadata, resourceVersion: rollouts[i]!.metadata.resourceVersion },
+  }));
 }
 
 const notifiedKeys = (rollout: Json): string[] =>
@@ -115,16 +104,16 @@ const HEALTHY: RolloutState = {
 const T0 = Date.UTC(2026, 9, 6, 0, 0, 5); // 5 s into a heartbeat bucket
 
 describe('prune with the notifications engine model', () => {
-  const { engine, cronJob } = renderedCluster(clusterConfig());
+  const { engine, programConfig } = renderedCluster(clusterConfig());
   const reconcile = (rollout: Json, at: number): ReconcileResult => engine.reconcile(rollout, new Date(at));
 
-  it('the current state is sent again at the next evaluation after the prune, within the same heartbeat bucket', () => {
+  it('the current state is sent again at the next evaluation after the prune, in the same bucket', async () => {
     const first = reconcile(rolloutObject('shop', 'shop-api', HEALTHY), T0);
     expect(first.deliveries).toHaveLength(1);
     const echo = reconcile(first.object, T0 + 60_000);
     expect(echo.deliveries).toEqual([]); // same state, same bucket: nothing to send
 
-    const [pruned] = runRenderedPrune(cronJob, [echo.object]);
+    const [pruned] = await runRenderedPrune(programConfig, [echo.object]);
     expect(pruned!.metadata.annotations).not.toHaveProperty(NOTIFIED_ANNOTATION);
     expect(pruned!.metadata.annotations['hangar.io/release-id']).toBe(HEALTHY.releaseId);
 
@@ -144,8 +133,9 @@ describe('prune with the notifications engine model', () => {
   it(
     'prunes tracked Rollouts of tracked namespaces only; a namespace or Rollout without the annotation is left ' +
       'as it is',
-    () => {
-      const stale = { [NOTIFIED_ANNOTATION]: '{"x":1}' };
+    async () => {
+      const ours = `3/Healthy:glidepath-rollout-state:[0].${'A'.repeat(27)}:glidepath-relay:`;
+      const stale = { [NOTIFIED_ANNOTATION]: `{"${ours}":1}` };
       const before = [
         rolloutObject('shop', 'a', HEALTHY, stale),
         rolloutObject('billing', 'b', HEALTHY, stale),
@@ -153,7 +143,7 @@ describe('prune with the notifications engine model', () => {
         rolloutObject('shop', 'untracked', HEALTHY, stale, false),
         rolloutObject('elsewhere', 'c', HEALTHY, stale),
       ];
-      const after = runRenderedPrune(cronJob, before);
+      const after = await runRenderedPrune(programConfig, before);
       expect(after.map((r) => NOTIFIED_ANNOTATION in r.metadata.annotations)).toEqual([
         false,
         false,
@@ -171,9 +161,9 @@ describe('prune with the notifications engine model', () => {
  * 10 releases a day (Progressing, Paused, Progressing, Healthy: 4 facts), a scale after every other release
  * (1 fact), and the prune at every run of the cluster's schedule, followed by the reconcile its patch causes.
  */
-function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean, days = 7) {
+async function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean, days = 7) {
   const config = clusterConfig(overrides);
-  const { engine, cronJob } = renderedCluster(config);
+  const { engine, cronJob, programConfig } = renderedCluster(config);
   const schedule = parseCron(cronJob.spec.schedule);
   const start = Date.UTC(2026, 9, 5);
   const end = start + days * 86_400_000;
@@ -228,11 +218,13 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean, days = 7)
     prunes: 0,
     resentAfterPrune: 0,
     deliveries: 0,
+    teamDeliveries: 0,
+    releases: release,
     errors: [] as string[],
   };
   for (const event of events) {
     if (event.kind === 'prune') {
-      [object] = runRenderedPrune(cronJob, [object]) as [Json];
+      [object] = (await runRenderedPrune(programConfig, [object])) as [Json];
       stats.prunes += 1;
     } else if (event.kind === 'update') {
       state = event.change(state);
@@ -241,6 +233,7 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean, days = 7)
     const result = engine.reconcile(object, new Date(event.at));
     if (event.kind === 'prune' && result.deliveries.length === 1) stats.resentAfterPrune += 1;
     stats.deliveries += result.deliveries.length;
+    stats.teamDeliveries += result.deliveries.filter((d) => d.stateKey.includes(`:${TEAM_TRIGGER}:`)).length;
     stats.errors.push(...result.errors);
     object = result.object;
     const keys = notifiedKeys(object);
@@ -251,12 +244,39 @@ function simulateWeek(overrides: Partial<ClusterFile>, prune: boolean, days = 7)
   return { config, stats };
 }
 
+/** A team's own trigger in extraData, as e2e/clusters/e2e.yaml has one: once per Healthy pod hash. */
+const TEAM_TRIGGER = 'team-rollout-healthy';
+const TEAM_EXTRA_DATA = {
+  'service.webhook.team-hook': 'url: http://team.test/hook\n',
+  'template.team-rollout-healthy': 'webhook:\n  team-hook:\n    method: POST\n    body: "{}"\n',
+  [`trigger.${TEAM_TRIGGER}`]:
+    "- when: rollout.status?.phase == 'Healthy'\n  oncePer: rollout.status?.currentPodHash ?? ''\n" +
+    '  send: [team-rollout-healthy]\n',
+  subscriptions: '- recipients: [team-hook]\n  triggers: [team-rollout-healthy]\n',
+};
+
+describe('a team trigger on a tracked Rollout across prune runs', () => {
+  it('fires once per Healthy pod hash with keys: glidepath, however many prune runs come', async () => {
+    const { stats } = await simulateWeek({ rollouts: { extraData: TEAM_EXTRA_DATA } } as Partial<ClusterFile>, true);
+    expect(stats.errors).toEqual([]);
+    expect(stats.prunes).toBe(28);
+    expect(stats.resentAfterPrune).toBe(28);
+    expect(stats.teamDeliveries).toBe(stats.releases + 1); // the first state is Healthy too
+  });
+
+  it('fires again at every prune run with keys: all (what the option costs the teams)', async () => {
+    const overrides = { rollouts: { extraData: TEAM_EXTRA_DATA }, prune: { keys: 'all' } } as Partial<ClusterFile>;
+    const { stats } = await simulateWeek(overrides, true);
+    expect(stats.teamDeliveries).toBeGreaterThanOrEqual(stats.releases + 1 + 20);
+  });
+});
+
 describe('the notified annotation over a simulated week', () => {
   it(
     'with the default schedule: pruned 28 times, the state resent each time, never beyond the stated budget',
     ALSO_COVERED,
-    () => {
-      const { config, stats } = simulateWeek({}, true);
+    async () => {
+      const { config, stats } = await simulateWeek({}, true);
       const budget = clusterGrowthBudget(config);
       expect(stats.errors).toEqual([]);
       expect(stats.prunes).toBe(28);
@@ -270,9 +290,9 @@ describe('the notified annotation over a simulated week', () => {
     },
   );
 
-  it('without the prune the engine cap holds it at 100 keys, still within the stated cap bytes', () => {
+  it('without the prune the engine cap holds it at 100 keys, still within the stated cap bytes', async () => {
     // Two days reach the cap; the days after repeat them.
-    const { config, stats } = simulateWeek({}, false, 2);
+    const { config, stats } = await simulateWeek({}, false, 2);
     const budget = clusterGrowthBudget(config);
     expect(stats.errors).toEqual([]);
     expect(stats.maxKeys).toBe(budget.engineMaxKeys);

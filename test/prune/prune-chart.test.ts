@@ -1,7 +1,7 @@
-/** The rendered prune chart: restricted pod, least-privilege RBAC, one kubectl per tracked namespace. */
-import { Testing } from 'cdk8s';
+/** The rendered prune chart: restricted pod, least-privilege RBAC, one container that runs the prune program. */
 import { describe, expect, it } from 'vitest';
-import { PruneCronJob } from '../../src/constructs/prune-cron-job';
+import { NOTIFIED_PRUNE_PROGRAM } from '#notified-prune-program';
+import { defaultPruneImage } from '../../src/config/prune-image';
 import { parseAllDocuments } from 'yaml';
 import { clusterConfig } from '../helpers/cluster-files';
 import type { ClusterFile } from '../../src/config/schema';
@@ -31,10 +31,11 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
   const jobSpec = cronJob!.spec.jobTemplate.spec;
   const pod = jobSpec.template.spec;
 
-  it('renders exactly a ServiceAccount, a Role and RoleBinding per tracked namespace, and the CronJob', () => {
+  it('renders exactly a ServiceAccount, a Role and RoleBinding per tracked namespace, the program, the CronJob', () => {
     expect(objects.map((o) => `${o.kind} ${o.metadata.namespace ?? '-'}/${o.metadata.name}`).sort()).toEqual(
       [
         'ServiceAccount argo-rollouts/glidepath-notified-prune',
+        'ConfigMap argo-rollouts/glidepath-notified-prune',
         'CronJob argo-rollouts/glidepath-notified-prune',
         ...TRACKED.flatMap((ns) => [
           `Role ${ns}/glidepath-notified-prune`,
@@ -46,7 +47,7 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
       expect(o.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'glidepath-gitops' });
   });
 
-  it('grants exactly get, list and patch on rollouts.argoproj.io, and nothing else', () => {
+  it('grants exactly list and patch on rollouts.argoproj.io, and nothing else', () => {
     for (const role of ofKind(objects, 'Role')) {
       expect(role.rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['rollouts'], verbs: ['list', 'patch'] }]);
     }
@@ -79,21 +80,26 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
     expect(pod.automountServiceAccountToken).toBe(true);
   });
 
-  it('prunes each tracked namespace with one kubectl command, and nothing else', () => {
-    expect(pod.containers.map((c: any) => c.name)).toEqual(TRACKED);
-    for (const [i, namespace] of TRACKED.entries()) {
-      const c = pod.containers[i];
-      expect([...c.command, ...c.args]).toEqual([
-        'kubectl',
-        'annotate',
-        'rollouts.argoproj.io',
-        '--selector=hangar.io/release-tracked=true',
-        `--namespace=${namespace}`,
-        'notified.notifications.argoproj.io-',
-      ]);
-      expect(c.image).toBe('registry.k8s.io/kubectl:v1.28.15');
-    }
+  it('runs the bundled program in one container, whatever the number of namespaces', () => {
+    expect(pod.containers).toHaveLength(1);
+    const [c] = pod.containers;
+    expect(c.command).toBeUndefined(); // the image's entrypoint is node
+    expect(c.args).toEqual(['/prune/notified-prune.mjs', '/prune/prune.json']);
+    expect(c.image).toBe(defaultPruneImage());
+    expect(c.image).toMatch(/@sha256:[0-9a-f]{64}$/);
     expect(pod.initContainers).toBeUndefined();
+    const [configMap] = ofKind(objects, 'ConfigMap');
+    expect(configMap!.data['notified-prune.mjs']).toBe(NOTIFIED_PRUNE_PROGRAM);
+    expect(JSON.parse(configMap!.data['prune.json'])).toEqual({
+      namespaces: TRACKED,
+      selector: 'hangar.io/release-tracked=true',
+      annotation: 'notified.notifications.argoproj.io',
+      keys: 'glidepath',
+      owned: [{ trigger: 'glidepath-rollout-state', service: 'glidepath-relay', recipient: '' }],
+      pageSize: 100,
+      concurrency: 4,
+      attempts: 5,
+    });
   });
 
   it('schedules the CronJob from the cluster file, in UTC, never overlapping, with small limits', () => {
@@ -106,7 +112,7 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
       failedJobsHistoryLimit: 2,
     });
     expect(jobSpec.backoffLimit).toBe(2);
-    expect(jobSpec.activeDeadlineSeconds).toBe(300);
+    expect(jobSpec.activeDeadlineSeconds).toBe(600);
     expect(pod.restartPolicy).toBe('Never');
   });
 
@@ -124,12 +130,12 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
       }
     });
 
-    it('volumes: only an emptyDir (an allowed volume type)', () => {
-      expect(pod.volumes).toEqual([{ name: 'home', emptyDir: { sizeLimit: '64Mi' } }]);
+    it('volumes: only the program ConfigMap (an allowed volume type)', () => {
+      expect(pod.volumes).toEqual([{ name: 'program', configMap: { name: 'glidepath-notified-prune' } }]);
     });
 
-    it.each(TRACKED)('container %s: no escalation, all capabilities dropped, read-only root, writable HOME', (name) => {
-      const c = pod.containers.find((x: any) => x.name === name);
+    it('container: no escalation, all capabilities dropped, read-only root, bounded resources', () => {
+      const [c] = pod.containers;
       expect(c.securityContext).toEqual({
         runAsNonRoot: true,
         runAsUser: 65532,
@@ -141,19 +147,19 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
         seccompProfile: { type: 'RuntimeDefault' },
       });
       expect(c.ports).toBeUndefined();
-      expect(c.env).toEqual([{ name: 'HOME', value: '/home/kubectl' }]);
-      expect(c.volumeMounts).toEqual([{ name: 'home', mountPath: '/home/kubectl' }]);
+      expect(c.env).toEqual([{ name: 'NODE_OPTIONS', value: '--max-old-space-size=128' }]);
+      expect(c.volumeMounts).toEqual([{ name: 'program', mountPath: '/prune', readOnly: true }]);
       expect(c.resources).toEqual({
-        requests: { cpu: '10m', memory: '64Mi' },
-        limits: { cpu: '200m', memory: '128Mi' },
+        requests: { cpu: '50m', memory: '96Mi' },
+        limits: { cpu: '500m', memory: '192Mi' },
       });
     });
   });
 });
 
 describe('prune chart options', () => {
-  it('clusterScope: one ClusterRole and ClusterRoleBinding with the same three verbs, no Roles', () => {
-    const objects = render({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', clusterScope: true } });
+  it('clusterScope: one ClusterRole and ClusterRoleBinding with the same two verbs, no Roles', () => {
+    const objects = render({ prune: { clusterScope: true } });
     expect(ofKind(objects, 'Role')).toEqual([]);
     expect(ofKind(objects, 'RoleBinding')).toEqual([]);
     const [clusterRole] = ofKind(objects, 'ClusterRole');
@@ -172,11 +178,7 @@ describe('prune chart options', () => {
       { kind: 'ServiceAccount', name: 'glidepath-notified-prune', namespace: 'argo-rollouts' },
     ]);
     // Still prunes the tracked namespaces only.
-    const pod = ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec;
-    expect(pod.containers.map((c: any) => c.args.find((a: string) => a.startsWith('--namespace=')))).toEqual([
-      '--namespace=shop',
-      '--namespace=billing',
-    ]);
+    expect(JSON.parse(ofKind(objects, 'ConfigMap')[0]!.data['prune.json']).namespaces).toEqual(TRACKED);
   });
 
   it('prune.namespace defaults to rollouts.namespace and can be set', ALSO_COVERED, () => {
@@ -184,11 +186,12 @@ describe('prune chart options', () => {
     const where = (objects: Obj[]) =>
       [
         ...ofKind(objects, 'CronJob'),
+        ...ofKind(objects, 'ConfigMap'),
         ...ofKind(objects, 'ServiceAccount'),
         ...ofKind(objects, 'RoleBinding').map((b) => b.subjects[0]),
       ].map((o) => o.metadata?.namespace ?? o.namespace);
     expect(new Set(where(inRollouts))).toEqual(new Set(['rollouts-system']));
-    const own = render({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', namespace: 'glidepath-jobs' } });
+    const own = render({ prune: { namespace: 'glidepath-jobs' } });
     expect(new Set(where(own))).toEqual(new Set(['glidepath-jobs']));
     expect(ofKind(own, 'Role').map((r) => r.metadata.namespace)).toEqual(TRACKED);
   });
@@ -197,24 +200,11 @@ describe('prune chart options', () => {
     const namespaces = ['a', 'b', 'c'];
     const objects = render({ tracked: { namespaces } });
     expect(ofKind(objects, 'Role').map((r) => r.metadata.namespace)).toEqual(namespaces);
-    expect(
-      ofKind(objects, 'CronJob')[0]!.spec.jobTemplate.spec.template.spec.containers.map((c: any) => c.name),
-    ).toEqual(namespaces);
+    expect(JSON.parse(ofKind(objects, 'ConfigMap')[0]!.data['prune.json']).namespaces).toEqual(namespaces);
   });
-});
 
-describe('PruneCronJob', () => {
-  it('refuses an empty namespace list instead of rendering a pod without containers', () => {
-    expect(
-      () =>
-        new PruneCronJob(Testing.chart(), 'Prune', {
-          name: 'p',
-          namespace: 'argo-rollouts',
-          schedule: '17 */6 * * *',
-          image: 'registry.k8s.io/kubectl:v1.28.15',
-          serviceAccountName: 'p',
-          namespaces: [],
-        }),
-    ).toThrow('PruneCronJob: namespaces is empty; list the tracked namespaces to prune');
+  it('prune.keys: all is rendered into the program configuration', () => {
+    const objects = render({ prune: { keys: 'all' } });
+    expect(JSON.parse(ofKind(objects, 'ConfigMap')[0]!.data['prune.json']).keys).toBe('all');
   });
 });

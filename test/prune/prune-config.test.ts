@@ -1,18 +1,33 @@
 /** The prune fields of the cluster file, refused at the config boundary with messages that say the fix. */
 import { describe, expect, it } from 'vitest';
 import { kubectlImageVersionProblem } from '../../src/config/kubectl-image';
+import { defaultPruneImage } from '../../src/config/prune-image';
 import { clusterConfig, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 const file = validClusterFile();
 
 describe('prune fields of the cluster file', () => {
-  it('defaults: every 6 hours, Role per namespace, in the Rollouts namespace', () => {
+  it("defaults: every 6 hours, glidepath's keys, the pinned Node.js image, a Role per namespace, in Rollouts'", () => {
     expect(clusterConfig().prune).toEqual({
       schedule: '17 */6 * * *',
-      image: 'registry.k8s.io/kubectl:v1.28.15',
+      image: defaultPruneImage(),
+      keys: 'glidepath',
       namespace: 'argo-rollouts',
       clusterScope: false,
     });
+  });
+
+  it('refuses a kubectl image, naming the default that replaces it', () => {
+    for (const image of ['registry.k8s.io/kubectl:v1.28.15', 'bitnami/kubectl:1.28.15-debian-12-r3'])
+      expect(problemsOf({ ...file, prune: { image } })).toEqual([
+        expect.stringMatching(
+          /^clusters\/prod\.yaml: prune\.image: ".*is a kubectl image; the prune now runs a small Node\.js program .*remove prune\.image to use the default gcr\.io\/distroless\/nodejs22-debian12:nonroot@sha256:[0-9a-f]{64}/,
+        ),
+      ]);
+  });
+
+  it('refuses a prune.keys other than glidepath or all', () => {
+    expect(problemsOf({ ...file, prune: { keys: 'team' as never } })).toHaveLength(1);
   });
 
   it('refuses a bad cron expression', () => {
@@ -68,26 +83,13 @@ describe('prune fields of the cluster file', () => {
     ]);
   });
 
-  it('refuses a kubectl image of another minor version than the cluster', () => {
-    expect(problemsOf({ ...file, kubernetesVersion: '1.30' })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (32 characters) is kubectl 1.28 but kubernetesVersion ' +
-        'is "1.30"; ' +
-        'use a kubectl 1.30 image, e.g. the tag :v1.30.<patch>, or change both together when the cluster is upgraded',
-    ]);
-  });
-
   it.each(['v1.28', '1.28.3'])('a kubernetesVersion %s is reported once, without an image fix built on it', (v) => {
     expect(problemsOf({ ...file, kubernetesVersion: v })).toEqual([
       'clusters/prod.yaml: kubernetesVersion: must be a minor version in quotes, e.g. "1.28"',
     ]);
   });
 
-  it('refuses a tag that names no version, and a bad namespace', () => {
-    expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:stable' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters): tag "stable" names no Kubernetes ' +
-        'version; use a kubectl tag of the ' +
-        'cluster\'s minor version (kubernetesVersion "1.28"), e.g. :v1.28.<patch>, or a digest',
-    ]);
+  it('refuses a bad namespace', () => {
     expect(problemsOf({ ...file, prune: { ...file.prune, namespace: 'Argo_Rollouts' } })).toEqual([
       'clusters/prod.yaml: prune.namespace: must be a namespace name (lowercase letters, digits and "-", at ' +
         'most 63 characters)',

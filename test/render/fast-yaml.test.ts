@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { stringifyYaml, writeYaml11 } from '../../src/render/fast-yaml';
-import { buildClusterApp } from '../../src/render/render-cluster';
+import { buildClusterCharts } from '../../src/render/render-cluster';
 import { clusterConfig } from '../helpers/cluster-files';
 import { propertyRuns } from '../helpers/property-runs';
 import { ALSO_COVERED } from '../helpers/also-covered';
@@ -141,9 +141,9 @@ describe('stringifyYaml', () => {
   );
 
   it('writes the bytes writeYaml11 writes, for every chart of a cluster', () => {
-    const app = buildClusterApp(
+    const charts = buildClusterCharts(
       clusterConfig({ veridor: { image: 'registry.test/veridor:1.0.0', clusterTemplate: true } }),
     );
-    for (const chart of app.charts) expect(stringifyYaml(...chart.toJson())).toBe(reference(...chart.toJson()));
+    for (const chart of charts) expect(stringifyYaml(...chart.toJson())).toBe(reference(...chart.toJson()));
   });
 });

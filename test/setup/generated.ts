@@ -4,7 +4,10 @@
  */
 // @ts-expect-error: a plain ES module without types
 import { ensureValidators } from '../../scripts/build-validators.mjs';
+// @ts-expect-error: a plain ES module without types
+import { ensurePruneProgram } from '../../scripts/build-prune-program.mjs';
 
 export default async function setup(): Promise<void> {
   await (ensureValidators as () => Promise<void>)();
+  await (ensurePruneProgram as () => Promise<void>)();
 }

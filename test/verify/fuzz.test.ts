@@ -399,7 +399,6 @@ const VALID: fc.Arbitrary<ClusterFile> = fc
         tracked: { namespaces: r.tracked },
         argocd: { namespace: r.argocdNamespace, context: r.context },
         prune: {
-          image: `registry.k8s.io/kubectl:v1.${r.minor}.${r.patch}`,
           ...(r.schedule ? { schedule: r.schedule } : {}),
           ...(r.clusterScope !== undefined ? { clusterScope: r.clusterScope } : {}),
         },

@@ -5,7 +5,7 @@ import { checkPruneSchedule } from '../../src/verify/prune-schedule';
 import { contextFor, objectsFor, planted } from './objects';
 
 const CRONJOB = 'CronJob/argo-rollouts/glidepath-notified-prune';
-const IMAGE = 'registry.k8s.io/kubectl:v1.28.15';
+const IMAGE = 'registry.test/node:22';
 
 /** The rendered objects of one cluster: each test plants its schedule in the CronJob, as a render would write it. */
 const rendered = objectsFor(contextFor());
@@ -19,8 +19,8 @@ function warningsFor(schedule: string, rollouts: Partial<ClusterFile['rollouts']
 }
 
 describe('the prune schedule against the growth budget', () => {
-  it('passes the default, hourly, every two hours, and a gap just inside the cap (12 h 6 min of 12.1 h)', () => {
-    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 12h6m'])
+  it("passes the default, hourly, every two hours, a gap just inside glidepath's share (7 h 10 min of 7.2 h)", () => {
+    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 7h10m'])
       expect(warningsFor(schedule), schedule).toEqual([]);
   });
 
@@ -36,8 +36,19 @@ describe('the prune schedule against the growth budget', () => {
         message: expect.stringMatching(
           new RegExp(`leaves up to ${gap} between prunes, .*100-key cap 12.1 h after one: .*sends that state again$`),
         ),
-        fix: 'set prune.schedule to run at least every 12.1 h, e.g. "17 */6 * * *" (the default)',
+        fix: 'set prune.schedule to run at least every 7.2 h, e.g. "17 */6 * * *" (the default)',
       },
+    ]);
+  });
+
+  it("warns when the gap passes glidepath's share of the cap but not the cap: a team's key may go", () => {
+    expect(warningsFor('@every 9h')).toEqual([
+      expect.objectContaining({
+        message:
+          'spec.schedule "@every 9h" leaves up to 9 h between prunes, and the notified annotation can hold more ' +
+          "than glidepath's share of 60 keys 7.2 h after one, leaving the teams' triggers less than their 40 keys " +
+          "before the engine's 100-key cap evicts one",
+      }),
     ]);
   });
 
@@ -63,13 +74,13 @@ describe('the prune schedule against the growth budget', () => {
       expect.objectContaining({
         message: expect.stringContaining('100-key cap 48.2 min after one'),
         fix:
-          'set prune.schedule to run at least every 48.2 min, e.g. "@every 24m"; or lengthen ' +
+          'set prune.schedule to run at least every 28.5 min, e.g. "@every 14m"; or lengthen ' +
           'rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast',
       }),
     ]);
     expect(warningsFor('@hourly', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([]);
     expect(warningsFor('17 */6 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([
-      expect.objectContaining({ fix: 'set prune.schedule to run at least every 5.7 h, e.g. "@every 172m"' }),
+      expect.objectContaining({ fix: 'set prune.schedule to run at least every 3.4 h, e.g. "@every 101m"' }),
     ]);
   });
 

@@ -68,12 +68,12 @@ describe('rbac', () => {
         fix: expect.stringContaining('prune.clusterScope: true'),
       }),
     ]);
-    const asked = contextFor({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', clusterScope: true } as never });
+    const asked = contextFor({ prune: { clusterScope: true } as never });
     expect(checkRbac([clusterRole], asked).violations).toEqual([]);
   });
 
   it('passes the rendered cluster-scoped RBAC when the cluster file asks for it', () => {
-    const asked = contextFor({ prune: { image: 'registry.k8s.io/kubectl:v1.28.15', clusterScope: true } as never });
+    const asked = contextFor({ prune: { clusterScope: true } as never });
     const all = objectsFor(asked);
     expect(all.some((o) => o.manifest.kind === 'ClusterRole')).toBe(true);
     expect(checkRbac(all, asked).violations).toEqual([]);

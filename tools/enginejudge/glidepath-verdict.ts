@@ -22,7 +22,6 @@ const BASE: ClusterFile = {
   relay: { ip: '10.0.0.7', port: 30880 },
   tracked: { namespaces: ['shop'] },
   argocd: { namespace: 'argocd-apps' },
-  prune: { image: 'registry.k8s.io/kubectl:v1.28.15' },
   veridor: { image: 'registry.test/veridor:1.0.0' },
   gitops: { repo: 'https://github.com/example/gitops.git' },
 };

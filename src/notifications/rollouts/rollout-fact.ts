@@ -26,6 +26,7 @@ import { and, type Expr } from '../expr/ast';
 import { exprText } from '../expr/verbatim';
 import { FACT_SCHEMA, RELEASE_ID_ANNOTATION, RELEASE_TRACKED_LABEL } from '../glidepath-fact';
 import { RELAY_SERVICE, relayWebhookService } from '../relay';
+import type { OwnedKeySuffix } from '../notified-keys';
 import type { ClusterConfig } from '../../config/schema';
 
 export const FACT_SOURCE = 'argo-rollouts';
@@ -34,6 +35,14 @@ export const WORKLOAD_GENERATION_ANNOTATION = 'rollout.argoproj.io/workload-gene
 export const FACT_KIND = 'rollout-state';
 export const ROLLOUT_STATE_TRIGGER = 'glidepath-rollout-state';
 export const ROLLOUT_FACT_TEMPLATE = 'glidepath-rollout-fact';
+
+/**
+ * The keys glidepath's trigger leaves in a Rollout's notified annotation: its trigger sent to the relay service
+ * without a recipient (the subscription of `rolloutNotifications`). The prune removes these and no other.
+ */
+export const ROLLOUT_OWNED_KEYS: readonly OwnedKeySuffix[] = [
+  { trigger: ROLLOUT_STATE_TRIGGER, service: RELAY_SERVICE, recipient: '' },
+];
 
 /** Where each part of a Rollout's state lives, from the root `rollout`: one source for triggers and body. */
 export const ROLLOUT_FIELDS = {
