@@ -33,6 +33,11 @@ function scalar(value: string | number): string {
   return stringify(value).trimEnd();
 }
 
+/** A release or a version, always in quotes (the schema wants strings: 1.28 unquoted would be a number). */
+function quoted(version: string): string {
+  return JSON.stringify(version);
+}
+
 /** A field no read could fill: commented out, after its description. */
 function unknownField(indent: string, field: string, example: string, why?: string): string[] {
   const key = field.split('.').at(-1)!;
@@ -71,7 +76,7 @@ export function clusterFileText(facts: ClusterFileFacts): string {
     `name: ${facts.name}`,
     ...(minor === undefined
       ? unknownField('', 'kubernetesVersion', '"1.28"', 'the API server did not say its release.')
-      : [`kubernetesVersion: ${scalar(minor)} # the API server runs ${live.serverVersion}`]),
+      : [`kubernetesVersion: ${quoted(minor)} # the API server runs ${live.serverVersion}`]),
     '',
     'relay:',
     ...(facts.relayIp === undefined
@@ -129,7 +134,7 @@ function controllerLines(
       '"1.9.1"',
       `Deployment ${controller.deployment} runs ${controller.image}, whose tag names no release.`,
     );
-  return [`  ${key}: ${scalar(controller.release)} # Deployment ${controller.deployment} runs ${controller.image}`];
+  return [`  ${key}: ${quoted(controller.release)} # Deployment ${controller.deployment} runs ${controller.image}`];
 }
 
 function alsoIn(what: string, others: readonly string[]): string[] {
@@ -209,8 +214,8 @@ function argocdSection(live: LiveCluster): string[] {
   ];
 }
 
-/** Keys glidepath renders: its relay service, its templates and triggers, and Argo CD's context. */
-const GLIDEPATH_KEY = /^((service\.webhook|template|trigger)\.glidepath-|context$)/;
+/** Keys glidepath renders: its relay service, its templates and triggers, the subscriptions, Argo CD's context. */
+const GLIDEPATH_KEY = /^((service\.webhook|template|trigger)\.glidepath-|context$|subscriptions$)/;
 
 /** The delivery the live ConfigMap's owner calls for, with why and what the owner must change. */
 function deliveryLines(engine: NotificationsEngine, configMap: LiveConfigMap | undefined): string[] {
@@ -246,7 +251,7 @@ function deliveryLines(engine: NotificationsEngine, configMap: LiveConfigMap | u
             `values file (glidepath synth --summary names it) last to that release's valueFiles.`,
         ),
         '  delivery: helm-values',
-        ...(version === undefined ? [] : [`  chartVersion: ${scalar(version)}`]),
+        ...(version === undefined ? [] : [`  chartVersion: ${quoted(version)}`]),
         ...kept,
       ];
     return [
