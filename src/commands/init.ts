@@ -87,9 +87,9 @@ export default defineCommand({
           `edit ${taken}, or remove it first, or give another --cluster NAME`,
         );
     const schemaPath = relative(resolve(values.clusters), packageFile('schema/cluster.schema.json'));
-    const text =
+    const { text, unset } =
       values.context === undefined
-        ? exampleFileText(name, schemaPath)
+        ? { text: exampleFileText(name, schemaPath), unset: [] }
         : clusterFileText({
             name,
             context: values.context,
@@ -106,10 +106,14 @@ export default defineCommand({
       `wrote ${file}` +
         (values.context === undefined ? ' (the annotated example)' : ` (read from kubectl context ${values.context})`),
     );
+    if (unset.length > 0)
+      context.print(
+        `no read can give ${unset.join(', ')}: set each in ${file} (its commented line says what the value is), ` +
+          `then glidepath synth --cluster ${name}`,
+      );
     if ('problems' in loaded) {
-      context.print('it does not render yet; the loader says:');
+      context.print('until then it does not load; the loader says:');
       for (const problem of loaded.problems) context.print(`  ${problem}`);
-      context.print(`set each in ${file} (its commented lines say what each value is), then glidepath synth`);
       return 'not-ready';
     }
     const report = verifyCluster(loaded.config, {

@@ -38,8 +38,12 @@ function quoted(version: string): string {
   return JSON.stringify(version);
 }
 
-/** A field no read could fill: commented out, after its description. */
-function unknownField(indent: string, field: string, example: string, why?: string): string[] {
+/** The fields a file leaves commented, in the order written; `clusterFileText` fills it. */
+type Unset = string[];
+
+/** A field no read could fill: commented out, after its description; told in `unset`. */
+function unknownField(unset: Unset, indent: string, field: string, example: string, why?: string): string[] {
+  unset.push(field);
   const key = field.split('.').at(-1)!;
   return [
     ...comment(indent, `${why === undefined ? '' : `${why} `}${key}: ${fieldDescription(field)}`),
@@ -62,8 +66,10 @@ export function schemaModelines(schemaPath: string): string[] {
   return [`# yaml-language-server: $schema=${schemaPath}`, `# $schema: ${schemaPath}`];
 }
 
-export function clusterFileText(facts: ClusterFileFacts): string {
+/** The file's text, and the fields it leaves commented for the user to set (`relay.ip`, ...). */
+export function clusterFileText(facts: ClusterFileFacts): { text: string; unset: string[] } {
   const { live } = facts;
+  const unset: Unset = [];
   const minor = /^v?(\d+\.\d+)\./.exec(live.serverVersion ?? '')?.[1];
   const pruneImage = live.serverVersion === undefined ? undefined : pruneImageFor(live.serverVersion);
   const lines = [
@@ -75,27 +81,33 @@ export function clusterFileText(facts: ClusterFileFacts): string {
     ),
     `name: ${facts.name}`,
     ...(minor === undefined
-      ? unknownField('', 'kubernetesVersion', '"1.28"', 'the API server did not say its release.')
+      ? unknownField(unset, '', 'kubernetesVersion', '"1.28"', 'the API server did not say its release.')
       : [`kubernetesVersion: ${quoted(minor)} # the API server runs ${live.serverVersion}`]),
     '',
     'relay:',
     ...(facts.relayIp === undefined
-      ? unknownField('  ', 'relay.ip', '192.168.1.78', 'Not on the cluster (or set relay.host instead).')
+      ? unknownField(unset, '  ', 'relay.ip', '192.168.1.78', 'Not on the cluster (or set relay.host instead).')
       : [`  ip: ${scalar(facts.relayIp)} # from --relay-ip`]),
-    ...unknownField('  ', 'relay.port', '30880', 'Not on the cluster.'),
+    ...unknownField(unset, '  ', 'relay.port', '30880', 'Not on the cluster.'),
     '',
     'rollouts:',
-    ...rolloutsSection(live),
+    ...rolloutsSection(unset, live),
     '',
     'tracked:',
-    ...trackedSection(live),
+    ...trackedSection(unset, live),
     '',
     'argocd:',
-    ...argocdSection(live),
+    ...argocdSection(unset, live),
     '',
     'prune:',
     ...(pruneImage === undefined
-      ? unknownField('  ', 'prune.image', 'registry.k8s.io/kubectl:v1.28.15', 'The API server did not say its release.')
+      ? unknownField(
+          unset,
+          '  ',
+          'prune.image',
+          'registry.k8s.io/kubectl:v1.28.15',
+          'The API server did not say its release.',
+        )
       : [
           ...comment(
             '  ',
@@ -105,16 +117,17 @@ export function clusterFileText(facts: ClusterFileFacts): string {
         ]),
     '',
     'veridor:',
-    ...unknownField('  ', 'veridor.image', 'registry.example.com/security/veridor:0.1.0', 'Not on the cluster.'),
+    ...unknownField(unset, '  ', 'veridor.image', 'registry.example.com/security/veridor:0.1.0', 'Not on the cluster.'),
     '',
     'gitops:',
-    ...unknownField('  ', 'gitops.repo', 'https://github.com/example/cluster-gitops.git', 'Not on the cluster.'),
+    ...unknownField(unset, '  ', 'gitops.repo', 'https://github.com/example/cluster-gitops.git', 'Not on the cluster.'),
     `  path: clusters/${facts.name}/glidepath`,
   ];
-  return `${lines.join('\n')}\n`;
+  return { text: `${lines.join('\n')}\n`, unset };
 }
 
 function controllerLines(
+  unset: Unset,
   engine: 'Argo Rollouts' | 'Argo CD',
   field: 'rollouts.controllerVersion' | 'argocd.version',
   controller: LiveCluster['rollouts'],
@@ -122,6 +135,7 @@ function controllerLines(
   const key = field.split('.')[1]!;
   if (controller?.deployment === undefined)
     return unknownField(
+      unset,
       '  ',
       field,
       '"1.9.1"',
@@ -129,6 +143,7 @@ function controllerLines(
     );
   if (controller.release === undefined)
     return unknownField(
+      unset,
       '  ',
       field,
       '"1.9.1"',
@@ -141,21 +156,21 @@ function alsoIn(what: string, others: readonly string[]): string[] {
   return others.length === 0 ? [] : comment('  ', `${what} also in ${others.join(', ')}: this file names one.`);
 }
 
-function rolloutsSection(live: LiveCluster): string[] {
+function rolloutsSection(unset: Unset, live: LiveCluster): string[] {
   if (live.rollouts === undefined)
     return [
       ...comment('  ', 'No Argo Rollouts controller found (no Deployment runs its image, no ConfigMap of its name).'),
-      ...unknownField('  ', 'rollouts.namespace', 'argo-rollouts'),
+      ...unknownField(unset, '  ', 'rollouts.namespace', 'argo-rollouts'),
     ];
   return [
     ...alsoIn('An Argo Rollouts controller runs', live.rollouts.others),
     `  namespace: ${live.rollouts.namespace}`,
-    ...controllerLines('Argo Rollouts', 'rollouts.controllerVersion', live.rollouts),
+    ...controllerLines(unset, 'Argo Rollouts', 'rollouts.controllerVersion', live.rollouts),
     ...deliveryLines('rollouts', live.rolloutsConfigMap),
   ];
 }
 
-function trackedSection(live: LiveCluster): string[] {
+function trackedSection(unset: Unset, live: LiveCluster): string[] {
   if (live.trackedNamespaces.length > 0)
     return [
       ...comment('  ', `Where the Rollouts labelled ${TRACKED} are.`),
@@ -165,8 +180,9 @@ function trackedSection(live: LiveCluster): string[] {
   if (live.rolloutNamespaces.length === 0)
     return [
       ...comment('  ', 'No Rollout on the cluster yet.'),
-      ...unknownField('  ', 'tracked.namespaces', '[my-app]'),
+      ...unknownField(unset, '  ', 'tracked.namespaces', '[my-app]'),
     ];
+  unset.push('tracked.namespaces');
   return [
     ...comment(
       '  ',
@@ -178,11 +194,11 @@ function trackedSection(live: LiveCluster): string[] {
   ];
 }
 
-function argocdSection(live: LiveCluster): string[] {
+function argocdSection(unset: Unset, live: LiveCluster): string[] {
   if (live.argocd === undefined)
     return [
       ...comment('  ', 'No Argo CD notifications controller found (no Deployment, no argocd-notifications-cm).'),
-      ...unknownField('  ', 'argocd.namespace', 'argocd-apps'),
+      ...unknownField(unset, '  ', 'argocd.namespace', 'argocd-apps'),
     ];
   const chosenBy =
     live.argocd.others.length === 0
@@ -208,7 +224,7 @@ function argocdSection(live: LiveCluster): string[] {
   return [
     ...chosenBy,
     `  namespace: ${live.argocd.namespace}`,
-    ...controllerLines('Argo CD', 'argocd.version', live.argocd),
+    ...controllerLines(unset, 'Argo CD', 'argocd.version', live.argocd),
     ...context,
     ...deliveryLines('argocd', live.argocdConfigMap),
   ];

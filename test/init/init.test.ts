@@ -32,6 +32,7 @@ const ARGOCD_CM = 'argocd-notifications-cm';
 const byName = (name: string) => `get configmaps --all-namespaces --field-selector metadata.name=${name} -o json`;
 
 /** What prod answers to init's reads: a platform Argo CD in argocd beside the tenant one in argocd-apps. */
+
 function liveProd(): Record<string, Answer> {
   const rolloutsMap = glidepathConfigMap(ROLLOUTS_CM, 'argo-rollouts', ROLLOUTS_DATA);
   const argocdMap = glidepathConfigMap(ARGOCD_CM, 'argocd-apps', ARGOCD_DATA);
@@ -111,8 +112,8 @@ describe('glidepath init --context', () => {
       "  # Not on the cluster (or set relay.host instead). ip: IPv4 or IPv6 address of Glidepath's relay",
     );
     expect(text).toContain('  # ip: 192.168.1.78');
-    expect(out).toContain('it does not render yet; the loader says:');
-    expect(out).toMatch(/relay/);
+    expect(out).toContain('no read can give relay.ip, relay.port, veridor.image, gitops.repo: set each in');
+    expect(out).toContain('until then it does not load; the loader says:');
     expect(code).toBe(3);
     // Read only, and never a Secret.
     expect(calls.every((c) => /^--context prod-admin get /.test(c))).toBe(true);
