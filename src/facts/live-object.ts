@@ -21,11 +21,12 @@ export interface LiveName {
 }
 
 /**
- * The NAMESPACE/NAME an option names when it reads live: always with --context, else when no file has that path.
- * Undefined: the option names a file.
+ * The NAMESPACE/NAME an option names when it reads live: always with --context, else when no file has that path
+ * and it does not end as a file name does (.yaml, .yml, .json). Undefined: the option names a file.
  */
 export function liveName(option: string, value: string, withContext: boolean, kind: ObjectKind): LiveName | undefined {
-  if (!withContext && existsSync(value)) return undefined;
+  // A missing `out/rollout.yaml` is a file the reader reports missing, not a Rollout named rollout.yaml.
+  if (!withContext && (existsSync(value) || /\.(ya?ml|json)$/i.test(value))) return undefined;
   const [namespace, name, ...rest] = value.split('/');
   const isName = rest.length === 0 && DNS_LABEL.test(namespace ?? '') && DNS_SUBDOMAIN.test(name ?? '');
   if (isName) return { namespace: namespace!, name: name! };
