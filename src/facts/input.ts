@@ -81,29 +81,6 @@ export function readStates(
   return states;
 }
 
-/**
- * The one state of an object read live (`source` names it as the user asked for it, e.g. `Rollout shop/api`): the
- * same checks as an object of a file, its notified annotation carried into the evaluation as a file's is.
- */
-export function liveState(
-  object: unknown,
-  source: string,
-  kind: ObjectKind,
-  now: Date,
-  known: readonly KnownSecret[] = [],
-): InputState {
-  const problems: string[] = [];
-  const checked = checkedObject(
-    object,
-    '',
-    kind,
-    (field, message) => problems.push(`${source}: ${field === '' ? '' : `${field}: `}${message}`),
-    (value) => shownValue(value, known),
-  );
-  if (checked === undefined) throw new ReadOnlyInputError(problems);
-  return { name: 'live', object: checked, at: now, pruneNotified: false };
-}
-
 function readDocuments(
   file: string,
   report: (field: string | undefined, message: string) => void,
@@ -225,7 +202,7 @@ function readObjectFile(
 }
 
 /** The object, if it is a plausible `kind` as the API server returns it; else its problems are reported. */
-function checkedObject(
+export function checkedObject(
   value: unknown,
   field: string,
   kind: ObjectKind,

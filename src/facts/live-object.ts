@@ -7,7 +7,9 @@ import { ReadOnlyInputError } from '../config/errors';
 import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
 import { GlidepathError } from '../errors';
 import type { Json, Kubectl } from '../live/kubectl';
-import type { ObjectKind } from './input';
+import type { KnownSecret } from '../config/environment-secrets';
+import { shownValue } from '../config/shown-input';
+import { checkedObject, type InputState, type ObjectKind } from './input';
 
 /** The API resource of each kind, as kubectl names it. */
 const RESOURCES: Readonly<Record<string, string>> = {
@@ -53,4 +55,27 @@ export async function readLiveObject(kubectl: Kubectl, kind: ObjectKind, target:
   throw new ReadOnlyInputError([
     `${where}: not found; kubectl -n ${target.namespace} get ${resource} lists those there`,
   ]);
+}
+
+/**
+ * The one state of an object read live (`source` names it as the user asked for it, e.g. `Rollout shop/api`): the
+ * same checks as an object of a file, its notified annotation carried into the evaluation as a file's is.
+ */
+export function liveState(
+  object: unknown,
+  source: string,
+  kind: ObjectKind,
+  now: Date,
+  known: readonly KnownSecret[] = [],
+): InputState {
+  const problems: string[] = [];
+  const checked = checkedObject(
+    object,
+    '',
+    kind,
+    (field, message) => problems.push(`${source}: ${field === '' ? '' : `${field}: `}${message}`),
+    (value) => shownValue(value, known),
+  );
+  if (checked === undefined) throw new ReadOnlyInputError(problems);
+  return { name: 'live', object: checked, at: now, pruneNotified: false };
 }
