@@ -67,7 +67,7 @@ function saved(object: unknown): string {
 }
 
 describe('facts, the object read live', () => {
-  it('reads the Rollout with kubectl get and says what a file of it says, its notified annotation included', async () => {
+  it('reads the Rollout with kubectl get and says what a file of it says', async () => {
     const live = await facts(['--rollout', 'baggage-api/baggage-service', '--context', 'prod-admin', '--json']);
     expect(live.err).toBe('');
     expect(live.code).toBe(0);
