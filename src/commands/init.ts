@@ -87,19 +87,25 @@ export default defineCommand({
           `edit ${taken}, or remove it first, or give another --cluster NAME`,
         );
     const schemaPath = relative(resolve(values.clusters), packageFile('schema/cluster.schema.json'));
-    const { text, unset } =
+    const live =
       values.context === undefined
+        ? undefined
+        : await readLiveCluster(new Kubectl(values.context, context.kubectl), {
+            trackingLabels: DEFAULT_TRACKING_LABELS,
+            ...(argocdNamespace === undefined ? {} : { argocdNamespace }),
+          });
+    const { text, unset } =
+      values.context === undefined || live === undefined
         ? { text: exampleFileText(name, schemaPath), unset: [] }
         : clusterFileText({
             name,
             context: values.context,
             schemaPath,
-            live: await readLiveCluster(new Kubectl(values.context, context.kubectl), {
-              trackingLabels: DEFAULT_TRACKING_LABELS,
-              ...(argocdNamespace === undefined ? {} : { argocdNamespace }),
-            }),
+            live,
             ...(relayIp === undefined ? {} : { relayIp }),
           });
+    for (const read of live?.unread ?? [])
+      context.warn(`warning: cannot read ${read}; what it would give is left to you in the file`);
     const loaded = context.validate({ file, text, relayIp: undefined, knownSecrets: known });
     writeNewFile(file, text, file);
     context.print(

@@ -174,9 +174,15 @@ describe('glidepath init --context', () => {
 
   it('says what it cannot read: controllers outside the cluster, no /version', async () => {
     const answers = liveProd();
-    answers['get deployments --all-namespaces -o json'] = json(list([]));
+    answers['get deployments --all-namespaces -o json'] = {
+      stderr:
+        'Error from server (Forbidden): deployments.apps is forbidden: User "dev@hangar.io" cannot list resource ' +
+        '"deployments" in API group "apps" at the cluster scope\n',
+      code: 1,
+    };
     answers['get --raw /version'] = { stderr: 'Error from server (NotFound): the server could not find it', code: 1 };
-    await init(['--cluster', 'prod', '--context', 'prod-admin'], answers);
+    const { err } = await init(['--cluster', 'prod', '--context', 'prod-admin'], answers);
+    expect(err).toContain('warning: cannot read Deployments in all namespaces: forbidden: your kubeconfig user may');
     const text = written();
     const file = parse(text) as Record<string, Record<string, unknown>>;
     // Found by their ConfigMaps; their releases stay commented.
