@@ -3,17 +3,12 @@ import { readFileSync } from 'node:fs';
 import { schemaModelines } from './cluster-file-text';
 import { packageFile } from './package-file';
 
-/** The example's own name, replaced by the cluster's. */
-const EXAMPLE_NAME = 'example';
-
 export function exampleFileText(name: string, schemaPath: string): string {
-  const lines = readFileSync(packageFile('examples/cluster.yaml'), 'utf8').split('\n');
-  const [, , ...rest] = lines; // its own modelines point at the package's schema from examples/
+  // Its own modelines point at the schema from examples/: the new file's point at it from its folder.
+  const [, , ...rest] = readFileSync(packageFile('examples/cluster.yaml'), 'utf8').split('\n');
   return [...schemaModelines(schemaPath), ...rest]
     .join('\n')
-    .replace(/^# example: a cluster file written by `glidepath init --cluster example`/m, (line) =>
-      line.replace(`# ${EXAMPLE_NAME}:`, `# ${name}:`).replace(`--cluster ${EXAMPLE_NAME}`, `--cluster ${name}`),
-    )
+    .replace(/^# example: (.*)`glidepath init --cluster example`/m, `# ${name}: $1\`glidepath init --cluster ${name}\``)
     .replace(/^name: example$/m, `name: ${name}`)
     .replace(/^ {2}path: clusters\/example\/glidepath$/m, `  path: clusters/${name}/glidepath`);
 }
