@@ -12,7 +12,7 @@ tarball="$(npm run --silent pack -- --pack-destination "$work" | tail -n 1)"
 version="$(node -p "require('./package.json').version")"
 
 # Every path the tarball holds must be under a folder of package.json's "files" (or one npm always adds).
-unexpected="$(tar -tzf "$tarball" | sed 's#^package/##' | grep -Ev '^(bin|bundle|lib|schema)/|^(package\.json|README\.md|LICENSE)$' || true)"
+unexpected="$(tar -tzf "$tarball" | sed 's#^package/##' | grep -Ev '^(bin|bundle|examples|lib|schema)/|^(package\.json|README\.md|LICENSE)$' || true)"
 if [ -n "$unexpected" ]; then
   echo "install-check: the tarball ships files it should not:" >&2
   echo "$unexpected" >&2
@@ -50,6 +50,24 @@ for file in clusters/*.yaml; do
 done
 npx --no-install glidepath verify --clusters ./clusters
 npx --no-install glidepath synth --clusters ./clusters --out ./out --check
+# Day one in an empty repository: init writes the example, which renders and verifies as it is.
+fresh="$work/fresh"
+mkdir -p "$fresh"
+cd "$fresh"
+echo '{ "name": "glidepath-day-one", "private": true }' > package.json
+npm install --no-audit --no-fund "$tarball" 2> "$work/install-fresh.err"
+npx --no-install glidepath init --cluster prod
+head -n 1 clusters/prod.yaml | grep -qx '# yaml-language-server: $schema=../node_modules/glidepath-gitops/schema/cluster.schema.json' \
+  || { echo "install-check: init's modeline does not point at the installed schema" >&2; head -n 2 clusters/prod.yaml >&2; exit 1; }
+npx --no-install glidepath synth
+test -s dist/prod/kustomization.yaml || { echo "install-check: synth after init wrote no dist/prod/kustomization.yaml" >&2; exit 1; }
+npx --no-install glidepath verify
+if npx --no-install glidepath init --cluster prod 2> "$work/init-again.err"; then
+  echo "install-check: a second init overwrote clusters/prod.yaml" >&2
+  exit 1
+fi
+cd "$project"
+
 node --input-type=module -e "import { veridorCanarySteps } from 'glidepath-gitops/canary-steps'; if (veridorCanarySteps({ canaryUrl: 'http://a:8080' }).length < 2) process.exit(1);"
 # A TypeScript project finds the library's types with every moduleResolution TypeScript 5 has: node16, nodenext and
 # bundler read the package's exports (from an ES module: the library is one), node10 (the old "node") its
@@ -63,4 +81,4 @@ for check in node16:node16:mts nodenext:nodenext:mts esnext:bundler:mts commonjs
     "consumer.$extension" \
     || { echo "install-check: TypeScript with moduleResolution $resolution does not find the library's types" >&2; exit 1; }
 done
-echo "install-check: glidepath $version installed from $(basename "$tarball") into an empty project: synth, verify, canary-steps (with its types) work"
+echo "install-check: glidepath $version installed from $(basename "$tarball") into an empty project: synth, verify, init to synth to verify in an empty project, canary-steps (with its types) work"

@@ -146,7 +146,7 @@ async function overview(): Promise<string> {
     'glidepath --version prints the version.',
     '',
     'Exit codes: 0 done, 1 failure or verify violations, 2 bad input (nothing was written), 3 changes (synth ' +
-      '--check, diff --exit-code) or, for check-live, something to fix.',
+      '--check, diff --exit-code) or, for check-live, something to fix (for init, values to set).',
   ].join('\n');
 }
 

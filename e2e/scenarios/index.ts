@@ -5,6 +5,7 @@ import type { E2eContext } from './context';
 import { heartbeat, receiverDown } from './heartbeat';
 import { helmChartDelivery } from './helm-chart-delivery';
 import { hookPinnedSync } from './hook-pinned-sync';
+import { initFromCluster } from './init-from-cluster';
 import { phase0 } from './phase0';
 import { prune } from './prune';
 import { teamKeysKept } from './team-keys-kept';
@@ -68,6 +69,12 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     name: 'team notifications',
     source: 'issue 23, item 6; docs/coexistence.md "The team\'s own notifications: extraData"',
     run: teamNotifications,
+  },
+  {
+    name: 'init from the cluster',
+    source: 'issue 43, item 1: glidepath init from the live cluster yields the values of e2e/clusters/e2e.yaml',
+    run: initFromCluster,
+    alone: true,
   },
   {
     name: 'real sync failure',

@@ -7,6 +7,8 @@ import { evaluateFacts } from '../facts/evaluate';
 import { renderedPrune } from '../facts/rendered-prune';
 import { factsJson, factsText } from '../facts/format';
 import { APPLICATION_KIND, parseRfc3339, readStates, ROLLOUT_KIND } from '../facts/input';
+import { liveName, liveState, readLiveObject } from '../facts/live-object';
+import { Kubectl } from '../live/kubectl';
 import { commitsOf } from '../facts/commits';
 import { factsWarnings } from '../facts/warnings';
 import { loadConfigMapYaml } from '../notifications/configmap/config-map';
@@ -16,14 +18,16 @@ import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
-import { clusterSelection } from './options';
+import { clusterSelection, refuseSecretArgument } from './options';
 
 export default defineCommand({
   name: 'facts',
   summary:
     'what the relay would receive for each state of a Rollout or an Application, and why (the engine model on ' +
     'the render)',
-  usage: 'glidepath facts --cluster NAME (--rollout FILE | --application FILE) [options]',
+  usage:
+    'glidepath facts --cluster NAME (--rollout FILE|NAMESPACE/NAME | --application FILE|NAMESPACE/NAME) ' +
+    '[--context NAME] [options]',
   options: {
     cluster: {
       type: 'string',
@@ -33,13 +37,20 @@ export default defineCommand({
     clusters: clusterSelection.clusters,
     rollout: {
       type: 'string',
-      value: 'FILE',
-      description: 'a Rollout, a list of them, or a scenario with steps (docs/facts.md: steps with time or after)',
+      value: 'FILE|NS/NAME',
+      description:
+        'a Rollout, a list of them, or a scenario with steps (docs/facts.md: steps with time or after); or ' +
+        'NAMESPACE/NAME: the Rollout read live (kubectl get), with its notified annotation',
     },
     application: {
       type: 'string',
-      value: 'FILE',
+      value: 'FILE|NS/NAME',
       description: 'the same for Argo CD Applications (sync-failure facts)',
+    },
+    context: {
+      type: 'string',
+      value: 'NAME',
+      description: 'the kubeconfig context a NAMESPACE/NAME is read from (default: the current one)',
     },
     now: {
       type: 'string',
@@ -49,8 +60,9 @@ export default defineCommand({
     json: { type: 'boolean', description: 'one JSON array: [{"state", "trigger", "sent", "why", "body" (when sent)}]' },
   },
   notes: [
-    'The notified annotation carries over from one state to the next, as in the engine. Exit codes: 0 done, 2 ' +
-      'bad input.',
+    'The notified annotation carries over from one state to the next, as in the engine. NAMESPACE/NAME is read ' +
+      'live when no file has that path, or always with --context. Exit codes: 0 done, 2 bad input, 1 kubectl ' +
+      'cannot reach the cluster.',
   ],
 
   async run(values, context) {
@@ -58,7 +70,7 @@ export default defineCommand({
     if (values.cluster === undefined)
       problems.push('--cluster: missing; e.g. glidepath facts --cluster prod --rollout rollout.yaml');
     if ((values.rollout === undefined) === (values.application === undefined))
-      problems.push('--rollout or --application: give exactly one FILE');
+      problems.push('--rollout or --application: give exactly one FILE or NAMESPACE/NAME');
     const known = secretsFromEnvironment(context.env);
     const now = values.now === undefined ? Date.now() : parseRfc3339(values.now);
     if (now === undefined)
@@ -75,7 +87,28 @@ export default defineCommand({
       ]);
     const loaded = loadConfigMapYaml(manifest.content, mode.configMapName);
     const kind = values.rollout !== undefined ? ROLLOUT_KIND : APPLICATION_KIND;
-    const states = readStates((values.rollout ?? values.application)!, kind, new Date(now!), known);
+    const option = values.rollout !== undefined ? '--rollout' : '--application';
+    const input = (values.rollout ?? values.application)!;
+    const fix = 'give the name as kubectl knows it (kubectl config get-contexts lists the contexts)';
+    refuseSecretArgument('--context', values.context, context.env, 'the context name', fix);
+    const live = liveName(option, input, values.context !== undefined, kind);
+    const states =
+      live === undefined
+        ? readStates(input, kind, new Date(now!), known)
+        : [
+            liveState(
+              await readLiveObject(
+                new Kubectl(values.context, context.kubectl),
+                kind,
+                live,
+                values.context ?? '(current)',
+              ),
+              `${kind.kind} ${live.namespace}/${live.name}`,
+              kind,
+              new Date(now!),
+              known,
+            ),
+          ];
     for (const warning of factsWarnings(states, kind, config)) context.warn(warning);
     const { row } = declaredRows(mode === ROLLOUTS_MODE ? 'rollouts' : 'argocd', config);
     const reports = evaluateFacts(

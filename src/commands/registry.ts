@@ -10,6 +10,7 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', load: async () => import('./init') },
   { name: 'synth', load: async () => import('./synth') },
   { name: 'verify', load: async () => import('./verify') },
   { name: 'pr', load: async () => import('./pr') },

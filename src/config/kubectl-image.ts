@@ -40,3 +40,16 @@ export function kubectlImageVersionProblem(image: string, kubernetesVersion: str
   }
   return undefined;
 }
+
+/** Where the prune's kubectl image comes from: the Kubernetes project's own kubectl image. */
+const KUBECTL_IMAGE = 'registry.k8s.io/kubectl';
+
+/**
+ * The prune image for a cluster whose API server runs `serverVersion` (`v1.28.15`, as `kubectl get --raw /version`
+ * says it): the kubectl of that very release, so its minor matches kubernetesVersion. Undefined for a version that
+ * is no release of three numbers (a build's own `v1.28.15-gke.100` gives `v1.28.15`).
+ */
+export function pruneImageFor(serverVersion: string): string | undefined {
+  const release = /^v?(\d+\.\d+\.\d+)/.exec(serverVersion)?.[1];
+  return release === undefined ? undefined : `${KUBECTL_IMAGE}:v${release}`;
+}

@@ -202,7 +202,7 @@ function readObjectFile(
 }
 
 /** The object, if it is a plausible `kind` as the API server returns it; else its problems are reported. */
-function checkedObject(
+export function checkedObject(
   value: unknown,
   field: string,
   kind: ObjectKind,

@@ -26,7 +26,7 @@ export function missingChartConfigMap(subject: string, expected: ExpectedNotific
 }
 
 /** The chart version in a `helm.sh/chart` label (`argo-rollouts-2.41.0`). */
-function labelledVersion(chartLabel: string | undefined, chart: string): string | undefined {
+export function labelledVersion(chartLabel: string | undefined, chart: string): string | undefined {
   return chartLabel?.startsWith(`${chart}-`) ? chartLabel.slice(chart.length + 1) : undefined;
 }
 

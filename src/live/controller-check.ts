@@ -6,7 +6,7 @@ import type { LiveCheckInput } from './check-input';
 import { ok, problem, type Finding } from './findings';
 import type { Json, ReadResult } from './kubectl';
 import { isRecord } from '../is-record';
-import { items, unreadable } from './live-objects';
+import { items, meta, unreadable } from './live-objects';
 
 export async function checkControllers({ config, kubectl }: LiveCheckInput): Promise<Finding[]> {
   const [rollouts, argocd] = await Promise.all([
@@ -19,7 +19,7 @@ export async function checkControllers({ config, kubectl }: LiveCheckInput): Pro
   ];
 }
 
-interface Controller {
+export interface Controller {
   readonly what: string;
   readonly image: RegExp;
   readonly named: (deployment: string) => boolean;
@@ -31,7 +31,7 @@ interface Controller {
   readonly withRelease: (config: ClusterConfig, release: string) => ClusterConfig;
 }
 
-const CONTROLLERS: Readonly<Record<'rollouts' | 'argocd', Controller>> = {
+export const CONTROLLERS: Readonly<Record<'rollouts' | 'argocd', Controller>> = {
   rollouts: {
     what: 'Argo Rollouts controller',
     image: /\/argo-rollouts[:@]/,
@@ -54,24 +54,35 @@ const CONTROLLERS: Readonly<Record<'rollouts' | 'argocd', Controller>> = {
   },
 };
 
+/** The Deployments of a list (`kubectl get deployments`) that run the controller's image, with that image. */
+export function runningImages(
+  controller: Controller,
+  deployments: Json,
+): { deployment: string; namespace: string; image: string }[] {
+  return items(deployments).flatMap((deployment) => {
+    const { name = '', namespace = '' } = meta(deployment);
+    const listed = (((deployment.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined)
+      ?.containers;
+    const images = (Array.isArray(listed) ? listed : []).flatMap((c: unknown) =>
+      isRecord(c) && typeof c.image === 'string' ? [c.image] : [],
+    );
+    return controller.named(name)
+      ? images.filter((image) => controller.image.test(image)).map((image) => ({ deployment: name, namespace, image }))
+      : [];
+  });
+}
+
+/** The release in an image's tag (`quay.io/argoproj/argo-rollouts:v1.9.1` gives `1.9.1`), if it has one. */
+export function imageRelease(image: string): string | undefined {
+  return /:v?(\d+\.\d+\.\d+)/.exec(image.split('@')[0]!.slice(image.lastIndexOf('/')))?.[1];
+}
+
 /** The controller's release, read from its image, against what glidepath supports and what the cluster file says. */
 function controllerFinding(config: ClusterConfig, controller: Controller, result: ReadResult<Json>): Finding {
   const subject = `${controller.what} in ${controller.namespace(config)}`;
   const blocked = unreadable(subject, result, 'grant your user list on deployments there');
   if (blocked) return blocked;
-  const found = (result.found ? items(result.value) : []).flatMap(
-    (deployment): { deployment: string; image: string }[] => {
-      const name = String((deployment.metadata as Json | undefined)?.name ?? '');
-      const listed = (((deployment.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined)
-        ?.containers;
-      const images = (Array.isArray(listed) ? listed : []).flatMap((c: unknown) =>
-        isRecord(c) && typeof c.image === 'string' ? [c.image] : [],
-      );
-      return controller.named(name)
-        ? images.filter((image) => controller.image.test(image)).map((image) => ({ deployment: name, image }))
-        : [];
-    },
-  );
+  const found = result.found ? runningImages(controller, result.value) : [];
   const assumed = declaredReleases(config)[controller.engine];
   if (found.length === 0) {
     return problem(
@@ -82,7 +93,7 @@ function controllerFinding(config: ClusterConfig, controller: Controller, result
     );
   }
   const { deployment, image } = found[0]!;
-  const version = /:v?(\d+\.\d+\.\d+)/.exec(image.split('@')[0]!.slice(image.lastIndexOf('/')))?.[1];
+  const version = imageRelease(image);
   if (version === undefined)
     return problem(
       subject,

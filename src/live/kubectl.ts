@@ -55,16 +55,17 @@ export class Kubectl {
     private readonly run: KubectlRunner = runKubectl,
   ) {}
 
-  /** `kubectl get <resource> [name] (-n ns | -A) [-l selector] -o json`. */
+  /** `kubectl get <resource> [name] (-n ns | -A) [-l selector] [--field-selector fields] -o json`. */
   async getJson(
     resource: string,
-    options: { name?: string; namespace?: string; selector?: string },
+    options: { name?: string; namespace?: string; selector?: string; fieldSelector?: string },
   ): Promise<ReadResult<Json>> {
     const result = await this.get([
       resource,
       ...(options.name ? [options.name] : []),
       ...scope(options.namespace),
       ...(options.selector ? ['-l', options.selector] : []),
+      ...(options.fieldSelector ? ['--field-selector', options.fieldSelector] : []),
       '-o',
       'json',
     ]);
@@ -83,6 +84,18 @@ export class Kubectl {
         false,
       );
     return { found: true, value };
+  }
+
+  /** The API server's release (`gitVersion` of `kubectl get --raw /version`, e.g. `v1.28.15`), if it says one. */
+  async serverVersion(): Promise<string | undefined> {
+    const result = await this.get(['--raw', '/version']);
+    if (!result.found) return undefined;
+    try {
+      const { gitVersion } = JSON.parse(result.value) as { gitVersion?: unknown };
+      return typeof gitVersion === 'string' ? gitVersion : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Key -> length of the (base64) value of a Secret; the values stay inside kubectl. */

@@ -470,6 +470,8 @@ describe('npm run facts on bad input', () => {
     expect((await problems(['--cluster', 'prod', '--rollout', '/dev/zero']))[0]).toBe(
       '/dev/zero: it is a character device, not a file; give the path of a YAML file',
     );
-    expect((await problems(['--cluster', 'prod']))[0]).toBe('--rollout or --application: give exactly one FILE');
+    expect((await problems(['--cluster', 'prod']))[0]).toBe(
+      '--rollout or --application: give exactly one FILE or NAMESPACE/NAME',
+    );
   });
 });

@@ -4,7 +4,7 @@
  */
 const SECRET_KEYS = 'go-template={{range $key, $value := .data}}{{$key}}={{len $value}}{{"\\n"}}{{end}}';
 const TRACKED = 'hangar.io/release-tracked=true';
-const NAMESPACES = ['baggage-api', 'boarding-api', 'checkin-api', 'flight-api', 'gate-api'];
+export const NAMESPACES = ['baggage-api', 'boarding-api', 'checkin-api', 'flight-api', 'gate-api'];
 
 export interface Answer {
   stdout?: string;
@@ -45,7 +45,7 @@ export const API_VERSIONS: Answer = {
   }),
 };
 
-function metadata(name: string, namespace: string, extra: Record<string, unknown> = {}) {
+export function metadata(name: string, namespace: string, extra: Record<string, unknown> = {}) {
   return {
     name,
     namespace,
@@ -56,7 +56,7 @@ function metadata(name: string, namespace: string, extra: Record<string, unknown
   };
 }
 
-function glidepathConfigMap(name: string, namespace: string, data: Record<string, string>) {
+export function glidepathConfigMap(name: string, namespace: string, data: Record<string, string>) {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -68,7 +68,7 @@ function glidepathConfigMap(name: string, namespace: string, data: Record<string
   };
 }
 
-function deployment(name: string, namespace: string, image: string) {
+export function deployment(name: string, namespace: string, image: string) {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -81,7 +81,12 @@ function deployment(name: string, namespace: string, image: string) {
   };
 }
 
-const list = (items: unknown[]) => ({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } });
+export const list = (items: unknown[]) => ({
+  apiVersion: 'v1',
+  kind: 'List',
+  items,
+  metadata: { resourceVersion: '' },
+});
 
 function notified(keys: number): string {
   return JSON.stringify(
@@ -120,7 +125,7 @@ export const ROLLOUTS_DATA = {
   'template.glidepath-rollout-fact': '...',
   'trigger.glidepath-rollout-state': '...',
 };
-const ARGOCD_DATA = {
+export const ARGOCD_DATA = {
   context: 'argocdUrl: https://argocd-apps.prod.hangar.internal\n',
   'service.webhook.glidepath-relay': '...',
   subscriptions: '...',
