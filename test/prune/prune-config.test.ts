@@ -46,14 +46,14 @@ describe('prune fields of the cluster file', () => {
   it('refuses a digest the kubelet refuses', () => {
     const image = `registry.k8s.io/kubectl@md5:${'0'.repeat(32)}`;
     expect(problemsOf({ ...file, prune: { image } })).toEqual([
-      `clusters/prod.yaml: prune.image: "registry.k8s…" (60 characters) has a digest of the unsupported ` +
+      `clusters/prod.yaml: prune.image: "${image}" has a digest of the unsupported ` +
         `algorithm "md5"; Kubernetes accepts sha256, sha384, sha512 (lowercase)`,
     ]);
   });
 
   it('refuses :latest and untagged images, once each', () => {
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (30 characters) uses the moving tag "latest"; pin a ' +
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl:latest" uses the moving tag "latest"; pin a ' +
         'version tag or a digest',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('prune fields of the cluster file', () => {
 
   it('refuses a kubectl image of another minor version than the cluster', () => {
     expect(problemsOf({ ...file, kubernetesVersion: '1.30' })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (32 characters) is kubectl 1.28 but kubernetesVersion ' +
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl:v1.28.15" is kubectl 1.28 but kubernetesVersion ' +
         'is "1.30"; ' +
         'use a kubectl 1.30 image, e.g. the tag :v1.30.<patch>, or change both together when the cluster is upgraded',
     ]);
@@ -82,9 +82,18 @@ describe('prune fields of the cluster file', () => {
     ]);
   });
 
+  it('shows an image reference whole (before: cut to "registry.k8s…" as if a secret), a secret-like one masked', () => {
+    expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl:v1.27.4' } })[0]).toContain(
+      'prune.image: "registry.k8s.io/kubectl:v1.27.4" is kubectl 1.27',
+    );
+    const secretLike = problemsOf({ ...file, prune: { image: 'registry.test/glpat-abcdefghij0123456789:latest' } });
+    expect(secretLike.join('\n')).toContain('looks like a GitLab token (glpa… 26 characters)');
+    expect(secretLike.join('\n')).not.toContain('abcdefghij');
+  });
+
   it('refuses a tag that names no version, and a bad namespace', () => {
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:stable' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters): tag "stable" names no Kubernetes ' +
+      'clusters/prod.yaml: prune.image: "bitnami/kubectl:stable": tag "stable" names no Kubernetes ' +
         'version; use a kubectl tag of the ' +
         'cluster\'s minor version (kubernetesVersion "1.28"), e.g. :v1.28.<patch>, or a digest',
     ]);
