@@ -1,5 +1,12 @@
 /** The words of a change: its title, the review body hosts show, and the commit message. */
-import { filePathLabel, folderList, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import {
+  filePathLabel,
+  folderList,
+  objectLabel,
+  renderReviewMarkdown,
+  summaryLine,
+  type MarkdownOptions,
+} from './markdown';
 import type { Review } from './review';
 import { describeSource, RENDERED_BY, sourceLink, type SourceRevision } from './source';
 
@@ -70,7 +77,13 @@ export function withSubject(message: string, subject: string): string {
   return newline === -1 ? subject : `${subject}${message.slice(newline)}`;
 }
 
-export function changeBody(review: Review, p: Provenance, maxChars: number, extra: readonly string[] = []): string {
+export function changeBody(
+  review: Review,
+  p: Provenance,
+  maxChars: number,
+  extra: readonly string[] = [],
+  replacing: MarkdownOptions['replacing'] = [],
+): string {
   return renderReviewMarkdown(review, {
     hidden: [`<!-- glidepath cluster=${p.cluster} content=sha256:${p.hash} -->`],
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
@@ -83,6 +96,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
       ...(p.override !== undefined ? [overrideNote(p.override)] : []),
     ],
     extra,
+    replacing,
     maxChars,
     fullDiffCommand: `glidepath diff --cluster ${p.cluster}`,
   });
