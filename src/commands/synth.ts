@@ -1,5 +1,5 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { GlidepathError } from '../errors';
 import { printableText } from '../config/shown-input';
 import { shellWord } from '../output/shell-word';
@@ -89,7 +89,7 @@ export default defineCommand({
     refuseSecretInFolder(fromEnvironment === undefined ? '--out' : 'CDK8S_OUTDIR', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
     // The clusters folder of this run (every selected file is in one): a full synth retires only its folders.
-    const source = resolve(dirname(loaded[0]!.file));
+    const source = relative(resolve(outDir), resolve(dirname(loaded[0]!.file))) || '.';
     const removed: string[] = [];
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })

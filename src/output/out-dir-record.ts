@@ -29,8 +29,9 @@ const FORMAT = 1;
 const MAX_NAMES_SHOWN = 5;
 
 /**
- * Cluster folder name -> the clusters folder (an absolute path) whose file it was rendered from: a full synth retires
- * only the folders of its own clusters folder. A folder written before glidepath recorded this has none.
+ * Cluster folder name -> the clusters folder whose file it was rendered from, relative to the output folder (so that a
+ * repository moved or cloned elsewhere keeps it): a full synth retires only the folders of its own clusters folder. A
+ * folder written before glidepath recorded this has none.
  */
 export type OutSources = Readonly<Record<string, string>>;
 
@@ -69,11 +70,13 @@ function parseRecord(text: string): { clusters: OutRecord; sources: OutSources }
   }
 }
 
-/** `sources` as the record's sources, if each names a cluster folder and an absolute path. */
+/** `sources` as the record's sources, if each names a cluster folder and a path. */
 export function validSources(sources: unknown): OutSources | undefined {
   if (typeof sources !== 'object' || sources === null || Array.isArray(sources)) return undefined;
   const entries = Object.entries(sources);
-  return entries.every(([name, dir]) => isPlainName(name) && typeof dir === 'string' && dir.startsWith('/'))
+  return entries.every(
+    ([name, dir]) => isPlainName(name) && typeof dir === 'string' && dir !== '' && !dir.includes('\0'),
+  )
     ? (Object.fromEntries(entries) as OutSources)
     : undefined;
 }
