@@ -108,7 +108,8 @@ export function newRenderSteps(): { journal: number; renames: number } {
  * `rounds` times: three synth runs started at once on a fresh folder; each must succeed and leave one complete render.
  */
 export async function threeAtOnce(rounds: number): Promise<void> {
-  const fresh = scratch();
+  // As deep as each round's folder: the record names the clusters folder relative to the output folder.
+  const fresh = join(scratch(), 'dist');
   await synthHere(NEW_CLUSTERS, fresh);
   const expected = tree(fresh);
   for (let round = 1; round <= rounds; round++) {
