@@ -46,6 +46,15 @@ async function runAction(inputs: Record<string, string>, cwd = ROOT) {
   return { ...run, outputs: outputs(files.GITHUB_OUTPUT), summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8') };
 }
 
+/** A gitops remote, and a clusters folder whose cluster prod ships to it. */
+async function prodScenario() {
+  const s = await scenario();
+  const clusters = clusterDir({
+    'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } },
+  });
+  return { s, clusters };
+}
+
 describe('the GitHub Action step', () => {
   it('verify: the document as output, exit 0', async () => {
     const { code, outputs: out, stdout } = await runAction({ COMMAND: 'verify', CLUSTERS: 'clusters' });
@@ -55,10 +64,7 @@ describe('the GitHub Action step', () => {
   }, 60_000);
 
   it('diff of every cluster: each review into the job summary, changed as output', async () => {
-    const s = await scenario();
-    const clusters = clusterDir({
-      'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } },
-    });
+    const { s, clusters } = await prodScenario();
     const {
       code,
       outputs: out,
@@ -75,10 +81,7 @@ describe('the GitHub Action step', () => {
   }, 60_000);
 
   it('pr of one cluster: the pr options as inputs, its operation, number and URL as outputs', async () => {
-    const s = await scenario();
-    const clusters = clusterDir({
-      'prod.yaml': { ...validClusterFile({ name: 'prod' }), gitops: { repo: s.remote, path: FOLDER } },
-    });
+    const { s, clusters } = await prodScenario();
     const {
       code,
       outputs: out,
