@@ -129,7 +129,7 @@ describe('review notes', () => {
     },
   );
 
-  it("the objects table shows a notifications ConfigMap the repo gains as replacing the cluster's, not as added", () => {
+  it('the objects table shows a notifications ConfigMap the repo gains as replacing the live one, not as added', () => {
     const configMap = (name: string) => ({
       path: `${name}.k8s.yaml`,
       content: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: argo-rollouts\ndata: {}\n`,
