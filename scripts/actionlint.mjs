@@ -1,6 +1,7 @@
 // `.ci/run`: actionlint (built from its pinned Go module in tools/actionlint into the tool cache) over the
-// workflows, which also checks action.yml's metadata and the inputs each `uses: ./` step gives it. actionlint
-// reads a file as a workflow, so the steps of action.yml are checked as a reusable workflow of the same inputs.
+// workflows and the example workflow of docs/github-action.md, which also checks action.yml's metadata and the
+// inputs each `uses: ./` step gives it. actionlint reads a file as a workflow, so the steps of action.yml are
+// checked as a reusable workflow of the same inputs.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,10 +34,26 @@ function actionAsWorkflow() {
   });
 }
 
+/** The complete workflows in docs/github-action.md: each ```yaml block with `on:` and `jobs:`. */
+function documentedWorkflows() {
+  const doc = readFileSync(join(ROOT, 'docs', 'github-action.md'), 'utf8');
+  const blocks = [...doc.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  const complete = blocks.filter((block) => /^on:/m.test(block) && /^jobs:/m.test(block));
+  if (complete.length === 0) {
+    console.error('actionlint: docs/github-action.md has no complete example workflow (on: and jobs:)');
+    process.exit(1);
+  }
+  return complete;
+}
+
 let failed = false;
 for (const [args, input] of [
   [workflows, undefined],
   [['-stdin-filename', 'action.yml (its steps)', '-'], actionAsWorkflow()],
+  ...documentedWorkflows().map((workflow, i) => [
+    ['-stdin-filename', `docs/github-action.md (example workflow ${i + 1})`, '-'],
+    workflow,
+  ]),
 ]) {
   const result = spawnSync(actionlint, ['-no-color', ...args], {
     cwd: ROOT,
@@ -46,4 +63,4 @@ for (const [args, input] of [
   if (result.status !== 0) failed = true;
 }
 if (failed) process.exit(1);
-console.log(`actionlint: ${workflows.join(', ')} and action.yml: no problem`);
+console.log(`actionlint: ${workflows.join(', ')}, action.yml and docs/github-action.md's example: no problem`);

@@ -1,6 +1,7 @@
 /**
- * What must be true on a cluster for Glidepath's facts to flow, as `synth --summary` prints it: the objects and
- * settings glidepath does not render and cannot check from here.
+ * What must be true on a cluster for Glidepath's facts to flow, as `synth --summary` prints it and the review (the
+ * pull request body, `diff`) lists it: the objects and settings glidepath does not render and cannot check from
+ * here, and what each notifications ConfigMap does to the one of its name on the cluster.
  */
 import { firstVersionWith, MEASURED_CHART_VERSIONS } from './config/chart-versions';
 import type { ClusterConfig } from './config/schema';
@@ -98,6 +99,57 @@ export function prerequisites(config: ClusterConfig): Prerequisite[] {
         `later${config.argocd.retryFacts ? ' (argocd.retryFacts)' : ''}`,
     },
   ];
+}
+
+/** A notifications ConfigMap of the render, and what it does to the one of its name on the cluster. */
+export interface ConfigMapReplacement {
+  readonly namespace: string;
+  readonly name: string;
+  readonly delivery: ClusterNotificationsConfigMap['delivery'];
+  /** A sentence: what stays of the live ConfigMap, and what a sync of another owner would drop. */
+  readonly effect: string;
+}
+
+const EXTRA_DATA_FIELD: Readonly<Record<ClusterNotificationsConfigMap['engine'], string>> = {
+  rollouts: 'rollouts.extraData',
+  argocd: 'argocd.extraData',
+};
+
+function replacementEffect(config: ClusterConfig, configMap: ClusterNotificationsConfigMap): string {
+  const chart = CHART_OF[configMap.engine];
+  const field = EXTRA_DATA_FIELD[configMap.engine];
+  if (configMap.delivery === 'helm-values') {
+    return (
+      `rendered by the argo-helm ${chart} chart from its valueFiles, glidepath's values file last: Helm merges ` +
+      `maps, so the notifiers, templates and triggers of your values files stay (a key of the same name is ` +
+      `glidepath's), and lists are replaced: glidepath's subscriptions replace yours (carry them in ` +
+      `${field}.subscriptions)`
+    );
+  }
+  const extra = Object.keys(configMap.engine === 'rollouts' ? config.rollouts.extraData : config.argocd.extraData);
+  const kept = [
+    "glidepath's keys",
+    ...(extra.length > 0 ? [`the ${extra.length} of ${field}`] : []),
+    ...(configMap.engine === 'argocd' ? ['the context of argocd.context'] : []),
+  ];
+  return (
+    `replaces the ConfigMap of that name on the cluster, whole: it holds only ` +
+    `${kept.length > 1 ? `${kept.slice(0, -1).join(', ')} and ${kept.at(-1)}` : kept[0]}; any other key ` +
+    `the live one has (a team's service, template, trigger or subscription) is dropped at the sync unless it is ` +
+    `carried in ${field}; and a sync of another owner of it (the argo-helm ${chart} chart without ` +
+    `${CHART_CONFIGMAP_SETTING[chart]}: false, or the engine's install manifests) replaces glidepath's in turn and ` +
+    `drops its keys: no fact flows`
+  );
+}
+
+/** Each notifications ConfigMap of the render, and what it does on the cluster: the review says it, not "added". */
+export function configMapReplacements(config: ClusterConfig): ConfigMapReplacement[] {
+  return clusterNotificationConfigMaps(config).map((configMap) => ({
+    namespace: configMap.namespace,
+    name: configMap.name,
+    delivery: configMap.delivery,
+    effect: replacementEffect(config, configMap),
+  }));
 }
 
 export function prerequisiteLines(config: ClusterConfig): string[] {

@@ -60,10 +60,11 @@ describe('synth', () => {
   it('says which folder it removed when a cluster file is gone (glidepath wrote it)', ALSO_COVERED, async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = clusterDir({});
-    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], REMEMBERED)).toBe(0);
+    const dir = clusterDir(both);
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
     clear();
-    const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
-    expect(await main(['synth', '--clusters', prodOnly, '--out', out], REMEMBERED)).toBe(0);
+    rmSync(join(dir, 'b.yaml'));
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
     expect(clusterFolders(out)).toEqual(['prod']);
     expect(stdout).toContain(
       `${join(out, 'dev')}/ removed: glidepath wrote it, and no cluster of this render has it any more`,
@@ -71,12 +72,32 @@ describe('synth', () => {
     expect(stdout.filter((line) => line.includes('removed'))).toHaveLength(1);
   });
 
+  it('a full synth of another clusters folder keeps what it did not render from its own (was: removed)', async () => {
+    const out = clusterDir({});
+    const prodDir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const devDir = clusterDir({ 'dev.yaml': validClusterFile({ name: 'dev' }) });
+    expect(await main(['synth', '--clusters', prodDir, '--out', out], REMEMBERED)).toBe(0);
+    clear();
+    expect(await main(['synth', '--clusters', devDir, '--out', out, '--check'], REMEMBERED)).toBe(3);
+    expect(stdout.filter((line) => line.includes(join(out, 'prod')))).toEqual([]);
+    clear();
+    expect(await main(['synth', '--clusters', devDir, '--out', out], REMEMBERED)).toBe(0);
+    expect(clusterFolders(out)).toEqual(['dev', 'prod']);
+    expect(stdout.filter((line) => line.includes('removed'))).toEqual([]);
+    // Its own clusters folder's cluster, once its file is gone, still goes.
+    rmSync(join(prodDir, 'prod.yaml'));
+    writeFileSync(join(prodDir, 'stage.yaml'), JSON.stringify(validClusterFile({ name: 'stage' })));
+    expect(await main(['synth', '--clusters', prodDir, '--out', out], REMEMBERED)).toBe(0);
+    expect(clusterFolders(out)).toEqual(['dev', 'stage']);
+  });
+
   it('shows a terminal escape in the output folder as ?, and in the hint as \\x1b that bash reads back', async () => {
     const both = { 'a.yaml': validClusterFile({ name: 'prod' }), 'b.yaml': validClusterFile({ name: 'dev' }) };
     const out = join(clusterDir({}), 'dist\x1b[2J');
-    expect(await main(['synth', '--clusters', clusterDir(both), '--out', out], REMEMBERED)).toBe(0);
-    const prodOnly = clusterDir({ 'a.yaml': both['a.yaml'] });
-    expect(await main(['synth', '--clusters', prodOnly, '--out', out], REMEMBERED)).toBe(0);
+    const dir = clusterDir(both);
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
+    rmSync(join(dir, 'b.yaml'));
+    expect(await main(['synth', '--clusters', dir, '--out', out], REMEMBERED)).toBe(0);
     expect(
       stdout.some((line) =>
         line.endsWith('dist?[2J/dev/ removed: glidepath wrote it, and no cluster of this render has it any more'),
@@ -314,7 +335,7 @@ describe('a folder of cluster files as a new user keeps it', () => {
     ).toBe(2);
     const lines = stderr.join('\n');
     expect(lines).toMatch(
-      /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78 \(line 4, column 7\)$/m,
+      /prod\.yaml: relay\.ip: must be an IPv4 or IPv6 address, e\.g\. 192\.168\.1\.78; got "10\.0\.0" \(line 4, column 7\)$/m,
     );
     expect(lines).toMatch(/prod\.yaml: colour: unknown key; .* \(line 6, column 1\)$/m);
     expect(lines).toMatch(

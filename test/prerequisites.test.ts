@@ -25,7 +25,7 @@ describe('the prerequisites list of synth --summary', () => {
       '  secret    argo-rollouts-notification-secret in argo-rollouts with the keys glidepath-relay-token, slack-token',
     );
     expect(lines).toContain(
-      '  chart     argo-helm argo-rollouts in argo-rollouts (chart 2.37.3 or later): ' +
+      '  chart     argo-helm argo-rollouts in argo-rollouts (chart 2.37.1 or later): ' +
         'notifications.configmap.create: true, and ' +
         'clusters/test/glidepath-values/argo-rollouts-notifications-values.yaml last in its valueFiles',
     );

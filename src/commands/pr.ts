@@ -5,7 +5,8 @@
 import { secretsFromEnvironment } from '../config/environment-secrets';
 import { shownArgument } from '../config/shown-input';
 import { GlidepathError } from '../errors';
-import { DEFAULT_IDENTITY, type ShipCluster } from '../gitops/ship-types';
+import { type ShipCluster } from '../gitops/ship-types';
+import { commitIdentity } from '../gitops/commit-identity';
 import { parseRepoPath } from '../gitops/remote';
 import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
@@ -105,7 +106,8 @@ export default defineCommand({
   },
   notes: [
     PROVIDER_TOKEN_NOTE,
-    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default glidepath-gitops)',
+    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default: your git user.name and user.email; ' +
+      'glidepath-gitops in CI)',
     '',
     'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.',
   ],
@@ -172,10 +174,7 @@ export default defineCommand({
       ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
       ...(values['push-option'] !== undefined ? { pushOptions: values['push-option'] } : {}),
       extras: { draft: values.draft ?? false, labels: values.label ?? [], reviewers: values.reviewer ?? [] },
-      identity: {
-        name: envValue(context.env, 'GLIDEPATH_GIT_NAME') ?? DEFAULT_IDENTITY.name,
-        email: envValue(context.env, 'GLIDEPATH_GIT_EMAIL') ?? DEFAULT_IDENTITY.email,
-      },
+      identity: commitIdentity(context.env, values['source-dir']),
     });
     const outcomes = clusters.map(
       ({ config }) =>

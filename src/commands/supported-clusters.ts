@@ -9,8 +9,12 @@ import { loadOptions } from './options';
 
 export function loadSupportedClusters(...args: Parameters<typeof loadOptions>): LoadedCluster[] {
   const loaded = loadClusters(loadOptions(...args));
-  const problems = loaded.flatMap(({ file, config }) =>
-    engineVersionProblems(config).map(({ field, message }) => `${file}: ${field}: ${message}`),
+  const problems = loaded.flatMap(({ file, config, valueLine }) =>
+    engineVersionProblems(config).map(({ field, message }) => {
+      // An unset field (argocd.version, its default assumed) has no line.
+      const line = valueLine?.(field.split('.'));
+      return `${file}: ${field}: ${message}${line === undefined ? '' : ` (line ${line})`}`;
+    }),
   );
   if (problems.length > 0) throw new ConfigError(problems);
   return loaded;

@@ -1,5 +1,5 @@
 /** `synth`: load the cluster files, render every selected cluster, then write them all or nothing. */
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { GlidepathError } from '../errors';
 import { printableText } from '../config/shown-input';
 import { shellWord } from '../output/shell-word';
@@ -88,12 +88,15 @@ export default defineCommand({
     const outDir = values.out ?? fromEnvironment ?? OUT_DIR_DEFAULT;
     refuseSecretInFolder(fromEnvironment === undefined ? '--out' : 'CDK8S_OUTDIR', outDir, context.env);
     const scope = values.cluster === undefined ? 'whole' : 'clusters';
+    // The clusters folder of this run (every selected file is in one): a full synth retires only its folders.
+    const source = relative(resolve(outDir), resolve(dirname(loaded[0]!.file))) || '.';
     const removed: string[] = [];
     const clusters = values.check
       ? await renderClusters(configs, { render: context.render })
       : await writeDistAsRendered(outDir, renderEach(configs, { render: context.render }), scope, {
           onWait: context.warn,
           onRemoved: (folder) => removed.push(folder),
+          source,
         });
     const json = (changes?: readonly string[]) =>
       synthJson(
@@ -114,7 +117,7 @@ export default defineCommand({
         changes,
       );
     if (values.check) {
-      const changes = distChanges(outDir, clusters, scope);
+      const changes = distChanges(outDir, clusters, scope, source);
       if (values.json) {
         context.print(jsonLine(json(changes)));
         return changes.length === 0 ? 'done' : 'changes';

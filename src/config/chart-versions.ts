@@ -15,14 +15,43 @@ export interface MeasuredChartVersion {
   readonly switchesOff: boolean;
 }
 
+/** What an argo-rollouts chart before 2.36.2 does with glidepath's values (measured on every tag 2.32.0 to 2.36.1). */
+const NO_SUBSCRIPTIONS = 'renders no subscriptions key, so no fact is sent';
+/** 2.36.2 and 2.37.0: the chart writes the subscriptions as a YAML list, not a string. */
+const SUBSCRIPTIONS_AS_LIST =
+  'renders subscriptions as a YAML list, not a string, and the API server refuses the ConfigMap';
+
+/**
+ * Every argo-helm argo-rollouts tag from 2.32.0 to 2.37.3 (`ARGO_HELM_GIT=<argo-helm clone> npm run judge:helm`
+ * measures those not in ../shared), and ../shared's charts; Helm v3.18.4.
+ */
 export const MEASURED_CHART_VERSIONS: Readonly<Record<ChartName, readonly MeasuredChartVersion[]>> = {
   'argo-rollouts': [
-    {
-      version: '2.32.0',
-      carries: false,
-      fails: 'renders no subscriptions key, so no fact is sent',
-      switchesOff: false,
-    },
+    { version: '2.32.0', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.1', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.2', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.3', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.4', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.5', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.6', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.7', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.32.8', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.33.0', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.34.0', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.34.1', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.34.2', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.34.3', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.34.4', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.35.0', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.35.1', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.35.2', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.35.3', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.36.0', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.36.1', carries: false, fails: NO_SUBSCRIPTIONS, switchesOff: false },
+    { version: '2.36.2', carries: false, fails: SUBSCRIPTIONS_AS_LIST, switchesOff: false },
+    { version: '2.37.0', carries: false, fails: SUBSCRIPTIONS_AS_LIST, switchesOff: false },
+    { version: '2.37.1', carries: true, switchesOff: false },
+    { version: '2.37.2', carries: true, switchesOff: false },
     { version: '2.37.3', carries: true, switchesOff: true },
     { version: '2.40.10', carries: true, switchesOff: true },
     { version: '2.41.0', carries: true, switchesOff: true },

@@ -53,6 +53,34 @@ export function selectFiles(options: FileSelection): string[] {
   return files;
 }
 
+/**
+ * What a folder holds that looks like a cluster file but is not read: a hidden file (`.prod.yaml`), or a suffix in
+ * other letters (`Prod.YAML`, `prod.Yml`); each as a warning that names the file and why. Nothing is said when the
+ * folder cannot be read: selectFiles reports that.
+ */
+export function skippedFileWarnings(dir: string, knownSecrets: readonly KnownSecret[] = []): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    if (CLUSTER_FILE_NAME.test(name) || !/\.ya?ml$/is.test(name)) return [];
+    const shown = shownFile(join(dir, name), knownSecrets);
+    if (name.startsWith('.'))
+      return [
+        `${shown} was not read: a hidden file (its name starts with ".") is never a cluster file; rename it ` +
+          'without the leading "." if it is one',
+      ];
+    const renamed = name.replace(/\.(ya?ml)$/is, (_, suffix: string) => `.${suffix.toLowerCase()}`);
+    return [
+      `${shown} was not read: only names ending in .yaml or .yml, in lowercase, are cluster files; rename it to ` +
+        `${shownFile(join(dir, renamed), knownSecrets)} if it is one`,
+    ];
+  });
+}
+
 /** Whether `--cluster` names a file rather than a cluster. */
 export function isFilePath(cluster: string): boolean {
   return /\.ya?ml$/.test(cluster) || cluster.includes('/');

@@ -4,7 +4,7 @@
  * InvalidImageName). Ported step for step, including the normalization to docker.io/library/ that the name's
  * 255-character limit counts; `npm run judge` checks it against the Go library.
  */
-import { excerpt } from './shown-input';
+import { excerpt, shownImage } from './shown-input';
 
 const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 /** v2.8.2 has no bracketed IPv6 registries (later versions do). */
@@ -58,7 +58,7 @@ export function readImageRef(text: string): { ref: ImageRef } | { problem: strin
   }
   if (digest !== undefined) {
     const digestProblem = digestFormatProblem(digest);
-    if (digestProblem) return problem(digestProblem);
+    if (digestProblem) return { problem: `${shownImage(text)} ${digestProblem}` };
   }
   const suffix = (tag === undefined ? '' : `:${tag}`) + (digest === undefined ? '' : `@${digest}`);
   const name = text.slice(0, text.length - suffix.length);
@@ -113,10 +113,10 @@ export function pinnedImageProblem(text: string): string | undefined {
   if ('problem' in read) return read.problem;
   const { ref } = read;
   if (ref.tag === undefined && ref.digest === undefined) {
-    return `${excerpt(text)} has no tag or digest; pin it: add :<version> or @sha256:<digest>`;
+    return `${shownImage(text)} has no tag or digest; pin it: add :<version> or @sha256:<digest>`;
   }
   if (ref.tag === 'latest') {
-    return `${excerpt(text)} uses the moving tag "latest"; pin a version tag or a digest`;
+    return `${shownImage(text)} uses the moving tag "latest"; pin a version tag or a digest`;
   }
   return undefined;
 }

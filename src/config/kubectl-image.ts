@@ -1,6 +1,6 @@
 /** Matches the prune Job's kubectl image to the cluster's Kubernetes minor version. */
 import { parseImageRef, pinnedImageProblem } from './image-ref';
-import { excerpt } from './shown-input';
+import { excerpt, shownImage } from './shown-input';
 
 /** `v1.28.15`, `1.28`, `1.28.15-debian-12-r3`: the leading major.minor of a version tag. */
 const VERSION_TAG = /^v?(\d+)\.(\d+)(?:[.+_-]|$)/;
@@ -26,14 +26,14 @@ export function kubectlImageVersionProblem(image: string, kubernetesVersion: str
   const wanted = `v${kubernetesVersion}`;
   if (!match) {
     return (
-      `${excerpt(image)}: tag ${excerpt(ref.tag)} names no Kubernetes version; use a kubectl tag of the ` +
+      `${shownImage(image)}: tag ${excerpt(ref.tag)} names no Kubernetes version; use a kubectl tag of the ` +
       `cluster's minor version (kubernetesVersion "${kubernetesVersion}"), e.g. :${wanted}.<patch>, or a digest`
     );
   }
   const tagMinor = `${match[1]}.${match[2]}`;
   if (tagMinor !== kubernetesVersion) {
     return (
-      `${excerpt(image)} is kubectl ${tagMinor} but kubernetesVersion is "${kubernetesVersion}"; ` +
+      `${shownImage(image)} is kubectl ${tagMinor} but kubernetesVersion is "${kubernetesVersion}"; ` +
       `use a kubectl ${kubernetesVersion} image, e.g. the tag :${wanted}.<patch>, or change both together ` +
       `when the cluster is upgraded`
     );

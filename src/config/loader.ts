@@ -1,7 +1,7 @@
 /** Reads cluster files, validates them and reports every problem as `file: field: message`. */
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CLUSTER_FILE_NAME, isFilePath, selectFiles } from './cluster-file-selection';
+import { CLUSTER_FILE_NAME, isFilePath, selectFiles, skippedFileWarnings } from './cluster-file-selection';
 import { DNS_LABEL } from './names';
 import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
@@ -52,6 +52,8 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
     else loaded.push(result);
   }
   const warn = options.warn ?? (() => undefined);
+  if (options.cluster === undefined || !isFilePath(options.cluster))
+    for (const warning of skippedFileWarnings(options.dir, knownSecrets)) warn(warning);
   for (const { file, config } of loaded) {
     if (stemOf(file) !== config.name)
       warn(

@@ -61,6 +61,16 @@ export function parseClusterYaml(
   // unwinds through: one message says what is wrong.
   const tooDeep = doc.errors.find((e) => /Maximum call stack size exceeded/.test(e.message));
   if (tooDeep !== undefined) return { problems: [`${at(tooDeep.pos[0])}: ${TOO_DEEP}`] };
+  // A tab used as indentation derails the parser: every error after it follows from it, so it is told alone.
+  const tabs = doc.errors.filter((e) => e.code === 'TAB_AS_INDENT');
+  if (tabs.length > 0)
+    return {
+      problems: tabs.map(
+        (e) =>
+          `${at(e.pos[0])}: not valid YAML: a tab is used as indentation; YAML indents with spaces only: ` +
+          'replace the tab with spaces',
+      ),
+    };
   const problems = [
     ...doc.errors.map((e) => {
       const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : 'YAML';

@@ -1,7 +1,11 @@
 /** `relay`: where the notifications engines send glidepath's facts. */
 import * as z from 'zod';
 import { HOSTNAME, SECRET_KEY, isIpAddress } from './names';
+import { excerpt } from './shown-input';
 import { strict } from './strict-object';
+
+/** The longest IPv6 address with an IPv4 tail and a zone a user may mistype: shown whole up to this. */
+const SHOWN_ADDRESS = 64;
 
 /** An address written with its port (`10.1.2.3:80`, `[fd00::1]:80`): the address and the port, or undefined. */
 function ipWithPort(text: string): { ip: string; port: string } | undefined {
@@ -23,7 +27,7 @@ function relayIpError(input: unknown): string {
     return (
       `must be an IPv4 or IPv6 address; for a DNS name such as ${text}, write it as relay.host ` + 'instead of relay.ip'
     );
-  return 'must be an IPv4 or IPv6 address, e.g. 192.168.1.78';
+  return `must be an IPv4 or IPv6 address, e.g. 192.168.1.78; got ${excerpt(text, SHOWN_ADDRESS)}`;
 }
 
 /** Why `--relay-ip` cannot replace relay.ip (`shown` is the value as messages may show it), or undefined. */

@@ -48,6 +48,15 @@ export function excerpt(text: string, shown = MAX_SHOWN): string {
   return `${JSON.stringify(`${printable.slice(0, shown - 4)}…`)} (${text.length} characters)`;
 }
 
+/**
+ * An image reference that parsed as one, quoted whole (it names a registry and a version the user must see to fix it),
+ * or, when it looks like a secret, only what the secret detector says of it.
+ */
+export function shownImage(text: string): string {
+  const reason = secretLikeReason(text);
+  return reason === undefined ? JSON.stringify(printableText(text)) : `[a value that ${reason}]`;
+}
+
 export function shownKey(key: PropertyKey): string | number {
   if (typeof key === 'number') return key;
   const text = String(key);

@@ -1,5 +1,12 @@
 /** The words of a change: its title, the review body hosts show, and the commit message. */
-import { filePathLabel, folderList, objectLabel, renderReviewMarkdown, summaryLine } from './markdown';
+import {
+  filePathLabel,
+  folderList,
+  objectLabel,
+  renderReviewMarkdown,
+  summaryLine,
+  type MarkdownOptions,
+} from './markdown';
 import type { Review } from './review';
 import { describeSource, RENDERED_BY, sourceLink, type SourceRevision } from './source';
 
@@ -31,7 +38,52 @@ export function changeTitle(cluster: string, review: Review): string {
   return `glidepath: ${cluster}: ${summaryLine(review)}`;
 }
 
-export function changeBody(review: Review, p: Provenance, maxChars: number, extra: readonly string[] = []): string {
+/** How many fields or files a commit subject names before `and N more`. */
+const SUBJECT_ITEMS = 3;
+
+/** A file a commit changes compared with its parent, as the subject names it (`x.k8s.yaml`, `prod-values/x.yaml`). */
+export interface CommittedFile {
+  readonly label: string;
+  readonly change: 'added' | 'changed' | 'removed';
+}
+
+/**
+ * A commit's subject, so that two renders on one branch read apart: the cluster-file fields whose values changed since
+ * the parent's render (`glidepath: prod: relay.ip, prune.schedule`); without such a change or record, the files it
+ * changes (`glidepath: prod: changed prune.k8s.yaml`, `glidepath: prod: added a.k8s.yaml, b.k8s.yaml and 18 more`).
+ */
+export function commitSubject(
+  cluster: string,
+  files: readonly CommittedFile[],
+  fields: readonly string[] = [],
+): string {
+  const more = (count: number) => (count > SUBJECT_ITEMS ? ` and ${count - SUBJECT_ITEMS} more` : '');
+  if (fields.length > 0)
+    return `glidepath: ${cluster}: ${fields.slice(0, SUBJECT_ITEMS).join(', ')}${more(fields.length)}`;
+  // Every file as the parent holds it: the commit only removes files the render no longer has.
+  if (files.length === 0) return `glidepath: ${cluster}: removed files the render no longer has`;
+  const named = files.slice(0, SUBJECT_ITEMS);
+  const parts: string[] = [];
+  for (const change of ['added', 'changed', 'removed'] as const) {
+    const labels = named.filter((f) => f.change === change).map((f) => f.label);
+    if (labels.length > 0) parts.push(`${change} ${labels.join(', ')}`);
+  }
+  return `glidepath: ${cluster}: ${parts.join('; ')}${more(files.length)}`;
+}
+
+/** The message with another first line. */
+export function withSubject(message: string, subject: string): string {
+  const newline = message.indexOf('\n');
+  return newline === -1 ? subject : `${subject}${message.slice(newline)}`;
+}
+
+export function changeBody(
+  review: Review,
+  p: Provenance,
+  maxChars: number,
+  extra: readonly string[] = [],
+  replacing: MarkdownOptions['replacing'] = [],
+): string {
   return renderReviewMarkdown(review, {
     hidden: [`<!-- glidepath cluster=${p.cluster} content=sha256:${p.hash} -->`],
     heading: `glidepath: \`${p.cluster}\` → \`${review.folder}\``,
@@ -44,6 +96,7 @@ export function changeBody(review: Review, p: Provenance, maxChars: number, extr
       ...(p.override !== undefined ? [overrideNote(p.override)] : []),
     ],
     extra,
+    replacing,
     maxChars,
     fullDiffCommand: `glidepath diff --cluster ${p.cluster}`,
   });

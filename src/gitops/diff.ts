@@ -12,7 +12,7 @@ import { missingBaseError } from './refs';
 import { displayUrl, hostName } from './remote';
 import { blobIds, ownedContents, ownedIn, renderedFolders, reviewOwned, usesValues } from './owned-folders';
 import { hasChanges, type Review } from './review';
-import { notesContext, reviewNotes } from './review-notes';
+import { replacedConfigMaps, reviewNotes } from './review-notes';
 import { checkToken, refuseCleartext } from './tokens';
 
 /** A job summary may hold 1 MiB; leave room for the other clusters' summaries. */
@@ -96,7 +96,8 @@ export async function diffAgainstGitops(options: DiffOptions): Promise<DiffResul
         ...(options.override !== undefined ? [overrideNote(options.override)] : []),
         ...[...notes, ...opened.notes].map((n) => `> ${n}`),
       ],
-      extra: reviewNotes(before.manifests, rendered.manifests, notesContext(config.veridor), known),
+      extra: reviewNotes(before.manifests, rendered.manifests, config, known),
+      replacing: replacedConfigMaps(config),
       maxChars: options.maxChars ?? DIFF_MARKDOWN_LIMIT,
       fullDiffCommand: `glidepath diff --cluster ${config.name}`,
     });

@@ -17,6 +17,11 @@ export interface MarkdownOptions {
   readonly hidden?: readonly string[];
   /** Markdown lines between the objects table and the YAML diff (changed values, ConfigMap keys, a checklist). */
   readonly extra?: readonly string[];
+  /**
+   * ConfigMaps that on the cluster replace the live one of their name (the notifications ConfigMaps): the table
+   * says so where the gitops repo only gains them.
+   */
+  readonly replacing?: readonly { readonly namespace: string; readonly name: string }[];
 }
 
 /** `2 added, 1 changed, 1 removed` (zero counts left out); for a change that moves no object, the files. */
@@ -52,8 +57,14 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
   );
   if (review.objects.length > 0) {
     head.push('| Change | Kind | Namespace | Name |', '| --- | --- | --- | --- |');
-    for (const o of review.objects)
-      head.push(`| ${o.change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
+    const replaces = (o: ObjectChange) =>
+      o.change === 'added' &&
+      o.kind === 'ConfigMap' &&
+      (options.replacing ?? []).some((r) => r.namespace === o.namespace && r.name === o.name);
+    for (const o of review.objects) {
+      const change = replaces(o) ? 'added (replaces the live one)' : o.change;
+      head.push(`| ${change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
+    }
     head.push('');
   }
   for (const warning of review.warnings) head.push(`> ${warning}`);

@@ -1,5 +1,8 @@
 /** Whether each changed cluster's render goes onto its branch, onto its base, or not at all, from the snapshot. */
 import { describeCommits, type BranchCommit, type ForeignChanges } from './branch-commits';
+import { commitSubject, withSubject, type CommittedFile } from './change-text';
+import { parseValues, valueChanges, VALUES_FILE } from './cluster-values';
+import { filePathLabel } from './markdown';
 import { GitopsError } from './errors';
 import type { ClusterPlan, RepoSnapshot } from './plan-types';
 import { foreignInFolders } from './plan-targets';
@@ -32,7 +35,7 @@ export function decideCommits(plans: readonly ClusterPlan[], snapshot: RepoSnaps
     const result = plan.result!;
     const baseCommit = result.baseCommit;
     if (plan.tip === undefined) {
-      plan.build = build(plan, baseCommit);
+      plan.build = build(plan, baseCommit, snapshot);
       continue;
     }
     const from = snapshot.mergeBases.get(result.branch!);
@@ -63,15 +66,15 @@ export function decideCommits(plans: readonly ClusterPlan[], snapshot: RepoSnaps
     }
     if (theirs.commits.length > 0 && outside.length === 0 && !baseChangedFolder) {
       // On top of the branch, which keeps the commits, unless the render replaces what they changed.
-      keepOrRefuse(plan, theirs.commits, undoneByRender(plan, theirs, snapshot));
+      keepOrRefuse(plan, theirs.commits, undoneByRender(plan, theirs, snapshot), snapshot);
       continue;
     }
     // On top of the branch while it still contains the base; otherwise rebuilt on the base (it moved on or was
     // rewritten).
-    if (outside.length === 0 && containsBase) plan.build = build(plan, plan.tip);
+    if (outside.length === 0 && containsBase) plan.build = build(plan, plan.tip, snapshot);
     else rebuilds.push({ plan, outside, proposed, mergeBase: from, theirs: theirs.commits });
   }
-  rebuildOnBases(rebuilds);
+  rebuildOnBases(rebuilds, snapshot);
 }
 
 /** `a, b, c and 2 more`. */
@@ -91,7 +94,12 @@ function foreignWords(theirs: readonly BranchCommit[]): { which: string; them: '
 /**
  * The render goes on top of the commits glidepath did not write, saying so, or the cluster fails if it would undo them.
  */
-function keepOrRefuse(plan: ClusterPlan, theirs: readonly BranchCommit[], undone: readonly string[]): void {
+function keepOrRefuse(
+  plan: ClusterPlan,
+  theirs: readonly BranchCommit[],
+  undone: readonly string[],
+  snapshot: RepoSnapshot,
+): void {
   const result = plan.result!;
   const { which, them } = foreignWords(theirs);
   if (undone.length === 0) {
@@ -99,7 +107,7 @@ function keepOrRefuse(plan: ClusterPlan, theirs: readonly BranchCommit[], undone
       `${result.branch} holds ${which}; the new render went on top of ${them}, and the branch keeps ${them}: ` +
         `${theirs.length === 1 ? 'it changes' : 'they change'} nothing the render replaces`,
     );
-    plan.build = build(plan, plan.tip!);
+    plan.build = build(plan, plan.tip!, snapshot);
     return;
   }
   plan.error = new GitopsError(
@@ -123,12 +131,55 @@ interface Rebuild {
   readonly theirs: readonly BranchCommit[];
 }
 
-function build(plan: ClusterPlan, parent: string): FolderCommit {
-  return { parent, folders: plan.folders, message: plan.result!.commitMessage! };
+function build(plan: ClusterPlan, parent: string, snapshot: RepoSnapshot): FolderCommit {
+  const result = plan.result!;
+  const subject = commitSubject(
+    plan.cluster.name,
+    committedFiles(plan, parent, snapshot),
+    changedFields(plan, parent, snapshot),
+  );
+  return { parent, folders: plan.folders, message: withSubject(result.commitMessage!, subject) };
+}
+
+/**
+ * The cluster-file fields whose values differ from those the parent's folder was rendered from (its
+ * glidepath-cluster-values.txt), or undefined when the parent has no such record (a first render, an older release).
+ */
+function changedFields(plan: ClusterPlan, parent: string, snapshot: RepoSnapshot): string[] | undefined {
+  const manifests = plan.folders[0]!;
+  const rendered = manifests.files.find((f) => f.path === VALUES_FILE);
+  const path = `${manifests.folder}/${VALUES_FILE}`;
+  const id =
+    parent === plan.result!.baseCommit
+      ? snapshot.trees.get(parent)?.find((entry) => entry.path === path)?.id
+      : snapshot.ids.get(`${parent}:${path}`);
+  const text = id === undefined ? undefined : snapshot.blobs.get(id);
+  if (rendered === undefined || text === undefined) return undefined;
+  const [before, after] = [parseValues(text), parseValues(rendered.content)];
+  return before === undefined || after === undefined ? undefined : valueChanges(before, after).map((c) => c.path);
+}
+
+/**
+ * What the commit changes compared with its parent: on the base, the review's files; on the branch's tip, each
+ * rendered file whose blob there differs (snapshot.ids holds `<tip>:<path>` of each, folderSpecs asks for them).
+ */
+function committedFiles(plan: ClusterPlan, parent: string, snapshot: RepoSnapshot): CommittedFile[] {
+  const review = plan.result!.review!;
+  if (parent === plan.result!.baseCommit)
+    return review.files.map((f) => ({ label: filePathLabel(review, f), change: f.change }));
+  return plan.folders.flatMap((f) =>
+    f.files.flatMap((file): CommittedFile[] => {
+      const id = snapshot.ids.get(`${parent}:${f.folder}/${file.path}`);
+      if (id === blobId(file.content)) return [];
+      return [
+        { label: filePathLabel(review, { folder: f.folder, path: file.path }), change: id ? 'changed' : 'added' },
+      ];
+    }),
+  );
 }
 
 /** Each branch to rebuild on its base, unless that drops a commit glidepath did not write. */
-function rebuildOnBases(rebuilds: readonly Rebuild[]): void {
+function rebuildOnBases(rebuilds: readonly Rebuild[], snapshot: RepoSnapshot): void {
   for (const { plan, outside, proposed, mergeBase, theirs } of rebuilds) {
     const result = plan.result!;
     const notes = result.notes as string[];
@@ -146,7 +197,7 @@ function rebuildOnBases(rebuilds: readonly Rebuild[]): void {
             `(${mergeBase?.slice(0, 12)} to ${result.baseCommit.slice(0, 12)}): rebuilt on ${at}, so that merging ` +
             'it gives exactly this render',
         );
-      plan.build = build(plan, result.baseCommit);
+      plan.build = build(plan, result.baseCommit, snapshot);
       continue;
     }
     const { which, them } = foreignWords(theirs);

@@ -74,6 +74,8 @@ export function folderSpecs(target: ClusterTarget, mergeBase: string | undefined
   const behind = mergeBase !== undefined && mergeBase !== target.baseCommit;
   return target.folders.flatMap((f) => [
     `${target.tip}:${f.folder}`,
+    // Each rendered file at the tip: a commit on the tip names the files it changes (plan-commits.ts).
+    ...f.files.map((file) => `${target.tip}:${f.folder}/${file.path}`),
     ...(behind ? [`${mergeBase}:${f.folder}`, `${target.baseCommit}:${f.folder}`] : []),
   ]);
 }

@@ -13,7 +13,7 @@ import { clusterFailure } from './errors';
 import { displayUrl } from './remote';
 import type { ReplacedFolder } from './repo';
 import type { Review } from './review';
-import { notesContext, reviewNotes } from './review-notes';
+import { replacedConfigMaps, reviewNotes } from './review-notes';
 import type { PreparedCluster } from './ship-prepare';
 
 const NO_REVIEW = (folders: readonly ReplacedFolder[]): Review => ({
@@ -82,7 +82,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
   const before = ownedContents(target.listing, snapshot.blobs, cluster.folders, cluster.files);
   const review = reviewOwned(cluster.folders, before, cluster.files, folders.length > 1, ctx.knownSecrets);
   const { config } = cluster.input;
-  const extra = reviewNotes(before.manifests, cluster.files.manifests, notesContext(config.veridor), ctx.knownSecrets);
+  const extra = reviewNotes(before.manifests, cluster.files.manifests, config, ctx.knownSecrets);
   const provenance = {
     cluster: cluster.name,
     base: cluster.base,
@@ -94,7 +94,7 @@ function planTarget(target: ClusterTarget, snapshot: RepoSnapshot, ctx: PlanCont
     ...keptCommits(target, snapshot),
   };
   const title = changeTitle(cluster.name, review);
-  const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra);
+  const body = changeBody(review, provenance, ctx.host?.bodyLimit ?? 65_536, extra, replacedConfigMaps(config));
   const message = commitMessage(review, { ...provenance, title });
   const existing = mine.at(-1);
   const { host } = ctx;

@@ -1,15 +1,20 @@
 /**
  * What a reviewer wants before the YAML diff: which cluster-file values changed, which ConfigMap data keys
- * changed (a word diff for long one-line expressions), and what to create by hand in new tracked namespaces.
+ * changed (a word diff for long one-line expressions), what to create by hand in new tracked namespaces, what the
+ * cluster needs (the list `synth --summary` prints, src/prerequisites.ts) and what each notifications ConfigMap
+ * does to the one of its name on the cluster.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import { parseValues, VALUES_FILE, valueChanges } from './cluster-values';
 import type { KnownSecret } from '../config/environment-secrets';
 import { maskSecretLike } from '../config/masked-text';
+import type { ClusterConfig } from '../config/schema';
+import { RELEASE_TRACKED_LABEL } from '../notifications/glidepath-fact';
+import { configMapReplacements, prerequisites } from '../prerequisites';
 import type { FolderFile } from './repo';
 import { parseYamlDocuments } from './review';
 
-export interface NotesContext {
+interface NotesContext {
   /** ConfigMap and Secret each Veridor gate reads, from the cluster file. */
   readonly veridorConfigMap: string;
   readonly veridorSecret: string;
@@ -17,13 +22,7 @@ export interface NotesContext {
   readonly veridorNamespaces: readonly string[] | 'all';
 }
 
-/** Markdown lines (empty when there is nothing to say), to put between the objects table and the YAML diff. */
-export function notesContext(veridor: {
-  readonly configMap: string;
-  readonly secret: string;
-  readonly namespaces: readonly string[];
-  readonly clusterTemplate: boolean;
-}): NotesContext {
+function notesContext(veridor: ClusterConfig['veridor']): NotesContext {
   return {
     veridorConfigMap: veridor.configMap,
     veridorSecret: veridor.secret,
@@ -31,35 +30,80 @@ export function notesContext(veridor: {
   };
 }
 
-/** `known`: the environment's secrets, masked where the base shows one. */
+/**
+ * Markdown lines to put between the objects table and the YAML diff. `known`: the environment's secrets, masked
+ * where the base shows one.
+ */
 export function reviewNotes(
   before: readonly FolderFile[],
   after: readonly FolderFile[],
-  context: NotesContext,
+  config: ClusterConfig,
   known: readonly KnownSecret[],
 ): string[] {
-  return [...valueNotes(before, after, context), ...configMapNotes(before, after, known)].map((note) =>
-    maskSecretLike(note, known),
+  return [
+    ...valueNotes(before, after, notesContext(config.veridor)),
+    ...configMapNotes(before, after, known),
+    ...clusterNeeds(config, before.length === 0),
+  ].map((note) => maskSecretLike(note, known));
+}
+
+/**
+ * The notifications ConfigMaps the render delivers as ConfigMaps: on the cluster, each replaces the one of its
+ * name, which the objects table says instead of "added".
+ */
+export function replacedConfigMaps(config: ClusterConfig): { namespace: string; name: string }[] {
+  return configMapReplacements(config)
+    .filter((c) => c.delivery === 'configmap')
+    .map(({ namespace, name }) => ({ namespace, name }));
+}
+
+/**
+ * What each notifications ConfigMap does on the cluster, and what the cluster needs before the merge (as `synth
+ * --summary` lists it): open on a first render, folded away on later changes.
+ */
+function clusterNeeds(config: ClusterConfig, firstRender: boolean): string[] {
+  const replacements = configMapReplacements(config).map(
+    (c) => `- \`${c.namespace}/${c.name}\` (${c.delivery}): ${c.effect}.`,
   );
+  const needs = prerequisites(config).map((p) => `- [ ] ${p.kind}: ${inline(p.requirement)}`);
+  const lines = [
+    '**On the cluster, the notifications ConfigMaps:**',
+    '',
+    ...replacements,
+    '',
+    '**Before merging, on the cluster** (what `glidepath synth --summary` lists):',
+    '',
+    ...needs,
+    '',
+  ];
+  if (firstRender) return lines;
+  return [
+    '<details><summary>What the cluster needs (as on the first render)</summary>',
+    '',
+    ...lines,
+    '</details>',
+    '',
+  ];
 }
 
 function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[], context: NotesContext): string[] {
   const next = parseValues(after.find((f) => f.path === VALUES_FILE)?.content ?? '');
   if (next === undefined) return [];
   const oldFile = before.find((f) => f.path === VALUES_FILE);
+  // The first render into an empty folder: every value is new, and what the cluster needs is listed whole below.
+  if (oldFile === undefined && before.length === 0) return [];
   // A folder made before glidepath kept its values: what changed is unknown, and saying "all new" would mislead.
-  if (oldFile === undefined && before.length > 0)
+  if (oldFile === undefined)
     return [
       '_Cluster-file values: the base has no record of the values it was rendered from (first change since ' +
         'glidepath began recording them)._',
       '',
     ];
-  const old = oldFile === undefined ? new Map<string, unknown>() : parseValues(oldFile.content);
+  const old = parseValues(oldFile.content);
   if (old === undefined) return [];
   const changes = valueChanges(old, next);
   const lines: string[] = [];
-  // The first render into an empty folder: every value is new, so only the checklist is worth reading.
-  if (changes.length > 0 && oldFile !== undefined) {
+  if (changes.length > 0) {
     lines.push(`**Cluster-file values changed since the base** (${changes.length}):`, '');
     for (const change of changes) lines.push(`- \`${change.path}\`: ${inline(change.text)}`);
     lines.push('');
@@ -75,7 +119,7 @@ function valueNotes(before: readonly FolderFile[], after: readonly FolderFile[],
           `- [ ] \`${ns}\`: create the Secret \`${context.veridorSecret}\` (Veridor's credentials; never through git)`,
         );
       }
-      lines.push(`- [ ] \`${ns}\`: label its Rollouts \`hangar.io/release-tracked=true\``);
+      lines.push(`- [ ] \`${ns}\`: label its Rollouts \`${RELEASE_TRACKED_LABEL}=true\``);
     }
     lines.push('');
   }

@@ -5,6 +5,7 @@
  */
 import type { KnownSecret } from '../config/environment-secrets';
 import { foreignChanges, type ForeignChanges } from './branch-commits';
+import { VALUES_FILE } from './cluster-values';
 import type { ChangeRequest } from './change-host';
 import { allInOrder } from './in-order';
 import { blobIds } from './owned-folders';
@@ -47,7 +48,12 @@ export async function takeSnapshot(
     ...foreignInFolders(t, foreign.get(t.tip)).map(([path]) => `${t.tip}:${path}`),
   ]);
   const [changedPaths, ids] = await allInOrder([repo.changedPaths(pairs), repo.resolveSpecs(specs)]);
-  return { ...basis, blobs, mergeBases, changedPaths, ids, foreign };
+  // The values each branch's render came from: a commit on the branch names the fields it changes (plan-commits.ts).
+  const tipValues = building
+    .map((t) => ids.get(`${t.tip}:${t.folders[0]!.folder}/${VALUES_FILE}`))
+    .filter((id): id is string => id !== undefined && !blobs.has(id));
+  const tipBlobs = tipValues.length > 0 ? await repo.readBlobs([...new Set(tipValues)]) : new Map<string, string>();
+  return { ...basis, blobs: new Map([...blobs, ...tipBlobs]), mergeBases, changedPaths, ids, foreign };
 }
 
 /** Where each branch meets its base: one listing of the branches that contain each base, a merge-base for others. */

@@ -4,21 +4,27 @@ import { join } from 'node:path';
 import type { RenderedCluster } from '../render/render-cluster';
 import { missingFolders } from './out-dir-fs';
 import { RETIRED_NAME, STAGED_NAME } from './out-dir-names';
-import { readRecord, refuseForeignEntries } from './out-dir-record';
+import { isRetiredFolder, readRecord, readSources, refuseForeignEntries } from './out-dir-record';
 import { writtenRecord } from './swap-journal';
 import { holdsFile, isWrittenFolder } from './as-written';
-import { outputFolders, valuesFolderName, type WriteScope } from './write-dist';
+import { outputFolders, type WriteScope } from './write-dist';
 
 /**
  * One line per file that would be added, changed or removed, e.g. `changed dist/prod/x.k8s.yaml`: changed when synth
  * would write it again (other bytes, or not as a fresh write leaves it or its folder: mode, owner, group or links).
  */
-export function distChanges(outDir: string, renderedClusters: readonly RenderedCluster[], scope: WriteScope): string[] {
+export function distChanges(
+  outDir: string,
+  renderedClusters: readonly RenderedCluster[],
+  scope: WriteScope,
+  source?: string,
+): string[] {
   // Each folder on its own: the manifests, and the helm values of a cluster that has any.
   const clusters = outputFolders(renderedClusters);
   // What synth would refuse (a file as --out, a folder holding files glidepath did not write), --check refuses too.
   const exists = missingFolders(outDir, 'the output folder').length === 0;
   const recorded = exists ? readRecord(outDir) : {};
+  const sources = exists ? readSources(outDir) : {};
   if (exists) refuseForeignEntries(outDir, writtenRecord(outDir));
   const changes: string[] = [];
   const leftovers = leftoverLinks(outDir);
@@ -35,9 +41,8 @@ export function distChanges(outDir: string, renderedClusters: readonly RenderedC
     for (const stale of [...present].sort()) changes.push(`removed ${join(dir, stale)}`);
   }
   const rendered = new Set(clusters.map((c) => c.name));
-  // With --cluster, only a rendered cluster's values folder that it no longer has would go.
-  const retired = (name: string) =>
-    scope === 'whole' || renderedClusters.some((c) => valuesFolderName(c.name) === name);
+  const names = renderedClusters.map((c) => c.name);
+  const retired = (name: string) => isRetiredFolder(name, scope, source, sources, names);
   for (const name of clusterFolders(outDir).filter(
     (n) => !rendered.has(n) && Object.hasOwn(recorded, n) && retired(n),
   )) {

@@ -67,3 +67,11 @@ export function isOwnEntry(entry: Dirent): boolean {
 export function isPlainName(name: unknown): name is string {
   return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
 }
+
+/**
+ * The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster
+ * name).
+ */
+export function valuesFolderName(cluster: string): string {
+  return `${cluster}-values`;
+}

@@ -18,6 +18,7 @@ import {
   LOCK_BREAK,
   OWN_FILE_MAX_BYTES,
   RECORD,
+  valuesFolderName,
 } from './out-dir-names';
 import { readOwnFile } from './own-file';
 
@@ -27,11 +28,26 @@ export type OutRecord = Readonly<Record<string, readonly string[]>>;
 const FORMAT = 1;
 const MAX_NAMES_SHOWN = 5;
 
+/**
+ * Cluster folder name -> the clusters folder whose file it was rendered from, relative to the output folder (so that a
+ * repository moved or cloned elsewhere keeps it): a full synth retires only the folders of its own clusters folder. A
+ * folder written before glidepath recorded this has none.
+ */
+export type OutSources = Readonly<Record<string, string>>;
+
 export function readRecord(outDir: string): OutRecord {
+  return readRecordFile(outDir).clusters;
+}
+
+export function readSources(outDir: string): OutSources {
+  return readRecordFile(outDir).sources;
+}
+
+function readRecordFile(outDir: string): { clusters: OutRecord; sources: OutSources } {
   const path = join(outDir, RECORD);
   const fix = "remove it, and check that the folder holds only glidepath's cluster folders";
   const file = readOwnFile(path, { shown: shown(path), maxBytes: OWN_FILE_MAX_BYTES, fix: () => fix });
-  if (file === undefined) return {};
+  if (file === undefined) return { clusters: {}, sources: {} };
   const record = parseRecord(file.text);
   if (record === undefined) {
     throw new ConfigError([
@@ -42,14 +58,27 @@ export function readRecord(outDir: string): OutRecord {
   return record;
 }
 
-function parseRecord(text: string): OutRecord | undefined {
+function parseRecord(text: string): { clusters: OutRecord; sources: OutSources } | undefined {
   try {
     const data: unknown = JSON.parse(text);
     if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== FORMAT) return undefined;
-    return validRecord((data as { clusters?: unknown }).clusters);
+    const clusters = validRecord((data as { clusters?: unknown }).clusters);
+    const sources = validSources((data as { sources?: unknown }).sources ?? {});
+    return clusters === undefined || sources === undefined ? undefined : { clusters, sources };
   } catch {
     return undefined;
   }
+}
+
+/** `sources` as the record's sources, if each names a cluster folder and a path. */
+export function validSources(sources: unknown): OutSources | undefined {
+  if (typeof sources !== 'object' || sources === null || Array.isArray(sources)) return undefined;
+  const entries = Object.entries(sources);
+  return entries.every(
+    ([name, dir]) => isPlainName(name) && typeof dir === 'string' && dir !== '' && !dir.includes('\0'),
+  )
+    ? (Object.fromEntries(entries) as OutSources)
+    : undefined;
 }
 
 /**
@@ -75,13 +104,39 @@ export function mergedRecords(a: OutRecord, b: OutRecord): OutRecord {
   return merged;
 }
 
-export function writeRecord(outDir: string, record: OutRecord): void {
+export function writeRecord(outDir: string, record: OutRecord, sources: OutSources = {}): void {
   const sorted = Object.fromEntries(
     Object.keys(record)
       .sort()
       .map((name) => [name, [...record[name]!].sort()]),
   );
-  replaceFile(join(outDir, RECORD), `${JSON.stringify({ format: FORMAT, clusters: sorted }, null, 2)}\n`);
+  const known = Object.fromEntries(
+    Object.keys(sources)
+      .filter((name) => Object.hasOwn(record, name))
+      .sort()
+      .map((name) => [name, sources[name]!]),
+  );
+  replaceFile(
+    join(outDir, RECORD),
+    `${JSON.stringify({ format: FORMAT, clusters: sorted, sources: known }, null, 2)}\n`,
+  );
+}
+
+/**
+ * Whether a write retires (removes) the recorded folder `name` that it does not render. `whole` (a full synth): a
+ * folder rendered from the same clusters folder `source`, or from one not recorded; never another clusters folder's.
+ * `clusters` (--cluster): only a rendered cluster's values folder that it no longer has.
+ */
+export function isRetiredFolder(
+  name: string,
+  scope: 'whole' | 'clusters',
+  source: string | undefined,
+  sources: OutSources,
+  renderedClusters: readonly string[],
+): boolean {
+  if (scope === 'clusters') return renderedClusters.some((cluster) => valuesFolderName(cluster) === name);
+  const from = Object.hasOwn(sources, name) ? sources[name] : undefined;
+  return from === undefined || source === undefined || from === source;
 }
 
 /**

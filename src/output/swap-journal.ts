@@ -17,7 +17,15 @@ import {
   RETIRED_NAME,
   STAGED_NAME,
 } from './out-dir-names';
-import { mergedRecords, readRecord, validRecord, writeRecord, type OutRecord } from './out-dir-record';
+import {
+  mergedRecords,
+  readRecord,
+  validRecord,
+  validSources,
+  writeRecord,
+  type OutRecord,
+  type OutSources,
+} from './out-dir-record';
 import { readOwnFile } from './own-file';
 
 export interface SwapJournal {
@@ -27,6 +35,8 @@ export interface SwapJournal {
   readonly retire: readonly { readonly name: string; readonly old: string }[];
   /** The record after the swap. */
   readonly record: OutRecord;
+  /** The clusters folder of each recorded folder after the swap, where known. */
+  readonly sources?: OutSources;
 }
 
 /** Commits to the swap (journal first), then carries it out. */
@@ -65,7 +75,8 @@ function readJournalIfAny(outDir: string): SwapJournal | undefined {
       entries.every(
         (e) => isPlainName(e.name) && !isOwnName(e.name) && typeof e.old === 'string' && RETIRED_NAME.test(e.old),
       ) && journal.replace.every((e) => typeof e.stage === 'string' && STAGED_NAME.test(e.stage));
-    if (valid && validRecord(journal.record) !== undefined) return journal;
+    if (valid && validRecord(journal.record) !== undefined && validSources(journal.sources ?? {}) !== undefined)
+      return journal;
   } catch {
     // reported below
   }
@@ -86,7 +97,7 @@ function finishSwap(outDir: string, journal: SwapJournal): void {
     if (lstatOrUndefined(target) !== undefined && lstatOrUndefined(join(outDir, old)) === undefined)
       move(target, join(outDir, old));
   }
-  writeRecord(outDir, journal.record);
+  writeRecord(outDir, journal.record, journal.sources);
   for (const { old } of [...journal.replace, ...journal.retire]) remove(join(outDir, old));
   remove(join(outDir, JOURNAL));
 }

@@ -19,8 +19,15 @@ import {
   removeEmptyFolders,
   writeNewFile,
 } from './out-dir-fs';
-import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix } from './out-dir-names';
-import { readRecord, refuseForeignEntries, type OutRecord } from './out-dir-record';
+import { OLD_PREFIX, STAGE_PREFIX, uniqueSuffix, valuesFolderName } from './out-dir-names';
+import {
+  isRetiredFolder,
+  readRecord,
+  readSources,
+  refuseForeignEntries,
+  type OutRecord,
+  type OutSources,
+} from './out-dir-record';
 import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-journal';
 
 /**
@@ -30,6 +37,11 @@ import { recoverOutDir, swapIn, writtenRecord, type SwapJournal } from './swap-j
 export type WriteScope = 'whole' | 'clusters';
 
 export interface WriteOptions extends LockOptions {
+  /**
+   * The clusters folder (absolute) the clusters were read from: recorded for each folder written, and a full synth
+   * retires only the folders of this clusters folder.
+   */
+  readonly source?: string;
   /** Called after the swap with each folder glidepath wrote earlier and removed (its cluster is gone). */
   readonly onRemoved?: (folder: string) => void;
 }
@@ -93,12 +105,14 @@ function openDist(outDir: string, scope: WriteScope, options: WriteOptions = {})
   const created = makeFolder(outDir, 'the output folder');
   const unlock = lockOutDir(outDir, options);
   let record: OutRecord;
+  let sources: OutSources;
   try {
     // Only under the lock: another run may be swapping its clusters in. A killed swap's clusters count as
     // glidepath's (its journal lists them), and a foreign folder is refused before anything in it moves.
     refuseForeignEntries(outDir, writtenRecord(outDir));
     recoverOutDir(outDir);
     record = readRecord(outDir);
+    sources = readSources(outDir);
   } catch (error) {
     unlock();
     throw error;
@@ -143,7 +157,7 @@ function openDist(outDir: string, scope: WriteScope, options: WriteOptions = {})
           removeStaged();
           throw error;
         }
-        const journal = journalFor(record, folders, staged, scope, clusters);
+        const journal = journalFor(record, folders, staged, scope, clusters, sources, options.source);
         const removed = journal.retire.map((r) => r.name).filter((name) => existsSync(join(outDir, name)));
         swapIn(outDir, journal);
         for (const name of removed) options.onRemoved?.(join(outDir, name));
@@ -188,13 +202,7 @@ export function linkedIfHeld(
   return undefined;
 }
 
-/**
- * The folder of a cluster's helm values files, beside its manifests folder (the loader refuses a clashing cluster
- * name).
- */
-export function valuesFolderName(cluster: string): string {
-  return `${cluster}-values`;
-}
+export { valuesFolderName };
 
 /**
  * The folders a render writes, each as a name and its files: every cluster's manifests, and its helm values when it has
@@ -238,15 +246,15 @@ function journalFor(
   staged: ReadonlyMap<string, string>,
   scope: WriteScope,
   renderedClusters: readonly RenderedCluster[],
+  sources: OutSources,
+  source: string | undefined,
 ): SwapJournal {
   const rendered: Record<string, readonly string[]> = Object.fromEntries(
     clusters.map((c) => [c.name, c.files.map((f) => f.path)]),
   );
-  // With --cluster, a rendered cluster's values folder that this render no longer has goes too: glidepath wrote it.
-  const stale = new Set(
-    renderedClusters.map((c) => valuesFolderName(c.name)).filter((name) => !Object.hasOwn(rendered, name)),
-  );
-  const isRetired = (name: string) => !Object.hasOwn(rendered, name) && (scope === 'whole' || stale.has(name));
+  const names = renderedClusters.map((c) => c.name);
+  const isRetired = (name: string) =>
+    !Object.hasOwn(rendered, name) && isRetiredFolder(name, scope, source, sources, names);
   const kept = Object.fromEntries(
     Object.entries(record).filter(([name]) => !Object.hasOwn(rendered, name) && !isRetired(name)),
   );
@@ -257,6 +265,10 @@ function journalFor(
       .map((c) => ({ name: c.name, stage: staged.get(c.name)!, old: `${OLD_PREFIX}${c.name}-${uniqueSuffix()}` })),
     retire: retired.map((name) => ({ name, old: `${OLD_PREFIX}${name}-${uniqueSuffix()}` })),
     record: { ...kept, ...rendered },
+    sources: {
+      ...Object.fromEntries(Object.entries(sources).filter(([name]) => Object.hasOwn(kept, name))),
+      ...(source === undefined ? {} : Object.fromEntries(Object.keys(rendered).map((name) => [name, source]))),
+    },
   };
 }
 

@@ -27,6 +27,12 @@ const OPTION_INPUTS: Readonly<Record<string, { option: string; commands: readonl
   'cache-dir': { option: 'cache-dir', commands: ['diff', 'pr'] },
   // diff has no --all: the job runs it once per cluster file.
   all: { option: 'all', commands: ['pr'] },
+  draft: { option: 'draft', commands: ['pr'] },
+  label: { option: 'label', commands: ['pr'] },
+  reviewer: { option: 'reviewer', commands: ['pr'] },
+  'relay-ip': { option: 'relay-ip', commands: ['pr'] },
+  'dry-run': { option: 'dry-run', commands: ['pr'] },
+  base: { option: 'base', commands: ['pr'] },
 };
 /** Inputs that are not options of the CLI. */
 const JOB_INPUTS = {

@@ -84,6 +84,8 @@ describe('cluster file messages', () => {
 
   it('a plain wrong address keeps the plain message', async () => {
     const text = stringify(validClusterFile({ name: 'prod', relay: { ip: '1.2.3', port: 30880 } }));
-    expect(await verifyFile(text)).toContain('relay.ip: must be an IPv4 or IPv6 address, e.g. 192.168.1.78');
+    expect(await verifyFile(text)).toContain(
+      'relay.ip: must be an IPv4 or IPv6 address, e.g. 192.168.1.78; got "1.2.3"',
+    );
   });
 });

@@ -130,3 +130,17 @@ describe('nesting', () => {
     );
   });
 });
+
+describe('a tab used as indentation', () => {
+  it('is told once, at the tab, with the fix, and no follow-on parser errors (before: five more messages)', () => {
+    const text =
+      'name: prod\nrelay:\n  port: 30880\n\tip: 10.0.0.1\n  scheme: http\ntracked:\n  namespaces:\n\t\t- a\n';
+    const tab =
+      'not valid YAML: a tab is used as indentation; YAML indents with spaces only: replace the tab with spaces';
+    expect(problems(text)).toEqual([`line 4, column 1: ${tab}`, `line 8, column 1: ${tab}`]);
+  });
+
+  it('a tab after the indentation is no error', () => {
+    expect(problems('name: prod\nrelay:\n  ip:\t10.0.0.1\n')).toEqual([]);
+  });
+});

@@ -149,3 +149,33 @@ describe('the files of the clusters folder', () => {
     expect(loadClusters({ dir }).map((c) => c.file)).toEqual([join(dir, 'prod.yaml')]);
   });
 });
+
+describe('a file beside the cluster files that is not read', () => {
+  it('Prod.YAML, prod.Yml and a hidden .staging.yaml are each warned about, not skipped without a word', () => {
+    const dir = clusterDir({
+      'prod.yaml': validClusterFile({ name: 'prod' }),
+      'Stage.YAML': validClusterFile({ name: 'stage' }),
+      'dev.Yml': validClusterFile({ name: 'dev' }),
+      '.staging.yaml': validClusterFile({ name: 'staging' }),
+      'notes.txt': 'x',
+    });
+    const warnings: string[] = [];
+    const loaded = loadClusters({ dir, warn: (message) => warnings.push(message) });
+    expect(loaded.map((c) => c.config.name)).toEqual(['prod']);
+    expect(warnings).toEqual([
+      `${join(dir, '.staging.yaml')} was not read: a hidden file (its name starts with ".") is never a cluster ` +
+        'file; rename it without the leading "." if it is one',
+      `${join(dir, 'Stage.YAML')} was not read: only names ending in .yaml or .yml, in lowercase, are cluster ` +
+        `files; rename it to ${join(dir, 'Stage.yaml')} if it is one`,
+      `${join(dir, 'dev.Yml')} was not read: only names ending in .yaml or .yml, in lowercase, are cluster files; ` +
+        `rename it to ${join(dir, 'dev.yml')} if it is one`,
+    ]);
+  });
+
+  it('is not told when --cluster names a file', () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }), 'Stage.YAML': 'x' });
+    const warnings: string[] = [];
+    loadClusters({ dir, cluster: join(dir, 'prod.yaml'), warn: (message) => warnings.push(message) });
+    expect(warnings).toEqual([]);
+  });
+});

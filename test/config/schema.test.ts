@@ -87,7 +87,7 @@ describe('cluster file schema', () => {
   it('refuses a bad IP', () => {
     const file = validClusterFile();
     expect(problemsOf({ ...file, relay: { ...file.relay, ip: '192.168.1.278' } })).toEqual([
-      'clusters/prod.yaml: relay.ip: must be an IPv4 or IPv6 address, e.g. 192.168.1.78',
+      'clusters/prod.yaml: relay.ip: must be an IPv4 or IPv6 address, e.g. 192.168.1.78; got "192.168.1.278"',
     ]);
   });
 
@@ -124,11 +124,11 @@ describe('cluster file schema', () => {
         'repository name; Kubernetes accepts lowercase only',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (23 characters) has no tag or digest; pin it: add ' +
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl" has no tag or digest; pin it: add ' +
         ':<version> or @sha256:<digest>',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'bitnami/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "bitnami/kube…" (22 characters) uses the moving tag "latest"; pin a ' +
+      'clusters/prod.yaml: prune.image: "bitnami/kubectl:latest" uses the moving tag "latest"; pin a ' +
         'version tag or a digest',
     ]);
   });

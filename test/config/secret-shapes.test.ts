@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadClusterFile, loadClusters } from '../../src/clusters';
+import { loadClusters } from '../../src/clusters';
 import { mask, secretLikeReason } from '../../src/config/secret-values';
 import { secretsFromEnvironment } from '../../src/config/environment-secrets';
 import { clusterDir, problemsOf, validClusterFile } from '../helpers/cluster-files';
@@ -280,10 +280,10 @@ describe('gitops.repo', () => {
 });
 
 describe('image and cron messages show an excerpt of a long value, never all of it', () => {
-  // A schedule is shown up to 64 characters (its error names a field that may be past the 16th), an image up to 16.
+  // A schedule is shown up to 64 characters (its error names a field that may be past the 16th), a text that is no
+  // image reference up to 16.
   it.each([
     ['veridor.image', { ...base(), veridor: { image: `registry.test/team/veridor-gate:${'v'.repeat(60)}!` } }, 16],
-    ['prune.image', { ...base(), prune: { image: `registry.k8s.io/kubectl:${'q'.repeat(40)}` } }, 16],
     ['prune.schedule', { ...base(), prune: { ...base().prune, schedule: `17 */6 * * ${'x'.repeat(70)}` } }, 64],
   ])('%s', (field, file, shown) => {
     const [problem] = problemsOf(file);
@@ -292,9 +292,12 @@ describe('image and cron messages show an excerpt of a long value, never all of 
     );
   });
 
-  it('loads a file whose only problem is elsewhere without quoting the image', () => {
-    const dir = clusterDir({ 'prod.yaml': { ...base(), prune: { image: 'registry.k8s.io/kubectl:latest' } } });
-    const result = loadClusterFile(join(dir, 'prod.yaml'));
-    expect('problems' in result && result.problems.join('\n')).not.toContain('registry.k8s.io/kubectl:latest');
+  it('shows an image reference whole: the kubelet bounds its name and tag, and the fix needs all of it', () => {
+    const image = `registry.k8s.io/kubectl:${'q'.repeat(40)}`;
+    expect(problemsOf({ ...base(), prune: { image } })[0]).toMatch(
+      new RegExp(`^clusters/prod\\.yaml: prune\\.image: "${image}": tag "`),
+    );
+    const latest = problemsOf({ ...base(), prune: { image: 'registry.k8s.io/kubectl:latest' } });
+    expect(latest[0]).toContain('"registry.k8s.io/kubectl:latest" uses the moving tag "latest"');
   });
 });

@@ -11,12 +11,18 @@ import type { FolderFile, TreeEntry } from '../../src/gitops/repo';
 import { prepareCluster, type PreparedCluster } from '../../src/gitops/ship-prepare';
 import type { ShipSettings } from '../../src/gitops/ship-types';
 import { blobId, folderTreeId } from '../../src/gitops/tree';
+import { VALUES_FILE } from '../../src/gitops/cluster-values';
 import { isManifestFile, KUSTOMIZATION_FILE, kustomizationYaml } from '../../src/render/kustomization';
 import { FOLDER, TOKEN, UNRELATED, prodConfig, rendered, withOldLabel } from './helpers/fixture';
 
 const BASE = 'b'.repeat(40);
 const TIP = 'e'.repeat(40);
 const OLD_BASE = 'a'.repeat(40);
+/** The relay of a config as its cluster file would write it. */
+function validRelay(config: ReturnType<typeof prodConfig>) {
+  const { path: _path, ...relay } = config.relay;
+  return relay;
+}
 const REVIEWER = { id: 'f'.repeat(40), author: 'Ann <ann@example.test>', subject: 'fix by hand' };
 const SETTINGS: ShipSettings = {
   provider: 'github',
@@ -134,8 +140,14 @@ describe('planner: against the base', () => {
     expect(plan.build).toEqual({
       parent: BASE,
       folders: [{ folder: FOLDER, files: render }],
-      message: result.commitMessage,
+      message: expect.any(String),
     });
+    // The subject names the files this commit changes on its parent; the rest is the change's message.
+    const [subject, ...rest] = plan.build!.message.split('\n');
+    expect(rest).toEqual(result.commitMessage!.split('\n').slice(1));
+    expect(subject).toBe(
+      `glidepath: prod: changed ${render[0]!.path}, ${KUSTOMIZATION_FILE}; removed retired.k8s.yaml`,
+    );
     expect(result.review.files.map((f) => [f.path, f.change])).toEqual(
       expect.arrayContaining([
         [render[0]!.path, 'changed'],
@@ -297,6 +309,40 @@ describe('planner: an open change', () => {
     expect(plan.result).toMatchObject({ action: 'updated', branch: branchName });
     expect(plan.build?.parent).toBe(TIP);
     expect(plan.existing?.number).toBe(1);
+  });
+
+  it("its commit's subject names the cluster-file fields whose values changed since its parent's render", () => {
+    const repo = 'https://github.test/hangar-io/cluster-gitops.git';
+    const before = prodConfig({}, repo);
+    const after = prodConfig(
+      { relay: { ...validRelay(before), ip: '10.9.8.7' }, prune: { image: before.prune.image, schedule: '5 * * * *' } },
+      repo,
+    );
+    const next = prepareCluster({ config: after, files: rendered(after) }, SETTINGS);
+    const [plan] = planClusters([next], snapshot(render), CONTEXT);
+    expect(plan!.build!.message.split('\n')[0]).toBe('glidepath: prod: prune.schedule, relay.ip');
+    // On the branch: the fields that differ from the tip's render, read from its values file.
+    const valuesId = blobId(render.find((f) => f.path === VALUES_FILE)!.content);
+    const onTip = onBranch('0'.repeat(40), { ids: [[`${TIP}:${FOLDER}/${VALUES_FILE}`, valuesId]] });
+    const [second] = planClusters(
+      [next],
+      { ...onTip, blobs: new Map([...onTip.blobs, [valuesId, render.find((f) => f.path === VALUES_FILE)!.content]]) },
+      CONTEXT,
+    );
+    expect(second!.build!.parent).toBe(TIP);
+    expect(second!.build!.message.split('\n')[0]).toBe('glidepath: prod: prune.schedule, relay.ip');
+  });
+
+  it("its commit's subject names the files it changes on the branch, not the change's counts (was: same)", () => {
+    // The tip holds every rendered file but one as rendered: the second render on the branch changed one file.
+    const held = render.slice(1).map((f): [string, string] => [`${TIP}:${FOLDER}/${f.path}`, blobId(f.content)]);
+    const plan = planOne(
+      onBranch('0'.repeat(40), { ids: [...held, [`${TIP}:${FOLDER}/${render[0]!.path}`, '1'.repeat(40)]] }),
+    );
+    expect(plan.build!.message.split('\n')[0]).toBe(`glidepath: prod: changed ${render[0]!.path}`);
+    expect(plan.result!.title).toBe('glidepath: prod: 2 changed, 1 removed');
+    const added = planOne(onBranch('0'.repeat(40), { ids: held }));
+    expect(added.build!.message.split('\n')[0]).toBe(`glidepath: prod: added ${render[0]!.path}`);
   });
 
   it('a branch pushed by a run whose change was never opened: the next run opens it without pushing again', () => {

@@ -167,6 +167,14 @@ describe('engine versions in the cluster file', () => {
     );
     expect(printed.stderr.at(-1)).toBe('nothing was written.');
     expect(existsSync(out)).toBe(false);
+    // The line of the field, as every other cluster file message has it (before: none).
+    const line =
+      readFileSync(join(dir, 'old.yaml'), 'utf8')
+        .split('\n')
+        .findIndex((l) => /controllerVersion:/.test(l)) + 1;
+    expect(printed.stderr[0]).toMatch(
+      new RegExp(`upgrade, then set this field to the running release \\(line ${line}\\)$`),
+    );
   });
 
   it('says nothing for a supported release', () => {

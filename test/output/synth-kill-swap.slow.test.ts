@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { lockOutDir } from '../../src/output/out-dir-lock';
 import { recoverOutDir } from '../../src/output/swap-journal';
 import {
+  clustersFolder,
+  holding,
   NEW_CLUSTERS,
   newRenderSteps,
   OLD_CLUSTERS,
@@ -27,8 +29,10 @@ describe('synth killed between the renames of its swap', () => {
   it(
     'is finished by the next synth, the new cluster and the ' + 'new file included; or replaced by the old render',
     async () => {
+      // One clusters folder, edited from the old files to the new ones, as a user's is between two renders.
+      const clusters = clustersFolder(NEW_CLUSTERS);
       const fresh = scratch();
-      expect(await synthHere(NEW_CLUSTERS, fresh)).toEqual({ code: 0, stderr: [] });
+      expect(await synthHere(clusters, fresh)).toEqual({ code: 0, stderr: [] });
       const newTree = tree(fresh);
       const { journal, renames } = newRenderSteps();
       // The last two renames (prod's new folder in, staging in): kill points 37 and 38 of the report, where every
@@ -36,14 +40,17 @@ describe('synth killed between the renames of its swap', () => {
       const steps = [journal + renames - 1, journal + renames];
       for (const [i, step] of steps.entries()) {
         const out = scratch();
-        expect((await synthHere(OLD_CLUSTERS, out)).code).toBe(0);
+        expect((await synthHere(holding(clusters, OLD_CLUSTERS), out)).code).toBe(0);
         const oldTree = tree(out);
-        const killed = await synthProcess(NEW_CLUSTERS, out, step);
+        const killed = await synthProcess(holding(clusters, NEW_CLUSTERS), out, step);
         expect(killed.signal, `killed at step ${step}: ${killed.stderr}`).toBe('SIGKILL');
         expect(existsSync(join(out, '.glidepath-swap.json')), `step ${step} is after the journal`).toBe(true);
         // The next run: the same render (finishes the swap), or, once, the old one (finishes it, then retires staging).
         const next = i === 0 ? OLD_CLUSTERS : NEW_CLUSTERS;
-        expect(await synthHere(next, out), `the synth after a kill at step ${step}`).toEqual({ code: 0, stderr: [] });
+        expect(await synthHere(holding(clusters, next), out), `the synth after a kill at step ${step}`).toEqual({
+          code: 0,
+          stderr: [],
+        });
         expect(tree(out)).toEqual(next === OLD_CLUSTERS ? oldTree : newTree);
       }
     },

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli';
@@ -124,11 +124,16 @@ describe('synth --out replaces only what glidepath wrote', () => {
     expect(await synth('--out', out)).toBe(0);
     expect(await main(['synth', '--clusters', one, '--out', out, '--cluster', 'dev'], REMEMBERED)).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+    // A full synth of `one` retires only what it rendered from `one` before: prod is another clusters folder's.
     expect(await main(['synth', '--clusters', one, '--out', out], REMEMBERED)).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev']);
-    expect(JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8')).clusters).toEqual({
+    expect(readdirSync(out).sort()).toEqual(['.glidepath-out.json', 'dev', 'prod']);
+    const record = JSON.parse(readFileSync(join(out, '.glidepath-out.json'), 'utf8'));
+    expect(record.clusters).toEqual({
       dev: readdirSync(join(out, 'dev')).sort(),
+      prod: readdirSync(join(out, 'prod')).sort(),
     });
+    // Relative to the output folder: a repository moved elsewhere keeps its record.
+    expect(record.sources).toEqual({ dev: relative(out, one), prod: relative(out, clusters) });
   });
 
   it(

@@ -61,14 +61,14 @@ describe('prune fields of the cluster file', () => {
   it('refuses a digest the kubelet refuses', () => {
     const image = `registry.k8s.io/kubectl@md5:${'0'.repeat(32)}`;
     expect(problemsOf({ ...file, prune: { image } })).toEqual([
-      `clusters/prod.yaml: prune.image: "registry.k8s…" (60 characters) has a digest of the unsupported ` +
+      `clusters/prod.yaml: prune.image: "${image}" has a digest of the unsupported ` +
         `algorithm "md5"; Kubernetes accepts sha256, sha384, sha512 (lowercase)`,
     ]);
   });
 
   it('refuses :latest and untagged images, once each', () => {
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl:latest' } })).toEqual([
-      'clusters/prod.yaml: prune.image: "registry.k8s…" (30 characters) uses the moving tag "latest"; pin a ' +
+      'clusters/prod.yaml: prune.image: "registry.k8s.io/kubectl:latest" uses the moving tag "latest"; pin a ' +
         'version tag or a digest',
     ]);
     expect(problemsOf({ ...file, prune: { image: 'registry.k8s.io/kubectl' } })).toHaveLength(1);

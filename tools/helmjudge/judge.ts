@@ -11,9 +11,13 @@
  *Where the chart carries the values, src/notifications/model/helm-charts.ts (what verify reads) must render the same
  * data as Helm. The measured rows must equal src/config/chart-versions.ts. Ends with `judge:helm: N passed, M failed`
  * (exit 1 on any failure, 2 when Helm cannot be built or the charts are missing). `--ranges` prints the measured table.
+ * With ARGO_HELM_GIT (a clone of argoproj/argo-helm) it first writes every argo-rollouts tag from 2.32.0 to 2.37.3
+ * that ../shared lacks into the tool cache (`git archive`); rows of the table whose chart is neither there nor in
+ * ../shared are counted as not measured here, not as failures.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadClusterFile } from '../../src/clusters';
@@ -43,6 +47,18 @@ import { buildGoTool, GoToolError } from '../go-tool.mjs';
 const JUDGE_DIR = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(JUDGE_DIR, '..', '..');
 const CHARTS = join(ROOT, '..', 'shared', 'charts', 'argo-helm');
+/**
+ * More chart releases than ../shared holds, each `<chart>-<version>/` as argo-helm tags it, written from a git clone of
+ * argo-helm (ARGO_HELM_GIT) by `git archive`, never committed: kept beside the Go tools' cache.
+ */
+const CHART_CACHE = join(
+  process.env.GLIDEPATH_TOOLS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'glidepath-tools'),
+  'argo-helm-charts',
+);
+/** The releases the rule is measured on beyond ../shared's: every argo-helm tag of the chart in the range. */
+const MEASURED_RANGES: readonly { chart: ChartName; from: string; to: string }[] = [
+  { chart: 'argo-rollouts', from: '2.32.0', to: '2.37.3' },
+];
 
 interface HelmVerdict {
   readonly rendered: boolean;
@@ -68,18 +84,69 @@ interface Case {
 
 class SetupError extends Error {}
 
+function inRange(range: (typeof MEASURED_RANGES)[number], chart: ChartName, version: string): boolean {
+  return (
+    range.chart === chart &&
+    compareChartVersions(version, range.from) >= 0 &&
+    compareChartVersions(version, range.to) <= 0
+  );
+}
+
+/** Writes each release of MEASURED_RANGES that the cache lacks from the argo-helm clone `git` (its tags). */
+function materialiseCharts(git: string): void {
+  const tags = spawnSync('git', ['-C', git, 'tag', '--list'], { encoding: 'utf8' });
+  if (tags.status !== 0) throw new SetupError(`judge:helm: ARGO_HELM_GIT=${git} is not a git clone: ${tags.stderr}`);
+  for (const { chart, from, to } of MEASURED_RANGES) {
+    const versions = tags.stdout
+      .split('\n')
+      .map((tag) => new RegExp(`^${chart}-(\\d+\\.\\d+\\.\\d+)$`).exec(tag)?.[1])
+      .filter((v): v is string => v !== undefined)
+      .filter((v) => inRange({ chart, from, to }, chart, v));
+    for (const version of versions) {
+      const target = join(CHART_CACHE, `${chart}-${version}`);
+      if (existsSync(target)) continue;
+      const partial = `${target}.${process.pid}.tmp`;
+      rmSync(partial, { recursive: true, force: true });
+      mkdirSync(partial, { recursive: true });
+      // The chart's folder at the release's tag, without the repository's other charts.
+      const script =
+        'set -o pipefail; git -C "$0" archive --format=tar "refs/tags/$1" "charts/$2" | ' +
+        'tar -x -C "$3" --strip-components=2';
+      const run = spawnSync('bash', ['-c', script, git, `${chart}-${version}`, chart, partial], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      if (run.status !== 0 || !existsSync(join(partial, 'Chart.yaml'))) {
+        rmSync(partial, { recursive: true, force: true });
+        throw new SetupError(`judge:helm: cannot write ${chart} ${version} from ${git}: ${run.stderr}`);
+      }
+      renameSync(partial, target);
+    }
+  }
+}
+
+/** The chart folders in `dir` named `<chart>-<version>`. */
+function chartsIn(dir: string): ChartDir[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const match = /^(argo-cd|argo-rollouts)-(\d+\.\d+\.\d+)$/.exec(entry.name);
+      return match ? [{ chart: match[1] as ChartName, version: match[2]!, path: join(dir, entry.name) }] : [];
+    });
+}
+
+/** ../shared's charts, and the cache's releases that ../shared does not hold. */
 function chartDirs(): ChartDir[] {
   if (!existsSync(CHARTS))
     throw new SetupError(
       `judge:helm: no charts at ${CHARTS} (the argo-helm charts are read from ../shared/charts/argo-helm/)`,
     );
-  return readdirSync(CHARTS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((entry) => {
-      const match = /^(argo-cd|argo-rollouts)-(\d+\.\d+\.\d+)$/.exec(entry.name);
-      return match ? [{ chart: match[1] as ChartName, version: match[2]!, path: join(CHARTS, entry.name) }] : [];
-    })
-    .sort((a, b) => (a.chart === b.chart ? compareChartVersions(a.version, b.version) : a.chart < b.chart ? -1 : 1));
+  const shared = chartsIn(CHARTS);
+  const held = new Set(shared.map((c) => `${c.chart}-${c.version}`));
+  return [...shared, ...chartsIn(CHART_CACHE).filter((c) => !held.has(`${c.chart}-${c.version}`))].sort((a, b) =>
+    a.chart === b.chart ? compareChartVersions(a.version, b.version) : a.chart < b.chart ? -1 : 1,
+  );
 }
 
 function clusters(): { file: string; config: ClusterConfig }[] {
@@ -178,6 +245,8 @@ function outcome(kind: Case['kind'], verdict: HelmVerdict): { holds: boolean; wh
 }
 
 function main(argv: readonly string[]): number {
+  const git = process.env.ARGO_HELM_GIT;
+  if (git !== undefined && git !== '') materialiseCharts(git);
   const all = cases();
   const verdicts = askHelm(all.map((c) => c.request));
   let passed = 0;
@@ -232,16 +301,24 @@ function main(argv: readonly string[]): number {
       );
     } else passed += 1;
   }
+  const shared = new Set(chartsIn(CHARTS).map((c) => `${c.chart}@${c.version}`));
+  let unmeasured = 0;
   for (const chart of Object.keys(MEASURED_CHART_VERSIONS) as ChartName[]) {
     for (const row of MEASURED_CHART_VERSIONS[chart]) {
-      if (!measured.has(`${chart}@${row.version}`)) {
+      const key = `${chart}@${row.version}`;
+      if (measured.has(key)) continue;
+      // ../shared's releases are always at hand; the others only where an argo-helm clone or the cache is.
+      if (shared.has(key) || MEASURED_RANGES.every((r) => !inRange(r, chart, row.version))) {
         failed += 1;
-        console.log(
-          `DISAGREE src/config/chart-versions.ts ${chart} ${row.version}: no such chart in ${CHARTS} to measure`,
-        );
-      }
+        console.log(`DISAGREE src/config/chart-versions.ts ${chart} ${row.version}: no such chart in ${CHARTS}`);
+      } else unmeasured += 1;
     }
   }
+  if (unmeasured > 0)
+    console.log(
+      `judge:helm: ${unmeasured} rows of src/config/chart-versions.ts not measured here: their charts are neither in ` +
+        `${CHARTS} nor in ${CHART_CACHE}; set ARGO_HELM_GIT to a clone of argoproj/argo-helm to measure them`,
+    );
   const clustersCount = new Set(all.map((c) => c.label.split(', ')[1]!.split(' in ')[0])).size;
   console.log(
     `judge:helm: ${measured.size} chart versions x ${clustersCount} clusters x their namespaces, ` +

@@ -4,6 +4,7 @@
  * namespace to prod (so a new file in prod/): the render that, killed between the renames, was never recovered.
  */
 import { spawn } from 'node:child_process';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { main } from '../../../src/cli';
@@ -27,6 +28,22 @@ export const NEW_CLUSTERS = clusterDir({
   'prod.yaml': validClusterFile({ name: 'prod', tracked: { namespaces: ['shop', 'billing', 'payments'] } }),
   'staging.yaml': validClusterFile({ name: 'staging' }),
 });
+
+/**
+ * A clusters folder holding the files of `from` (OLD_CLUSTERS or NEW_CLUSTERS); `holding(dir, other)` then edits it
+ * into the other set, as a user edits theirs between two renders. A full synth retires only the output folders of its
+ * own clusters folder, so an old and a new render of one repository are two renders of one folder.
+ */
+export function clustersFolder(from: string): string {
+  return holding(clusterDir({}), from);
+}
+
+/** `dir` with exactly the cluster files of `from`. */
+export function holding(dir: string, from: string): string {
+  for (const name of readdirSync(dir)) rmSync(join(dir, name));
+  for (const name of readdirSync(from)) copyFileSync(join(from, name), join(dir, name));
+  return dir;
+}
 
 /** `synth --clusters DIR --out OUT` in this process (the run after a kill). */
 export async function synthHere(clusters: string, out: string): Promise<{ code: number; stderr: string[] }> {
@@ -91,7 +108,8 @@ export function newRenderSteps(): { journal: number; renames: number } {
  * `rounds` times: three synth runs started at once on a fresh folder; each must succeed and leave one complete render.
  */
 export async function threeAtOnce(rounds: number): Promise<void> {
-  const fresh = scratch();
+  // As deep as each round's folder: the record names the clusters folder relative to the output folder.
+  const fresh = join(scratch(), 'dist');
   await synthHere(NEW_CLUSTERS, fresh);
   const expected = tree(fresh);
   for (let round = 1; round <= rounds; round++) {
