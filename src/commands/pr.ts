@@ -6,7 +6,7 @@ import { secretsFromEnvironment } from '../config/environment-secrets';
 import { shownArgument } from '../config/shown-input';
 import { GlidepathError } from '../errors';
 import { type ShipCluster } from '../gitops/ship-types';
-import { commitIdentity } from '../gitops/commit-identity';
+import { commitIdentity, parseAuthor } from '../gitops/commit-identity';
 import { parseRepoPath } from '../gitops/remote';
 import { formatFleetSummary, formatPullRequestResult } from '../gitops/report';
 import { shipClusters } from '../gitops/ship';
@@ -92,6 +92,13 @@ export default defineCommand({
       value: 'MODE',
       description: 'private-token (default: personal, project and group access tokens) or bearer (OAuth 2.0 tokens)',
     },
+    author: {
+      type: 'string',
+      value: "'NAME <EMAIL>'",
+      description:
+        "the commits' author and committer (default: GLIDEPATH_GIT_NAME and GLIDEPATH_GIT_EMAIL; in CI " +
+        'glidepath-gitops; else your git user.name and user.email)',
+    },
     'source-dir': {
       type: 'string',
       value: 'DIR',
@@ -106,8 +113,8 @@ export default defineCommand({
   },
   notes: [
     PROVIDER_TOKEN_NOTE,
-    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author (default: your git user.name and user.email; ' +
-      'glidepath-gitops in CI)',
+    'GLIDEPATH_GIT_NAME, GLIDEPATH_GIT_EMAIL  commit author unless --author (default: your git user.name and ' +
+      'user.email; glidepath-gitops in CI)',
     '',
     'Exit codes: 0 done, 1 failure (--all: any cluster failed), 2 bad input.',
   ],
@@ -122,9 +129,23 @@ export default defineCommand({
         'bearer for OAuth 2.0 tokens, private-token (the default) for access tokens',
       );
     }
+    const author = values.author === undefined ? undefined : parseAuthor(values.author);
+    if (values.author !== undefined && author === undefined)
+      throw new GlidepathError(
+        `--author ${shownArgument(values.author, secretsFromEnvironment(context.env))} is not NAME <EMAIL>`,
+        "give a name and an address as git writes them, e.g. --author 'Ada Lovelace <ada@example.org>'",
+      );
     const settings = gitopsSettings(values, context);
     // What travels into the API's requests, the push and the change itself.
-    for (const option of ['api-url', 'remote-path', 'github-repo', 'push-option', 'label', 'reviewer'] as const)
+    for (const option of [
+      'api-url',
+      'remote-path',
+      'github-repo',
+      'push-option',
+      'label',
+      'reviewer',
+      'author',
+    ] as const)
       refuseSecretArgument(`--${option}`, values[option], context.env);
     const apiUrl = values['api-url'];
     const githubApiUrl = envValue(context.env, 'GITHUB_API_URL');
@@ -174,7 +195,7 @@ export default defineCommand({
       ...(sourceCommitUrl !== undefined ? { sourceCommitUrl } : {}),
       ...(values['push-option'] !== undefined ? { pushOptions: values['push-option'] } : {}),
       extras: { draft: values.draft ?? false, labels: values.label ?? [], reviewers: values.reviewer ?? [] },
-      identity: commitIdentity(context.env, values['source-dir']),
+      identity: commitIdentity(context.env, values['source-dir'], undefined, author),
     });
     const outcomes = clusters.map(
       ({ config }) =>

@@ -1,5 +1,6 @@
 /**
- * Who a `pr` commit is by: GLIDEPATH_GIT_NAME and GLIDEPATH_GIT_EMAIL when set; in CI (GitHub Actions, GitLab CI)
+ * Who a `pr` commit is by: `--author` when given; GLIDEPATH_GIT_NAME and GLIDEPATH_GIT_EMAIL when set; in CI (GitHub
+ * Actions, GitLab CI)
  * glidepath-gitops; on a person's machine, that person, as git knows them (`git config user.name` and `user.email`
  * of the working directory's repository, else the global ones), as their own `git commit` would write.
  */
@@ -28,12 +29,21 @@ function set(env: Environment, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Where the commit's author comes from, and the commit's author. */
+/** `Ada Lovelace <ada@example.org>`: a name and an address as git writes an author, or undefined. */
+export function parseAuthor(text: string): CommitIdentity | undefined {
+  // git refuses a name or an address holding an angle bracket or a line break.
+  const match = /^([^<>\n]*[^<>\s])\s*<([^<>\s]+@[^<>\s]+)>$/.exec(text.trim());
+  return match === null ? undefined : { name: match[1]!, email: match[2]! };
+}
+
+/** Where the commit's author comes from, and the commit's author; `author`: the one `--author` gives. */
 export function commitIdentity(
   env: Environment,
   cwd: string | undefined,
   read: GitSetting = gitSetting,
+  author?: CommitIdentity,
 ): CommitIdentity {
+  if (author !== undefined) return author;
   const name = set(env, 'GLIDEPATH_GIT_NAME');
   const email = set(env, 'GLIDEPATH_GIT_EMAIL');
   if (name !== undefined && email !== undefined) return { name, email };

@@ -65,6 +65,7 @@ describe('each command has its own --help', () => {
         '--label',
         '--reviewer',
         '--gitlab-auth',
+        '--author',
         '--source-dir',
         '--source-url',
         '--json',
@@ -228,6 +229,20 @@ describe('a mistyped command line exits 2 and says what was meant', () => {
       ]);
       expect(existsSync(cache)).toBe(false);
     }
+  });
+
+  it("pr: an --author that is not 'NAME <EMAIL>' exits 2 before anything runs, with an example", async () => {
+    const dir = clusterDir({ 'prod.yaml': validClusterFile({ name: 'prod' }) });
+    const cache = join(clusterDir({}), 'cache');
+    const args = ['pr', '--clusters', dir, '--cluster', 'prod', '--repo', join(clusterDir({}), 'repo.git')];
+    expect(
+      await main([...args, '--provider', 'none', '--dry-run', '--cache-dir', cache, '--author', 'Ada'], REMEMBERED),
+    ).toBe(2);
+    expect(stderr).toEqual([
+      'error: --author "Ada" is not NAME <EMAIL>',
+      "fix: give a name and an address as git writes them, e.g. --author 'Ada Lovelace <ada@example.org>'",
+    ]);
+    expect(existsSync(cache)).toBe(false);
   });
 
   it('pr and diff: a --cache-dir that is a file, a dangling link or a loop exits 2 before anything runs', async () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitIdentity, type GitSetting } from '../../src/gitops/commit-identity';
+import { commitIdentity, parseAuthor, type GitSetting } from '../../src/gitops/commit-identity';
 import { DEFAULT_IDENTITY } from '../../src/gitops/ship-types';
 
 const ann: GitSetting = (key) => ({ 'user.name': 'Ann Example', 'user.email': 'ann@example.test' })[key];
@@ -37,6 +37,15 @@ describe('the author of a pr commit', () => {
       name: 'Bot',
       email: 'ann@example.test',
     });
+  });
+
+  it('is what --author says, over the variables, CI and git', () => {
+    const ada = parseAuthor(' Ada Lovelace <ada@example.org> ');
+    expect(ada).toEqual({ name: 'Ada Lovelace', email: 'ada@example.org' });
+    const env = { GLIDEPATH_GIT_NAME: 'Bot', GLIDEPATH_GIT_EMAIL: 'bot@example.test', GITHUB_ACTIONS: 'true' };
+    expect(commitIdentity(env, undefined, ann, ada)).toEqual(ada);
+    for (const bad of ['Ada', 'ada@example.org', '<ada@example.org>', 'Ada <ada>', 'A<b <a@b.c>', 'Ada\nX <a@b.c>'])
+      expect(parseAuthor(bad), bad).toBeUndefined();
   });
 
   it("reads git's own settings: the repository's over the global ones", () => {
