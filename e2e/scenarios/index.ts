@@ -82,7 +82,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     run: realSyncFailure,
   },
   {
-    name: 'sync failure, relay down',
+    name: 'sync failure relay down',
     source: 'issue 41, item 5; docs/argocd-facts.md "A fact lost while the relay is down is not sent again"',
     run: syncFailureRelayDown,
   },

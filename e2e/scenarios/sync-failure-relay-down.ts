@@ -54,8 +54,9 @@ export async function syncFailureRelayDown(ctx: E2eContext, s: Scenario): Promis
       labels: { [TRACKED_LABEL]: 'true' },
       annotations: { [RELEASE_ID]: 'rd-rel-1' },
       finalizer: false,
-      // No retries: the operation is Failed at once, so the failure is the only thing the relay misses.
-      syncPolicy: { automated: { prune: true } },
+      // No retries (Argo CD v3.2 gives an automated sync without syncPolicy.retry a limit of 5): the operation is
+      // Failed at once, so the failure is the only thing the relay misses.
+      syncPolicy: { automated: { prune: true }, retry: { limit: 0 } },
     }),
   );
   await waitForApp(
