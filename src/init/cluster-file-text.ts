@@ -133,12 +133,14 @@ function controllerLines(
   controller: LiveCluster['rollouts'],
 ): string[] {
   const key = field.split('.')[1]!;
+  // The schema's own example release of each engine.
+  const example = engine === 'Argo CD' ? '"2.14.11"' : '"1.9.1"';
   if (controller?.deployment === undefined)
     return unknownField(
       unset,
       '  ',
       field,
-      '"1.9.1"',
+      example,
       `No Deployment runs the ${engine} controller's image here (one outside the cluster cannot be read).`,
     );
   if (controller.release === undefined)
@@ -146,7 +148,7 @@ function controllerLines(
       unset,
       '  ',
       field,
-      '"1.9.1"',
+      example,
       `Deployment ${controller.deployment} runs ${controller.image}, whose tag names no release.`,
     );
   return [`  ${key}: ${quoted(controller.release)} # Deployment ${controller.deployment} runs ${controller.image}`];
