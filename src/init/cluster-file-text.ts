@@ -2,7 +2,9 @@
  * The text of a new cluster file, from what `glidepath init` read on the live cluster: every value it read, each
  * with where it comes from, and each value it cannot read as a commented line with the field's description.
  */
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { secretLikeReason } from '../config/secret-values';
+import { isRecord } from '../is-record';
 import { chartCannotCarry } from '../config/chart-versions';
 import { pruneImageFor } from '../config/kubectl-image';
 import { labelledVersion } from '../live/chart-configmap';
@@ -133,12 +135,14 @@ function controllerLines(
   controller: LiveCluster['rollouts'],
 ): string[] {
   const key = field.split('.')[1]!;
+  // The schema's own example release of each engine.
+  const example = engine === 'Argo CD' ? '"2.14.11"' : '"1.9.1"';
   if (controller?.deployment === undefined)
     return unknownField(
       unset,
       '  ',
       field,
-      '"1.9.1"',
+      example,
       `No Deployment runs the ${engine} controller's image here (one outside the cluster cannot be read).`,
     );
   if (controller.release === undefined)
@@ -146,7 +150,7 @@ function controllerLines(
       unset,
       '  ',
       field,
-      '"1.9.1"',
+      example,
       `Deployment ${controller.deployment} runs ${controller.image}, whose tag names no release.`,
     );
   return [`  ${key}: ${quoted(controller.release)} # Deployment ${controller.deployment} runs ${controller.image}`];
@@ -230,8 +234,70 @@ function argocdSection(unset: Unset, live: LiveCluster): string[] {
   ];
 }
 
-/** Keys glidepath renders: its relay service, its templates and triggers, the subscriptions, Argo CD's context. */
-const GLIDEPATH_KEY = /^((service\.webhook|template|trigger)\.glidepath-|context$|subscriptions$)/;
+/** Keys glidepath renders whole: its relay service, its templates and triggers (subscriptions and context are shared). */
+const GLIDEPATH_KEY = /^(service\.webhook|template|trigger)\.glidepath-/;
+
+/** The team's entries of a live `subscriptions` (those not only for glidepath's triggers), as text; or undefined. */
+function teamSubscriptions(text: string): string | undefined {
+  let entries: unknown;
+  try {
+    entries = parse(text);
+  } catch {
+    return undefined; // no list of subscriptions: the engine refuses it too
+  }
+  if (!Array.isArray(entries)) return undefined;
+  const own = entries.filter(
+    (entry: unknown) =>
+      !(
+        isRecord(entry) &&
+        Array.isArray(entry.triggers) &&
+        entry.triggers.length > 0 &&
+        entry.triggers.every((trigger: unknown) => typeof trigger === 'string' && trigger.startsWith('glidepath-'))
+      ),
+  );
+  return own.length === 0 ? undefined : stringify(own, { lineWidth: 0 });
+}
+
+/**
+ * The live keys glidepath does not render, copied into extraData so that glidepath's ConfigMap keeps them; a key
+ * whose text looks like a secret is named, not copied (it belongs in the notifications Secret, as a $key).
+ */
+function extraDataLines(configMap: LiveConfigMap): string[] {
+  const copied: Record<string, string> = {};
+  const secretLike: string[] = [];
+  for (const [key, value] of Object.entries(configMap.data).sort(([a], [b]) => a.localeCompare(b))) {
+    const own =
+      key === 'context' || GLIDEPATH_KEY.test(key)
+        ? undefined
+        : key === 'subscriptions'
+          ? teamSubscriptions(value)
+          : value;
+    if (own === undefined) continue;
+    if (own.split('\n').some((line) => secretLikeReason(line) !== undefined)) secretLike.push(key);
+    else copied[key] = own;
+  }
+  const lines: string[] = [];
+  if (secretLike.length > 0)
+    lines.push(
+      ...comment(
+        '  ',
+        `Not copied, as a value looks like a secret: ${secretLike.join(', ')}. Put the secret in the notifications ` +
+          'Secret, reference it as $key, and copy the rest into extraData (docs/coexistence.md).',
+      ),
+    );
+  if (Object.keys(copied).length === 0) return lines;
+  return [
+    ...lines,
+    ...comment(
+      '  ',
+      `The keys of ${configMap.name} that glidepath does not render, copied so that its ConfigMap keeps them.`,
+    ),
+    ...stringify({ extraData: copied }, { lineWidth: 0 })
+      .trimEnd()
+      .split('\n')
+      .map((line) => `  ${line}`),
+  ];
+}
 
 /** The delivery the live ConfigMap's owner calls for, with why and what the owner must change. */
 function deliveryLines(engine: NotificationsEngine, configMap: LiveConfigMap | undefined): string[] {
@@ -247,15 +313,7 @@ function deliveryLines(engine: NotificationsEngine, configMap: LiveConfigMap | u
     ];
   const owner = describeOwner(configMap.owner);
   const subject = `ConfigMap ${configMap.namespace}/${configMap.name}`;
-  const others = configMap.keys.filter((key) => !GLIDEPATH_KEY.test(key));
-  const kept =
-    others.length === 0
-      ? []
-      : comment(
-          '  ',
-          `It holds keys glidepath does not render: ${others.join(', ')}. Copy those you keep into extraData ` +
-            '(docs/coexistence.md).',
-        );
+  const kept = extraDataLines(configMap);
   if (configMap.owner.helmRelease !== undefined) {
     const version = labelledVersion(configMap.owner.helmChart, chart);
     const cannot = version === undefined ? undefined : chartCannotCarry(chart, version);

@@ -34,7 +34,8 @@ export interface LiveConfigMap {
   readonly namespace: string;
   readonly name: string;
   readonly owner: Owner;
-  readonly keys: readonly string[];
+  /** Its data: each key and its text. */
+  readonly data: Readonly<Record<string, string>>;
 }
 
 export interface LiveCluster {
@@ -178,7 +179,9 @@ async function readConfigMap(
       namespace,
       name,
       owner: ownerOf(result.value, options.trackingLabels),
-      keys: Object.keys(data).sort(),
+      data: Object.fromEntries(
+        Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      ),
     },
     data,
   };

@@ -162,7 +162,7 @@ describe('glidepath init --context', () => {
       const rollouts = (parse(text) as { rollouts: Record<string, unknown> }).rollouts;
       const comments = text.replace(/\n\s*# /g, ' ');
       expect(comments).toContain(`rendered by the Helm release argo-rollouts (chart argo-rollouts-${version})`);
-      expect(comments).toContain('It holds keys glidepath does not render: service.slack.');
+      expect(rollouts.extraData).toEqual({ 'service.slack': 'token: $slack-token' });
       if (chartCannotCarry('argo-rollouts', version) === undefined) {
         expect(rollouts).toMatchObject({ delivery: 'helm-values', chartVersion: version });
       } else {
@@ -170,6 +170,28 @@ describe('glidepath init --context', () => {
         expect(comments).toMatch(/in that release, (set|upgrade)/);
       }
     }
+  });
+
+  it("copies the team's keys into extraData, its own subscriptions apart from glidepath's, never a secret", async () => {
+    const answers = liveProd();
+    const data = {
+      ...ROLLOUTS_DATA,
+      'service.webhook.team-hook': 'url: http://hooks.example.com/payments\n',
+      'service.slack': 'token: xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx\n',
+      subscriptions:
+        '- recipients: [glidepath-relay]\n  triggers: [glidepath-rollout-state]\n' +
+        '- recipients: [team-hook]\n  triggers: [team-rollout-healthy]\n  selector: team=payments\n',
+    };
+    answers[getConfigMap(ROLLOUTS_CM, 'argo-rollouts')] = json(glidepathConfigMap(ROLLOUTS_CM, 'argo-rollouts', data));
+    await init(['--cluster', 'prod', '--context', 'prod-admin'], answers);
+    const text = written();
+    const { extraData } = (parse(text) as { rollouts: { extraData: Record<string, string> } }).rollouts;
+    expect(Object.keys(extraData)).toEqual(['service.webhook.team-hook', 'subscriptions']);
+    expect(parse(extraData.subscriptions!)).toEqual([
+      { recipients: ['team-hook'], triggers: ['team-rollout-healthy'], selector: 'team=payments' },
+    ]);
+    expect(text).not.toContain('xoxb-');
+    expect(text.replace(/\n\s*# /g, ' ')).toContain('Not copied, as a value looks like a secret: service.slack.');
   });
 
   it('says what it cannot read: controllers outside the cluster, no /version', async () => {
