@@ -41,6 +41,7 @@ export class PruneChart extends Chart {
       image: prune.image,
       serviceAccountName: serviceAccount.name,
       namespaces: tracked.namespaces,
+      ...(prune.pod !== undefined ? { placement: prune.pod } : {}),
     });
   }
 }

@@ -75,5 +75,30 @@ export function clusterFileReference(): string {
     '| --- | --- | --- |',
     ...rows,
     '',
+    '## Pod placement',
+    '',
+    '`prune.pod` and `veridor.pod` place the prune pod and the Veridor analysis pod as the cluster needs: ' +
+      "`imagePullSecrets` (Secret names in the pod's namespace: `prune.namespace`, or each gate namespace), " +
+      '`nodeSelector`, `tolerations`, `affinity` and `priorityClassName` as in a pod spec, and extra `labels` and ' +
+      "`annotations` of the pod. They are checked at load as the API server checks them (a toleration's " +
+      '`operator`, `value` and `tolerationSeconds`, label keys and values, `affinity` against core/v1). Nothing ' +
+      'else of the pod changes: the restricted security contexts, the service account and its RBAC stay as ' +
+      'rendered, and `verify` checks each pod as a whole (an AppArmor `unconfined` annotation is a violation). An ' +
+      "extra label may not be glidepath's own (`app.kubernetes.io/name`, `app.kubernetes.io/component`) nor the " +
+      "Job controller's (`job-name`, `controller-uid`, `batch.kubernetes.io/job-name`, " +
+      '`batch.kubernetes.io/controller-uid`): the load refuses it, naming the field.',
+    '',
+    '```yaml',
+    'veridor:',
+    '  image: registry.example.com/security/veridor:0.1.0',
+    '  pod:',
+    '    imagePullSecrets: [registry-example]',
+    '    nodeSelector: { kubernetes.io/os: linux }',
+    '    tolerations:',
+    '      - { key: dedicated, operator: Equal, value: platform, effect: NoSchedule }',
+    '    priorityClassName: platform-low',
+    '    labels: { example.com/team: platform }',
+    '```',
+    '',
   ].join('\n');
 }

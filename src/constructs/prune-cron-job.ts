@@ -2,6 +2,8 @@ import { Construct } from 'constructs';
 import { k8s } from './k8s';
 import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
+import { placedPodMetadata, podPlacementSpec } from './pod-placement';
+import type { PodPlacement } from '../config/pod-placement-schema';
 
 /** The label of a release-tracked Rollout. */
 export const RELEASE_TRACKED_SELECTOR = 'hangar.io/release-tracked=true';
@@ -29,6 +31,8 @@ export interface PruneCronJobProps {
   readonly activeDeadlineSeconds?: number;
   /** Retries of a failed pod. @default 2 */
   readonly backoffLimit?: number;
+  /** Where the pod is scheduled, and its extra labels and annotations (`prune.pod`). */
+  readonly placement?: PodPlacement;
 }
 
 /**
@@ -61,8 +65,9 @@ export class PruneCronJob extends Construct {
             backoffLimit: props.backoffLimit ?? 2,
             activeDeadlineSeconds: props.activeDeadlineSeconds ?? 300,
             template: {
-              metadata: { labels: podLabels },
+              metadata: placedPodMetadata({ labels: podLabels }, props.placement),
               spec: {
+                ...podPlacementSpec(props.placement),
                 serviceAccountName: props.serviceAccountName,
                 automountServiceAccountToken: true,
                 restartPolicy: 'Never',

@@ -19,7 +19,7 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
+import { DNS_LABEL, DNS_SUBDOMAIN, LABEL_NAME, LABEL_VALUE } from '../config/names';
 import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
 import { isRecord } from '../is-record';
 import { rolloutsSchemaErrors, type RolloutsKind } from './rollouts-schemas';
@@ -190,10 +190,6 @@ export function jsonPointerToField(pointer: string): string {
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
     .reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text === '' ? part : `${text}.${part}`), '');
 }
-
-const LABEL_NAME =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
 function metadataProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
   const problems: { message: string; fix: string }[] = [];

@@ -1,0 +1,130 @@
+/**
+ * `prune.pod` and `veridor.pod` (issue 43 item 4; before: no such fields, unknown keys): where the prune and Veridor
+ * pods run and what they carry, in the cluster file, rendered into both pods, with the restricted profile and the
+ * RBAC unchanged and verify still checking the pods as a whole.
+ */
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { renderCluster } from '../../src/render/render-cluster';
+import { verifyCluster } from '../../src/verify/run';
+import { clusterConfig, problemsOf, validClusterFile } from '../helpers/cluster-files';
+
+const placement = {
+  imagePullSecrets: ['private-registry'],
+  nodeSelector: { 'kubernetes.io/os': 'linux' },
+  tolerations: [
+    { key: 'dedicated', operator: 'Equal' as const, value: 'platform', effect: 'NoSchedule' as const },
+    { operator: 'Exists' as const, effect: 'NoExecute' as const, tolerationSeconds: 30 },
+  ],
+  affinity: {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }],
+      },
+    },
+  },
+  priorityClassName: 'platform-low',
+  labels: { 'example.com/team': 'platform' },
+  annotations: { 'example.com/owner': 'platform@example.test' },
+};
+
+/** Every object of the render, by kind. */
+function objects(config: ReturnType<typeof clusterConfig>, kind: string): any[] {
+  return renderCluster(config)
+    .flatMap((file) => parseAllDocuments(file.content).map((d) => d.toJS()))
+    .filter((o) => o?.kind === kind);
+}
+
+describe('pod placement', () => {
+  const file = validClusterFile();
+  const config = clusterConfig({
+    prune: { ...file.prune, pod: placement },
+    veridor: { ...file.veridor, pod: placement },
+  });
+  const plain = clusterConfig();
+
+  it('renders every field into the prune pod; its own labels, security and service account stay', () => {
+    const [cronJob] = objects(config, 'CronJob');
+    const template = cronJob.spec.jobTemplate.spec.template;
+    const [before] = objects(plain, 'CronJob');
+    const plainTemplate = before.spec.jobTemplate.spec.template;
+    expect(template.metadata).toEqual({
+      labels: { ...plainTemplate.metadata.labels, 'example.com/team': 'platform' },
+      annotations: { 'example.com/owner': 'platform@example.test' },
+    });
+    expect(template.spec).toEqual({
+      ...plainTemplate.spec,
+      imagePullSecrets: [{ name: 'private-registry' }],
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      tolerations: placement.tolerations,
+      affinity: placement.affinity,
+      priorityClassName: 'platform-low',
+    });
+  });
+
+  it('renders every field into the Veridor analysis pod of each gate', () => {
+    const gates = objects(config, 'AnalysisTemplate');
+    expect(gates.length).toBeGreaterThan(0);
+    const plainTemplate = objects(plain, 'AnalysisTemplate')[0].spec.metrics[0].provider.job.spec.template;
+    for (const gate of gates) {
+      const template = gate.spec.metrics[0].provider.job.spec.template;
+      expect(template.metadata).toEqual({
+        labels: { 'example.com/team': 'platform' },
+        annotations: { 'example.com/owner': 'platform@example.test' },
+      });
+      expect(template.spec).toEqual({
+        ...plainTemplate.spec,
+        imagePullSecrets: [{ name: 'private-registry' }],
+        nodeSelector: { 'kubernetes.io/os': 'linux' },
+        tolerations: placement.tolerations,
+        affinity: placement.affinity,
+        priorityClassName: 'platform-low',
+      });
+    }
+  });
+
+  it('passes verify: the restricted profile and the least-privilege rules hold', () => {
+    expect(verifyCluster(config).violations).toEqual([]);
+  });
+
+  it("verify refuses an annotation that weakens the pod's security (AppArmor unconfined)", () => {
+    const annotations = { 'container.apparmor.security.beta.kubernetes.io/veridor': 'unconfined' };
+    const weakened = clusterConfig({ veridor: { ...file.veridor, pod: { annotations } } });
+    const rules = new Set(verifyCluster(weakened).violations.map((v) => v.rule));
+    expect([...rules]).toEqual([expect.stringMatching(/apparmor/)]);
+  });
+
+  it("refuses an extra label that would replace glidepath's own or the Job controller's", () => {
+    expect(
+      problemsOf({ ...file, prune: { ...file.prune, pod: { labels: { 'app.kubernetes.io/name': 'mine' } } } }),
+    ).toEqual([
+      'clusters/prod.yaml: prune.pod.labels["app.kubernetes.io/name"]: app.kubernetes.io/name is glidepath\'s own ' +
+        'label of the pod (it tells its pods apart and selects them); an extra label cannot replace it: use another ' +
+        'key',
+    ]);
+    expect(problemsOf({ ...file, veridor: { ...file.veridor, pod: { labels: { 'job-name': 'x' } } } })).toEqual([
+      'clusters/prod.yaml: veridor.pod.labels.job-name: job-name is the label the Job controller selects its pods ' +
+        'by; the API server would refuse the Job: use a key of your own, e.g. example.com/team',
+    ]);
+  });
+
+  it('refuses what the API server refuses in a toleration, a label, an affinity', () => {
+    const pod = (p: object) => problemsOf({ ...file, prune: { ...file.prune, pod: p } });
+    expect(pod({ tolerations: [{ effect: 'NoSchedule' }] })).toEqual([
+      'clusters/prod.yaml: prune.pod.tolerations[0].operator: must be Exists when key is empty (a toleration of ' +
+        'every taint); set key, or operator: Exists',
+    ]);
+    expect(pod({ tolerations: [{ key: 'a', effect: 'NoSchedule', tolerationSeconds: 5 }] })).toEqual([
+      'clusters/prod.yaml: prune.pod.tolerations[0].tolerationSeconds: is only for effect: NoExecute (the API ' +
+        'server refuses it otherwise); set effect: NoExecute or remove it',
+    ]);
+    expect(pod({ nodeSelector: { 'kubernetes.io/os': 'not valid!' } })[0]).toMatch(/must be a label value/);
+    expect(pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: 'x' } } })[0]).toMatch(
+      /prune\.pod\.affinity: is not a Kubernetes affinity: .*requiredDuringSchedulingIgnoredDuringExecution must be object/,
+    );
+    expect(pod({ affinity: { nodeAfinity: {} } })[0]).toMatch(/prune\.pod\.affinity\.nodeAfinity: unknown key/);
+    expect(pod({ imagePullSecrets: ['Private'] })[0]).toMatch(
+      /prune\.pod\.imagePullSecrets\[0\]: must be a Kubernetes object name/,
+    );
+  });
+});
