@@ -6,8 +6,9 @@
  */
 import * as z from 'zod';
 import { Affinity } from 'kubernetes-models/v1/Affinity';
-import { LABEL_NAME, LABEL_VALUE } from './names';
-import { objectName } from './schema-fields';
+import { closestName } from '../closest-name';
+import { DNS_SUBDOMAIN, LABEL_NAME, LABEL_VALUE } from './names';
+import { ANNOTATIONS_MAX_BYTES, annotationBytes, isAnnotationKey, podAnnotationProblem } from './pod-annotations';
 import { excerpt } from './shown-input';
 import { strict } from './strict-object';
 
@@ -17,16 +18,14 @@ export const OWN_POD_LABELS: readonly string[] = ['app.kubernetes.io/name', 'app
  * The labels the Job controller gives every Job's pods and selects them by: a pod template that sets one of them
  * would not match the Job's generated selector, and the API server refuses the Job.
  */
-const JOB_CONTROLLER_LABELS: readonly string[] = [
+export const JOB_CONTROLLER_LABELS: readonly string[] = [
   'batch.kubernetes.io/controller-uid',
   'batch.kubernetes.io/job-name',
   'controller-uid',
   'job-name',
 ];
 
-const labelKey = z.string().regex(LABEL_NAME, {
-  error: 'must be a label key: [prefix/]name, the name at most 63 letters, digits, "-", "_" and "."',
-});
+const LABEL_KEY_RULE = 'a label key: [prefix/]name, the name at most 63 letters, digits, "-", "_" and "."';
 const labelValue = z.string().regex(LABEL_VALUE, {
   error: 'must be a label value: at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric',
 });
@@ -46,12 +45,30 @@ function reservedLabelProblem(key: string): string | undefined {
   return undefined;
 }
 
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+
+/** An effect as the API server takes it (validateTaintEffect), with the effect meant when it is a typo. */
+const taintEffect = z.string().superRefine((effect, ctx) => {
+  if (effect === '' || (TAINT_EFFECTS as readonly string[]).includes(effect)) return;
+  const meant = closestName(effect, TAINT_EFFECTS);
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      `${JSON.stringify(effect)} is not a taint effect (the API server refuses it): ` +
+      `${meant !== undefined ? `did you mean ${meant}? ` : ''}use ${TAINT_EFFECTS.join(', ')}, or leave it out ` +
+      'for every effect',
+  });
+});
+
 const toleration = strict({
-  key: labelKey.optional().meta({ description: 'the taint key; empty with `operator: Exists` tolerates every taint' }),
-  operator: z.enum(['Equal', 'Exists']).optional().meta({ description: '`Equal` (default) or `Exists`' }),
+  key: z
+    .string()
+    .refine((key) => key === '' || LABEL_NAME.test(key), { error: `must be ${LABEL_KEY_RULE}` })
+    .optional()
+    .meta({ description: 'the taint key; empty with `operator: Exists` tolerates every taint' }),
+  operator: z.enum(['Equal', 'Exists', '']).optional().meta({ description: '`Equal` (default) or `Exists`' }),
   value: labelValue.optional().meta({ description: 'the taint value (`Equal` only)' }),
-  effect: z
-    .enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'])
+  effect: taintEffect
     .optional()
     .meta({ description: '`NoSchedule`, `PreferNoSchedule` or `NoExecute`; empty: every effect' }),
   tolerationSeconds: z
@@ -60,14 +77,16 @@ const toleration = strict({
     .optional()
     .meta({ description: 'how long the pod stays on a node tainted `NoExecute` (`effect: NoExecute` only)' }),
 }).superRefine((t, ctx) => {
-  // k8s.io/kubernetes pkg/apis/core/validation ValidateTolerations, as the API server refuses a pod template.
-  if (t.key === undefined && t.operator !== 'Exists')
+  // k8s.io/kubernetes pkg/apis/core/validation ValidateTolerations, as the API server refuses a pod template: an
+  // empty key, operator or effect is the same as none.
+  const exists = t.operator === 'Exists';
+  if ((t.key ?? '') === '' && !exists)
     ctx.addIssue({
       code: 'custom',
       path: ['operator'],
       message: 'must be Exists when key is empty (a toleration of every taint); set key, or operator: Exists',
     });
-  if (t.operator === 'Exists' && t.value !== undefined && t.value !== '')
+  if (exists && (t.value ?? '') !== '')
     ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be empty when operator is Exists; remove it' });
   if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute')
     ctx.addIssue({
@@ -101,35 +120,72 @@ const affinity = strict({
   }
 });
 
-const labelMap = z.record(labelKey, labelValue).superRefine((labels, ctx) => {
+/** Labels as the API server checks them (ValidateLabels), none of them glidepath's or the Job controller's. */
+const labelMap = z.record(z.string(), labelValue).superRefine((labels, ctx) => {
   for (const key of Object.keys(labels)) {
-    const problem = reservedLabelProblem(key);
+    const problem = LABEL_NAME.test(key) ? reservedLabelProblem(key) : `must be ${LABEL_KEY_RULE}`;
     if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: problem });
   }
 });
 
+/** Node labels: keys and values as the API server checks them (ValidateLabels of `nodeSelector`). */
+const nodeLabels = z.record(z.string(), labelValue).superRefine((labels, ctx) => {
+  for (const key of Object.keys(labels))
+    if (!LABEL_NAME.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `must be ${LABEL_KEY_RULE}` });
+});
+
+/**
+ * Annotations as the API server checks a pod template's (ValidateAnnotations, ValidatePodSpecificAnnotations), and
+ * none that weakens the restricted profile (an AppArmor or seccomp annotation other than the runtime's default).
+ */
+const annotationMap = z.record(z.string(), z.string()).superRefine((annotations, ctx) => {
+  for (const [key, value] of Object.entries(annotations)) {
+    const problem = isAnnotationKey(key)
+      ? podAnnotationProblem(key, value)
+      : `must be ${LABEL_KEY_RULE} (letters of any case)`;
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: problem });
+  }
+  const bytes = annotationBytes(annotations);
+  if (bytes > ANNOTATIONS_MAX_BYTES)
+    ctx.addIssue({
+      code: 'custom',
+      message: `are ${bytes} bytes; the API server refuses a pod's annotations over ${ANNOTATIONS_MAX_BYTES} bytes`,
+    });
+});
+
 export const podPlacementSchema = strict({
-  imagePullSecrets: z.array(objectName).optional().meta({
-    description: "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry",
-  }),
-  nodeSelector: z
-    .record(labelKey, labelValue)
+  imagePullSecrets: z
+    .array(z.string())
+    .optional()
+    .meta({
+      description:
+        "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry (a name no " +
+        'Secret can have is warned about)',
+    }),
+  nodeSelector: nodeLabels
     .optional()
     .meta({ description: 'node labels the pod must run on, e.g. `kubernetes.io/os: linux`' }),
   tolerations: z.array(toleration).optional().meta({ description: 'taints the pod tolerates, as in a pod spec' }),
   affinity: affinity.optional().meta({
     description: '`nodeAffinity`, `podAffinity`, `podAntiAffinity` as in a pod spec (checked against core/v1)',
   }),
-  priorityClassName: objectName.optional().meta({ description: 'a PriorityClass for the pod' }),
+  priorityClassName: z
+    .string()
+    .refine((name) => name === '' || DNS_SUBDOMAIN.test(name), {
+      error: 'must be a PriorityClass name (lowercase letters, digits, "-" and ".", at most 253 characters)',
+    })
+    .optional()
+    .meta({ description: 'a PriorityClass for the pod (empty: none)' }),
   labels: labelMap.optional().meta({
     description:
       "extra labels of the pod; glidepath's own (`app.kubernetes.io/name`, `app.kubernetes.io/component`) and the " +
       "Job controller's (`job-name`, `controller-uid`) are refused",
   }),
-  annotations: z
-    .record(labelKey, z.string())
-    .optional()
-    .meta({ description: 'extra annotations of the pod; verify refuses one that weakens its security (AppArmor)' }),
+  annotations: annotationMap.optional().meta({
+    description:
+      'extra annotations of the pod; one that weakens its security (AppArmor `unconfined`, a seccomp profile other ' +
+      "than the runtime's default) is refused",
+  }),
 });
 
 export type PodPlacement = z.output<typeof podPlacementSchema>;

@@ -20,6 +20,8 @@ import { Pod } from 'kubernetes-models/v1/Pod';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { DNS_LABEL, DNS_SUBDOMAIN, LABEL_NAME, LABEL_VALUE } from '../config/names';
+import { ANNOTATIONS_MAX_BYTES, isAnnotationKey } from '../config/pod-annotations';
+import { podTemplateMetadataProblems } from './pod-template-metadata';
 import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
 import { isRecord } from '../is-record';
 import { rolloutsSchemaErrors, type RolloutsKind } from './rollouts-schemas';
@@ -115,6 +117,7 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
     if (!info) continue;
     tally.checkEach(ref, 'openapi', () => schemaProblems(manifest, info));
     tally.checkEach(ref, 'metadata', () => metadataProblems(manifest, info));
+    tally.checkEach(ref, 'pod-template', () => podTemplateMetadataProblems(manifest));
     tally.checkEach(ref, 'size', () => sizeProblems(manifest));
     tally.warnEach(ref, 'last-applied-size', () => lastAppliedProblems(manifest));
   }
@@ -126,8 +129,6 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
  * core.MaxSecretSize, 1 MiB).
  */
 const CONFIGMAP_MAX_BYTES = 1024 * 1024;
-/** The API server's limit on all annotations of an object together, keys and values (TotalAnnotationSizeLimitB). */
-const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
 function sizeProblems(manifest: Manifest): { message: string; fix: string }[] {
   if (manifest.kind !== 'ConfigMap') return [];
@@ -229,7 +230,7 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
       continue;
     }
     for (const [key, value] of Object.entries(map)) {
-      if (!LABEL_NAME.test(key)) {
+      if (field === 'labels' ? !LABEL_NAME.test(key) : !isAnnotationKey(key)) {
         problems.push({
           message: `metadata.${field} key ${JSON.stringify(key)} is not a qualified name`,
           fix: 'use [prefix/]name with at most 63 characters in the name',

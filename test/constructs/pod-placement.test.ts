@@ -87,13 +87,6 @@ describe('pod placement', () => {
     expect(verifyCluster(config).violations).toEqual([]);
   });
 
-  it("verify refuses an annotation that weakens the pod's security (AppArmor unconfined)", () => {
-    const annotations = { 'container.apparmor.security.beta.kubernetes.io/veridor': 'unconfined' };
-    const weakened = clusterConfig({ veridor: { ...file.veridor, pod: { annotations } } });
-    const rules = new Set(verifyCluster(weakened).violations.map((v) => v.rule));
-    expect([...rules]).toEqual([expect.stringMatching(/apparmor/)]);
-  });
-
   it("refuses an extra label that would replace glidepath's own or the Job controller's", () => {
     expect(
       problemsOf({ ...file, prune: { ...file.prune, pod: { labels: { 'app.kubernetes.io/name': 'mine' } } } }),
@@ -106,25 +99,5 @@ describe('pod placement', () => {
       'clusters/prod.yaml: veridor.pod.labels.job-name: job-name is the label the Job controller selects its pods ' +
         'by; the API server would refuse the Job: use a key of your own, e.g. example.com/team',
     ]);
-  });
-
-  it('refuses what the API server refuses in a toleration, a label, an affinity', () => {
-    const pod = (p: object) => problemsOf({ ...file, prune: { ...file.prune, pod: p } });
-    expect(pod({ tolerations: [{ effect: 'NoSchedule' }] })).toEqual([
-      'clusters/prod.yaml: prune.pod.tolerations[0].operator: must be Exists when key is empty (a toleration of ' +
-        'every taint); set key, or operator: Exists',
-    ]);
-    expect(pod({ tolerations: [{ key: 'a', effect: 'NoSchedule', tolerationSeconds: 5 }] })).toEqual([
-      'clusters/prod.yaml: prune.pod.tolerations[0].tolerationSeconds: is only for effect: NoExecute (the API ' +
-        'server refuses it otherwise); set effect: NoExecute or remove it',
-    ]);
-    expect(pod({ nodeSelector: { 'kubernetes.io/os': 'not valid!' } })[0]).toMatch(/must be a label value/);
-    expect(pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: 'x' } } })[0]).toMatch(
-      /prune\.pod\.affinity: is not a Kubernetes affinity: .*requiredDuringSchedulingIgnoredDuringExecution must be object/,
-    );
-    expect(pod({ affinity: { nodeAfinity: {} } })[0]).toMatch(/prune\.pod\.affinity\.nodeAfinity: unknown key/);
-    expect(pod({ imagePullSecrets: ['Private'] })[0]).toMatch(
-      /prune\.pod\.imagePullSecrets\[0\]: must be a Kubernetes object name/,
-    );
   });
 });
