@@ -60,13 +60,28 @@ const taintEffect = z.string().superRefine((effect, ctx) => {
   });
 });
 
+/**
+ * An operator as the API server takes it: `Equal` (or empty) and `Exists`; `Lt` and `Gt` only behind the alpha
+ * feature gate TaintTolerationComparisonOperators (Kubernetes 1.35, off by default), so refused as the default does.
+ */
+const tolerationOperator = z.string().superRefine((operator, ctx) => {
+  if (['', 'Equal', 'Exists'].includes(operator)) return;
+  const gated = operator === 'Lt' || operator === 'Gt';
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      `${JSON.stringify(operator)} is not a toleration operator the API server takes by default: use Equal or ` +
+      `Exists${gated ? ` (${operator} needs the alpha feature gate TaintTolerationComparisonOperators)` : ''}`,
+  });
+});
+
 const toleration = strict({
   key: z
     .string()
     .refine((key) => key === '' || LABEL_NAME.test(key), { error: `must be ${LABEL_KEY_RULE}` })
     .optional()
     .meta({ description: 'the taint key; empty with `operator: Exists` tolerates every taint' }),
-  operator: z.enum(['Equal', 'Exists', '']).optional().meta({ description: '`Equal` (default) or `Exists`' }),
+  operator: tolerationOperator.optional().meta({ description: '`Equal` (default) or `Exists`' }),
   value: labelValue.optional().meta({ description: 'the taint value (`Equal` only)' }),
   effect: taintEffect
     .optional()

@@ -80,13 +80,35 @@ export function clusterFileReference(): string {
     '`prune.pod` and `veridor.pod` place the prune pod and the Veridor analysis pod as the cluster needs: ' +
       "`imagePullSecrets` (Secret names in the pod's namespace: `prune.namespace`, or each gate namespace), " +
       '`nodeSelector`, `tolerations`, `affinity` and `priorityClassName` as in a pod spec, and extra `labels` and ' +
-      "`annotations` of the pod. They are checked at load as the API server checks them (a toleration's " +
-      '`operator`, `value` and `tolerationSeconds`, label keys and values, `affinity` against core/v1). Nothing ' +
-      'else of the pod changes: the restricted security contexts, the service account and its RBAC stay as ' +
-      'rendered, and `verify` checks each pod as a whole (an AppArmor `unconfined` annotation is a violation). An ' +
-      "extra label may not be glidepath's own (`app.kubernetes.io/name`, `app.kubernetes.io/component`) nor the " +
+      '`annotations` of the pod. Nothing else of the pod changes: the restricted security contexts, the service ' +
+      'account and its RBAC stay as rendered. No kustomize overlay is needed.',
+    '',
+    'They are checked at load as the API server checks a pod template, so that what it would refuse (for the ' +
+      'Veridor pod: when Argo Rollouts creates the Job, at canary time) is refused now, naming the field, and what ' +
+      'it takes loads:',
+    '',
+    '- a toleration as `ValidateTolerations`: `operator` `Equal` (or empty) or `Exists` (`Lt`/`Gt` need an alpha ' +
+      'feature gate), an empty `key` only with `Exists`, no `value` with `Exists`, `tolerationSeconds` only with ' +
+      '`effect: NoExecute`, `effect` one of `NoSchedule`, `PreferNoSchedule`, `NoExecute` or empty (a typo names ' +
+      'the effect meant);',
+    '- label keys and values (`labels`, `nodeSelector`), annotation keys in any case (the API server lowercases ' +
+      'them) and 256 KiB of annotations at most, `priorityClassName` a DNS subdomain (or empty: none), `affinity` ' +
+      'against core/v1;',
+    "- an extra label may not be glidepath's own (`app.kubernetes.io/name`, `app.kubernetes.io/component`) nor the " +
       "Job controller's (`job-name`, `controller-uid`, `batch.kubernetes.io/job-name`, " +
-      '`batch.kubernetes.io/controller-uid`): the load refuses it, naming the field.',
+      '`batch.kubernetes.io/controller-uid`: the API server refuses a Job whose template sets them);',
+    '- the annotations the API server reads: an AppArmor annotation `unconfined` is refused (Pod Security refuses ' +
+      'the pod), `runtime/default` and `localhost/<profile>` load; a seccomp annotation other than ' +
+      "`runtime/default` is refused (glidepath's pods set `seccompProfile: RuntimeDefault`, and the API server " +
+      "refuses an annotation that disagrees with the field: the pod's at load, a container's by `verify`); " +
+      '`controller.kubernetes.io/pod-deletion-cost` must be a ' +
+      '32-bit integer; `kubernetes.io/config.mirror` is refused.',
+    '',
+    'Warnings, not errors (Kubernetes takes them): a pull Secret name no Secret can have (the kubelet pulls ' +
+      'without it), a toleration of every taint, a negative `tolerationSeconds` (read as 0), a seccomp annotation ' +
+      '(no effect since Kubernetes 1.27), an empty `priorityClassName`. `verify` checks the rendered pods again ' +
+      '(`schema/pod-template`: an AppArmor annotation must name a container of the pod; `pod-security`: the ' +
+      'restricted profile with the annotations).',
     '',
     '```yaml',
     'veridor:',
@@ -98,6 +120,7 @@ export function clusterFileReference(): string {
     '      - { key: dedicated, operator: Equal, value: platform, effect: NoSchedule }',
     '    priorityClassName: platform-low',
     '    labels: { example.com/team: platform }',
+    '    annotations: { container.apparmor.security.beta.kubernetes.io/veridor: runtime/default }',
     '```',
     '',
   ].join('\n');

@@ -47,7 +47,10 @@ describe('tolerations, as ValidateTolerations', () => {
       'clusters/prod.yaml: prune.pod.tolerations[0].tolerationSeconds: is only for effect: NoExecute (the API ' +
         'server refuses it otherwise); set effect: NoExecute or remove it',
     ]);
-    expect(prunePod({ tolerations: [{ key: 'a', operator: 'Lt' }] })[0]).toMatch(/tolerations\[0\]\.operator/);
+    expect(prunePod({ tolerations: [{ key: 'a', operator: 'Lt', value: '5' }] })).toEqual([
+      'clusters/prod.yaml: prune.pod.tolerations[0].operator: "Lt" is not a toleration operator the API server ' +
+        'takes by default: use Equal or Exists (Lt needs the alpha feature gate TaintTolerationComparisonOperators)',
+    ]);
   });
 
   it('warns on a toleration of every taint and on negative tolerationSeconds', () => {
