@@ -48,20 +48,21 @@ export function appArmorRestrictedProblem(value: string): string | undefined {
  */
 export function seccompRuntimeDefaultProblem(value: string): string | undefined {
   if (SECCOMP_RUNTIME_DEFAULT.includes(value)) return undefined;
-  const wellFormed =
-    value === 'unconfined' || (value.startsWith('localhost/') && localPathProblem(value) === undefined);
-  return wellFormed
-    ? `is ${JSON.stringify(value)}, and glidepath's pods set seccompProfile RuntimeDefault: the API server refuses ` +
-        'a seccomp annotation that disagrees with the field (and an unconfined pod breaks the restricted profile)'
-    : 'is not a seccomp profile: the API server takes runtime/default, docker/default, unconfined or ' +
-        'localhost/<relative path>';
+  return (
+    seccompFormatProblem(value) ??
+    `is ${JSON.stringify(value)}, and glidepath's pods set seccompProfile RuntimeDefault: the API server refuses ` +
+      'a seccomp annotation that disagrees with the field (and an unconfined pod breaks the restricted profile)'
+  );
 }
 
 /** Why a seccomp annotation value is malformed (ValidateSeccompProfile), whatever the field, or undefined. */
 export function seccompFormatProblem(value: string): string | undefined {
   if (SECCOMP_RUNTIME_DEFAULT.includes(value) || value === 'unconfined') return undefined;
   if (value.startsWith('localhost/')) return localPathProblem(value);
-  return 'is not a seccomp profile: the API server takes runtime/default, docker/default, unconfined or localhost/<path>';
+  return (
+    'is not a seccomp profile: the API server takes runtime/default, docker/default, unconfined or ' +
+    'localhost/<relative path>'
+  );
 }
 
 /** validateLocalDescendingPath: a relative path without a `..` element. */

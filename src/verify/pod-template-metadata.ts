@@ -53,7 +53,9 @@ function labelProblems(at: string, labels: Record<string, string>): Problem[] {
     if (JOB_CONTROLLER_LABELS.includes(key))
       return [
         {
-          message: `${where}: the Job controller sets this label to the Job's own name or uid; the API server refuses it`,
+          message:
+            `${where}: the Job controller sets this label to the Job's own name or uid; the API server refuses ` +
+            'another value',
           fix: 'remove the label, or use a key of your own',
         },
       ];

@@ -28,6 +28,18 @@ const placement = {
   annotations: { 'example.com/owner': 'platform@example.test' },
 };
 
+/** `plain` (a pod spec rendered without placement) with every field of `placement`. */
+function placedSpec(plain: object) {
+  return {
+    ...plain,
+    imagePullSecrets: [{ name: 'private-registry' }],
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
+    tolerations: placement.tolerations,
+    affinity: placement.affinity,
+    priorityClassName: 'platform-low',
+  };
+}
+
 /** Every object of the render, by kind. */
 function objects(config: ReturnType<typeof clusterConfig>, kind: string): any[] {
   return renderCluster(config)
@@ -52,14 +64,7 @@ describe('pod placement', () => {
       labels: { ...plainTemplate.metadata.labels, 'example.com/team': 'platform' },
       annotations: { 'example.com/owner': 'platform@example.test' },
     });
-    expect(template.spec).toEqual({
-      ...plainTemplate.spec,
-      imagePullSecrets: [{ name: 'private-registry' }],
-      nodeSelector: { 'kubernetes.io/os': 'linux' },
-      tolerations: placement.tolerations,
-      affinity: placement.affinity,
-      priorityClassName: 'platform-low',
-    });
+    expect(template.spec).toEqual(placedSpec(plainTemplate.spec));
   });
 
   it('renders every field into the Veridor analysis pod of each gate', () => {
@@ -72,14 +77,7 @@ describe('pod placement', () => {
         labels: { 'example.com/team': 'platform' },
         annotations: { 'example.com/owner': 'platform@example.test' },
       });
-      expect(template.spec).toEqual({
-        ...plainTemplate.spec,
-        imagePullSecrets: [{ name: 'private-registry' }],
-        nodeSelector: { 'kubernetes.io/os': 'linux' },
-        tolerations: placement.tolerations,
-        affinity: placement.affinity,
-        priorityClassName: 'platform-low',
-      });
+      expect(template.spec).toEqual(placedSpec(plainTemplate.spec));
     }
   });
 
