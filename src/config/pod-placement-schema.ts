@@ -12,8 +12,11 @@ import { ANNOTATIONS_MAX_BYTES, annotationBytes, isAnnotationKey, podAnnotationP
 import { excerpt } from './shown-input';
 import { strict } from './strict-object';
 
-/** The labels glidepath sets on its pods (how people and `kubectl get -l` tell them apart). */
-export const OWN_POD_LABELS: readonly string[] = ['app.kubernetes.io/name', 'app.kubernetes.io/component'];
+/**
+ * The labels glidepath sets on the prune pod (how people and `kubectl get -l` tell it apart; PruneCronJob sets them,
+ * test/constructs/pod-placement.test.ts holds the two equal). The Veridor pod has none of glidepath's.
+ */
+export const PRUNE_POD_LABELS: readonly string[] = ['app.kubernetes.io/name', 'app.kubernetes.io/component'];
 /**
  * The labels the Job controller gives every Job's pods and selects them by: a pod template that sets one of them
  * would not match the Job's generated selector, and the API server refuses the Job.
@@ -30,9 +33,9 @@ const labelValue = z.string().regex(LABEL_VALUE, {
   error: 'must be a label value: at most 63 letters, digits, "-", "_" and ".", starting and ending alphanumeric',
 });
 
-/** Why a key cannot be an extra label of glidepath's pods, or undefined. */
-function reservedLabelProblem(key: string): string | undefined {
-  if (OWN_POD_LABELS.includes(key))
+/** Why a key cannot be an extra label of a pod whose own labels are `own`, or undefined. */
+function reservedLabelProblem(key: string, own: readonly string[]): string | undefined {
+  if (own.includes(key))
     return (
       `${key} is glidepath's own label of the pod (it tells its pods apart and selects them); an extra label ` +
       'cannot replace it: use another key'
@@ -136,12 +139,13 @@ const affinity = strict({
 });
 
 /** Labels as the API server checks them (ValidateLabels), none of them glidepath's or the Job controller's. */
-const labelMap = z.record(z.string(), labelValue).superRefine((labels, ctx) => {
-  for (const key of Object.keys(labels)) {
-    const problem = LABEL_NAME.test(key) ? reservedLabelProblem(key) : `must be ${LABEL_KEY_RULE}`;
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: problem });
-  }
-});
+const labelMap = (own: readonly string[]) =>
+  z.record(z.string(), labelValue).superRefine((labels, ctx) => {
+    for (const key of Object.keys(labels)) {
+      const problem = LABEL_NAME.test(key) ? reservedLabelProblem(key, own) : `must be ${LABEL_KEY_RULE}`;
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: problem });
+    }
+  });
 
 /** Node labels: keys and values as the API server checks them (ValidateLabels of `nodeSelector`). */
 const nodeLabels = z.record(z.string(), labelValue).superRefine((labels, ctx) => {
@@ -168,39 +172,44 @@ const annotationMap = z.record(z.string(), z.string()).superRefine((annotations,
     });
 });
 
-export const podPlacementSchema = strict({
-  imagePullSecrets: z
-    .array(z.string())
-    .optional()
-    .meta({
-      description:
-        "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry (a name no " +
-        'Secret can have is warned about)',
+/** The placement of a pod whose own labels (which an extra label may not replace) are `ownLabels`. */
+export const podPlacementSchema = (ownLabels: readonly string[]) =>
+  strict({
+    imagePullSecrets: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry (a name no " +
+          'Secret can have is warned about)',
+      }),
+    nodeSelector: nodeLabels
+      .optional()
+      .meta({ description: 'node labels the pod must run on, e.g. `kubernetes.io/os: linux`' }),
+    tolerations: z.array(toleration).optional().meta({ description: 'taints the pod tolerates, as in a pod spec' }),
+    affinity: affinity.optional().meta({
+      description: '`nodeAffinity`, `podAffinity`, `podAntiAffinity` as in a pod spec (checked against core/v1)',
     }),
-  nodeSelector: nodeLabels
-    .optional()
-    .meta({ description: 'node labels the pod must run on, e.g. `kubernetes.io/os: linux`' }),
-  tolerations: z.array(toleration).optional().meta({ description: 'taints the pod tolerates, as in a pod spec' }),
-  affinity: affinity.optional().meta({
-    description: '`nodeAffinity`, `podAffinity`, `podAntiAffinity` as in a pod spec (checked against core/v1)',
-  }),
-  priorityClassName: z
-    .string()
-    .refine((name) => name === '' || DNS_SUBDOMAIN.test(name), {
-      error: 'must be a PriorityClass name (lowercase letters, digits, "-" and ".", at most 253 characters)',
-    })
-    .optional()
-    .meta({ description: 'a PriorityClass for the pod (empty: none)' }),
-  labels: labelMap.optional().meta({
-    description:
-      "extra labels of the pod; glidepath's own (`app.kubernetes.io/name`, `app.kubernetes.io/component`) and the " +
-      "Job controller's (`job-name`, `controller-uid`) are refused",
-  }),
-  annotations: annotationMap.optional().meta({
-    description:
-      'extra annotations of the pod; one that weakens its security (AppArmor `unconfined`, a seccomp profile other ' +
-      "than the runtime's default) is refused",
-  }),
-});
+    priorityClassName: z
+      .string()
+      .refine((name) => name === '' || DNS_SUBDOMAIN.test(name), {
+        error: 'must be a PriorityClass name (lowercase letters, digits, "-" and ".", at most 253 characters)',
+      })
+      .optional()
+      .meta({ description: 'a PriorityClass for the pod (empty: none)' }),
+    labels: labelMap(ownLabels)
+      .optional()
+      .meta({
+        description:
+          'extra labels of the pod' +
+          (ownLabels.length > 0 ? `; glidepath's own (${ownLabels.map((l) => `\`${l}\``).join(', ')}) and` : ';') +
+          " the Job controller's (`job-name`, `controller-uid`) are refused",
+      }),
+    annotations: annotationMap.optional().meta({
+      description:
+        'extra annotations of the pod; one that weakens its security (AppArmor `unconfined`, a seccomp profile other ' +
+        "than the runtime's default) is refused",
+    }),
+  });
 
-export type PodPlacement = z.output<typeof podPlacementSchema>;
+export type PodPlacement = z.output<ReturnType<typeof podPlacementSchema>>;

@@ -7,6 +7,9 @@ import { SECCOMP_CONTAINER_ANNOTATION_PREFIX, SECCOMP_POD_ANNOTATION } from './p
 import type { PodPlacement } from './pod-placement-schema';
 import type { ClusterConfig } from './schema';
 
+/** The PriorityClasses Kubernetes creates for its own critical pods. */
+const SYSTEM_PRIORITY_CLASSES = ['system-cluster-critical', 'system-node-critical'];
+
 /** The warnings of both pods' placement, as `file: field: message`. */
 export function podPlacementWarnings(file: string, config: ClusterConfig): string[] {
   return [
@@ -43,6 +46,11 @@ function placementWarnings(at: string, placement: PodPlacement | undefined): str
         `${at}.annotations[${JSON.stringify(key)}]: has no effect since Kubernetes 1.27 (the kubelet reads the ` +
           "seccompProfile field, RuntimeDefault on glidepath's pods): remove it",
       );
+  if (SYSTEM_PRIORITY_CLASSES.includes(placement.priorityClassName ?? ''))
+    warnings.push(
+      `${at}.priorityClassName: ${placement.priorityClassName} is for the cluster's own components: the pod may ` +
+        "preempt the teams' workloads, and a cluster may cap it with a ResourceQuota; use a class of your own",
+    );
   if (placement.priorityClassName === '')
     warnings.push(`${at}.priorityClassName: is empty, which sets no priority class: name one, or remove the field`);
   return warnings;

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { containerResourcesSchema, VERIDOR_GATE_RESOURCES } from './container-resources';
 import { parseCron } from './cron';
 import { cronRunGaps } from './cron-gaps';
-import { podPlacementSchema } from './pod-placement-schema';
+import { podPlacementSchema, PRUNE_POD_LABELS } from './pod-placement-schema';
 import { excerpt } from './shown-input';
 import { strict } from './strict-object';
 import { cronSchedule, namespace, objectName, pinnedImage, uniqueNamespaces } from './schema-fields';
@@ -49,11 +49,13 @@ export const prune = strict({
   clusterScope: z.boolean().default(false).meta({
     description: 'grant `list`/`patch` on Rollouts with one ClusterRole instead of a Role per tracked namespace',
   }),
-  pod: podPlacementSchema.optional().meta({
-    description:
-      "the prune pod's placement and extra metadata (pull Secrets in `prune.namespace`); see " +
-      '[pod placement](cluster-file.md#pod-placement)',
-  }),
+  pod: podPlacementSchema(PRUNE_POD_LABELS)
+    .optional()
+    .meta({
+      description:
+        "the prune pod's placement and extra metadata (pull Secrets in `prune.namespace`); see " +
+        '[pod placement](cluster-file.md#pod-placement)',
+    }),
 });
 
 export const veridor = strict({
@@ -87,9 +89,11 @@ export const veridor = strict({
     .default(60)
     .meta({ description: "Veridor's `--wait-for-target`; `0` turns it off" }),
   resources: containerResourcesSchema(VERIDOR_GATE_RESOURCES),
-  pod: podPlacementSchema.optional().meta({
-    description:
-      "the Veridor gate's pod placement and extra metadata (pull Secrets in each gate namespace); see " +
-      '[pod placement](cluster-file.md#pod-placement)',
-  }),
+  pod: podPlacementSchema([])
+    .optional()
+    .meta({
+      description:
+        "the Veridor gate's pod placement and extra metadata (pull Secrets in each gate namespace); see " +
+        '[pod placement](cluster-file.md#pod-placement)',
+    }),
 });

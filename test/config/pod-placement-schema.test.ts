@@ -88,6 +88,14 @@ describe('names, as the API server checks them', () => {
     ]);
   });
 
+  it("warns on a PriorityClass of the cluster's own components", () => {
+    expect(warningsFor({ priorityClassName: 'system-cluster-critical' })).toEqual([
+      "clusters/prod.yaml: veridor.pod.priorityClassName: system-cluster-critical is for the cluster's own " +
+        "components: the pod may preempt the teams' workloads, and a cluster may cap it with a ResourceQuota; use a " +
+        'class of your own',
+    ]);
+  });
+
   it('refuses an affinity that is not core/v1, naming the field', () => {
     expect(
       prunePod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: 'x' } } })[0],

@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderCluster } from '../../src/render/render-cluster';
 import { verifyCluster } from '../../src/verify/run';
+import { PRUNE_POD_LABELS } from '../../src/config/pod-placement-schema';
 import { clusterConfig, problemsOf, validClusterFile } from '../helpers/cluster-files';
 
 const placement = {
@@ -85,6 +86,11 @@ describe('pod placement', () => {
     expect(verifyCluster(config).violations).toEqual([]);
   });
 
+  it("sets on the prune pod exactly the labels the load keeps for glidepath's own (PRUNE_POD_LABELS)", () => {
+    const labels = objects(plain, 'CronJob')[0].spec.jobTemplate.spec.template.metadata.labels;
+    expect(Object.keys(labels).sort()).toEqual([...PRUNE_POD_LABELS].sort());
+  });
+
   it("refuses an extra label that would replace glidepath's own or the Job controller's", () => {
     expect(
       problemsOf({ ...file, prune: { ...file.prune, pod: { labels: { 'app.kubernetes.io/name': 'mine' } } } }),
@@ -93,6 +99,10 @@ describe('pod placement', () => {
         'label of the pod (it tells its pods apart and selects them); an extra label cannot replace it: use another ' +
         'key',
     ]);
+    // The Veridor pod has none of glidepath's labels: a team may name it.
+    expect(
+      problemsOf({ ...file, veridor: { ...file.veridor, pod: { labels: { 'app.kubernetes.io/name': 'veridor' } } } }),
+    ).toEqual([]);
     expect(problemsOf({ ...file, veridor: { ...file.veridor, pod: { labels: { 'job-name': 'x' } } } })).toEqual([
       'clusters/prod.yaml: veridor.pod.labels.job-name: job-name is the label the Job controller selects its pods ' +
         'by; the API server would refuse the Job: use a key of your own, e.g. example.com/team',
