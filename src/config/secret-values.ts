@@ -239,7 +239,7 @@ export function findSecretLikeValues(
       const at = [...path, key];
       const inValue = findSecretLikeValues(value, known, at, seen);
       const namesSecret = isSecretKeyName(key) && !SECRET_NAME_FIELDS.has(at.join('.'));
-      if (inValue.length === 0 && namesSecret && typeof value === 'string' && value !== '') {
+      if (inValue.length === 0 && namesSecret && typeof value === 'string' && !NEVER_A_SECRET.test(value)) {
         return [
           {
             path: at,
@@ -254,6 +254,12 @@ export function findSecretLikeValues(
   }
   return [];
 }
+
+/**
+ * Values that are no secret under any name: empty, or a switch, as a pod annotation named like a secret takes them
+ * (`vault.hashicorp.com/agent-inject-token: "true"`).
+ */
+const NEVER_A_SECRET = /^(|true|false|enabled|disabled)$/i;
 
 /** What a secret-looking value becomes before validation; the finding already says what was wrong. */
 export const REDACTED = '[redacted]';

@@ -111,6 +111,15 @@ describe('annotations', () => {
     expect(veridorPod({ annotations: { 'Example.com/Owner': 'platform' } })).toEqual([]);
   });
 
+  it('takes a switch under a key named like a secret, and refuses a value there', () => {
+    expect(veridorPod({ annotations: { 'vault.hashicorp.com/agent-inject-token': 'true' } })).toEqual([]);
+    expect(veridorPod({ annotations: { 'example.com/api-token': 'abc123' } })).toEqual([
+      expect.stringMatching(
+        /annotations\["example\.com\/api-token"\]: a field named .* holds a value; a cluster file never/,
+      ),
+    ]);
+  });
+
   it('refuses an annotation that weakens the restricted profile', () => {
     expect(
       veridorPod({ annotations: { 'container.apparmor.security.beta.kubernetes.io/veridor': 'unconfined' } }),
