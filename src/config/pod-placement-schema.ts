@@ -180,7 +180,8 @@ export const podPlacementSchema = (ownLabels: readonly string[]) =>
       .optional()
       .meta({
         description:
-          "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry (a name no " +
+          "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry " +
+          '(a name no ' +
           'Secret can have is warned about)',
       }),
     nodeSelector: nodeLabels

@@ -95,7 +95,8 @@ export function clusterFileReference(): string {
       'them) and 256 KiB of annotations at most, `priorityClassName` a DNS subdomain (or empty: none), `affinity` ' +
       'against core/v1;',
     "- an extra label of the prune pod may not be glidepath's own (`app.kubernetes.io/name`, " +
-      "`app.kubernetes.io/component`), and of either pod not the Job controller's (`job-name`, `controller-uid`, `batch.kubernetes.io/job-name`, " +
+      "`app.kubernetes.io/component`), and of either pod not the Job controller's (`job-name`, `controller-uid`, " +
+      '`batch.kubernetes.io/job-name`, ' +
       '`batch.kubernetes.io/controller-uid`: the API server refuses a Job whose template sets them);',
     '- the annotations the API server reads: an AppArmor annotation `unconfined` is refused (Pod Security refuses ' +
       'the pod), `runtime/default` and `localhost/<profile>` load; a seccomp annotation other than ' +
@@ -106,7 +107,8 @@ export function clusterFileReference(): string {
     '',
     'Warnings, not errors (Kubernetes takes them): a pull Secret name no Secret can have (the kubelet pulls ' +
       'without it), a toleration of every taint, a negative `tolerationSeconds` (read as 0), a seccomp annotation ' +
-      '(no effect since Kubernetes 1.27), an empty `priorityClassName` or a `system-*-critical` one. `verify` checks the rendered pods again ' +
+      '(no effect since Kubernetes 1.27), an empty `priorityClassName` or a `system-*-critical` one. `verify` ' +
+      'checks the rendered pods again ' +
       '(`schema/pod-template`: an AppArmor annotation must name a container of the pod; `pod-security`: the ' +
       'restricted profile with the annotations).',
     '',
