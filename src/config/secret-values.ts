@@ -103,6 +103,8 @@ const SECRET_LAST_WORDS = new Set([
 const SECRET_LAST_TWO_WORDS = new Set(['api key', 'private key', 'access key', 'secret key']);
 /** Fields of the cluster file that hold the *name* of a Secret or of a key in one, not a secret. */
 export const SECRET_NAME_FIELDS: ReadonlySet<string> = new Set(['relay.tokenSecretKey', 'veridor.secret']);
+/** No secret under any name: empty, or a switch (a pod's `vault.hashicorp.com/agent-inject-token: "true"`). */
+const NEVER_A_SECRET = /^(|true|false|enabled|disabled)$/i;
 
 export function isSecretKeyName(key: string): boolean {
   const words = key
@@ -254,12 +256,6 @@ export function findSecretLikeValues(
   }
   return [];
 }
-
-/**
- * Values that are no secret under any name: empty, or a switch, as a pod annotation named like a secret takes them
- * (`vault.hashicorp.com/agent-inject-token: "true"`).
- */
-const NEVER_A_SECRET = /^(|true|false|enabled|disabled)$/i;
 
 /** What a secret-looking value becomes before validation; the finding already says what was wrong. */
 export const REDACTED = '[redacted]';
