@@ -22,13 +22,14 @@ import type { Manifest } from './types';
 
 /** The problems of every pod template of `manifest`. */
 export function podTemplateMetadataProblems(manifest: Manifest): Problem[] {
+  const jobLabels = JOB_KINDS.includes(String(manifest.kind)) ? JOB_CONTROLLER_LABELS : [];
   return findPodTemplates(manifest as Record<string, unknown>).flatMap((pod) => {
     const at = `${templatePath(pod)}metadata`;
     const labels = stringMap(pod.metadata.labels);
     const annotations = stringMap(pod.metadata.annotations);
     const containers = containersOf(pod.spec, pod.path).map(({ container }) => container);
     return [
-      ...labelProblems(at, labels),
+      ...labelProblems(at, labels, jobLabels),
       ...annotationKeyProblems(at, annotations),
       ...Object.entries(annotations).flatMap(([key, value]): Problem[] => {
         const problem = podAnnotationProblem(key, value) ?? containerAnnotationProblem(key, value, containers);
@@ -44,13 +45,16 @@ function stringMap(value: unknown): Record<string, string> {
   return isRecord(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)])) : {};
 }
 
-function labelProblems(at: string, labels: Record<string, string>): Problem[] {
+/** The kinds whose pod templates become a Job's (an AnalysisTemplate's job provider included). */
+const JOB_KINDS = ['Job', 'CronJob', 'AnalysisTemplate', 'ClusterAnalysisTemplate'];
+
+function labelProblems(at: string, labels: Record<string, string>, jobLabels: readonly string[]): Problem[] {
   return Object.entries(labels).flatMap(([key, value]): Problem[] => {
     const where = `${at}.labels[${JSON.stringify(key)}]`;
     if (!LABEL_NAME.test(key)) return [{ message: `${where}: the key is not a label key`, fix: 'use [prefix/]name' }];
     if (!LABEL_VALUE.test(value))
       return [{ message: `${where}: ${JSON.stringify(value)} is not a label value`, fix: 'use a label value' }];
-    if (JOB_CONTROLLER_LABELS.includes(key))
+    if (jobLabels.includes(key))
       return [
         {
           message:

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchema } from '../../src/verify/schema';
 import { checkPodSecurity } from '../../src/verify/pod-security';
-import { contextFor, objectsFor, planted } from './objects';
+import { contextFor, handBuilt, objectsFor, planted } from './objects';
 
 const objects = objectsFor(contextFor());
 const analysisPod = (m: any) => m.spec.metrics[0].provider.job.spec.template;
@@ -61,6 +61,16 @@ describe('schema/pod-template', () => {
     expect(analysisViolations({ annotations: { 'Example.com/Owner': 'x', '-bad': 'y' } })).toEqual([
       expect.stringMatching(/annotations\["-bad"\]: the key is not a qualified name/),
     ]);
+  });
+
+  it("leaves the Job controller's labels to other kinds' pods (a bare Pod may carry job-name)", () => {
+    const pod = handBuilt({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'debug', namespace: 'shop', labels: { 'job-name': 'x' } },
+      spec: { containers: [{ name: 'debug', image: 'busybox:1.36' }] },
+    });
+    expect(checkSchema([pod]).violations.filter((v) => v.rule === 'schema/pod-template')).toEqual([]);
   });
 
   it('checks the prune pod too', () => {
