@@ -84,11 +84,15 @@ const toleration = strict({
     .refine((key) => key === '' || LABEL_NAME.test(key), { error: `must be ${LABEL_KEY_RULE}` })
     .optional()
     .meta({ description: 'the taint key; empty with `operator: Exists` tolerates every taint' }),
-  operator: tolerationOperator.optional().meta({ description: '`Equal` (default) or `Exists`' }),
-  value: labelValue.optional().meta({ description: 'the taint value (`Equal` only)' }),
-  effect: taintEffect
+  // The JSON schema lists the values, for an editor; the load's own check says what was meant.
+  operator: tolerationOperator
     .optional()
-    .meta({ description: '`NoSchedule`, `PreferNoSchedule` or `NoExecute`; empty: every effect' }),
+    .meta({ description: '`Equal` (default) or `Exists`', enum: ['Equal', 'Exists', ''] }),
+  value: labelValue.optional().meta({ description: 'the taint value (`Equal` only)' }),
+  effect: taintEffect.optional().meta({
+    description: '`NoSchedule`, `PreferNoSchedule` or `NoExecute`; empty: every effect',
+    enum: [...TAINT_EFFECTS, ''],
+  }),
   tolerationSeconds: z
     .number()
     .int()
