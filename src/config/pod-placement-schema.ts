@@ -9,6 +9,7 @@ import { Affinity } from 'kubernetes-models/v1/Affinity';
 import { closestName } from '../closest-name';
 import { DNS_SUBDOMAIN, LABEL_NAME, LABEL_VALUE } from './names';
 import { ANNOTATIONS_MAX_BYTES, annotationBytes, isAnnotationKey, podAnnotationProblem } from './pod-annotations';
+import { droppedAffinityFields } from './rendered-affinity';
 import { excerpt } from './shown-input';
 import { strict } from './strict-object';
 
@@ -139,7 +140,9 @@ const affinity = strict({
   } catch (error) {
     const text = (error as Error).message.replace(/^data\//, '').replaceAll('/', '.');
     ctx.addIssue({ code: 'custom', message: `is not a Kubernetes affinity: ${excerpt(text, 160)}` });
+    return;
   }
+  for (const [path, message] of droppedAffinityFields(value)) ctx.addIssue({ code: 'custom', path, message });
 });
 
 /** Labels as the API server checks them (ValidateLabels), none of them glidepath's or the Job controller's. */
@@ -185,8 +188,7 @@ export const podPlacementSchema = (ownLabels: readonly string[]) =>
       .meta({
         description:
           "names of `kubernetes.io/dockerconfigjson` Secrets in the pod's namespace, for a private registry " +
-          '(a name no ' +
-          'Secret can have is warned about)',
+          '(a name no Secret can have is warned about)',
       }),
     nodeSelector: nodeLabels
       .optional()

@@ -93,7 +93,8 @@ export function clusterFileReference(): string {
       'the effect meant);',
     '- label keys and values (`labels`, `nodeSelector`), annotation keys in any case (the API server lowercases ' +
       'them) and 256 KiB of annotations at most, `priorityClassName` a DNS subdomain (or empty: none), `affinity` ' +
-      'against core/v1;',
+      'against core/v1, and no field of it the render would leave out (a typo, or `matchLabelKeys`, newer than ' +
+      "the Kubernetes 1.28 classes glidepath renders with: kubectl's strict validation refuses an unknown field too);",
     "- an extra label of the prune pod may not be glidepath's own (`app.kubernetes.io/name`, " +
       "`app.kubernetes.io/component`), and of either pod not the Job controller's (`job-name`, `controller-uid`, " +
       '`batch.kubernetes.io/job-name`, ' +

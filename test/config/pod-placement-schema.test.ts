@@ -104,6 +104,29 @@ describe('names, as the API server checks them', () => {
     );
     expect(prunePod({ affinity: { nodeAfinity: {} } })[0]).toMatch(/prune\.pod\.affinity\.nodeAfinity: unknown key/);
   });
+
+  it('refuses an affinity field the render would leave out (a typo, a field newer than its classes)', () => {
+    const term = { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['a'] }] }] };
+    const typo = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecutoin: term } };
+    expect(prunePod({ affinity: typo })).toEqual([
+      'clusters/prod.yaml: prune.pod.affinity.nodeAffinity["requiredDuringSchedulingIgnoredDuringExecutoin"]: ' +
+        'is not a field of a pod affinity as glidepath renders it (Kubernetes 1.28, the Argo Rollouts CRD): it ' +
+        'would be left out of the pod; did you mean requiredDuringSchedulingIgnoredDuringExecution?',
+    ]);
+    const podTerm = { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } };
+    expect(
+      prunePod({ affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [podTerm] } } }),
+    ).toEqual([]);
+    expect(
+      prunePod({
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [{ ...podTerm, matchLabelKeys: ['pod-template-hash'] }],
+          },
+        },
+      }),
+    ).toEqual([expect.stringMatching(/Execution"\]\[0\]\.matchLabelKeys: is not a field .* left out of the pod$/)]);
+  });
 });
 
 describe('annotations', () => {
