@@ -1,7 +1,7 @@
 /**
  * `veridor.pod` against the real API server: for each case, glidepath's verdict (the load's errors, verify's
  * violations, the load's warnings) beside the API server's on the Job that Argo Rollouts would create from the
- * rendered AnalysisTemplate (a server-side dry run in a namespace enforcing the restricted profile: its Pod Security
+ * rendered AnalysisTemplate (a server-side dry run in a namespace whose Pod Security levels are restricted: its
  * warnings for a Job say what the enforce level would refuse in the pod). glidepath must refuse exactly what the API
  * server or Pod Security refuses.
  */
@@ -18,6 +18,9 @@ import type { Json } from '../lib/kube';
 import type { Scenario } from '../lib/report';
 import type { E2eContext } from './context';
 import { VERIDOR_NAMESPACE } from './veridor';
+
+/** Its own namespace, with Pod Security's enforce and warn levels both restricted: a Job's violations are warned. */
+const NAMESPACE = 'e2e-pod-placement';
 
 const CLUSTER_FILE = join(import.meta.dirname, '../clusters/e2e.yaml');
 
@@ -128,7 +131,7 @@ function gateJob(jobSpec: Json, name: string, pod: Record<string, unknown>): Jso
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name, namespace: VERIDOR_NAMESPACE },
+    metadata: { name, namespace: NAMESPACE },
     spec: JSON.parse(text),
   };
 }
@@ -145,12 +148,23 @@ export async function podPlacement(ctx: E2eContext, s: Scenario): Promise<void> 
   if (gate === undefined) throw new Error(`no AnalysisTemplate rendered in ${VERIDOR_NAMESPACE}`);
   const jobSpec = (gate.manifest as Json).spec.metrics[0].provider.job.spec;
 
+  const levels = { enforce: 'restricted', warn: 'restricted' };
+  const created = await ctx.api.call('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: NAMESPACE,
+      labels: Object.fromEntries(Object.entries(levels).map(([m, l]) => [`pod-security.kubernetes.io/${m}`, l])),
+    },
+  });
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`creating namespace ${NAMESPACE}: HTTP ${created.status}: ${created.body?.message}`);
   const table: Json[] = [];
   for (const [i, [name, pod]] of CASES.entries()) {
     const glidepath = glidepathVerdict(dir, base, pod);
     const response = await ctx.api.call(
       'POST',
-      `/apis/batch/v1/namespaces/${VERIDOR_NAMESPACE}/jobs?dryRun=All`,
+      `/apis/batch/v1/namespaces/${NAMESPACE}/jobs?dryRun=All`,
       gateJob(jobSpec, `placement-${i}`, pod),
     );
     const apiRefused = response.status < 200 || response.status > 299;
