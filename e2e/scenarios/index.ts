@@ -7,6 +7,7 @@ import { helmChartDelivery } from './helm-chart-delivery';
 import { hookPinnedSync } from './hook-pinned-sync';
 import { initFromCluster } from './init-from-cluster';
 import { phase0 } from './phase0';
+import { podPlacement } from './pod-placement';
 import { prune } from './prune';
 import { teamKeysKept } from './team-keys-kept';
 import { realSyncFailure } from './real-sync-failure';
@@ -43,6 +44,11 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     alone: true,
   },
   { name: 'Veridor gate', source: 'context/004 (the Veridor Argo Rollouts page), its e2e table', run: veridorGate },
+  {
+    name: 'pod placement',
+    source: 'issue 43 item 4: veridor.pod against the API server and Pod Security (server-side dry runs)',
+    run: podPlacement,
+  },
   // The status written by hand, for the shapes a real sync does not give on cue: a re-reconcile with an unchanged
   // finishedAt, a second failure of the same Application, an Application that never synced, one unlabelled.
   {

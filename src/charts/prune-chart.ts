@@ -51,6 +51,7 @@ export class PruneChart extends Chart {
       image: prune.image,
       serviceAccountName: serviceAccount.name,
       programConfigMap: program.name,
+      ...(prune.pod !== undefined ? { placement: prune.pod } : {}),
     });
   }
 }

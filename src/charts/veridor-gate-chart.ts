@@ -23,6 +23,7 @@ export class VeridorGateChart extends Chart {
       failOn: veridor.failOn,
       waitForTargetSeconds: veridor.waitForTargetSeconds,
       resources: veridor.resources,
+      ...(veridor.pod !== undefined ? { placement: veridor.pod } : {}),
     });
   }
 }

@@ -7,6 +7,7 @@ import { ConfigError } from './errors';
 import { folderCollisions } from './gitops-folders';
 import { readClusterText } from './read-cluster-file';
 import { unreachableRelayIpWarnings } from './relay-ip-warnings';
+import { podPlacementWarnings } from './pod-placement-warnings';
 import { type KnownSecret } from './environment-secrets';
 import { type ClusterConfig } from './schema';
 import { isMaskedPart, shownArgument, shownFile } from './shown-input';
@@ -115,7 +116,11 @@ export function loadClusters(options: LoadOptions): LoadedCluster[] {
 /** What a valid cluster file likely gets wrong: told, never refused. `relayIpFlag`: relay.ip is --relay-ip's. */
 function clusterWarnings(file: string, config: ClusterConfig, relayIpFlag: boolean): string[] {
   const relayIpAt = relayIpFlag ? '--relay-ip' : `${file}: relay.ip`;
-  return [...secretReferencesSentElsewhere(file, config), ...unreachableRelayIpWarnings(relayIpAt, config)];
+  return [
+    ...secretReferencesSentElsewhere(file, config),
+    ...unreachableRelayIpWarnings(relayIpAt, config),
+    ...podPlacementWarnings(file, config),
+  ];
 }
 
 /** The cluster files in the folder of `path`, other than it, that load. */

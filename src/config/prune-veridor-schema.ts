@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { containerResourcesSchema, VERIDOR_GATE_RESOURCES } from './container-resources';
 import { parseCron } from './cron';
 import { cronRunGaps } from './cron-gaps';
+import { podPlacementSchema, PRUNE_POD_LABELS } from './pod-placement-schema';
 import { excerpt } from './shown-input';
 import { defaultPruneImage, pruneImageProblem } from './prune-image';
 import { strict } from './strict-object';
@@ -69,6 +70,13 @@ export const prune = strict({
   clusterScope: z.boolean().default(false).meta({
     description: 'grant `list`/`patch` on Rollouts with one ClusterRole instead of a Role per tracked namespace',
   }),
+  pod: podPlacementSchema(PRUNE_POD_LABELS)
+    .optional()
+    .meta({
+      description:
+        "the prune pod's placement and extra metadata (pull Secrets in `prune.namespace`); see " +
+        '[pod placement](cluster-file.md#pod-placement)',
+    }),
 });
 
 export const veridor = strict({
@@ -102,4 +110,11 @@ export const veridor = strict({
     .default(60)
     .meta({ description: "Veridor's `--wait-for-target`; `0` turns it off" }),
   resources: containerResourcesSchema(VERIDOR_GATE_RESOURCES),
+  pod: podPlacementSchema([])
+    .optional()
+    .meta({
+      description:
+        "the Veridor gate's pod placement and extra metadata (pull Secrets in each gate namespace); see " +
+        '[pod placement](cluster-file.md#pod-placement)',
+    }),
 });

@@ -103,6 +103,8 @@ const SECRET_LAST_WORDS = new Set([
 const SECRET_LAST_TWO_WORDS = new Set(['api key', 'private key', 'access key', 'secret key']);
 /** Fields of the cluster file that hold the *name* of a Secret or of a key in one, not a secret. */
 export const SECRET_NAME_FIELDS: ReadonlySet<string> = new Set(['relay.tokenSecretKey', 'veridor.secret']);
+/** No secret under any name: empty, or a switch (a pod's `vault.hashicorp.com/agent-inject-token: "true"`). */
+const NEVER_A_SECRET = /^(|true|false|enabled|disabled)$/i;
 
 export function isSecretKeyName(key: string): boolean {
   const words = key
@@ -239,7 +241,7 @@ export function findSecretLikeValues(
       const at = [...path, key];
       const inValue = findSecretLikeValues(value, known, at, seen);
       const namesSecret = isSecretKeyName(key) && !SECRET_NAME_FIELDS.has(at.join('.'));
-      if (inValue.length === 0 && namesSecret && typeof value === 'string' && value !== '') {
+      if (inValue.length === 0 && namesSecret && typeof value === 'string' && !NEVER_A_SECRET.test(value)) {
         return [
           {
             path: at,

@@ -4,9 +4,12 @@
  */
 import { basename, relative } from 'node:path';
 import { fieldPath } from './errors';
+import { LABEL_NAME } from './names';
 import { mask, MASKED, secretLikeReason } from './secret-values';
 import { type KnownSecret } from './environment-secrets';
 
+/** A label key shown whole: a 63-character name and a prefix of a common length. */
+const MAX_LABEL_KEY = 127;
 /** Longer values are cut to this many characters, with the length added. */
 const MAX_SHOWN = 16;
 /** A key that could be a field name (or YAML's merge key `<<`) is shown whole; any other key is cut. */
@@ -62,7 +65,11 @@ export function shownKey(key: PropertyKey): string | number {
   const text = String(key);
   if (FIELD_LIKE_KEY.test(text)) return text;
   // A key the secret detector already cut to its first characters.
-  return MASKED.test(text) ? `[${text}]` : `[${excerpt(text)}]`;
+  if (MASKED.test(text)) return `[${text}]`;
+  // A label or annotation key (`app.kubernetes.io/name`) is shown whole, as the fix needs it, unless it looks secret.
+  if (text.length <= MAX_LABEL_KEY && LABEL_NAME.test(text) && secretLikeReason(text) === undefined)
+    return `[${JSON.stringify(text)}]`;
+  return `[${excerpt(text)}]`;
 }
 
 /** `relay.ip`, `argocd.context["a b…" (40 characters)]`: a field path whose keys are cut like values. */

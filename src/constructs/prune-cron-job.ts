@@ -2,6 +2,8 @@ import { Construct } from 'constructs';
 import { k8s } from './k8s';
 import { PRUNE_CONFIG_FILE, PRUNE_PROGRAM_FILE } from './prune-program-config-map';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
+import { placedPodMetadata, podPlacementSpec } from './pod-placement';
+import type { PodPlacement } from '../config/pod-placement-schema';
 
 /** The label of a release-tracked Rollout. */
 export const RELEASE_TRACKED_SELECTOR = 'hangar.io/release-tracked=true';
@@ -40,6 +42,8 @@ export interface PruneCronJobProps {
   readonly activeDeadlineSeconds?: number;
   /** Retries of a failed pod. @default 2 */
   readonly backoffLimit?: number;
+  /** Where the pod is scheduled, and its extra labels and annotations (`prune.pod`). */
+  readonly placement?: PodPlacement;
 }
 
 /**
@@ -67,7 +71,10 @@ export class PruneCronJob extends Construct {
           spec: {
             backoffLimit: props.backoffLimit ?? 2,
             activeDeadlineSeconds: props.activeDeadlineSeconds ?? 600,
-            template: { metadata: { labels: podLabels }, spec: prunePodSpec(props) },
+            template: {
+              metadata: placedPodMetadata({ labels: podLabels }, props.placement),
+              spec: { ...podPlacementSpec(props.placement), ...prunePodSpec(props) },
+            },
           },
         },
       },

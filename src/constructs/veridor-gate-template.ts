@@ -12,6 +12,8 @@ import {
 import type { ContainerResources } from '../config/container-resources';
 import { VERIDOR_GATE_NAME } from '../veridor/gate-name';
 import { restrictedContainerSecurityContext, restrictedPodSecurityContext } from './restricted-security';
+import { podPlacementMetadata, podPlacementSpec } from './pod-placement';
+import type { PodPlacement } from '../config/pod-placement-schema';
 
 export { VERIDOR_GATE_NAME };
 
@@ -36,6 +38,8 @@ export interface VeridorGateTemplateProps {
   readonly waitForTargetSeconds: number;
   /** Requests and limits of the analysis container. */
   readonly resources: ContainerResources;
+  /** Where the pod is scheduled, and its extra labels and annotations (`veridor.pod`). */
+  readonly placement?: PodPlacement;
 }
 
 /**
@@ -83,7 +87,9 @@ export function veridorGateSpec(props: VeridorGateTemplateProps): AnalysisTempla
               backoffLimit: 0,
               activeDeadlineSeconds: 600,
               template: {
+                ...podPlacementMetadata(props.placement),
                 spec: {
+                  ...podPlacementSpec(props.placement),
                   restartPolicy: 'Never',
                   automountServiceAccountToken: false,
                   securityContext: restrictedPodSecurityContext(VERIDOR_UID),

@@ -1,6 +1,12 @@
 /** The controls of the "baseline" Pod Security profile, Kubernetes 1.28, in the order its page lists them. */
 import { asArray } from './types';
 import { isRecord } from '../is-record';
+import {
+  APPARMOR_ANNOTATION_PREFIX,
+  appArmorRestrictedProblem,
+  SECCOMP_CONTAINER_ANNOTATION_PREFIX,
+  SECCOMP_POD_ANNOTATION,
+} from '../config/pod-annotations';
 import { securityContext, securityContexts, sub, templatePath, type Control, type Problem } from './pod-templates';
 
 /** Capabilities the baseline profile allows to add (the container runtime's default set). */
@@ -28,9 +34,6 @@ const SAFE_SYSCTLS = new Set([
   'net.ipv4.ping_group_range',
 ]);
 const SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
-const APPARMOR_ANNOTATION = 'container.apparmor.security.beta.kubernetes.io/';
-const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER_ANNOTATION = 'container.seccomp.security.alpha.kubernetes.io/';
 
 export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
   [
@@ -119,11 +122,7 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
     (pod, containers) => {
       const problems: Problem[] = [];
       for (const [key, value] of Object.entries(isRecord(pod.metadata.annotations) ? pod.metadata.annotations : {})) {
-        if (
-          key.startsWith(APPARMOR_ANNOTATION) &&
-          value !== 'runtime/default' &&
-          !(typeof value === 'string' && value.startsWith('localhost/'))
-        ) {
+        if (key.startsWith(APPARMOR_ANNOTATION_PREFIX) && appArmorRestrictedProblem(String(value)) !== undefined) {
           problems.push({
             message:
               `${templatePath(pod)}metadata.annotations[${JSON.stringify(key)}] is ${JSON.stringify(value)} ` +
@@ -200,7 +199,7 @@ export const BASELINE_CONTROLS: readonly (readonly [string, Control])[] = [
       }
       for (const [key, value] of Object.entries(isRecord(pod.metadata.annotations) ? pod.metadata.annotations : {})) {
         if (
-          (key === SECCOMP_POD_ANNOTATION || key.startsWith(SECCOMP_CONTAINER_ANNOTATION)) &&
+          (key === SECCOMP_POD_ANNOTATION || key.startsWith(SECCOMP_CONTAINER_ANNOTATION_PREFIX)) &&
           value === 'unconfined'
         ) {
           problems.push({

@@ -19,7 +19,9 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import { DNS_LABEL, DNS_SUBDOMAIN } from '../config/names';
+import { DNS_LABEL, DNS_SUBDOMAIN, LABEL_NAME, LABEL_VALUE } from '../config/names';
+import { ANNOTATIONS_MAX_BYTES, isAnnotationKey } from '../config/pod-annotations';
+import { podTemplateMetadataProblems } from './pod-template-metadata';
 import { objectRef, Tally, type FamilyReport, type Manifest, type RenderedObject } from './types';
 import { isRecord } from '../is-record';
 import { rolloutsSchemaErrors, type RolloutsKind } from './rollouts-schemas';
@@ -115,6 +117,7 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
     if (!info) continue;
     tally.checkEach(ref, 'openapi', () => schemaProblems(manifest, info));
     tally.checkEach(ref, 'metadata', () => metadataProblems(manifest, info));
+    tally.checkEach(ref, 'pod-template', () => podTemplateMetadataProblems(manifest));
     tally.checkEach(ref, 'size', () => sizeProblems(manifest));
     tally.checkEach(ref, 'object-size', () => objectSizeProblems(manifest));
     tally.warnEach(ref, 'last-applied-size', () => lastAppliedProblems(manifest));
@@ -127,8 +130,6 @@ export function checkSchema(objects: readonly RenderedObject[]): FamilyReport {
  * core.MaxSecretSize, 1 MiB).
  */
 const CONFIGMAP_MAX_BYTES = 1024 * 1024;
-/** The API server's limit on all annotations of an object together, keys and values (TotalAnnotationSizeLimitB). */
-const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
 function sizeProblems(manifest: Manifest): { message: string; fix: string }[] {
   if (manifest.kind !== 'ConfigMap') return [];
@@ -212,10 +213,6 @@ export function jsonPointerToField(pointer: string): string {
     .reduce((text, part) => (/^\d+$/.test(part) ? `${text}[${part}]` : text === '' ? part : `${text}.${part}`), '');
 }
 
-const LABEL_NAME =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
-
 function metadataProblems(manifest: Manifest, info: KindInfo): { message: string; fix: string }[] {
   const problems: { message: string; fix: string }[] = [];
   const metadata = manifest.metadata ?? {};
@@ -254,7 +251,7 @@ function metadataProblems(manifest: Manifest, info: KindInfo): { message: string
       continue;
     }
     for (const [key, value] of Object.entries(map)) {
-      if (!LABEL_NAME.test(key)) {
+      if (field === 'labels' ? !LABEL_NAME.test(key) : !isAnnotationKey(key)) {
         problems.push({
           message: `metadata.${field} key ${JSON.stringify(key)} is not a qualified name`,
           fix: 'use [prefix/]name with at most 63 characters in the name',
