@@ -108,10 +108,7 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
   const cache = git.at(dir);
   // One process reads both settings, from the folder as a repository of its own: GIT_DIR stops git from looking
   // for a repository around it. Only a folder that is not one needs a second look, to say what it is.
-  const probe = await cache.tryRun(
-    ['config', '--local', '--null', '--get-regexp', '^(core\\.bare|remote\\.origin\\.url)$'],
-    { env: { GIT_DIR: dir } },
-  );
+  const probe = await cache.tryRun(['config', '--local', '--null', '--list'], { env: { GIT_DIR: dir } });
   if (probe.code !== 0 && probe.code !== 1) {
     if (existsSync(join(dir, '.git'))) foreign('is a working checkout with files, not a glidepath cache');
     const around = await cache.tryRun(['rev-parse', '--absolute-git-dir']);
@@ -124,12 +121,37 @@ export async function openCache(git: Git, remote: RemoteUrl, dir: string): Promi
       .filter((entry) => entry !== '')
       .map((entry) => [entry.slice(0, entry.indexOf('\n')), entry.slice(entry.indexOf('\n') + 1)] as const),
   );
+  const planted = [...settings.keys()].filter((key) => !CACHE_SETTINGS.has(key));
+  if (planted.length > 0)
+    foreign(
+      `holds git settings glidepath never writes (${planted.join(', ')}); ` +
+        `a cache's settings apply to the fetch and push that carry the token`,
+    );
   if (settings.get('core.bare') !== 'true') foreign('is not a bare repository, so it is not a glidepath cache');
   const origin = settings.get('remote.origin.url');
   if (origin === undefined) foreign(`has no origin remote; it is not a cache of ${displayUrl(remote)}`);
   if (origin !== remote.url) foreign(`is a cache of ${JSON.stringify(origin)}, not of ${displayUrl(remote)}`);
   return { git: cache, dir, remote };
 }
+
+/**
+ * The settings of a cache's own config: what `git init --bare` writes on any platform, and the origin and marker
+ * glidepath adds. Anything else (`http.proxy`, `http.sslVerify`, `include.path`, `core.sshCommand`, ...) was planted
+ * by someone who could write into the cache folder, and would apply to the requests that carry the token.
+ */
+const CACHE_SETTINGS = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'core.symlinks',
+  'core.logallrefupdates',
+  'extensions.objectformat',
+  'remote.origin.url',
+  'remote.origin.fetch',
+  'glidepath.cache',
+]);
 
 /** A git config value in double quotes, escaped as `git config` writes it, so any URL or path reads back unchanged. */
 export function configValue(value: string): string {

@@ -85,6 +85,20 @@ describe.concurrent('the cache', () => {
     expect(readdirSync(dir).sort()).toEqual(['dangling', 'loop']);
   });
 
+  it('a cache with a setting glidepath never writes (a planted proxy, an include) is refused and left alone', async () => {
+    const cacheDir = join(tempDir('cache'), 'planted');
+    await openCache(cli, REMOTE, cacheDir);
+    appendFileSync(join(cacheDir, 'config'), '[http]\n\tproxy = http://127.0.0.1:9/\n[include]\n\tpath = /tmp/x\n');
+    const before = readFileSync(join(cacheDir, 'config'), 'utf8');
+    await expect(openCache(cli, REMOTE, cacheDir)).rejects.toMatchObject({
+      kind: 'foreign-checkout',
+      message:
+        `the cache folder ${cacheDir} holds git settings glidepath never writes (http.proxy, include.path); ` +
+        `a cache's settings apply to the fetch and push that carry the token`,
+    });
+    expect(readFileSync(join(cacheDir, 'config'), 'utf8')).toBe(before);
+  });
+
   it('a working checkout, a plain folder inside one, or its git folder is refused', async () => {
     const work = await checkout();
     await expect(openCache(cli, REMOTE, work)).rejects.toThrow(/is a working checkout with files/);
