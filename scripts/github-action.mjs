@@ -34,13 +34,18 @@ function setOutput(name, value) {
   appendFileSync(env.GITHUB_OUTPUT, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
 }
 
+/** A workflow command (`::warning ...`) starts a line of the log: a file name with a line break must not start one. */
+function oneLine(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+}
+
 function summary(text) {
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${text}\n`);
 }
 
 /** glidepath <args> --json: its exit code and document (undefined when it printed none, e.g. on bad input). */
 function glidepath(args, childEnv) {
-  console.log(`glidepath ${args.join(' ')}`);
+  console.log(`glidepath ${oneLine(args.join(' '))}`);
   const result = spawnSync(process.execPath, [GLIDEPATH, ...args, '--json'], {
     env: childEnv,
     encoding: 'utf8',
@@ -147,7 +152,7 @@ if (command === 'diff') {
     const { code, document, line } = glidepath(['diff', ...gitops, '--cluster', target], childEnv);
     worst = Math.max(worst, code);
     if (document === undefined) {
-      summary(`**${target}**: the diff failed (exit code ${code}); the job log says why.\n`);
+      summary(`**${oneLine(target)}**: the diff failed (exit code ${code}); the job log says why.\n`);
       continue;
     }
     summary(document.markdown);
