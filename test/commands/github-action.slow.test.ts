@@ -80,6 +80,20 @@ describe('the GitHub Action step', () => {
     });
   }, 60_000);
 
+  it('a cluster file name with a line break starts no workflow command in the log or the summary', async () => {
+    const { s, clusters } = await prodScenario();
+    writeFileSync(join(clusters, 'z\n::warning title=forged::by a file name\n.yaml'), 'name: [\n');
+    const { stdout, summary } = await runAction({
+      COMMAND: 'diff',
+      ALL: 'true',
+      CLUSTERS: clusters,
+      CACHE_DIR: s.cacheDir,
+    });
+    expect(stdout).not.toMatch(/^::warning/m);
+    expect(summary).not.toMatch(/^::warning/m);
+    expect(stdout).toContain('z?::warning title=forged::by a file name?.yaml');
+  }, 60_000);
+
   it('pr of one cluster: the pr options as inputs, its operation, number and URL as outputs', async () => {
     const { s, clusters } = await prodScenario();
     const {
