@@ -1,6 +1,6 @@
 /** The image the prune CronJob runs its program on (src/prune/program/): a Node.js runtime, nothing else. */
 import { parseImageRef, pinnedImageProblem } from './image-ref';
-import { excerpt } from './shown-input';
+import { shownImage } from './shown-input';
 
 /**
  * The default image for a cluster: Google's distroless Node.js 22 (Debian 12), `nonroot` variant, pinned by digest.
@@ -23,7 +23,7 @@ export function pruneImageProblem(image: string): string | undefined {
   const name = parseImageRef(image)?.name;
   if (name === undefined || !/(^|\/)kubectl$/.test(name)) return undefined;
   return (
-    `${excerpt(image)} is a kubectl image; the prune now runs a small Node.js program that edits the annotation ` +
+    `${shownImage(image)} is a kubectl image; the prune now runs a small Node.js program that edits the annotation ` +
     `key by key (docs/prune.md), which kubectl cannot: remove prune.image to use the default ` +
     `${defaultPruneImage()}, or set a Node.js 20+ image whose entrypoint is node, pinned by digest`
   );

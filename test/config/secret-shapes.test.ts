@@ -295,7 +295,7 @@ describe('image and cron messages show an excerpt of a long value, never all of 
   it('shows an image reference whole: the kubelet bounds its name and tag, and the fix needs all of it', () => {
     const image = `registry.k8s.io/kubectl:${'q'.repeat(40)}`;
     expect(problemsOf({ ...base(), prune: { image } })[0]).toMatch(
-      new RegExp(`^clusters/prod\\.yaml: prune\\.image: "${image}": tag "`),
+      new RegExp(`^clusters/prod\\.yaml: prune\\.image: "${image}" is a kubectl image`),
     );
     const latest = problemsOf({ ...base(), prune: { image: 'registry.k8s.io/kubectl:latest' } });
     expect(latest[0]).toContain('"registry.k8s.io/kubectl:latest" uses the moving tag "latest"');
