@@ -129,9 +129,10 @@ export function checkLiveJson(
     file,
     ...(context !== undefined ? { context } : {}),
     ready: findings.every((f) => f.ok),
-    findings: findings.map(({ subject, ok, detail, fix }) => ({
+    findings: findings.map(({ subject, ok, detail, fix, warning }) => ({
       subject,
       ok,
+      ...(warning ? { warning } : {}),
       detail,
       ...(fix !== undefined ? { fix } : {}),
     })),

@@ -150,6 +150,9 @@ export const checkLiveDocument = z
             description: 'what was checked, e.g. ConfigMap argo-rollouts/argo-rollouts-notification-configmap',
           }),
           ok: z.boolean(),
+          warning: z.literal(true).optional().meta({
+            description: 'allowed, but glidepath promises less there (ok is true; fix says what to do)',
+          }),
           detail: z.string(),
           fix: z.string().optional(),
         })

@@ -3,7 +3,7 @@
  * written on the Rollout against its Deployment's change (docs/rollouts-facts.md, workloadRef Rollouts).
  */
 import { isRecord } from '../is-record';
-import { problem, type Finding } from './findings';
+import { warning, type Finding } from './findings';
 import type { Json } from './kubectl';
 import { nameOf } from './live-objects';
 
@@ -14,7 +14,7 @@ export function workloadRefFindings(rollouts: readonly Json[]): Finding[] {
     if (!isRecord(ref)) return [];
     const workload = `${typeof ref.kind === 'string' ? ref.kind : 'workload'} ${String(ref.name)}`;
     return [
-      problem(
+      warning(
         `Rollout ${nameOf(rollout)}`,
         `takes its pod template from ${workload} (workloadRef): its facts list no images, and a release-id ` +
           `written before the ${workload} change sends a fact with the old pod hash`,

@@ -228,7 +228,7 @@ describe('npm run check-live', () => {
     expect(code).toBe(3);
   });
 
-  it('names each tracked Rollout with a workloadRef', async () => {
+  it('warns, naming each tracked Rollout with a workloadRef, without blocking ready (it is allowed)', async () => {
     const { calls } = readyProd();
     const rollout = trackedRollout('gate-api');
     calls[GET_TRACKED_ROLLOUTS] = json({
@@ -239,10 +239,12 @@ describe('npm run check-live', () => {
     });
     const { code, out } = await checkLive(calls);
     expect(out).toContain(
-      'FIX  Rollout gate-api/gate-service: takes its pod template from Deployment gate (workloadRef): its facts ' +
+      'WARN Rollout gate-api/gate-service: takes its pod template from Deployment gate (workloadRef): its facts ' +
         'list no images, and a release-id written before the Deployment gate change sends a fact with the old pod hash',
     );
-    expect(code).toBe(3);
+    expect(out).toMatch(/\n {8}do: change the Deployment gate before the Rollout's release-id/);
+    expect(out).toContain('ready: every check passed (1 warning)');
+    expect(code).toBe(0);
   });
 
   it('exits 2 on an unknown context and on a missing --cluster, and 1 when kubectl cannot run', async () => {
