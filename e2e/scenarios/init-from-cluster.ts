@@ -148,17 +148,19 @@ async function initAndCompare(ctx: E2eContext, s: Scenario, probes: string[]): P
     listed,
   );
 
-  // The values no cluster says, set as a user sets them: then the file loads and passes verify.
+  // The values init lists as unread, set as a user sets them: then the file loads and passes verify.
   const filled = text
     .replace(/^ {2}# ip: .*$/m, '  ip: 127.0.0.1')
     .replace(/^ {2}# port: .*$/m, '  port: 30880')
     .replace(/^ {2}# image: .*$/m, `  image: ${expected.veridor.image}`)
-    .replace(/^ {2}# repo: .*$/m, `  repo: ${expected.gitops.repo}`);
+    .replace(/^ {2}# repo: .*$/m, `  repo: ${expected.gitops.repo}`)
+    .replace(/^ {2}# controllerVersion: .*$/m, `  controllerVersion: "${expected.rollouts.controllerVersion}"`)
+    .replace(/^ {2}# version: .*$/m, `  version: "${expected.argocd.version}"`);
   writeFileSync(join(dir, 'clusters', 'e2e.yaml'), filled);
   const verify = await cli(ctx, ['verify', '--clusters', join(dir, 'clusters')]);
-  s.note('verify of the file init wrote, its four values set', [...verify.out.slice(0, 3), ...verify.err]);
+  s.note('verify of the file init wrote, the values it listed set', [...verify.out.slice(0, 3), ...verify.err]);
   s.check(
-    'with relay, Veridor image and gitops repo set, the file loads and passes verify',
+    'with the values it listed set (relay, releases, Veridor image, gitops repo), the file passes verify',
     verify.code === 0,
     verify.err,
   );
