@@ -4,7 +4,7 @@
  * plane, so no Deployment says their release) is a commented line, not a wrong value. Then `facts --rollout
  * NAMESPACE/NAME --context` reads one of its Rollouts live.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { main } from '../../src/cli';
@@ -146,6 +146,23 @@ async function initAndCompare(ctx: E2eContext, s: Scenario, probes: string[]): P
       (field) => listed.includes(`${field}, `) || listed.includes(`${field}:`),
     ),
     listed,
+  );
+
+  // The values init lists as unread, set as a user sets them: then the file loads and passes verify.
+  const filled = text
+    .replace(/^ {2}# ip: .*$/m, '  ip: 127.0.0.1')
+    .replace(/^ {2}# port: .*$/m, '  port: 30880')
+    .replace(/^ {2}# image: .*$/m, `  image: ${expected.veridor.image}`)
+    .replace(/^ {2}# repo: .*$/m, `  repo: ${expected.gitops.repo}`)
+    .replace(/^ {2}# controllerVersion: .*$/m, `  controllerVersion: "${expected.rollouts.controllerVersion}"`)
+    .replace(/^ {2}# version: .*$/m, `  version: "${expected.argocd.version}"`);
+  writeFileSync(join(dir, 'clusters', 'e2e.yaml'), filled);
+  const verify = await cli(ctx, ['verify', '--clusters', join(dir, 'clusters')]);
+  s.note('verify of the file init wrote, the values it listed set', [...verify.out.slice(0, 3), ...verify.err]);
+  s.check(
+    'with the values it listed set (relay, releases, Veridor image, gitops repo), the file passes verify',
+    verify.code === 0,
+    verify.err,
   );
 
   // facts reads a labelled Rollout live.

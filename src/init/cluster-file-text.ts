@@ -2,43 +2,12 @@
  * The text of a new cluster file, from what `glidepath init` read on the live cluster: every value it read, each
  * with where it comes from, and each value it cannot read as a commented line with the field's description.
  */
-import { parse, stringify } from 'yaml';
-import { secretLikeReason } from '../config/secret-values';
-import { isRecord } from '../is-record';
-import { chartCannotCarry } from '../config/chart-versions';
 import { pruneImageFor } from '../config/kubectl-image';
-import { labelledVersion } from '../live/chart-configmap';
 import { TRACKED } from '../live/live-objects';
-import { describeOwner } from '../live/owner';
-import { CHART_OF, chartConfigMapAdvice } from '../notifications/helm/chart-values';
-import type { NotificationsEngine } from '../notifications/configmap/engine-keys';
+import { deliveryLines } from './configmap-lines';
 import { fieldDescription } from './field-description';
-import type { LiveCluster, LiveConfigMap } from './live-cluster';
-
-const WIDTH = 116;
-
-/** `# text`, wrapped at WIDTH, indented as `indent`. */
-function comment(indent: string, text: string): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line !== '' && indent.length + 2 + line.length + 1 + word.length > WIDTH) {
-      lines.push(`${indent}# ${line}`);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') lines.push(`${indent}# ${line}`);
-  return lines;
-}
-
-function scalar(value: string | number): string {
-  return stringify(value).trimEnd();
-}
-
-/** A release or a version, always in quotes (the schema wants strings: 1.28 unquoted would be a number). */
-function quoted(version: string): string {
-  return JSON.stringify(version);
-}
+import type { LiveCluster } from './live-cluster';
+import { comment, quoted, scalar } from './yaml-lines';
 
 /** The fields a file leaves commented, in the order written; `clusterFileText` fills it. */
 type Unset = string[];
@@ -232,118 +201,4 @@ function argocdSection(unset: Unset, live: LiveCluster): string[] {
     ...context,
     ...deliveryLines('argocd', live.argocdConfigMap),
   ];
-}
-
-/** Keys glidepath renders whole: its relay service, its templates and triggers (subscriptions and context are shared). */
-const GLIDEPATH_KEY = /^(service\.webhook|template|trigger)\.glidepath-/;
-
-/** The team's entries of a live `subscriptions` (those not only for glidepath's triggers), as text; or undefined. */
-function teamSubscriptions(text: string): string | undefined {
-  let entries: unknown;
-  try {
-    entries = parse(text);
-  } catch {
-    return undefined; // no list of subscriptions: the engine refuses it too
-  }
-  if (!Array.isArray(entries)) return undefined;
-  const own = entries.filter(
-    (entry: unknown) =>
-      !(
-        isRecord(entry) &&
-        Array.isArray(entry.triggers) &&
-        entry.triggers.length > 0 &&
-        entry.triggers.every((trigger: unknown) => typeof trigger === 'string' && trigger.startsWith('glidepath-'))
-      ),
-  );
-  return own.length === 0 ? undefined : stringify(own, { lineWidth: 0 });
-}
-
-/**
- * The live keys glidepath does not render, copied into extraData so that glidepath's ConfigMap keeps them; a key
- * whose text looks like a secret is named, not copied (it belongs in the notifications Secret, as a $key).
- */
-function extraDataLines(configMap: LiveConfigMap): string[] {
-  const copied: Record<string, string> = {};
-  const secretLike: string[] = [];
-  for (const [key, value] of Object.entries(configMap.data).sort(([a], [b]) => a.localeCompare(b))) {
-    const own =
-      key === 'context' || GLIDEPATH_KEY.test(key)
-        ? undefined
-        : key === 'subscriptions'
-          ? teamSubscriptions(value)
-          : value;
-    if (own === undefined) continue;
-    if (own.split('\n').some((line) => secretLikeReason(line) !== undefined)) secretLike.push(key);
-    else copied[key] = own;
-  }
-  const lines: string[] = [];
-  if (secretLike.length > 0)
-    lines.push(
-      ...comment(
-        '  ',
-        `Not copied, as a value looks like a secret: ${secretLike.join(', ')}. Put the secret in the notifications ` +
-          'Secret, reference it as $key, and copy the rest into extraData (docs/coexistence.md).',
-      ),
-    );
-  if (Object.keys(copied).length === 0) return lines;
-  return [
-    ...lines,
-    ...comment(
-      '  ',
-      `The keys of ${configMap.name} that glidepath does not render, copied so that its ConfigMap keeps them.`,
-    ),
-    ...stringify({ extraData: copied }, { lineWidth: 0 })
-      .trimEnd()
-      .split('\n')
-      .map((line) => `  ${line}`),
-  ];
-}
-
-/** The delivery the live ConfigMap's owner calls for, with why and what the owner must change. */
-function deliveryLines(engine: NotificationsEngine, configMap: LiveConfigMap | undefined): string[] {
-  const chart = CHART_OF[engine];
-  if (configMap === undefined)
-    return [
-      ...comment(
-        '  ',
-        `No ${engine === 'argocd' ? 'argocd-notifications-cm' : 'notifications ConfigMap'} here yet: ` +
-          "glidepath's Application creates it on its first sync.",
-      ),
-      '  delivery: configmap',
-    ];
-  const owner = describeOwner(configMap.owner);
-  const subject = `ConfigMap ${configMap.namespace}/${configMap.name}`;
-  const kept = extraDataLines(configMap);
-  if (configMap.owner.helmRelease !== undefined) {
-    const version = labelledVersion(configMap.owner.helmChart, chart);
-    const cannot = version === undefined ? undefined : chartCannotCarry(chart, version);
-    if (cannot === undefined)
-      return [
-        ...comment(
-          '  ',
-          `${subject} is ${owner}: the chart keeps it, and glidepath's part goes in as Helm values; add the ` +
-            `values file (glidepath synth --summary names it) last to that release's valueFiles.`,
-        ),
-        '  delivery: helm-values',
-        ...(version === undefined ? [] : [`  chartVersion: ${quoted(version)}`]),
-        ...kept,
-      ];
-    return [
-      ...comment(
-        '  ',
-        `${subject} is ${owner}: ${cannot}. So glidepath renders the whole ConfigMap; in that release, ` +
-          `${chartConfigMapAdvice(chart, configMap.name, version)}.`,
-      ),
-      '  delivery: configmap',
-      ...kept,
-    ];
-  }
-  const fix =
-    configMap.owner.argocdApplication !== undefined && !configMap.owner.glidepath
-      ? `: remove it from ${configMap.owner.argocdApplication}'s source, so that only glidepath's Application syncs ` +
-        'it (two Applications raise SharedResourceWarning and flap)'
-      : !configMap.owner.glidepath
-        ? ": glidepath's first sync replaces it"
-        : '';
-  return [...comment('  ', `${subject} is ${owner}${fix}.`), '  delivery: configmap', ...kept];
 }

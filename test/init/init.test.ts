@@ -172,7 +172,7 @@ describe('glidepath init --context', () => {
     }
   });
 
-  it("copies the team's keys into extraData, its own subscriptions apart from glidepath's, never a secret", async () => {
+  it("copies the team's keys into extraData, its subscriptions apart from glidepath's, never a secret", async () => {
     const answers = liveProd();
     const data = {
       ...ROLLOUTS_DATA,
