@@ -107,7 +107,6 @@ async function initAndCompare(ctx: E2eContext, s: Scenario, probes: string[]): P
     'rollouts.namespace',
     'argocd.namespace',
     'argocd.context',
-    'prune.image',
     'rollouts.delivery',
     'argocd.delivery',
   ]) {

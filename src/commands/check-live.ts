@@ -8,7 +8,7 @@ import { Kubectl } from '../live/kubectl';
 import { DEFAULT_TRACKING_LABELS } from '../live/owner';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
-import { clusterSelection, jsonOutput, refuseSecretArgument } from './options';
+import { clusterSelection, jsonOutput, refuseBadContext, refuseSecretArgument } from './options';
 
 export default defineCommand({
   name: 'check-live',
@@ -43,7 +43,7 @@ export default defineCommand({
     // These reach kubectl's arguments, its messages and the report.
     const fix = (name: string) => `give ${name}; a command line never carries a token`;
     const contextFix = fix('the name as kubectl knows it (kubectl config get-contexts lists the contexts)');
-    refuseSecretArgument('--context', values.context, context.env, 'the context name', contextFix);
+    refuseBadContext(values.context, context.env, contextFix);
     const applicationFix = fix('the name of the Application (kubectl get applications -A lists them)');
     refuseSecretArgument('--application', values.application, context.env, 'the Application name', applicationFix);
     const trackingLabel = values['tracking-label'];

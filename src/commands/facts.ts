@@ -18,7 +18,7 @@ import { ARGOCD_MODE, ROLLOUTS_MODE } from '../notifications/model/modes';
 import { fileWithConfigMap } from '../render/rendered-file';
 import { defineCommand } from './command';
 import { loadReadOnlyCluster } from './read-only-cluster';
-import { clusterSelection, refuseSecretArgument } from './options';
+import { clusterSelection, refuseBadContext } from './options';
 
 export default defineCommand({
   name: 'facts',
@@ -90,7 +90,7 @@ export default defineCommand({
     const option = values.rollout !== undefined ? '--rollout' : '--application';
     const input = (values.rollout ?? values.application)!;
     const fix = 'give the name as kubectl knows it (kubectl config get-contexts lists the contexts)';
-    refuseSecretArgument('--context', values.context, context.env, 'the context name', fix);
+    refuseBadContext(values.context, context.env, fix);
     const live = liveName(option, input, values.context !== undefined, kind);
     const states =
       live === undefined

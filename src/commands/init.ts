@@ -21,7 +21,7 @@ import { DEFAULT_TRACKING_LABELS } from '../live/owner';
 import { formatReport, secretValuesFromEnvironment } from '../verify/format';
 import { verifyCluster } from '../verify/run';
 import { defineCommand } from './command';
-import { clusterSelection, refuseSecretArgument } from './options';
+import { clusterSelection, refuseBadContext, refuseSecretArgument } from './options';
 
 export default defineCommand({
   name: 'init',
@@ -61,7 +61,7 @@ export default defineCommand({
           'label), e.g. prod',
       ]);
     const fix = 'give the name as kubectl knows it (kubectl config get-contexts lists the contexts)';
-    refuseSecretArgument('--context', values.context, context.env, 'the context name', fix);
+    refuseBadContext(values.context, context.env, fix);
     refuseSecretArgument('--argocd-namespace', values['argocd-namespace'], context.env, 'the namespace');
     const relayIp = values['relay-ip'];
     if (relayIp !== undefined) {

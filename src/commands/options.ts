@@ -110,6 +110,20 @@ const SECRET_ARGUMENT_FIX =
  * reach messages, the output or what is pushed. `where` names it (`--base`, `CI_PROJECT_URL`), `what` says what it
  * is (`the branch name`).
  */
+/**
+ * A --context value: a secret-shaped one is refused as any argument, and an empty one too: kubectl would read the
+ * current context, which a script passing `--context "$CTX"` with CTX unset did not mean.
+ */
+export function refuseBadContext(
+  value: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  fix: string,
+): void {
+  if (value !== undefined && value.trim() === '')
+    throw new GlidepathError('--context: empty (an unset variable?); kubectl would read the current context', fix);
+  refuseSecretArgument('--context', value, env, 'the context name', fix);
+}
+
 export function refuseSecretArgument(
   where: string,
   value: string | readonly string[] | undefined,

@@ -2,12 +2,11 @@
  * The text of a new cluster file, from what `glidepath init` read on the live cluster: every value it read, each
  * with where it comes from, and each value it cannot read as a commented line with the field's description.
  */
-import { pruneImageFor } from '../config/kubectl-image';
 import { TRACKED } from '../live/live-objects';
 import { deliveryLines } from './configmap-lines';
 import { fieldDescription } from './field-description';
 import type { LiveCluster } from './live-cluster';
-import { comment, quoted, scalar } from './yaml-lines';
+import { comment, inlineComment, quoted, scalar } from './yaml-lines';
 
 /** The fields a file leaves commented, in the order written; `clusterFileText` fills it. */
 type Unset = string[];
@@ -42,7 +41,6 @@ export function clusterFileText(facts: ClusterFileFacts): { text: string; unset:
   const { live } = facts;
   const unset: Unset = [];
   const minor = /^v?(\d+\.\d+)\./.exec(live.serverVersion ?? '')?.[1];
-  const pruneImage = live.serverVersion === undefined ? undefined : pruneImageFor(live.serverVersion);
   const lines = [
     ...schemaModelines(facts.schemaPath),
     ...comment(
@@ -53,7 +51,7 @@ export function clusterFileText(facts: ClusterFileFacts): { text: string; unset:
     `name: ${facts.name}`,
     ...(minor === undefined
       ? unknownField(unset, '', 'kubernetesVersion', '"1.28"', 'the API server did not say its release.')
-      : [`kubernetesVersion: ${quoted(minor)} # the API server runs ${live.serverVersion}`]),
+      : [`kubernetesVersion: ${quoted(minor)} ${inlineComment(`the API server runs ${live.serverVersion}`)}`]),
     '',
     'relay:',
     ...(facts.relayIp === undefined
@@ -70,23 +68,7 @@ export function clusterFileText(facts: ClusterFileFacts): { text: string; unset:
     'argocd:',
     ...argocdSection(unset, live),
     '',
-    'prune:',
-    ...(pruneImage === undefined
-      ? unknownField(
-          unset,
-          '  ',
-          'prune.image',
-          'registry.k8s.io/kubectl:v1.28.15',
-          'The API server did not say its release.',
-        )
-      : [
-          ...comment(
-            '  ',
-            `The kubectl of the API server's release; confirm it in your registry, and prefer a digest.`,
-          ),
-          `  image: ${scalar(pruneImage)}`,
-        ]),
-    '',
+    // prune: every default holds (its image does not depend on the cluster).
     'veridor:',
     ...unknownField(unset, '  ', 'veridor.image', 'registry.example.com/security/veridor:0.1.0', 'Not on the cluster.'),
     '',
@@ -122,7 +104,10 @@ function controllerLines(
       example,
       `Deployment ${controller.deployment} runs ${controller.image}, whose tag names no release.`,
     );
-  return [`  ${key}: ${quoted(controller.release)} # Deployment ${controller.deployment} runs ${controller.image}`];
+  return [
+    `  ${key}: ${quoted(controller.release)} ` +
+      inlineComment(`Deployment ${controller.deployment} runs ${controller.image}`),
+  ];
 }
 
 function alsoIn(what: string, others: readonly string[]): string[] {

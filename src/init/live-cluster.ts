@@ -202,5 +202,10 @@ function contextOf(data: Record<string, unknown> | undefined): {
   }
   if (parsed === null || parsed === undefined) return { value: {} };
   if (!isRecord(parsed)) return { problem: 'its context is no map of keys to values' };
-  return { value: Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, String(value)])) };
+  // Argo CD reads the context as a map of strings: a map or a list under a key is no value of it.
+  const nested = Object.keys(parsed).filter((key) => parsed[key] !== null && typeof parsed[key] === 'object');
+  if (nested.length > 0) return { problem: `its context holds a map or a list under ${nested.join(', ')}` };
+  return {
+    value: Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, value === null ? '' : String(value)])),
+  };
 }

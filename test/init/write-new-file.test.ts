@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneImageFor } from '../../src/config/kubectl-image';
 import { writeNewFile } from '../../src/init/write-new-file';
 
 describe('writeNewFile', () => {
@@ -22,13 +21,5 @@ describe('writeNewFile', () => {
     );
     expect(readFileSync(join(dir, 'prod.yaml'), 'utf8')).toBe('mine\n');
     expect(readdirSync(dir)).toEqual(['prod.yaml']);
-  });
-});
-
-describe('pruneImageFor', () => {
-  it("is the kubectl of the API server's release", () => {
-    expect(pruneImageFor('v1.28.15')).toBe('registry.k8s.io/kubectl:v1.28.15');
-    expect(pruneImageFor('v1.30.2-gke.1587003')).toBe('registry.k8s.io/kubectl:v1.30.2');
-    expect(pruneImageFor('devel')).toBeUndefined();
   });
 });
