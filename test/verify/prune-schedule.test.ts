@@ -19,8 +19,8 @@ function warningsFor(schedule: string, rollouts: Partial<ClusterFile['rollouts']
 }
 
 describe('the prune schedule against the growth budget', () => {
-  it('passes the default, hourly, every two hours, and a gap just inside the cap (12 h 6 min of 12.1 h)', () => {
-    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 12h6m'])
+  it('passes the default, hourly, every two hours, and a gap just inside the cap (9 h 30 min of 9.6 h)', () => {
+    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 9h30m'])
       expect(warningsFor(schedule), schedule).toEqual([]);
   });
 
@@ -34,9 +34,9 @@ describe('the prune schedule against the growth budget', () => {
         object: CRONJOB,
         rule: 'prune/schedule',
         message: expect.stringMatching(
-          new RegExp(`leaves up to ${gap} between prunes, .*100-key cap 12.1 h after one: .*sends that state again$`),
+          new RegExp(`leaves up to ${gap} between prunes, .*100-key cap 9.6 h after one: .*sends that state again$`),
         ),
-        fix: 'set prune.schedule to run at least every 12.1 h, e.g. "17 */6 * * *" (the default)',
+        fix: 'set prune.schedule to run at least every 9.6 h, e.g. "17 */6 * * *" (the default)',
       },
     ]);
   });
@@ -55,21 +55,19 @@ describe('the prune schedule against the growth budget', () => {
     ]);
   });
 
-  it('asks for what the heartbeat needs when the cap comes within the hour, never for the default it refuses', () => {
+  it('asks for the schedule a fast heartbeat needs, never for the default it refuses', () => {
+    // One key per 60 s resync, and one per 30 s bucket for 10 minutes of each of 10 releases: 1,690 keys a day.
     const fast = { resyncSeconds: 60, heartbeatBucketSeconds: 30 };
-    expect(warningsFor('@every 20m', fast)).toEqual([]);
-    expect(warningsFor('*/10 * * * *', fast)).toEqual([]);
+    expect(warningsFor('@hourly', fast)).toEqual([]);
     expect(warningsFor('17 */6 * * *', fast)).toEqual([
       expect.objectContaining({
-        message: expect.stringContaining('100-key cap 48.2 min after one'),
-        fix:
-          'set prune.schedule to run at least every 48.2 min, e.g. "@every 24m"; or lengthen ' +
-          'rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast',
+        message: expect.stringContaining('100-key cap 83.5 min after one'),
+        fix: 'set prune.schedule to run at least every 83.5 min, e.g. "@every 41m"',
       }),
     ]);
-    expect(warningsFor('@hourly', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([]);
-    expect(warningsFor('17 */6 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([
-      expect.objectContaining({ fix: 'set prune.schedule to run at least every 5.7 h, e.g. "@every 172m"' }),
+    expect(warningsFor('@hourly', { resyncSeconds: 300, heartbeatBucketSeconds: 60 })).toEqual([]);
+    expect(warningsFor('17 */6 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 60 })).toEqual([
+      expect.objectContaining({ fix: 'set prune.schedule to run at least every 5.4 h, e.g. "@every 161m"' }),
     ]);
   });
 
