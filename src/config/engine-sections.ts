@@ -6,16 +6,11 @@ import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { extraDataSchema, type ExtraDataCheck } from './extra-data';
 import { strict } from './strict-object';
-import { recoveryBound, secondsText } from '../notifications/rollouts/recovery-bound';
 import { chartVersion, delivery, namespace, OLDEST_SUPPORTED, refuseChartVersion, release } from './schema-fields';
 
 const MIN_RESYNC_SECONDS = 60;
 const DEFAULT_RESYNC_SECONDS = 900;
 const DEFAULT_HEARTBEAT_BUCKET_SECONDS = 60;
-const DEFAULT_RECOVERY = recoveryBound({
-  resyncSeconds: DEFAULT_RESYNC_SECONDS,
-  heartbeatBucketSeconds: DEFAULT_HEARTBEAT_BUCKET_SECONDS,
-});
 
 export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
   return strict({
@@ -43,7 +38,7 @@ export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
         description:
           "width of the [heartbeat](rollouts-facts.md#how-a-lost-fact-is-recovered)'s time bucket; must be below " +
           '`resyncSeconds` (so every resync sends one fact) and at least 30. A lost fact reaches the relay again ' +
-          `within \`resyncSeconds + heartbeatBucketSeconds\` (${secondsText(DEFAULT_RECOVERY.worstSeconds)} with the defaults)`,
+          'within `resyncSeconds + heartbeatBucketSeconds` (`synth --summary` prints it)',
       }),
     delivery: delivery.meta({
       description:
