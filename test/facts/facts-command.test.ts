@@ -16,6 +16,7 @@ import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes'
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
+import { validFact } from '../helpers/fact-schema';
 import { renderOnce } from '../helpers/render-once';
 import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';
@@ -112,6 +113,8 @@ describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const)
           entries.filter((e) => e.state === index && e.sent).map((e) => e.body),
         );
         expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
+        for (const body of printedBodies.flat())
+          expect(validFact(body), `${file}: ${JSON.stringify(body)}`).toEqual([]);
         for (const [index, step] of steps.entries()) {
           const sends = (step.expect as { sends?: number } | undefined)?.sends;
           if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
