@@ -16,7 +16,7 @@ import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes'
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
-import { validFact } from '../helpers/fact-schema';
+import { validFact } from '../../e2e/lib/fact-schema';
 import { renderOnce } from '../helpers/render-once';
 import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';

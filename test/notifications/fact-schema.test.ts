@@ -13,7 +13,7 @@ import {
   SYNC_FACT_CONTRACT,
 } from '../../src/notifications/fact-contract';
 import { rolloutFactBody } from '../../src/notifications/rollouts/rollout-fact';
-import { validFact } from '../helpers/fact-schema';
+import { validFact } from '../../e2e/lib/fact-schema';
 
 const ROOT = join(import.meta.dirname, '../..');
 

@@ -1,4 +1,7 @@
-/** The shipped schema/glidepath.fact.v1.json, compiled once: what a fact body breaks of it. */
+/**
+ * The shipped schema/glidepath.fact.v1.json, compiled once: what a fact body breaks of it. The e2e checks every fact
+ * the catcher received with it, and the unit tests every body `facts --json` renders.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
