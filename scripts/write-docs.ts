@@ -1,6 +1,7 @@
 // Writes docs/cluster-file.md and schema/cluster.schema.json from the schema, schema/glidepath.<command>.v1.json
 // from src/json-output/shapes.ts, schema/glidepath.fact.v1.json and the fact docs' field tables from
-// src/notifications/fact-contract.ts (scripts/fact-docs.ts, checked by test/notifications/fact-schema.test.ts), and the generated part of docs/engine-versions.md from the engine release table
+// src/notifications/fact-contract.ts (scripts/fact-docs.ts, checked by test/notifications/fact-schema.test.ts), and
+// the generated part of docs/engine-versions.md from the engine release table
 // (npm run docs); test/config/reference.test.ts, test/config/json-schema.test.ts, test/json-output/shapes.test.ts
 // and test/tools/exprjudge.test.ts check they are current; docs/architecture.md from a measured render
 // (scripts/architecture-doc.ts), which test/docs/architecture.slow.test.ts checks.

@@ -25,9 +25,9 @@ export function notifiedShapeProblem(value: string): string | undefined {
     return `is a JSON ${jsonType(parsed)}, not an object`;
   const entries = Object.values(parsed);
   const odd = entries.findIndex((sentAt) => !Number.isSafeInteger(sentAt) || (sentAt as number) < 0);
-  if (odd >= 0)
-    return `maps its key ${odd + 1} of ${entries.length} to ${typeof entries[odd] === 'number' ? 'a number that is not' : `a JSON ${jsonType(entries[odd])}, not`} the unix seconds the engine records`;
-  return undefined;
+  if (odd < 0) return undefined;
+  const what = typeof entries[odd] === 'number' ? 'a number that is not' : `a JSON ${jsonType(entries[odd])}, not`;
+  return `maps its key ${odd + 1} of ${entries.length} to ${what} the unix seconds the engine records`;
 }
 
 /** The annotation's bytes as Kubernetes counts them against its limit: its name and its value. */

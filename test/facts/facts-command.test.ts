@@ -259,7 +259,7 @@ describe('npm run facts, one Rollout at a clock', () => {
     ]);
   });
 
-  it('a fact lost at the start of a bucket is sent again within the computed recovery bound, not one resync', async () => {
+  it('a fact lost at the start of a bucket comes again within the computed recovery bound, not a resync', async () => {
     const [prod] = loadClusters({ dir: join(ROOT, 'clusters'), cluster: PROD_FILE });
     const bound = recoveryBound(prod!.config.rollouts);
     expect(bound).toEqual({ resyncSeconds: 900, heartbeatBucketSeconds: 60, worstSeconds: 960 });

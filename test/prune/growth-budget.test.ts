@@ -94,7 +94,7 @@ describe('growthBudget', () => {
     expect(busy.heartbeatKeysPerDayMax).toBe(144);
   });
 
-  it('with one run missed (12 h between prunes) and a 600 s bucket it stays below the cap; a 60 s one reaches it', () => {
+  it('with one run missed (12 h between prunes), a 600 s bucket stays below the cap; a 60 s one reaches it', () => {
     const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */12 * * *' });
     expect(budget.worstCaseKeys).toBe(2 + Math.ceil(156 / 2));
     expect(budget.reachesEngineCap).toBe(false);
