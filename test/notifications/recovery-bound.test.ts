@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { recoveryBound, recoveryBoundLine, secondsText } from '../../src/notifications/rollouts/recovery-bound';
 import { main } from '../../src/cli';
 import { capturePrintedLines } from '../helpers/console';
+import { NOTIFIED_ANNOTATION } from '../../src/notifications/engine-facts';
+import { facts, loadRendered, newRollout, rolloutReplay } from './helpers/rollouts';
 import { clusterConfig, clusterDir, validClusterFile } from '../helpers/cluster-files';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -61,5 +63,39 @@ describe('the recovery bound of a lost Rollout fact', () => {
     );
     // The former promise: one resync.
     expect(doc).not.toMatch(/at most `resyncSeconds`, 15 minutes/);
+  });
+});
+
+/**
+ * What a smaller bucket costs, on the engine model with the rendered ConfigMap: one Rollout at rest for a day (a
+ * reconcile at each 900 s resync, and the echo of the engine's own write a second later), then one reconciled every
+ * 10 s for an hour (a release in progress). docs/rollouts-facts.md states these figures.
+ */
+describe('what the heartbeat bucket costs (engine model)', () => {
+  const healthy = {
+    metadata: { generation: 2 },
+    status: { phase: 'Healthy', observedGeneration: '2', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 },
+  };
+  function sends(bucketSeconds: number, reconcileEverySeconds: number, seconds: number, echo: boolean) {
+    const config = loadRendered({
+      rollouts: { resyncSeconds: 900, heartbeatBucketSeconds: bucketSeconds } as never,
+    });
+    const replay = rolloutReplay(config, newRollout(), Date.parse('2026-12-01T00:00:07Z'));
+    replay.step({ at: 0, patch: healthy });
+    let count = 0;
+    for (let at = reconcileEverySeconds; at <= seconds; at += reconcileEverySeconds) {
+      count += facts(replay.step({ at })).length;
+      if (echo) count += facts(replay.step({ at: at + 1 })).length;
+    }
+    return { count, keys: Object.keys(JSON.parse(replay.object.metadata.annotations[NOTIFIED_ANNOTATION])).length };
+  }
+
+  it('at rest, one fact and one key per resync whatever the bucket: 96 a day, 4 an hour', () => {
+    for (const bucket of [60, 600]) expect(sends(bucket, 900, 86_400, true)).toEqual({ count: 96, keys: 97 });
+  });
+
+  it('while reconciled more often than the bucket, one fact per bucket: 60 an hour with 60 s, 6 with 600 s', () => {
+    expect(sends(60, 10, 3600, false).count).toBe(60);
+    expect(sends(600, 10, 3600, false).count).toBe(6);
   });
 });
