@@ -115,17 +115,24 @@ export async function fleet(ctx: E2eContext, s: Scenario): Promise<void> {
   const perRolloutHour = (count: number) => count / FLEET_SIZE / (windowMs / HOUR_MS);
   const writes = controllerWrites(ctx.plane.auditLog, new Set(FLEET_NAMESPACES), allHealthy, windowEnd);
   const annotations = await notifiedAnnotations(ctx, members);
+  // The informer resyncs every object at once: the facts at rest come in one burst per resync.
+  const bursts = burstsOf(atRest.map((r) => r.at));
+  const perResync = (count: number) => round(count / FLEET_SIZE / Math.max(1, bursts.length));
   s.note('steady-state window, seconds', windowMs / 1000);
-  s.note('facts to the relay per Rollout per hour, at rest (e2e resync)', round(perRolloutHour(atRest.length)));
-  s.note('facts per Rollout per resync, at rest', round((perRolloutHour(atRest.length) * bound.resyncSeconds) / 3600));
-  s.note('controller writes to Rollouts per Rollout per hour, at rest (e2e resync)', {
-    total: round(perRolloutHour(writes.total)),
-    byVerb: Object.fromEntries(Object.entries(writes.byVerb).map(([verb, n]) => [verb, round(perRolloutHour(n))])),
-  });
   s.note(
-    'controller writes per Rollout per resync, at rest',
-    round((perRolloutHour(writes.total) * bound.resyncSeconds) / 3600),
+    'resync bursts in the window: facts, seconds from first to last',
+    bursts.map((b) => [b.count, b.seconds]),
   );
+  s.note('facts to the relay per Rollout per resync, at rest', perResync(atRest.length));
+  s.note(
+    'facts to the relay per Rollout per hour, at rest, in the window (e2e resync)',
+    round(perRolloutHour(atRest.length)),
+  );
+  s.note('controller writes to Rollouts per Rollout per resync, at rest', {
+    total: perResync(writes.total),
+    byVerb: Object.fromEntries(Object.entries(writes.byVerb).map(([verb, n]) => [verb, perResync(n)])),
+  });
+  s.note('fact body bytes: min, median, max', spreadOf(atRest.map((r) => Buffer.byteLength(r.body))));
   s.note('notified annotation at the end: keys, bytes (name and value), min/median/max', annotations);
   s.check('the audit log recorded the controller writing the Rollouts', writes.total > 0, writes);
   pruneCoversTheFleet(s);
@@ -187,18 +194,31 @@ async function notifiedAnnotations(ctx: E2eContext, members: readonly Member[]) 
       bytes.push(value === undefined ? 0 : Buffer.byteLength(NOTIFIED) + Buffer.byteLength(value));
     }
   }
-  const spread = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return [sorted[0], sorted[Math.floor(sorted.length / 2)], sorted.at(-1)];
-  };
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   const valueBytes = sum(bytes) - Buffer.byteLength(NOTIFIED) * keys.filter((k) => k > 0).length;
   return {
     rollouts: keys.length,
-    keys: spread(keys),
-    bytes: spread(bytes),
+    keys: spreadOf(keys),
+    bytes: spreadOf(bytes),
     valueBytesPerKey: round(valueBytes / Math.max(1, sum(keys))),
   };
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+
+function spreadOf(values: readonly number[]): (number | undefined)[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[0], sorted[Math.floor(sorted.length / 2)], sorted.at(-1)];
+}
+
+/** Arrival times grouped where more than 5 s separate two: one group per resync. */
+function burstsOf(times: readonly number[]): { count: number; seconds: number }[] {
+  const sorted = [...times].sort((a, b) => a - b);
+  const bursts: number[][] = [];
+  for (const at of sorted) {
+    const last = bursts.at(-1);
+    if (last !== undefined && at - last.at(-1)! <= 5000) last.push(at);
+    else bursts.push([at]);
+  }
+  return bursts.map((b) => ({ count: b.length, seconds: (b.at(-1)! - b[0]!) / 1000 }));
+}
