@@ -107,6 +107,12 @@ export async function fleet(ctx: E2eContext, s: Scenario): Promise<void> {
     repeats.push(...found.repeats.map((r) => `${member} #${r.seq} ${stateOf(r)}`));
   }
   s.note("the controller's immediate echoes (the same state again within 2 s)", echoes.length);
+  // The echo of the engine's own write, evaluated after the bucket turned: the same state again, in the next bucket.
+  const acrossBucketEnd = [...inFleet].flatMap((member) => {
+    const own = facts.filter((r) => memberOf(r) === member);
+    return own.filter((r, i) => i > 0 && stateOf(r) === stateOf(own[i - 1]!) && r.at - own[i - 1]!.at < 5000);
+  });
+  s.note('the same state again within 5 s, across a bucket end', acrossBucketEnd.length);
   s.check('no state was sent twice in a bucket', repeats.length === 0, repeats.slice(0, 10));
 
   // What one Rollout costs at rest, in the window after the last Healthy fact.
