@@ -7,7 +7,10 @@ import { E2E_DIR } from './build';
 import { KubeApi, kubeconfigYaml } from './kube';
 import { freePort, startProcess, waitFor, type Started } from './processes';
 
-/** The ServiceAccount whose requests the audit log records: the prune's, to see which verbs kubectl really uses. */
+/**
+ * The ServiceAccount whose requests the audit log records: the prune's, to see which verbs kubectl really uses. The log
+ * also records every write to a Rollout (the fleet scenario counts the controller's).
+ */
 export const AUDITED_USER = 'system:serviceaccount:argo-rollouts:glidepath-notified-prune';
 
 export interface ControlPlane {
@@ -75,7 +78,11 @@ export async function startControlPlane(
   writeFileSync(
     join(tmp, 'audit-policy.yaml'),
     'apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\n' +
-      `rules:\n- level: Metadata\n  users: ["${AUDITED_USER}"]\n- level: None\n`,
+      `rules:\n- level: Metadata\n  users: ["${AUDITED_USER}"]\n` +
+      // Every write to a Rollout, whoever makes it: the fleet scenario counts the controller's.
+      '- level: Metadata\n  verbs: [create, update, patch, delete]\n' +
+      '  resources: [{group: argoproj.io, resources: [rollouts, rollouts/status]}]\n' +
+      '- level: None\n',
   );
   const certDir = join(tmp, 'apiserver-certs');
   const auditLog = join(tmp, 'audit.log');

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isMap, isScalar, parseDocument } from 'yaml';
+import { loadClusterFile } from '../../src/clusters';
 import { E2E_DIR } from './build';
 import type { ControlPlane } from './control-plane';
 import { E2eError } from './errors';
@@ -33,17 +34,20 @@ export interface E2eCluster {
   readonly heartbeatBucketSeconds: number;
 }
 
+/** The e2e cluster file, validated (and its defaults filled) by glidepath's own loader. */
 export function readCluster(): E2eCluster {
-  const raw = parseDocument(readFileSync(CLUSTER_FILE, 'utf8')).toJS() as Json;
+  const loaded = loadClusterFile(CLUSTER_FILE);
+  if ('problems' in loaded) throw new E2eError(`${CLUSTER_FILE}: ${loaded.problems.join('; ')}`);
+  const { config } = loaded;
   return {
-    name: raw.name,
-    rolloutsNamespace: raw.rollouts?.namespace ?? 'argo-rollouts',
-    trackedNamespaces: raw.tracked.namespaces,
-    argocdNamespace: raw.argocd.namespace,
-    pruneNamespace: raw.prune?.namespace ?? raw.rollouts?.namespace ?? 'argo-rollouts',
-    tokenSecretKey: raw.relay?.tokenSecretKey ?? 'glidepath-relay-token',
-    resyncSeconds: raw.rollouts?.resyncSeconds ?? 900,
-    heartbeatBucketSeconds: raw.rollouts?.heartbeatBucketSeconds ?? 600,
+    name: config.name,
+    rolloutsNamespace: config.rollouts.namespace,
+    trackedNamespaces: [...config.tracked.namespaces],
+    argocdNamespace: config.argocd.namespace,
+    pruneNamespace: config.prune.namespace,
+    tokenSecretKey: config.relay.tokenSecretKey,
+    resyncSeconds: config.rollouts.resyncSeconds,
+    heartbeatBucketSeconds: config.rollouts.heartbeatBucketSeconds,
   };
 }
 

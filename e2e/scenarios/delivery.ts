@@ -1,4 +1,6 @@
+import { FACT_SCHEMA_FILE } from '../../src/notifications/fact-contract';
 import type { CaughtRequest } from '../lib/catcher';
+import { validFact } from '../lib/fact-schema';
 import type { Scenario } from '../lib/report';
 import type { E2eContext } from './context';
 import { CHART_NAMESPACE } from './helm-chart-delivery';
@@ -37,6 +39,8 @@ export async function delivery(ctx: E2eContext, s: Scenario): Promise<void> {
     bad(glidepath, (r) => r.json?.schema === 'glidepath.fact/v1' && r.json?.cluster === ctx.cluster.name).length === 0,
     bad(glidepath, (r) => r.json?.schema === 'glidepath.fact/v1'),
   );
+  const invalid = glidepath.map((r) => ({ seq: r.seq, errors: validFact(r.json) })).filter((r) => r.errors.length > 0);
+  s.check(`every such body validates against ${FACT_SCHEMA_FILE}`, invalid.length === 0, invalid.slice(0, 5));
   s.check(
     'no body carries the notified annotation',
     bad(all, (r) => !r.body.includes('notified.notifications.argoproj.io')).length === 0,

@@ -1,5 +1,6 @@
 import { logLines } from '../lib/controllers';
 import { sleep, waitFor } from '../lib/processes';
+import { recoveryBound } from '../../src/notifications/rollouts/recovery-bound';
 import type { Scenario } from '../lib/report';
 import {
   APP_IMAGE,
@@ -7,21 +8,26 @@ import {
   factsOf,
   getRollout,
   patchRollout,
-  release,
   RELEASE_ID,
   rollout,
   summary,
   waitForFact,
   waitForRecorded,
-  waitForRollout,
 } from '../lib/rollouts';
 import type { E2eContext } from './context';
 
 export const HEARTBEAT_NAMESPACE = 'e2e-heartbeat';
 const SLACK_MS = 20_000;
 
-/** How long a heartbeat may take: one resync, plus slack for the controller's queue. */
-const heartbeatWindow = (ctx: E2eContext): number => ctx.cluster.resyncSeconds * 1000 + SLACK_MS;
+/**
+ * How long a heartbeat may take after a send: the computed recovery bound (one resync, plus one bucket when that resync
+ * falls in the bucket of the send), plus slack for the controller's queue.
+ */
+const heartbeatWindow = (ctx: E2eContext): number => recoveryBound(ctx.cluster).worstSeconds * 1000 + SLACK_MS;
+/** How far into its bucket the loss is placed: the patch, the controller's evaluation and the first attempt. */
+const LOSS_OFFSET_MS = 300;
+/** How far from the resync period two heartbeats at rest may be apart (the controller's queue). */
+const RESYNC_JITTER_MS = 3000;
 
 /** Rule C's mitigation: at each resync the current state goes out again, with no change to the Rollout. */
 export async function heartbeat(ctx: E2eContext, s: Scenario): Promise<void> {
@@ -50,75 +56,104 @@ export async function heartbeat(ctx: E2eContext, s: Scenario): Promise<void> {
   );
   s.check('the Rollout did not change (same generation)', before.metadata.generation === after.metadata.generation);
   s.check(
-    `it came within one resync (${ctx.cluster.resyncSeconds} s) plus slack`,
+    `it came within the computed bound (${recoveryBound(ctx.cluster).worstSeconds} s) plus slack`,
     beat.at - healthy.at <= heartbeatWindow(ctx),
     (beat.at - healthy.at) / 1000,
   );
 }
 
-/** The receiver is down during a release; after it comes back, the next heartbeat delivers the current state. */
+/**
+ * The receiver is down when a new state is sent at the start of a heartbeat bucket whose end the next resync falls
+ * in: the worst phase. The engine keeps the key of the lost send, the resync in the same bucket reads "already
+ * sent", and the state comes again only at the resync after it: within the computed recovery bound (one resync plus
+ * one bucket), which is more than one resync.
+ */
 export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> {
   const ns = HEARTBEAT_NAMESPACE;
   const name = 'outage';
+  const bound = recoveryBound(ctx.cluster);
+  const resyncMs = bound.resyncSeconds * 1000;
+  const bucketMs = bound.heartbeatBucketSeconds * 1000;
+  const bucketOf = (at: number) => Math.floor(at / bucketMs);
   await createRollout(ctx.api, rollout({ namespace: ns, name, releaseId: 'rel-1', image: `${APP_IMAGE}:1.0` }));
   const healthy = await waitForFact(ctx.catcher, ns, name, 'Healthy', (f) => f.phase === 'Healthy', 60_000);
-  const g = healthy.json.generation as number;
   await waitForRecorded(ctx.api, healthy);
+  // The resync's phase, from two heartbeats of the Rollout at rest one resync apart (every resync falls in a new
+  // bucket); a send of another reconcile in a new bucket is no resync, and is skipped.
+  const atRest = (since: number) =>
+    waitForFact(ctx.catcher, ns, name, 'a heartbeat at rest', (f) => f.releaseId === 'rel-1', heartbeatWindow(ctx), {
+      since,
+    });
+  let first = await atRest(healthy.at + 1);
+  let second = await atRest(first.at + 1);
+  for (let tries = 0; Math.abs(second.at - first.at - resyncMs) > RESYNC_JITTER_MS && tries < 2; tries += 1)
+    [first, second] = [second, await atRest(second.at + 1)];
+  s.note('seconds between two heartbeats at rest (the resync period)', (second.at - first.at) / 1000);
+  let resync = second.at + resyncMs;
+  while (resync - Date.now() < 5000) resync += resyncMs;
+  const bucketStart = bucketOf(resync) * bucketMs;
+  const lossAt = bucketStart + LOSS_OFFSET_MS;
+  // The loss must be evaluated before the resync, in its bucket: a resync right at a bucket's start leaves no room.
+  const placeable = resync - bucketStart > LOSS_OFFSET_MS + 1000;
+  s.note('the next resync, in seconds after the start of its bucket', (resync - bucketStart) / 1000);
+  await sleep(Math.max(0, lossAt - Date.now()));
+
   const accept = ctx.catcher.refuse((r) => r.json?.rollout?.namespace === ns && r.json?.rollout?.name === name);
   const downAt = Date.now();
-  await patchRollout(ctx.api, ns, name, release('rel-2', `${APP_IMAGE}:2.0`));
+  // A new state, sent at once: the release-id alone (an annotation, so no new generation and no rollout to wait for).
+  await patchRollout(ctx.api, ns, name, { metadata: { annotations: { [RELEASE_ID]: 'rel-2' } } });
   const lost = await waitForFact(
     ctx.catcher,
     ns,
     name,
-    'a refused Healthy at a new generation',
-    (f) => f.generation > g && f.phase === 'Healthy',
-    90_000,
-    { includeRefused: true, since: downAt },
-  );
-  const live = await waitForRollout(
-    ctx.api,
-    ns,
-    name,
-    'Healthy at that generation',
-    (r) => r.status?.phase === 'Healthy' && r.status?.observedGeneration === String(lost.json.generation),
+    'the refused rel-2 state',
+    (f) => f.releaseId === 'rel-2',
+    20_000,
+    {
+      includeRefused: true,
+      since: downAt,
+    },
   );
   // The webhook retries (1, 2, 4 s apart); the fact is lost only once the engine has given up on it.
   const attempts = () =>
-    factsOf(ctx.catcher, ns, name, { includeRefused: true, since: lost.at }).filter(
-      (r) => r.refused && r.json.phase === 'Healthy' && r.json.generation === lost.json.generation,
+    factsOf(ctx.catcher, ns, name, { includeRefused: true, since: downAt }).filter(
+      (r) => r.refused && r.json.releaseId === 'rel-2',
     );
-  await waitFor('the engine to give up on the Healthy fact', 30_000, async () =>
+  await waitFor('the engine to give up on the rel-2 state', 30_000, async () =>
     attempts().length >= 4 ? true : undefined,
   );
-  await sleep(2000);
-  s.note('attempts of the lost Healthy fact', attempts().length);
+  s.note('attempts of the lost fact', attempts().length);
   accept();
-  const upAt = Date.now();
   const late = await waitForFact(
     ctx.catcher,
     ns,
     name,
-    'the current state after the receiver came back',
-    (f) => f.generation === lost.json.generation && f.phase === 'Healthy',
+    'the rel-2 state after the receiver came back',
+    (f) => f.releaseId === 'rel-2',
     heartbeatWindow(ctx) + 5000,
-    { since: upAt },
+    { since: lost.at + 1 },
   );
-  const refused = factsOf(ctx.catcher, ns, name, { includeRefused: true, since: downAt }).filter((r) => r.refused);
-  s.note('refused requests (state, with retries)', refused.map(summary));
-  s.note('seconds from the lost Healthy fact to its late delivery', (late.at - lost.at) / 1000);
-  s.note('seconds from the receiver coming back to the delivery', (late.at - upAt) / 1000);
+  const live = await getRollout(ctx.api, ns, name);
+  const recoverySeconds = (late.at - lost.at) / 1000;
+  s.note('refused requests (state, with retries)', attempts().map(summary));
+  s.note('the lost fact, in seconds after the start of its bucket', (lost.at - bucketStart) / 1000);
+  s.note('seconds from the lost fact to its late delivery', recoverySeconds);
+  s.note('the computed bound (resync + bucket), seconds', bound.worstSeconds);
+  s.note('later than one resync after the loss (the former promise)', late.at - lost.at > resyncMs);
   const failures = logLines(ctx.controllers.rollouts, /outage/).filter((l) => /Failed to notify/.test(l));
   s.note('controller log lines about the failed sends', failures.slice(0, 10));
-  s.check('facts were sent while the receiver was down (and refused)', refused.length > 0);
-  // The engine keeps the key of a failed send, so the state comes again only under a new key: in a later heartbeat
-  // bucket, at the next reconcile (the resync at the latest; sooner when the bucket turns during the rollout's own
-  // reconciles).
-  const bucketOf = (at: number) => Math.floor(at / 1000 / ctx.cluster.heartbeatBucketSeconds);
+  s.check(
+    'the loss was placed in the worst phase: at the start of a bucket, with the next resync in the same bucket',
+    placeable && bucketOf(lost.at) === bucketOf(resync) && lost.at < resync,
+    { lostAt: new Date(lost.at).toISOString(), resyncAt: new Date(resync).toISOString(), bucketMs },
+  );
   s.check(
     "nothing arrives again in the lost fact's bucket: the engine does not redeliver",
     bucketOf(late.at) > bucketOf(lost.at),
-    { lost: lost.at, late: late.at },
+    {
+      lost: lost.at,
+      late: late.at,
+    },
   );
   s.check(
     `the live Rollout keeps the release-id of the patch (${RELEASE_ID})`,
@@ -126,12 +161,13 @@ export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> 
     live.metadata.annotations?.[RELEASE_ID],
   );
   s.check(
-    'the lost Healthy state arrives late, with the new release',
+    'the lost state arrives late, with the new release-id and the same pod hash',
     late.json.releaseId === 'rel-2' && late.json.currentPodHash === lost.json.currentPodHash,
   );
   s.check(
-    `it is late by at most one resync (${ctx.cluster.resyncSeconds} s) plus slack after the receiver came back`,
-    late.at - upAt <= heartbeatWindow(ctx),
-    (late.at - upAt) / 1000,
+    `it arrives within the computed bound, ${bound.worstSeconds} s (resync ${bound.resyncSeconds} s + bucket ` +
+      `${bound.heartbeatBucketSeconds} s), plus ${SLACK_MS / 1000} s slack, after the loss`,
+    late.at - lost.at <= heartbeatWindow(ctx),
+    recoverySeconds,
   );
 }

@@ -2,6 +2,7 @@ import type { Scenario } from '../lib/report';
 import { argoCdSyncFailure } from './argocd';
 import { argoManagedRollout } from './argo-managed-rollout';
 import type { E2eContext } from './context';
+import { fleet } from './fleet';
 import { heartbeat, receiverDown } from './heartbeat';
 import { helmChartDelivery } from './helm-chart-delivery';
 import { hookPinnedSync } from './hook-pinned-sync';
@@ -97,4 +98,6 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     source: 'issue 41, item 6; docs/rollouts-facts.md "workloadRef Rollouts"',
     run: workloadRef,
   },
+  // 200 Rollouts load the controller: alone, after the others.
+  { name: 'fleet', source: 'issue 41, item 8: a fleet on the real controller', run: fleet, alone: true },
 ];

@@ -13,6 +13,7 @@ import { synthJson } from '../json-output/documents';
 import { jsonLine } from '../json-output/shapes';
 import { prerequisiteLines, prerequisites } from '../prerequisites';
 import { clusterBudgetInput, clusterBudgetSummary } from '../prune/budget-summary';
+import { recoveryBound, recoveryBoundLine } from '../notifications/rollouts/recovery-bound';
 import { defineCommand } from './command';
 import { clusterSelection, envValue, jsonOutput, refuseSecretInFolder, relayIpOverride } from './options';
 import { loadSupportedClusters } from './supported-clusters';
@@ -152,7 +153,12 @@ export default defineCommand({
       );
     if (values.summary) {
       for (const config of configs)
-        for (const line of [...prerequisiteLines(config), ...clusterBudgetSummary(config)]) context.print(line);
+        for (const line of [
+          ...prerequisiteLines(config),
+          recoveryBoundLine(config.name, recoveryBound(config.rollouts)),
+          ...clusterBudgetSummary(config),
+        ])
+          context.print(line);
     }
     return 'done';
   },

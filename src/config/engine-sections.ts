@@ -9,6 +9,8 @@ import { strict } from './strict-object';
 import { chartVersion, delivery, namespace, OLDEST_SUPPORTED, refuseChartVersion, release } from './schema-fields';
 
 const MIN_RESYNC_SECONDS = 60;
+const DEFAULT_RESYNC_SECONDS = 900;
+const DEFAULT_HEARTBEAT_BUCKET_SECONDS = 60;
 
 export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
   return strict({
@@ -25,17 +27,18 @@ export function rolloutsSchema(checkExtraData: ExtraDataCheck) {
       .number()
       .int()
       .min(MIN_RESYNC_SECONDS, { error: `must be at least ${MIN_RESYNC_SECONDS} seconds` })
-      .default(900)
+      .default(DEFAULT_RESYNC_SECONDS)
       .meta({ description: "the controller's `--rollout-resync` period" }),
     heartbeatBucketSeconds: z
       .number()
       .int()
       .min(30, { error: 'must be at least 30 seconds (a shorter bucket re-sends on almost every reconcile)' })
-      .default(600)
+      .default(DEFAULT_HEARTBEAT_BUCKET_SECONDS)
       .meta({
         description:
           "width of the [heartbeat](rollouts-facts.md#how-a-lost-fact-is-recovered)'s time bucket; must be below " +
-          '`resyncSeconds` (so every resync sends one fact) and at least 30',
+          '`resyncSeconds` (so every resync sends one fact) and at least 30. A lost fact reaches the relay again ' +
+          'within `resyncSeconds + heartbeatBucketSeconds` (`synth --summary` prints it)',
       }),
     delivery: delivery.meta({
       description:

@@ -7,6 +7,7 @@ import type { Finding } from '../live/findings';
 import type { Prerequisite } from '../prerequisites';
 import type { BudgetSummaryInput } from '../prune/budget-summary';
 import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
+import { recoveryBound } from '../notifications/rollouts/recovery-bound';
 import type { VerifyReport } from '../verify/run';
 import type { CheckLiveDocument, DiffDocument, PrDocument, SynthDocument, VerifyDocument } from './shapes';
 
@@ -168,6 +169,7 @@ export function synthJson(
       ...(c.summary !== undefined
         ? {
             prerequisites: c.summary.prerequisites.map(({ kind, requirement }) => ({ kind, requirement })),
+            recovery: recoveryBound(c.config.rollouts),
             budget: {
               annotation: NOTIFIED_ANNOTATION,
               schedule: c.summary.budget.schedule,

@@ -169,6 +169,18 @@ const prerequisite = z
   })
   .strict();
 
+const recovery = z
+  .object({
+    resyncSeconds: count.meta({ description: "the controller's --rollout-resync period" }),
+    heartbeatBucketSeconds: count.meta({ description: "the width of the heartbeat's time bucket" }),
+    worstSeconds: count.meta({
+      description:
+        'the longest a lost fact waits for its state to be sent again: resyncSeconds + heartbeatBucketSeconds ' +
+        '(a send lost early in a bucket leaves its key, and the next resync may fall in the same bucket)',
+    }),
+  })
+  .strict();
+
 const budget = z
   .object({
     annotation: z.string().meta({ description: 'the annotation whose growth is estimated' }),
@@ -219,6 +231,9 @@ export const synthDocument = z
             .array(prerequisite)
             .optional()
             .meta({ description: '--summary: what must be true on the cluster for facts to flow' }),
+          recovery: recovery
+            .optional()
+            .meta({ description: "--summary: how late a lost Rollout fact's state can reach the relay again" }),
           budget: budget
             .optional()
             .meta({ description: '--summary: the growth of the notified annotation on one tracked Rollout' }),

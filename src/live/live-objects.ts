@@ -42,12 +42,3 @@ export function countBy(values: readonly string[]): Map<string, number> {
   for (const value of [...values].sort()) counts.set(value, (counts.get(value) ?? 0) + 1);
   return counts;
 }
-
-export function safeJson(text: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}

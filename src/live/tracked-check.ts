@@ -4,7 +4,8 @@ import { NOTIFIED_ANNOTATION } from '../notifications/engine-facts';
 import { clusterGrowthBudget } from '../prune/growth-budget';
 import type { LiveCheckInput } from './check-input';
 import { ok, problem, type Finding } from './findings';
-import { countBy, items, meta, nameOf, safeJson, TRACKED, unreadable } from './live-objects';
+import { countBy, items, meta, nameOf, TRACKED, unreadable } from './live-objects';
+import { checkNotifiedAnnotation } from './notified-check';
 import { unlimitedRetryFindings } from './unlimited-retries';
 import { workloadRefFindings } from './workload-ref-rollouts';
 
@@ -48,23 +49,12 @@ export async function checkTrackedRollouts({ config, kubectl }: LiveCheckInput):
       ),
     );
   const budget = clusterGrowthBudget(config);
+  const pruneFix =
+    `the prune may not be running: kubectl -n ${config.prune.namespace} get cronjob glidepath-notified-prune, ` +
+    'and the logs of its last Job';
   for (const rollout of rollouts) {
-    const value = meta(rollout).annotations?.[NOTIFIED_ANNOTATION];
-    const bytes = value === undefined ? 0 : Buffer.byteLength(value);
-    const keys = value === undefined ? 0 : Object.keys(safeJson(value)).length;
-    const detail =
-      `${NOTIFIED_ANNOTATION}: ${keys} keys, ${bytes} bytes (worst case before a prune: ${budget.worstCaseKeys} ` +
-      `keys, ${budget.worstCaseBytes} bytes)`;
-    findings.push(
-      keys > budget.worstCaseKeys
-        ? problem(
-            `Rollout ${nameOf(rollout)}`,
-            detail,
-            `the prune may not be running: kubectl -n ${config.prune.namespace} get cronjob ` +
-              `glidepath-notified-prune, and the logs of its last Job`,
-          )
-        : ok(`Rollout ${nameOf(rollout)}`, detail),
-    );
+    const { namespace = '', name = '', annotations } = meta(rollout);
+    findings.push(checkNotifiedAnnotation({ namespace, name }, annotations?.[NOTIFIED_ANNOTATION], budget, pruneFix));
   }
   findings.push(...workloadRefFindings(rollouts));
   return findings;

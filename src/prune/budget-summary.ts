@@ -24,7 +24,8 @@ export function budgetSummaryLines(input: BudgetSummaryInput): string[] {
   return [
     `${input.cluster}: growth of ${NOTIFIED_ANNOTATION} on one tracked Rollout`,
     `  heartbeat     ${num(budget.heartbeatKeysPerDay)} keys/day (one per ${input.resyncSeconds} s resync), ` +
-      `at most ${num(budget.heartbeatKeysPerDayMax)} (one per ${input.heartbeatBucketSeconds} s bucket)`,
+      `at most ${num(budget.heartbeatKeysPerDayMax)} (one per ${input.heartbeatBucketSeconds} s bucket for ` +
+      `${assumptions.reconciledMinutesPerRelease} min of each release)`,
     `  transitions   ${num(budget.transitionKeysPerDay)} keys/day (assumed: ${assumptions.releasesPerDay} ` +
       `releases/day x ${assumptions.factsPerRelease} facts)`,
     `  total         ${num(budget.keysPerDay)} keys/day with one heartbeat per resync, at most ` +

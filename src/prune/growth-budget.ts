@@ -36,6 +36,12 @@ export interface BudgetAssumptions {
    * some.
    */
   readonly factsPerRelease: number;
+  /**
+   * Minutes per release during which the controller reconciles the Rollout more often than the heartbeat bucket
+   * (pods and ReplicaSets changing, steps advancing): each bucket of that time may record a heartbeat key of its own.
+   * At rest only the resync reconciles it, one key per resync whatever the bucket.
+   */
+  readonly reconciledMinutesPerRelease: number;
   /** Keys right after a prune: the engine re-sends the current state at once (Phase 0: 32 keys became 2). */
   readonly keysAfterPrune: number;
   /** The longest key expected (see `ASSUMED_LONGEST_KEY`). */
@@ -67,6 +73,7 @@ export const ASSUMED_LONGEST_KEY: NotifiedKeyParts = {
 export const DEFAULT_ASSUMPTIONS: BudgetAssumptions = {
   releasesPerDay: 10,
   factsPerRelease: 5,
+  reconciledMinutesPerRelease: 10,
   keysAfterPrune: 2,
   keyLength: notifiedKeyLength(ASSUMED_LONGEST_KEY),
 };
@@ -75,8 +82,8 @@ export interface GrowthBudget {
   /** One key per controller resync: the heartbeat's time bucket is shorter than the resync period. */
   readonly heartbeatKeysPerDay: number;
   /**
-   * At most one key per time bucket: a Rollout evaluated for another reason (a status update, the prune's patch)
-   * in a bucket no resync fell into records a heartbeat key there too.
+   * One key per resync, plus one per time bucket while a release keeps the controller reconciling the Rollout (a
+   * status update in a bucket no resync fell into records a heartbeat key there too); never more than one per bucket.
    */
   readonly heartbeatKeysPerDayMax: number;
   /** One key per state fact (each carries its own `oncePer`). */
@@ -132,7 +139,12 @@ export function growthBudget(input: GrowthBudgetInput): GrowthBudget {
   if (gaps === undefined) throw new RangeError(`schedule ${JSON.stringify(input.schedule)} never runs`);
 
   const heartbeatKeysPerDay = SECONDS_PER_DAY / input.resyncSeconds;
-  const heartbeatKeysPerDayMax = SECONDS_PER_DAY / Math.min(input.heartbeatBucketSeconds, input.resyncSeconds);
+  const bucketSeconds = Math.min(input.heartbeatBucketSeconds, input.resyncSeconds);
+  const bucketsPerRelease = Math.ceil((assumptions.reconciledMinutesPerRelease * 60) / bucketSeconds);
+  const heartbeatKeysPerDayMax = Math.min(
+    SECONDS_PER_DAY / bucketSeconds,
+    heartbeatKeysPerDay + assumptions.releasesPerDay * bucketsPerRelease,
+  );
   const transitionKeysPerDay = assumptions.releasesPerDay * assumptions.factsPerRelease;
   const keysPerDayMax = heartbeatKeysPerDayMax + transitionKeysPerDay;
   const entryBytes = notifiedEntryBytes(assumptions.keyLength);

@@ -19,7 +19,7 @@ describe('cluster file schema', () => {
     expect(config.rollouts).toEqual({
       namespace: 'argo-rollouts',
       resyncSeconds: 900,
-      heartbeatBucketSeconds: 600,
+      heartbeatBucketSeconds: 60,
       delivery: 'configmap',
       extraData: {},
     });

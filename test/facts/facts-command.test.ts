@@ -10,11 +10,13 @@ import { parse, stringify } from 'yaml';
 import { main } from '../../src/cli';
 import { parseGoDuration } from '../../src/config/go-duration';
 import { loadClusters } from '../../src/clusters';
+import { recoveryBound } from '../../src/notifications/rollouts/recovery-bound';
 import { loadConfigMapYaml } from '../../src/notifications/configmap/config-map';
 import { ARGOCD_MODE, ROLLOUTS_MODE } from '../../src/notifications/model/modes';
 import { capturePrintedLines } from '../helpers/console';
 import { clusterDir } from '../helpers/cluster-files';
 import { facts, Replay, type Json } from '../notifications/helpers/replay';
+import { validFact } from '../../e2e/lib/fact-schema';
 import { renderOnce } from '../helpers/render-once';
 import { REMEMBERED } from '../helpers/remembered';
 import { ALSO_COVERED } from '../helpers/also-covered';
@@ -111,6 +113,8 @@ describe.each(CASES.map((c) => [c.file.slice(SCENARIOS.length + 1), c] as const)
           entries.filter((e) => e.state === index && e.sent).map((e) => e.body),
         );
         expect(printedBodies).toEqual(replayBodies(steps, option, cluster));
+        for (const body of printedBodies.flat())
+          expect(validFact(body), `${file}: ${JSON.stringify(body)}`).toEqual([]);
         for (const [index, step] of steps.entries()) {
           const sends = (step.expect as { sends?: number } | undefined)?.sends;
           if (sends !== undefined) expect(printedBodies[index], `${file} step ${index}`).toHaveLength(sends);
@@ -275,6 +279,33 @@ describe('npm run facts, one Rollout at a clock', () => {
         /^true a new state \(4\/Healthy\/\/bbb\/false\/rel-9\/\d+\); the last one sent, at 2026-12-01T09:15:00Z, was 3\//,
       ),
     ]);
+  });
+
+  it('a fact lost at the start of a bucket comes again within the computed recovery bound, not a resync', async () => {
+    const [prod] = loadClusters({ dir: join(ROOT, 'clusters'), cluster: PROD_FILE });
+    const bound = recoveryBound(prod!.config.rollouts);
+    expect(bound).toEqual({ resyncSeconds: 900, heartbeatBucketSeconds: 60, worstSeconds: 960 });
+    // The new state is sent (and lost at the relay) at the first second of a bucket; the next resync falls on the
+    // bucket's last second and finds the key; only the resync after that sends the state again.
+    const lostAt = Date.UTC(2026, 11, 1, 10, 10, 0);
+    expect((lostAt / 1000) % bound.heartbeatBucketSeconds).toBe(0);
+    const start = rollout({ phase: 'Healthy', observedGeneration: '3', currentPodHash: 'bbb' });
+    const dir = clusterDir({
+      'steps.yaml': stringify({
+        steps: [
+          { name: 'lost', time: new Date(lostAt).toISOString(), object: parse(start) },
+          { name: 'resync in the same bucket', after: `${bound.heartbeatBucketSeconds - 1}s` },
+          { name: 'the resync after', after: `${bound.resyncSeconds}s` },
+        ],
+      }),
+    });
+    const sent = await factsJson(['--cluster', 'prod', '--rollout', join(dir, 'steps.yaml')]);
+    expect(sent.map((e) => e.sent)).toEqual([true, false, true]);
+    expect(sent[1]!.why).toMatch(/the same state in the same time bucket$/);
+    const recoveredAfter = bound.heartbeatBucketSeconds - 1 + bound.resyncSeconds;
+    expect(recoveredAfter).toBe(959);
+    expect(recoveredAfter).toBeLessThan(bound.worstSeconds);
+    expect(recoveredAfter).toBeGreaterThan(bound.resyncSeconds);
   });
 
   it('prints each state, the request line and the body for people', async () => {

@@ -29,12 +29,12 @@ describe.concurrent.each(['github', 'gitlab', 'gitea'] as const)('provider %s', 
       expect(first).toMatchObject({ action: 'opened', pushed: true, provider, noun });
       expect(s.api.pulls).toHaveLength(1);
       const body = s.api.pulls[0]!.body;
-      expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 600 → 300\n');
+      expect(body).toContain('- `rollouts.heartbeatBucketSeconds`: 60 → 300\n');
       // The change inside the long oncePer line, as a word diff, not a whole-line diff.
       expect(body).toContain(
         '**ConfigMap `argo-rollouts/argo-rollouts-notification-configmap`: data keys changed** (1):',
       );
-      expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-600-\]\{\+300\+\}/);
+      expect(body).toMatch(/- changed `trigger\.glidepath-rollout-state`\n\n {2}```text\n {2}.*\[-60-\]\{\+300\+\}/);
 
       const requests = s.api.requests.length;
       const refs = await git(s.remote, ['for-each-ref']);

@@ -55,13 +55,13 @@ describe('a config whose bucket is a float (no int())', () => {
   it('fires on every reconcile in a new second: the echo reconcile sends again', () => {
     const config = withCondition((condition) => {
       condition.oncePer = condition.oncePer.replace(
-        'string(int(time.Now().Unix() / 600))',
-        'string(time.Now().Unix() / 600)',
+        'string(int(time.Now().Unix() / 60))',
+        'string(time.Now().Unix() / 60)',
       );
     });
     const replay = rolloutReplay(config, newRollout(), Date.parse('2025-06-02T10:00:00Z'));
     const first = replay.step({ at: 0, patch: healthyGeneration2 });
-    expect(first.evaluations[0]!.oncePer).toMatch(/\/2\.914764e\+06$/); // %v of a float
+    expect(first.evaluations[0]!.oncePer).toMatch(/\/2\.914764e\+07$/); // %v of a float
     expect(facts(replay.step({ at: 20 }))).toHaveLength(1);
     expect(facts(replay.step({ at: 21 }))).toHaveLength(1);
   });
@@ -148,7 +148,7 @@ describe('pins cross-checked with notifcheck (the Go libraries) on dist/prod', (
         status: { phase: 'Progressing', observedGeneration: '1', currentPodHash: '5d8f7c9b6', currentStepIndex: 3 },
       },
     });
-    expect(result.deliveries[0]!.oncePer).toBe('1/Progressing/3/5d8f7c9b6/false/rel-1/2914758');
+    expect(result.deliveries[0]!.oncePer).toBe('1/Progressing/3/5d8f7c9b6/false/rel-1/29147580');
   });
 });
 

@@ -110,14 +110,14 @@ describe('prune with the notifications engine model', () => {
   it('the current state is sent again at the next evaluation after the prune, in the same bucket', async () => {
     const first = reconcile(rolloutObject('shop', 'shop-api', HEALTHY), T0);
     expect(first.deliveries).toHaveLength(1);
-    const echo = reconcile(first.object, T0 + 60_000);
+    const echo = reconcile(first.object, T0 + 10_000);
     expect(echo.deliveries).toEqual([]); // same state, same bucket: nothing to send
 
     const [pruned] = await runRenderedPrune(programConfig, [echo.object]);
     expect(pruned!.metadata.annotations).not.toHaveProperty(NOTIFIED_ANNOTATION);
     expect(pruned!.metadata.annotations['hangar.io/release-id']).toBe(HEALTHY.releaseId);
 
-    const next = reconcile(pruned!, T0 + 120_000);
+    const next = reconcile(pruned!, T0 + 20_000); // the 60 s bucket of the first send
     expect(next.errors).toEqual([]);
     expect(next.deliveries).toHaveLength(1);
     expect(next.deliveries[0]!.json).toMatchObject({

@@ -58,33 +58,48 @@ describe('size of the notified annotation', () => {
 
 describe('growthBudget', () => {
   it(
-    'for the shipped default: 96 (at most 144) heartbeat + 50 transition keys a day, pruned every 6 h, stays ' +
+    'for the shipped default: 96 (at most 196) heartbeat + 50 transition keys a day, pruned every 6 h, stays ' +
       'below the cap',
     () => {
-      const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */6 * * *' });
+      const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 60, schedule: '17 */6 * * *' });
       expect(budget).toMatchObject({
         heartbeatKeysPerDay: 96,
-        heartbeatKeysPerDayMax: 144,
+        // One per resync, and one per 60 s bucket for 10 minutes of each of 10 releases.
+        heartbeatKeysPerDayMax: 96 + 10 * 10,
         transitionKeysPerDay: 50,
         keysPerDay: 146,
-        keysPerDayMax: 194,
+        keysPerDayMax: 246,
         engineMaxKeys: 100,
         maxHoursBetweenPrunes: 6,
         prunesPerDay: 4,
-        worstCaseKeys: 2 + Math.ceil(194 / 4),
+        worstCaseKeys: 2 + Math.ceil(246 / 4),
         reachesEngineCap: false,
       });
       expect(budget.keyLength).toBe(notifiedKeyLength(ASSUMED_LONGEST_KEY));
-      expect(budget.worstCaseBytes).toBe(notifiedAnnotationBytes(51, budget.entryBytes));
+      expect(budget.worstCaseBytes).toBe(notifiedAnnotationBytes(64, budget.entryBytes));
       expect(budget.engineMaxBytes).toBeLessThan(budget.kubernetesAnnotationsMaxBytes / 10);
-      expect(budget.hoursToEngineCap).toBeCloseTo((98 / 194) * 24, 10);
+      expect(budget.hoursToEngineCap).toBeCloseTo((98 / 246) * 24, 10);
     },
   );
 
-  it('with one run missed (12 h between prunes) the default still stays below the cap', () => {
+  it('a 600 s bucket adds one heartbeat key per release at most, never more than one per bucket', () => {
+    const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */6 * * *' });
+    expect(budget.heartbeatKeysPerDayMax).toBe(96 + 10);
+    const busy = growthBudget({
+      resyncSeconds: 900,
+      heartbeatBucketSeconds: 600,
+      schedule: '17 */6 * * *',
+      assumptions: { ...DEFAULT_ASSUMPTIONS, releasesPerDay: 100 },
+    });
+    expect(busy.heartbeatKeysPerDayMax).toBe(144);
+  });
+
+  it('with one run missed (12 h between prunes), a 600 s bucket stays below the cap; a 60 s one reaches it', () => {
     const budget = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 600, schedule: '17 */12 * * *' });
-    expect(budget.worstCaseKeys).toBe(99);
+    expect(budget.worstCaseKeys).toBe(2 + Math.ceil(156 / 2));
     expect(budget.reachesEngineCap).toBe(false);
+    const shipped = growthBudget({ resyncSeconds: 900, heartbeatBucketSeconds: 60, schedule: '17 */12 * * *' });
+    expect(shipped.reachesEngineCap).toBe(true);
   });
 
   it('caps the worst case at the engine limit when the prune is rarer than the growth', () => {
@@ -113,9 +128,9 @@ describe('growthBudget', () => {
       assumptions: { ...DEFAULT_ASSUMPTIONS, releasesPerDay: 0, keysAfterPrune: 0 },
     });
     expect(budget.heartbeatKeysPerDay).toBe(288);
-    expect(budget.heartbeatKeysPerDayMax).toBe(432);
+    expect(budget.heartbeatKeysPerDayMax).toBe(288); // no releases: one key per resync, whatever the bucket
     expect(budget.transitionKeysPerDay).toBe(0);
-    expect(budget.worstCaseKeys).toBe(18);
+    expect(budget.worstCaseKeys).toBe(12); // 288 keys a day, 1 h apart
   });
 
   it('is computed from the cluster file', () => {
@@ -125,7 +140,8 @@ describe('growthBudget', () => {
     });
     const budget = clusterGrowthBudget(config);
     expect(budget.heartbeatKeysPerDay).toBe(48);
-    expect(budget.heartbeatKeysPerDayMax).toBe(86_400 / config.rollouts.heartbeatBucketSeconds);
+    // One per resync, and one per bucket for 10 minutes of each of 10 releases.
+    expect(budget.heartbeatKeysPerDayMax).toBe(48 + 10 * (600 / config.rollouts.heartbeatBucketSeconds));
     expect(budget.maxHoursBetweenPrunes).toBe(12);
     expect(budget.worstCaseKeys).toBe(Math.min(100, 2 + Math.ceil(budget.keysPerDayMax / 2)));
   });

@@ -49,7 +49,7 @@ const PLANTS: readonly [rule: string, plant: (data: Record<string, string>) => v
     'generation-guard',
     (d) => (d[TRIGGER] = d[TRIGGER]!.replace(`when: ${GUARD}`, 'when: rollout.status?.phase == "Healthy"')),
   ],
-  ['time-bucket', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))'))],
+  ['time-bucket', (d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 60))', '/ 900))'))],
   [
     'nil-safe',
     (d) =>
@@ -158,16 +158,16 @@ describe('notification lint', () => {
   it('a float time bucket, and one no shorter than the resync period', () => {
     const float = withData(
       (d) =>
-        (d[TRIGGER] = d[TRIGGER]!.replace('string(int(time.Now().Unix() / 600))', 'string(time.Now().Unix() / 600)')),
+        (d[TRIGGER] = d[TRIGGER]!.replace('string(int(time.Now().Unix() / 60))', 'string(time.Now().Unix() / 60)')),
     );
     const messages = lint(float).map((v) => `${v.rule} ${v.message}`);
     expect(messages).toContainEqual(
-      expect.stringMatching(/^notifications\/time-bucket .*oncePer: time\.Now\(\)\.Unix\(\) \/ 600 is a float/),
+      expect.stringMatching(/^notifications\/time-bucket .*oncePer: time\.Now\(\)\.Unix\(\) \/ 60 is a float/),
     );
     expect(messages).toContainEqual(
       expect.stringMatching(/^notifications\/time-bucket .*takes 10 values in 10 seconds/),
     );
-    const long = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 600))', '/ 900))')));
+    const long = withData((d) => (d[TRIGGER] = d[TRIGGER]!.replace('/ 60))', '/ 900))')));
     expect(lint(long)).toEqual([
       expect.objectContaining({
         rule: 'notifications/time-bucket',
