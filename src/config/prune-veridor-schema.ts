@@ -13,7 +13,7 @@ import { cronSchedule, namespace, objectName, pinnedImage, uniqueNamespaces } fr
 export const VERIDOR_PLACEHOLDER_IMAGE = 'ghcr.io/veridor-authz/veridor:0.1.0';
 
 /** Every 6 hours, at minute 17: docs/prune.md says why. */
-export const DEFAULT_PRUNE_SCHEDULE = '17 */6 * * *';
+export const DEFAULT_PRUNE_SCHEDULE = '17 */4 * * *';
 
 /** What the prune removes: glidepath's keys (`glidepath`), or the whole annotation (`all`). */
 export const PRUNE_KEYS = ['glidepath', 'all'] as const;

@@ -64,8 +64,8 @@ function scheduleProblems(schedule: string, context: VerifyContext): Problem[] {
       },
     ];
   }
-  // More often than hourly only adds resends, unless the annotation fills up within the hour.
-  if (budget.prunesPerDay > MAX_USEFUL_PRUNES_PER_DAY && capHours > 1) {
+  // More often than hourly only adds resends, unless glidepath's keys fill their share within the hour.
+  if (budget.prunesPerDay > MAX_USEFUL_PRUNES_PER_DAY && shareHours > 1) {
     return [
       {
         message:

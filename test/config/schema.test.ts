@@ -38,7 +38,7 @@ describe('cluster file schema', () => {
       valuesPath: 'clusters/prod/glidepath-values',
       baseBranch: 'main',
     });
-    expect(config.prune.schedule).toBe('17 */6 * * *');
+    expect(config.prune.schedule).toBe('17 */4 * * *');
   });
 
   it('names the key a typo meant: a misspelt section or field', () => {

@@ -51,7 +51,7 @@ describe('npm run check-live', () => {
           'checkin-api: 1, flight-api: 1, gate-api: 1)',
       );
       expect(out).toMatch(
-        /ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 64 keys/,
+        /ok {3}Rollout baggage-api\/baggage-service: notified\.notifications\.argoproj\.io: 12 keys, \d+ bytes \(worst case before a prune: 43 keys/,
       );
       expect(out).toContain('ok   Applications labelled hangar.io/release-tracked=true in argocd-apps: 5:');
       expect(out).toContain('ok   ConfigMap gate-api/veridor-config: holds veridor.json');

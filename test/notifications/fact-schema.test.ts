@@ -42,6 +42,8 @@ describe('the fact contract as a JSON Schema (schema/glidepath.fact.v1.json)', (
       releaseId: 'rel-1',
       generation: 3,
       observedGeneration: '3',
+      workloadGeneration: null,
+      workloadObservedGeneration: null,
       phase: 'Healthy',
       message: null,
       currentStepIndex: 2,
@@ -83,10 +85,10 @@ describe('the fact contract as a JSON Schema (schema/glidepath.fact.v1.json)', (
 
   it('covers every field of the bodies: a field without a type, or a type without a field, is an error', () => {
     const body = rolloutFactBody('prod');
-    const grown = { ...body, fields: { ...body.fields, workloadGeneration: field(['status', 'x']) } };
+    const grown = { ...body, fields: { ...body.fields, replicas: field(['status', 'replicas']) } };
     expect(() => bodyJsonSchema(grown, ROLLOUT_FACT_CONTRACT, '')).toThrow(
       new FactContractError(
-        'fact field workloadGeneration has no type: add it to src/notifications/fact-contract.ts, beside the others',
+        'fact field replicas has no type: add it to src/notifications/fact-contract.ts, beside the others',
       ),
     );
     const shrunk = { ...body, fields: { schema: constant('x') } };

@@ -259,8 +259,8 @@ describe('a team trigger on a tracked Rollout across prune runs', () => {
   it('fires once per Healthy pod hash with keys: glidepath, however many prune runs come', async () => {
     const { stats } = await simulateWeek({ rollouts: { extraData: TEAM_EXTRA_DATA } } as Partial<ClusterFile>, true);
     expect(stats.errors).toEqual([]);
-    expect(stats.prunes).toBe(28);
-    expect(stats.resentAfterPrune).toBe(28);
+    expect(stats.prunes).toBe(42);
+    expect(stats.resentAfterPrune).toBe(42);
     expect(stats.teamDeliveries).toBe(stats.releases + 1); // the first state is Healthy too
   });
 
@@ -273,14 +273,14 @@ describe('a team trigger on a tracked Rollout across prune runs', () => {
 
 describe('the notified annotation over a simulated week', () => {
   it(
-    'with the default schedule: pruned 28 times, the state resent each time, never beyond the stated budget',
+    'with the default schedule: pruned 42 times, the state resent each time, never beyond the stated budget',
     ALSO_COVERED,
     async () => {
       const { config, stats } = await simulateWeek({}, true);
       const budget = clusterGrowthBudget(config);
       expect(stats.errors).toEqual([]);
-      expect(stats.prunes).toBe(28);
-      expect(stats.resentAfterPrune).toBe(28);
+      expect(stats.prunes).toBe(42);
+      expect(stats.resentAfterPrune).toBe(42);
       expect(stats.maxKeyLength).toBeLessThanOrEqual(budget.keyLength);
       expect(stats.maxKeys).toBeLessThanOrEqual(budget.worstCaseKeys);
       expect(stats.maxBytes).toBeLessThanOrEqual(budget.worstCaseBytes);

@@ -156,7 +156,7 @@ describe('synth --summary', () => {
     const start = stdout.findIndex((line) => line.startsWith('prod: growth of'));
     expect(start).toBeGreaterThan(0);
     expect(stdout.slice(start)).toEqual(clusterBudgetSummary(clusterConfig({ name: 'prod' })));
-    expect(stdout.slice(start).join('\n')).toContain('at most 6 h apart');
+    expect(stdout.slice(start).join('\n')).toContain('at most 4 h apart');
   });
 
   it('says so when the engine would evict keys before the next prune', () => {
@@ -169,7 +169,7 @@ describe('synth --summary', () => {
       assumptions: DEFAULT_ASSUMPTIONS,
     });
     expect(lines.join('\n')).toMatch(
-      /100 keys = .* the engine evicts its oldest keys before the prune comes; prune more often than every 7.2 h/,
+      /100 keys = .* the engine evicts its oldest keys before the prune comes; prune more often than every 8.9 h/,
     );
   });
 });

@@ -104,7 +104,7 @@ describe('prune chart (default: a Role per tracked namespace)', () => {
 
   it('schedules the CronJob from the cluster file, in UTC, never overlapping, with small limits', () => {
     expect(cronJob!.spec).toMatchObject({
-      schedule: '17 */6 * * *',
+      schedule: '17 */4 * * *',
       timeZone: 'Etc/UTC',
       concurrencyPolicy: 'Forbid',
       startingDeadlineSeconds: 1800,

@@ -8,7 +8,7 @@ const file = validClusterFile();
 describe('prune fields of the cluster file', () => {
   it("defaults: every 6 hours, glidepath's keys, the pinned Node.js image, a Role per namespace, in Rollouts'", () => {
     expect(clusterConfig().prune).toEqual({
-      schedule: '17 */6 * * *',
+      schedule: '17 */4 * * *',
       image: defaultPruneImage(),
       keys: 'glidepath',
       namespace: 'argo-rollouts',

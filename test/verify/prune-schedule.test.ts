@@ -19,8 +19,8 @@ function warningsFor(schedule: string, rollouts: Partial<ClusterFile['rollouts']
 }
 
 describe('the prune schedule against the growth budget', () => {
-  it("passes the default, hourly, every two hours, a gap just inside glidepath's share (7 h 10 min of 7.2 h)", () => {
-    for (const schedule of ['17 */6 * * *', '0 * * * *', '@every 2h', '@every 7h10m'])
+  it("passes the default, hourly, every two hours, a gap just inside glidepath's share (5 h 30 min of 5.7 h)", () => {
+    for (const schedule of ['17 */4 * * *', '0 * * * *', '@every 2h', '@every 5h30m'])
       expect(warningsFor(schedule), schedule).toEqual([]);
   });
 
@@ -36,7 +36,7 @@ describe('the prune schedule against the growth budget', () => {
         message: expect.stringMatching(
           new RegExp(`leaves up to ${gap} between prunes, .*100-key cap 9.6 h after one: .*sends that state again$`),
         ),
-        fix: 'set prune.schedule to run at least every 7.2 h, e.g. "17 */6 * * *" (the default)',
+        fix: 'set prune.schedule to run at least every 5.7 h, e.g. "17 */4 * * *" (the default)',
       },
     ]);
   });
@@ -46,7 +46,7 @@ describe('the prune schedule against the growth budget', () => {
       expect.objectContaining({
         message:
           'spec.schedule "@every 9h" leaves up to 9 h between prunes, and the notified annotation can hold more ' +
-          "than glidepath's share of 60 keys 7.2 h after one, leaving the teams' triggers less than their 40 keys " +
+          "than glidepath's share of 60 keys 5.7 h after one, leaving the teams' triggers less than their 40 keys " +
           "before the engine's 100-key cap evicts one",
       }),
     ]);
@@ -61,26 +61,26 @@ describe('the prune schedule against the growth budget', () => {
       expect.objectContaining({
         rule: 'prune/schedule',
         message: expect.stringContaining(`prunes more than once an hour (${runs}): after each run the engine sends`),
-        fix: 'set prune.schedule to run every few hours, e.g. "17 */6 * * *" (the default)',
+        fix: 'set prune.schedule to run every few hours, e.g. "17 */4 * * *" (the default)',
       }),
     ]);
   });
 
   it('asks for the schedule a fast heartbeat needs, never for the default it refuses', () => {
-    // One key per 60 s resync, and one per 30 s bucket for 10 minutes of each of 10 releases: 1,690 keys a day.
+    // One key per 60 s resync, and one per 30 s bucket for 10 minutes of each of 10 releases.
     const fast = { resyncSeconds: 60, heartbeatBucketSeconds: 30 };
-    expect(warningsFor('@hourly', fast)).toEqual([]);
-    expect(warningsFor('17 */6 * * *', fast)).toEqual([
+    expect(warningsFor('@every 45m', fast)).toEqual([]);
+    expect(warningsFor('17 */4 * * *', fast)).toEqual([
       expect.objectContaining({
-        message: expect.stringContaining('100-key cap 48.2 min after one'),
+        message: expect.stringContaining('100-key cap 83.5 min after one'),
         fix:
-          'set prune.schedule to run at least every 28.5 min, e.g. "@every 14m"; or lengthen ' +
+          'set prune.schedule to run at least every 49.4 min, e.g. "@every 24m"; or lengthen ' +
           'rollouts.heartbeatBucketSeconds, whose keys fill the cap this fast',
       }),
     ]);
     expect(warningsFor('@hourly', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([]);
-    expect(warningsFor('17 */6 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([
-      expect.objectContaining({ fix: 'set prune.schedule to run at least every 3.4 h, e.g. "@every 101m"' }),
+    expect(warningsFor('17 */4 * * *', { resyncSeconds: 300, heartbeatBucketSeconds: 240 })).toEqual([
+      expect.objectContaining({ fix: 'set prune.schedule to run at least every 3.8 h, e.g. "@every 113m"' }),
     ]);
   });
 
