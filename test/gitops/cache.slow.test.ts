@@ -85,7 +85,7 @@ describe.concurrent('the cache', () => {
     expect(readdirSync(dir).sort()).toEqual(['dangling', 'loop']);
   });
 
-  it('a cache with a setting glidepath never writes (a planted proxy, an include) is refused and left alone', async () => {
+  it('a cache with a setting glidepath never writes (a planted proxy, an include) is refused, left alone', async () => {
     const cacheDir = join(tempDir('cache'), 'planted');
     await openCache(cli, REMOTE, cacheDir);
     appendFileSync(join(cacheDir, 'config'), '[http]\n\tproxy = http://127.0.0.1:9/\n[include]\n\tpath = /tmp/x\n');

@@ -227,7 +227,9 @@ describe('glidepath init --context', () => {
     const footer = 'Sent by Argo CD of the platform team; questions go to the platform channel, '.repeat(3);
     const argocdMap = glidepathConfigMap(ARGOCD_CM, 'argocd-apps', {
       ...ARGOCD_DATA,
-      context: `argocdUrl: https://argocd-apps.prod.hangar.internal\nfooter: ${footer}\nnotes: |\n  one\n  two\nempty: ~\n`,
+      context:
+        `argocdUrl: https://argocd-apps.prod.hangar.internal\nfooter: ${footer}\n` +
+        'notes: |\n  one\n  two\nempty: ~\n',
     });
     answers[byName(ARGOCD_CM)] = json(list([argocdMap]));
     answers[getConfigMap(ARGOCD_CM, 'argocd-apps')] = json(argocdMap);
