@@ -125,8 +125,11 @@ export async function runPrune(
       const pruned = pruneNotified(value, config.keys, owned);
       if (pruned.unreadable) {
         totals.unreadable++;
-        log(`${namespace}/${name}: the annotation is not a JSON object; left as it is`);
-        if (config.keys !== 'all') return;
+        if (config.keys !== 'all') {
+          log(`${namespace}/${name}: the annotation is not a JSON object; left as it is`);
+          return;
+        }
+        log(`${namespace}/${name}: the annotation is not a JSON object; removed whole (keys: all)`);
       }
       if (pruned.value === value) {
         totals.keptKeys += pruned.kept;
