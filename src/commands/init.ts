@@ -118,7 +118,9 @@ export default defineCommand({
           `then glidepath synth --cluster ${name}`,
       );
     if ('problems' in loaded) {
-      context.print('until then it does not load; the loader says:');
+      context.print(
+        unset.length > 0 ? 'until then it does not load; the loader says:' : 'it does not load yet; the loader says:',
+      );
       for (const problem of loaded.problems) context.print(`  ${problem}`);
       return 'not-ready';
     }
