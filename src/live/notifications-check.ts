@@ -63,6 +63,9 @@ function ownedConfigMapFindings(
           `(two Applications raise SharedResourceWarning and flap)`,
       ),
     );
+  } else if (!owner.glidepath && !owner.argocdApplication && Object.keys(live).length === 0) {
+    // A stock install's empty ConfigMap: nothing of it is lost when the first sync replaces it.
+    findings.push(ok(subject, `${describeOwner(owner)}, and holds no keys: the first sync of ${application} fills it`));
   } else if (!owner.glidepath && !owner.argocdApplication) {
     findings.push(
       problem(

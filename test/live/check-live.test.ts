@@ -77,6 +77,36 @@ describe('npm run check-live', () => {
     expect(code).toBe(3);
   });
 
+  it("takes a stock install's empty ConfigMap of nobody's as ready, and one with keys as a problem", async () => {
+    const { calls } = readyProd();
+    const stock = (data?: Record<string, string>) =>
+      json({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'argo-rollouts-notification-configmap',
+          namespace: 'argo-rollouts',
+          labels: { 'app.kubernetes.io/part-of': 'argo-rollouts' },
+        },
+        ...(data ? { data } : {}),
+      });
+    calls[getConfigMap('argo-rollouts-notification-configmap', 'argo-rollouts')] = stock();
+    const empty = await checkLive(calls);
+    expect(empty.out).toContain(
+      'ok   ConfigMap argo-rollouts/argo-rollouts-notification-configmap: owned by nobody (no Argo CD tracking, no ' +
+        'Helm labels), and holds no keys: the first sync of glidepath-prod fills it',
+    );
+    expect(empty.code).toBe(0);
+    calls[getConfigMap('argo-rollouts-notification-configmap', 'argo-rollouts')] = stock({
+      'trigger.mine': '- when: true\n',
+    });
+    const withKeys = await checkLive(calls);
+    expect(withKeys.out).toContain(
+      "fix: glidepath-prod's first sync replaces it: carry every key you keep into the cluster file first",
+    );
+    expect(withKeys.code).toBe(3);
+  });
+
   it('reports an owned ConfigMap and a missing Secret key, each with its fix, and exits 3', async () => {
     const { calls } = readyProd();
     calls[getConfigMap('argocd-notifications-cm', 'argocd-apps')] = json({
