@@ -203,7 +203,14 @@ describe('GitCliRepo', () => {
           { path: KUSTOMIZATION_FILE, content: KUSTOMIZATION },
         ]);
       const folderThen = folderAt('a: 1\n');
-      expect(snapshot.ids).toEqual(
+      // The branch head's file of each rendered path is read too, for the commit subject: only kustomization.yaml
+      // is there.
+      const fileIds = [...snapshot.ids].filter(([key]) => key.startsWith(`${commits.reviewer}:${FOLDER}/`));
+      expect(fileIds.length).toBeGreaterThan(1);
+      expect(fileIds.filter(([, id]) => id !== undefined)).toEqual([
+        [`${commits.reviewer}:${FOLDER}/${KUSTOMIZATION_FILE}`, blobId(KUSTOMIZATION)],
+      ]);
+      expect(new Map([...snapshot.ids].filter(([key]) => !key.startsWith(`${commits.reviewer}:${FOLDER}/`)))).toEqual(
         new Map([
           [`${commits.reviewer}:${FOLDER}`, folderAt('a: 2\n')],
           [`${commits.first}:${FOLDER}`, folderThen],
