@@ -6,6 +6,7 @@ import { sleep, waitFor } from '../lib/processes';
 import type { Scenario } from '../lib/report';
 import { APP_IMAGE, createRollout, NOTIFIED, repeatsOf, rollout } from '../lib/rollouts';
 import type { E2eContext } from './context';
+import { CRONJOB, runRenderedPrune } from './prune';
 
 /** Tracked namespaces of the fleet (e2e/clusters/e2e.yaml lists them). */
 export const FLEET_NAMESPACES = ['e2e-fleet-a', 'e2e-fleet-b', 'e2e-fleet-c', 'e2e-fleet-d'];
@@ -141,16 +142,26 @@ export async function fleet(ctx: E2eContext, s: Scenario): Promise<void> {
   s.note('fact body bytes: min, median, max', spreadOf(atRest.map((r) => Buffer.byteLength(r.body))));
   s.note('notified annotation at the end: keys, bytes (name and value), min/median/max', annotations);
   s.check('the audit log recorded the controller writing the Rollouts', writes.total > 0, writes);
-  pruneCoversTheFleet(s);
+  await pruneCoversTheFleet(ctx, s);
   s.note('seconds, whole scenario', (Date.now() - started) / 1000);
 }
 
 /**
- * One prune run covering the whole fleet within its deadline: the prune's own scenario work (issue 41, item 8) plugs in
- * here; this scenario does not run the prune.
+ * One run of the rendered prune program, as the rendered ServiceAccount, over every tracked namespace (the fleet's
+ * among them): it covers every Rollout within the deadline the CronJob gives its Job.
  */
-function pruneCoversTheFleet(s: Scenario): void {
-  s.note('prune over the fleet', 'not run by this scenario: left to the prune scenarios (issue 41, item 8)');
+async function pruneCoversTheFleet(ctx: E2eContext, s: Scenario): Promise<void> {
+  const cronJob = await ctx.api.get(`/apis/batch/v1/namespaces/${ctx.cluster.pruneNamespace}/cronjobs/${CRONJOB}`);
+  const deadline = cronJob.spec.jobTemplate.spec.activeDeadlineSeconds as number;
+  const run = await runRenderedPrune(ctx);
+  s.note('prune over every tracked namespace: seconds, totals', { seconds: run.seconds, totals: run.totals });
+  s.check('one prune run over the fleet exits 0', run.code === 0, run.output.slice(-2000));
+  s.check(
+    `it reads every Rollout of the fleet (${FLEET_SIZE}) and fails in no namespace`,
+    (run.totals.rollouts ?? 0) >= FLEET_SIZE && (run.totals.failedNamespaces ?? []).length === 0,
+    run.totals,
+  );
+  s.check(`it ends within the Job's deadline (${deadline} s)`, run.seconds < deadline, run.seconds);
 }
 
 /** Writes to Rollouts of `namespaces` in [from, to], by any client but the e2e's own (the audit log's userAgent). */
