@@ -62,7 +62,7 @@ export function renderReviewMarkdown(review: Review, options: MarkdownOptions): 
       o.kind === 'ConfigMap' &&
       (options.replacing ?? []).some((r) => r.namespace === o.namespace && r.name === o.name);
     for (const o of review.objects) {
-      const change = replaces(o) ? 'added (replaces the live one)' : o.change;
+      const change = replaces(o) ? 'added (replaces the live one, if any)' : o.change;
       head.push(`| ${change} | ${cell(o.kind)} | ${cell(o.namespace ?? '-')} | ${cell(o.name)} |`);
     }
     head.push('');

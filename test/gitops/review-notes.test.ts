@@ -141,7 +141,7 @@ describe('review notes', () => {
     );
     const markdown = renderReviewMarkdown(review, { heading: 'h', replacing: replacedConfigMaps(base) });
     expect(markdown).toContain(
-      '| added (replaces the live one) | ConfigMap | argo-rollouts | argo-rollouts-notification-configmap |',
+      '| added (replaces the live one, if any) | ConfigMap | argo-rollouts | argo-rollouts-notification-configmap |',
     );
     expect(markdown).toContain('| added | ConfigMap | argo-rollouts | other |');
   });
