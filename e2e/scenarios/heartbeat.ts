@@ -142,11 +142,17 @@ export async function receiverDown(ctx: E2eContext, s: Scenario): Promise<void> 
   s.note('later than one resync after the loss (the former promise)', late.at - lost.at > resyncMs);
   const failures = logLines(ctx.controllers.rollouts, /outage/).filter((l) => /Failed to notify/.test(l));
   s.note('controller log lines about the failed sends', failures.slice(0, 10));
-  s.check(
-    'the loss was placed in the worst phase: at the start of a bucket, with the next resync in the same bucket',
-    placeable && bucketOf(lost.at) === bucketOf(resync) && lost.at < resync,
-    { lostAt: new Date(lost.at).toISOString(), resyncAt: new Date(resync).toISOString(), bucketMs },
-  );
+  const placement = { lostAt: new Date(lost.at).toISOString(), resyncAt: new Date(resync).toISOString(), bucketMs };
+  // With the resync a whole number of buckets, every resync falls at the same point of its bucket: when that is
+  // within the controller's evaluation time of the bucket's start, no run of the controller can be given the worst
+  // phase, and the recovery is still held to the bound below.
+  if (placeable)
+    s.check(
+      'the loss was placed in the worst phase: at the start of a bucket, with the next resync in the same bucket',
+      bucketOf(lost.at) === bucketOf(resync) && lost.at < resync,
+      placement,
+    );
+  else s.note('the worst phase could not be placed: the resync falls at the start of its bucket', placement);
   s.check(
     "nothing arrives again in the lost fact's bucket: the engine does not redeliver",
     bucketOf(late.at) > bucketOf(lost.at),
